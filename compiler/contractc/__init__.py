@@ -1,0 +1,24 @@
+"""contractc: compile agent contracts into byte-exact copies, schemas and a site; catch drift.
+
+The public API is small: :func:`compile_project` for the in-memory output set,
+:func:`run` for build/check, and :func:`main` for the CLI.
+"""
+
+__version__ = "0.1.0"
+
+from contractc.diagnostics import ContractcError, Diagnostic, ExitCode  # noqa: E402
+
+__all__ = ["ContractcError", "Diagnostic", "ExitCode", "__version__", "compile_project", "main", "run"]
+
+
+def __getattr__(name: str):
+    # Lazy, so `contractc --help` does not import the whole pipeline.
+    if name in ("compile_project", "run"):
+        from contractc import pipeline
+
+        return getattr(pipeline, name)
+    if name == "main":
+        from contractc.cli import main
+
+        return main
+    raise AttributeError(name)

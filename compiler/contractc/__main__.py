@@ -1,0 +1,5 @@
+import sys
+
+from contractc.cli import main
+
+sys.exit(main())

@@ -1,0 +1,133 @@
+"""The command line: a thin shell over :mod:`contractc.pipeline`.
+
+``main(argv) -> int`` runs in-process (the tests call it); the exit-code policy
+is :class:`~contractc.diagnostics.ExitCode`: 0 clean, 1 drift or failed
+validation, 2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from contractc import __version__
+from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
+
+ROOT_OPTION = click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project root: the folder holding contractc.yaml.",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "-V", "--version", prog_name="contractc")
+def cli() -> None:
+    """Compile agent contracts (contracts/*.md) into their copies, and catch drift.
+
+    \b
+    Typical use:
+      contractc build          regenerate every copy after editing a contract
+      contractc check          in CI: exit 1 if any copy drifted from its contract
+      contractc hash FILE      print the SHA-256 a contract is published with
+
+    Exit codes: 0 clean, 1 drift or failed validation, 2 bad input or usage.
+    """
+
+
+@cli.command()
+@ROOT_OPTION
+def build(root: Path) -> int:
+    """Compile the contracts and write every output that changed.
+
+    Writes are all-or-nothing: if any file cannot be written, none is changed.
+    Running build twice writes nothing the second time.
+    """
+    from contractc.output import Mode
+    from contractc.pipeline import run
+
+    result = run(root, Mode.BUILD)
+    if result.diagnostics:
+        return _fail(result.diagnostics)
+    for change in result.changes:
+        click.echo(f"{'removed' if change.expected is None else 'wrote'} {change.path}")
+    written = len(result.changes)
+    click.echo(f"contractc: {written} written, {result.checked - written} already current" if written else f"contractc: {result.checked} files current, nothing written")
+    return result.exit_code
+
+
+@cli.command()
+@ROOT_OPTION
+@click.option("--diff/--no-diff", default=True, show_default=True, help="Show a unified diff for each drifted file.")
+def check(root: Path, diff: bool) -> int:
+    """Compare every output with what the contracts compile to; write nothing.
+
+    Exit 0 when every copy is current, 1 when any drifted (each one is named
+    with file:line and a diff), 2 for bad input.
+    """
+    from contractc.output import Mode
+    from contractc.pipeline import run, unified_diff
+
+    result = run(root, Mode.CHECK)
+    if result.exit_code is ExitCode.BAD_INPUT:
+        return _fail(result.diagnostics)
+    for diagnostic, change in zip(result.diagnostics, result.changes):
+        click.echo(diagnostic.format())
+        if diff:
+            click.echo(unified_diff(change), nl=False)
+    if result.diagnostics:
+        click.echo(f"contractc: {len(result.diagnostics)} drifted, {result.checked} checked; run `contractc build` to fix")
+    else:
+        click.echo(f"contractc: {result.checked} files checked, all current")
+    return result.exit_code
+
+
+@cli.command("hash")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+def hash_(files: tuple[Path, ...]) -> int:
+    """Print the SHA-256 of each FILE's exact bytes (sha256sum format).
+
+    This is the hash a contract is published with and that the manifest and a
+    `sha256:` pin in contractc.yaml record.
+    """
+    import hashlib
+
+    problems = []
+    for path in files:
+        try:
+            click.echo(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.as_posix()}")
+        except OSError as exc:
+            problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
+    return _fail(problems) if problems else ExitCode.CLEAN
+
+
+def _fail(diagnostics: list[Diagnostic]) -> int:
+    from contractc.diagnostics import exit_code_for
+
+    for diagnostic in diagnostics:
+        click.echo(diagnostic.format(), err=True)
+    return exit_code_for(diagnostics)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI in-process and return its exit code (never raises for bad input)."""
+    try:
+        code = cli.main(args=argv, prog_name="contractc", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        return ExitCode.BAD_INPUT
+    except ContractcError as exc:
+        return _fail(exc.diagnostics)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        return ExitCode.DRIFT
+    return int(code or 0)
+
+
+def main_entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""Diagnostics are values: collected through the pipeline, printed once by the CLI.
+
+Every message a user sees has the shape ``path:line:col: severity[code]: message``
+so that editors and CI can link it.  The codes are listed, with a one-line
+summary each, in :data:`CODES`; ``docs/drift-codes.md`` documents each one under
+an anchor of the same name, and a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+DOCS_URL = "https://contractc.dev/drift-codes/"
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+class ExitCode(enum.IntEnum):
+    """The one exit-code policy of every command."""
+
+    CLEAN = 0
+    """Everything is current / valid."""
+    DRIFT = 1
+    """A copy drifted, or a validated document failed its checks."""
+    BAD_INPUT = 2
+    """Bad input or usage: nothing was compared and nothing was written."""
+
+
+# code -> (exit code it implies, one-line summary).  Bad-input codes exit 2,
+# drift and validation codes exit 1.
+CODES: dict[str, tuple[ExitCode, str]] = {
+    # bad input: configuration
+    "config-missing": (ExitCode.BAD_INPUT, "no contractc.yaml was found"),
+    "config-syntax": (ExitCode.BAD_INPUT, "contractc.yaml is not valid YAML"),
+    "config-invalid": (ExitCode.BAD_INPUT, "contractc.yaml does not match its schema"),
+    "unsafe-path": (ExitCode.BAD_INPUT, "a path leaves the project root"),
+    # bad input: contracts
+    "file-missing": (ExitCode.BAD_INPUT, "a file named by the configuration does not exist"),
+    "not-utf8": (ExitCode.BAD_INPUT, "a file is not valid UTF-8"),
+    "unclosed-fence": (ExitCode.BAD_INPUT, "a fenced block is never closed"),
+    "duplicate-anchor": (ExitCode.BAD_INPUT, "two sections derive the same anchor"),
+    "unknown-section": (ExitCode.BAD_INPUT, "a configured shared section does not exist"),
+    "yaml-syntax": (ExitCode.BAD_INPUT, "a YAML block in a contract does not parse"),
+    "duplicate-shape": (ExitCode.BAD_INPUT, "two shapes resolve to the same id"),
+    "bad-shape": (ExitCode.BAD_INPUT, "a shape section is incomplete"),
+    "write-failed": (ExitCode.BAD_INPUT, "an output could not be written; nothing was changed"),
+    # drift
+    "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
+    "drift-missing": (ExitCode.DRIFT, "a generated file does not exist yet"),
+    "drift-orphan": (ExitCode.DRIFT, "a file in an output folder is no longer produced by any contract"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One located message."""
+
+    path: str
+    """Project-relative path (POSIX separators) of the file the message is about."""
+    line: int
+    """1-based line; 0 when the message is about the whole file."""
+    col: int
+    """1-based column; 0 when unknown."""
+    code: str
+    """A key of :data:`CODES`."""
+    message: str
+    """What is wrong, in one sentence."""
+    hint: str = ""
+    """How to fix it, when there is something to say."""
+    severity: Severity = Severity.ERROR
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.severity is not Severity.ERROR:
+            return ExitCode.CLEAN
+        return CODES[self.code][0]
+
+    def format(self) -> str:
+        where = self.path
+        if self.line:
+            where += f":{self.line}:{self.col or 1}"
+        text = f"{where}: {self.severity.value}[{self.code}]: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.col, self.code)
+
+
+class ContractcError(Exception):
+    """Raised to stop a stage that cannot go on; carries every diagnostic found so far."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+def exit_code_for(diagnostics: list[Diagnostic]) -> ExitCode:
+    """The exit code a list of diagnostics implies: the worst one wins."""
+    return max((d.exit_code for d in diagnostics), default=ExitCode.CLEAN)

@@ -1,0 +1,19 @@
+"""Stage 3, emit: one pure function per output kind, ``Project -> {path: bytes}``.
+
+A new output kind is one new emitter in :data:`EMITTERS`; ``check`` covers it
+for free because every emitter only returns bytes for paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from contractc.emit.prompts import emit_prompts
+from contractc.model import Project
+
+Emitter = Callable[[Project], dict[str, bytes]]
+
+# kind -> (emitter, the config ``out`` key of the folder it owns, or None)
+EMITTERS: dict[str, tuple[Emitter, str | None]] = {
+    "prompts": (emit_prompts, "prompts"),
+}

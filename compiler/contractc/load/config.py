@@ -1,0 +1,155 @@
+"""``contractc.yaml``: parsed with line numbers, validated against the shipped JSON Schema.
+
+Every schema error is reported at the line of the offending key, with its key
+path (``$.contracts[0].shared``) so the user can find it in any editor.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.paths import confined
+from contractc.model import Config, ContractEntry, Span
+
+CONFIG_NAME = "contractc.yaml"
+DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
+DEFAULT_SITE_URL = "https://example.invalid/contracts/"
+
+
+@cache
+def config_schema() -> dict:
+    return json.loads(resources.files("contractc.data").joinpath("config.schema.json").read_text("utf-8"))
+
+
+def load_config(root: Path) -> Config:
+    path = root / CONFIG_NAME
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ContractcError(
+            Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root")
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ContractcError(Diagnostic(CONFIG_NAME, 1, 1, "not-utf8", f"{CONFIG_NAME} is not UTF-8: {exc.reason}")) from None
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        doc = YAML(typ="rt").load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise ContractcError(
+            Diagnostic(CONFIG_NAME, mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, "config-syntax", f"YAML: {exc.problem or exc.context}")
+        ) from None
+    except YAMLError as exc:
+        raise ContractcError(Diagnostic(CONFIG_NAME, 1, 1, "config-syntax", f"YAML: {exc}")) from None
+
+    plain = _plain(doc if doc is not None else {})
+    _validate(plain, doc)
+    entries = []
+    for i, item in enumerate(plain["contracts"]):
+        where = _locate(doc, ["contracts", i])
+        entries.append(
+            ContractEntry(
+                path=confined(root, item["path"], where),
+                shared=tuple(item.get("shared", ())),
+                sha256=item.get("sha256"),
+                span=where,
+            )
+        )
+    out = {**DEFAULT_OUT, **plain.get("out", {})}
+    for kind, folder in out.items():
+        out[kind] = confined(root, folder, _locate(doc, ["out", kind]))
+    return Config(
+        path=CONFIG_NAME,
+        contracts=tuple(entries),
+        out=out,
+        site_url=plain.get("site_url", DEFAULT_SITE_URL).rstrip("/") + "/",
+        raw=plain,
+        positions=_positions(doc, "$", {}),
+    )
+
+
+def _positions(node: Any, path: str, out: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    """Every key path in ``node`` (``$.contracts[0].path``) with its 1-based line and column."""
+    if isinstance(node, dict):
+        for key, sub in node.items():
+            line, col = node.lc.key(key)
+            out[f"{path}.{key}"] = (line + 1, col + 1)
+            _positions(sub, f"{path}.{key}", out)
+    elif isinstance(node, list):
+        for i, sub in enumerate(node):
+            line, col = node.lc.item(i)
+            out[f"{path}[{i}]"] = (line + 1, col + 1)
+            _positions(sub, f"{path}[{i}]", out)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _validate(plain: Any, doc: Any) -> None:
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(config_schema())
+    problems = []
+    for error in validator.iter_errors(plain):
+        key_path = list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = error.schema.get("properties", {})
+            key_path.append(next(k for k in error.instance if k not in allowed))
+        where = _locate(doc, key_path)
+        key_path = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in key_path)
+        problems.append(
+            Diagnostic(
+                where.path,
+                where.line,
+                where.col,
+                "config-invalid",
+                f"{key_path}: {_message(error)}",
+                "see the configuration reference in docs/guide.md",
+            )
+        )
+    if problems:
+        raise ContractcError(problems)
+
+
+def _message(error: Any) -> str:
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed]
+        return f"unknown key {extra[0]!r}; allowed keys: {', '.join(allowed)}"
+    return error.message
+
+
+def _locate(doc: Any, key_path: list) -> Span:
+    """The file position of the deepest key of ``key_path`` that exists in ``doc``."""
+    line, col = 1, 1
+    node = doc
+    for key in key_path:
+        try:
+            if isinstance(node, dict) and key in node:
+                line, col = node.lc.key(key)
+                line, col = line + 1, col + 1
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                line, col = node.lc.item(key)
+                line, col = line + 1, col + 1
+            else:
+                break
+            node = node[key]
+        except (AttributeError, TypeError):
+            break
+    return Span(CONFIG_NAME, line, col, 0, 0)

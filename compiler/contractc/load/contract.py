@@ -1,0 +1,275 @@
+"""Parse one contract: markdown-it-py tokens with line maps -> sections, shapes, checks.
+
+Lines come from ``Token.map`` (0-based, end-exclusive) and become byte spans
+through :class:`~contractc.load.source.SourceFile`; there is no hand-written
+fence scanner.  Every problem found is collected; the caller raises them all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.slug import slugify, split_explicit
+from contractc.load.source import SourceFile
+from contractc.load.yaml_block import parse_block, to_node
+from contractc.model import Check, Contract, DataShape, Section, Span, TextShape
+
+_PRODUCED = re.compile(
+    r"^Produced by `(?P<producer>[^`]+)`(?P<qualifier>[^;]*);\s*consumed by (?P<consumers>.+?)\.?\s*$",
+    re.S,
+)
+_BACKTICKED = re.compile(r"`([^`]+)`")
+_CHECKS_INTRO = re.compile(r"^Receiver checks:?\s*$")
+_YAML_INFO = {"yaml", "yml"}
+
+
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+@dataclass(frozen=True, slots=True)
+class _Heading:
+    line: int
+    end: int
+    level: int
+    title: str
+    anchor: str | None
+    col: int
+
+
+def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Span | None = None) -> Contract:
+    """Parse ``src``; raise :class:`ContractcError` with every problem found."""
+    tokens = _markdown().parse(src.text)
+    problems: list[Diagnostic] = []
+    _check_fences(src, tokens, problems)
+    sections = _sections(src, tokens, problems)
+    by_anchor = {s.anchor: s for s in sections}
+    for anchor in shared:
+        if anchor not in by_anchor:
+            where = shared_at or Span(src.path, 0, 0, 0, 0)
+            known = ", ".join(s.anchor for s in sections if s.level > 1) or "none"
+            problems.append(
+                Diagnostic(
+                    where.path,
+                    where.line,
+                    where.col,
+                    "unknown-section",
+                    f"shared section {anchor!r} is not an anchor of {src.path}",
+                    f"known anchors: {known}",
+                )
+            )
+    shapes = [*_text_shapes(src, tokens, sections, problems), *_data_shapes(src, tokens, sections, problems)]
+    if problems:
+        raise ContractcError(problems)
+    title = next((s.title for s in sections if s.level == 1), src.path.rsplit("/", 1)[-1])
+    ordered_shared = tuple(s.anchor for s in sections if s.anchor in set(shared))
+    return Contract(
+        path=src.path,
+        sha256=src.sha256,
+        title=title,
+        sections=tuple(sections),
+        shapes=tuple(sorted(shapes, key=lambda s: s.span.start if isinstance(s, TextShape) else s.block.start)),
+        shared=ordered_shared,
+        data=src.data,
+    )
+
+
+def _inline_text(inline) -> str:
+    """Rendered text of an inline token, the way Python-Markdown's toc sees a heading."""
+    parts = []
+    for child in inline.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts)
+
+
+def _check_fences(src: SourceFile, tokens, problems: list[Diagnostic]) -> None:
+    for tok in tokens:
+        if tok.type != "fence" or tok.map is None:
+            continue
+        start, end = tok.map
+        closing = src.line_text(end - 1).lstrip(" \t>") if end - 1 > start else ""
+        char = tok.markup[0]
+        if not (closing.rstrip().startswith(tok.markup) and set(closing.rstrip()) == {char}):
+            problems.append(
+                Diagnostic(
+                    src.path,
+                    start + 1,
+                    1,
+                    "unclosed-fence",
+                    f"fenced block opened with {tok.markup} is never closed",
+                    f"add a closing {tok.markup} line",
+                )
+            )
+
+
+def _sections(src: SourceFile, tokens, problems: list[Diagnostic]) -> list[Section]:
+    heads: list[_Heading] = []
+    for i, tok in enumerate(tokens):
+        if tok.type != "heading_open" or tok.level != 0 or tok.map is None:
+            continue
+        inline = tokens[i + 1]
+        raw, explicit = split_explicit(inline.content)
+        if explicit:
+            inline = _markdown().parseInline(raw)[0]
+        title = _inline_text(inline).strip()
+        line_text = src.line_text(tok.map[0])
+        heads.append(
+            _Heading(tok.map[0], tok.map[1], int(tok.tag[1]), title, explicit, len(line_text) - len(line_text.lstrip()) + 1)
+        )
+    sections: list[Section] = []
+    seen: dict[str, _Heading] = {}
+    stack: list[tuple[int, str]] = []
+    for i, h in enumerate(heads):
+        end = next((n.line for n in heads[i + 1 :] if n.level <= h.level), src.line_count)
+        anchor = h.anchor or slugify(h.title)
+        if not anchor:
+            problems.append(
+                Diagnostic(src.path, h.line + 1, h.col, "duplicate-anchor", f"heading {h.title!r} has no letters to derive an anchor from", "add an explicit {#id}")
+            )
+            continue
+        if anchor in seen:
+            first = seen[anchor]
+            problems.append(
+                Diagnostic(
+                    src.path,
+                    h.line + 1,
+                    h.col,
+                    "duplicate-anchor",
+                    f"anchor {anchor!r} is already used by the heading on line {first.line + 1}",
+                    "give one of the headings an explicit {#id}",
+                )
+            )
+            continue
+        seen[anchor] = h
+        while stack and stack[-1][0] >= h.level:
+            stack.pop()
+        sections.append(
+            Section(
+                anchor=anchor,
+                title=h.title,
+                level=h.level,
+                span=src.span(h.line, end, h.col),
+                heading=src.span(h.line, h.end, h.col),
+                explicit=h.anchor is not None,
+                parent=stack[-1][1] if stack else None,
+            )
+        )
+        stack.append((h.level, anchor))
+    return sections
+
+
+def _innermost(sections: list[Section], offset: int) -> Section | None:
+    holding = [s for s in sections if s.span.start <= offset < s.span.end]
+    return max(holding, key=lambda s: s.span.start, default=None)
+
+
+def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: list[Diagnostic]) -> list[TextShape]:
+    shapes = []
+    for i, tok in enumerate(tokens):
+        if tok.type != "inline" or tok.level != 1 or tok.map is None:
+            continue
+        m = _PRODUCED.match(" ".join(tok.content.split()))
+        if not m:
+            continue
+        span = src.span(*tok.map)
+        section = _innermost(sections, span.start)
+        if section is None:
+            problems.append(
+                Diagnostic(src.path, span.line, 1, "bad-shape", "a 'Produced by' line must sit under a heading that names the shape")
+            )
+            continue
+        consumers = tuple(_BACKTICKED.findall(m.group("consumers")))
+        if not consumers:
+            problems.append(
+                Diagnostic(src.path, span.line, 1, "bad-shape", "the consumers of a shape must be written in backticks", "write: consumed by `skill-name`.")
+            )
+            continue
+        inside = [t for t in tokens if t.map and section.span.start <= src.offset(t.map[0]) < section.span.end]
+        fence = next((t for t in inside if t.type == "fence" and t.level == 0), None)
+        shapes.append(
+            TextShape(
+                id=section.anchor,
+                name=section.title,
+                section=section.anchor,
+                producer=m.group("producer").strip(),
+                qualifier=" ".join(m.group("qualifier").split()),
+                consumers=consumers,
+                template=src.span(*fence.map) if fence else None,
+                checks=_checks(src, inside, section.anchor),
+                span=span,
+            )
+        )
+    return shapes
+
+
+def _checks(src: SourceFile, tokens, anchor: str) -> tuple[Check, ...]:
+    """The items of the ordered list that follows a ``Receiver checks:`` paragraph."""
+    for i, tok in enumerate(tokens):
+        if tok.type == "inline" and tok.level == 1 and _CHECKS_INTRO.match(tok.content.strip()):
+            break
+    else:
+        return ()
+    lists = [t for t in tokens[i:] if t.type == "ordered_list_open" and t.level == 0]
+    if not lists:
+        return ()
+    outer = lists[0]
+    items = [t for t in tokens if t.type == "list_item_open" and t.map and outer.map[0] <= t.map[0] < outer.map[1] and t.level == 1]
+    checks = []
+    for item in items:
+        start, end = item.map
+        while end - 1 > start and not src.line_text(end - 1).strip():
+            end -= 1
+        lines = [src.line_text(n) for n in range(start, end)]
+        first = lines[0].lstrip()
+        marker = f"{item.info}{item.markup}"
+        lines[0] = first[len(marker) :].lstrip() if first.startswith(marker) else first
+        number = int(item.info) if item.info.isdigit() else len(checks) + 1
+        checks.append(
+            Check(
+                number=number,
+                text="\n".join(line.strip() for line in lines),
+                span=src.span(start, end),
+                anchor=f"{anchor}-check-{number}",
+            )
+        )
+    return tuple(checks)
+
+
+def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: list[Diagnostic]) -> list[DataShape]:
+    shapes = []
+    for tok in tokens:
+        if tok.type != "fence" or tok.map is None or (tok.info.split() or [""])[0] not in _YAML_INFO:
+            continue
+        start, end = tok.map
+        first_line = start + 2  # 1-based line of the first YAML line
+        indent = len(src.line_text(start)) - len(src.line_text(start).lstrip())
+        try:
+            doc = parse_block(tok.content, src.path, first_line, indent)
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        if not hasattr(doc, "items") or len(doc) != 1:
+            continue  # an example, not a shape: only a single top-level key names one
+        key = next(iter(doc))
+        section = _innermost(sections, src.offset(start))
+        if section is None:
+            problems.append(Diagnostic(src.path, start + 1, 1, "bad-shape", f"data shape {key!r} must sit under a heading"))
+            continue
+        shapes.append(
+            DataShape(
+                id=str(key),
+                key=str(key),
+                section=section.anchor,
+                block=src.span(start, end),
+                body=src.span(start + 1, end - 1),
+                root=to_node(doc, tok.content, first_line, indent).fields[0],
+            )
+        )
+    return shapes

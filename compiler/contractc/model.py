@@ -1,0 +1,225 @@
+"""The contract model: immutable values produced by ``load`` and read by ``emit``.
+
+Every object keeps the :class:`Span` it came from, so any section, block or
+check can be sliced from the source bytes exactly and every message can be
+located.  Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where something is in a source file."""
+
+    path: str
+    """Project-relative POSIX path."""
+    line: int
+    """1-based line of the first character."""
+    col: int
+    """1-based column of the first character."""
+    start: int
+    """Byte offset of the first byte (inclusive)."""
+    end: int
+    """Byte offset past the last byte (exclusive)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading and everything up to the next heading of the same or higher level."""
+
+    anchor: str
+    """Stable id: the explicit ``{#id}`` or the Python-Markdown toc slug of the title."""
+    title: str
+    """Heading text as rendered (markup and any ``{#id}`` removed)."""
+    level: int
+    """1 for ``#``, 2 for ``##`` ..."""
+    span: Span
+    """From the heading line to the next heading of the same or higher level."""
+    heading: Span
+    """The heading line(s) alone."""
+    explicit: bool = False
+    """True when the author wrote the anchor as ``{#id}``."""
+    parent: str | None = None
+    """Anchor of the enclosing section, if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One numbered receiver check of a text shape."""
+
+    number: int
+    """The number the author gave the item (``1.`` -> 1)."""
+    text: str
+    """The item's source text with the list marker removed and lines joined by newlines."""
+    span: Span
+    """The whole list item."""
+    anchor: str
+    """``<shape-anchor>-check-<number>``."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextShape:
+    """A return format shown in a fenced block with receiver checks."""
+
+    id: str
+    """Unique id in the project: the section anchor."""
+    name: str
+    """The section title, e.g. ``ConsultationReturn``."""
+    section: str
+    """Anchor of the section that defines it."""
+    producer: str
+    """The agent that produces it."""
+    qualifier: str
+    """Words after the producer (``in audit mode``); empty when none."""
+    consumers: tuple[str, ...]
+    """The skills or agents that consume it."""
+    template: Span | None
+    """The fenced template block, fences included."""
+    checks: tuple[Check, ...]
+    """The receiver checks in source order."""
+    span: Span
+    """The ``Produced by ...`` line."""
+    kind: Literal["text"] = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A value in a data-shape block as written, before any notation is interpreted."""
+
+    kind: Literal["scalar", "map", "seq", "absent"]
+    """``absent`` is a key written without a value (``{ name, summary }``)."""
+    line: int
+    """1-based file line."""
+    col: int
+    """1-based file column."""
+    text: str = ""
+    """A scalar's value as a string (``null`` for YAML null)."""
+    quoted: bool = False
+    """The scalar was written in quotes (``"YYYY-MM-DD"``)."""
+    block: bool = False
+    """A literal or folded block scalar (``key: |``)."""
+    flow: bool = False
+    """A collection written inline (``[ ... ]`` or ``{ ... }``)."""
+    fields: tuple[Field, ...] = ()
+    """A mapping's keys in source order."""
+    items: tuple[Node, ...] = ()
+    """A sequence's items."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One key of a data shape and the comment the author attached to it."""
+
+    name: str
+    value: Node
+    comment: str
+    """The attached comment without ``#`` markers; continuation lines joined by a space."""
+    line: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class DataShape:
+    """A fenced YAML block whose single top-level key names the shape."""
+
+    id: str
+    """Unique id: the key, or ``<section-anchor>.<key>`` when the key is used in several sections."""
+    key: str
+    """The top-level key, e.g. ``generation_brief``."""
+    section: str
+    """Anchor of the innermost section holding the block."""
+    block: Span
+    """The fenced block, fences included."""
+    body: Span
+    """The YAML between the fences."""
+    root: Field
+    """The top-level key and its value."""
+    kind: Literal["data"] = "data"
+
+
+Shape = TextShape | DataShape
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """One parsed contract document."""
+
+    path: str
+    """Project-relative POSIX path."""
+    sha256: str
+    """SHA-256 of the exact bytes."""
+    title: str
+    """The first level-1 heading, or the file name."""
+    sections: tuple[Section, ...]
+    shapes: tuple[Shape, ...]
+    shared: tuple[str, ...]
+    """Anchors of the sections that travel with every dispatch, in source order."""
+    data: bytes = field(repr=False, default=b"")
+    """The source bytes, for slicing."""
+
+    def section(self, anchor: str) -> Section:
+        return next(s for s in self.sections if s.anchor == anchor)
+
+    def slice(self, span: Span) -> bytes:
+        return self.data[span.start : span.end]
+
+    @property
+    def text_shapes(self) -> tuple[TextShape, ...]:
+        return tuple(s for s in self.shapes if isinstance(s, TextShape))
+
+    @property
+    def data_shapes(self) -> tuple[DataShape, ...]:
+        return tuple(s for s in self.shapes if isinstance(s, DataShape))
+
+    def bundle(self, shape: Shape) -> bytes:
+        """The dispatch bundle: shared sections plus the shape's section, sliced, in source order."""
+        anchors = set(self.shared) | {shape.section}
+        spans = sorted((s.span for s in self.sections if s.anchor in anchors), key=lambda sp: sp.start)
+        return b"".join(self.data[sp.start : sp.end] for sp in spans)
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    """Everything the emitters need: the configuration and every parsed contract."""
+
+    root_label: str
+    """How the project root is named in messages (usually ``.``)."""
+    config: Config
+    contracts: tuple[Contract, ...]
+
+    def shapes(self) -> list[tuple[Contract, Shape]]:
+        return [(c, s) for c in self.contracts for s in c.shapes]
+
+
+@dataclass(frozen=True, slots=True)
+class ContractEntry:
+    path: str
+    shared: tuple[str, ...]
+    sha256: str | None
+    """A pinned SHA-256, when the configuration pins one."""
+    span: Span
+    """Where the entry is in contractc.yaml."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The validated ``contractc.yaml``."""
+
+    path: str
+    contracts: tuple[ContractEntry, ...]
+    out: dict[str, str]
+    """Output folders by kind (``prompts``, ``schemas`` ...), project-relative."""
+    site_url: str
+    raw: dict
+    """The whole validated document, for the keys later stages read."""
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+    """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
+
+    def where(self, key_path: str) -> Span:
+        """The span of a key path (``$.out.prompts``), for locating messages about it."""
+        line, col = self.positions.get(key_path, (1, 1))
+        return Span(self.path, line, col, 0, 0)

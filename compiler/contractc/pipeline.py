@@ -1,0 +1,106 @@
+"""The whole compiler as a list of stages: load -> model -> emit -> output set.
+
+``build`` and ``check`` are :func:`run` with a different :class:`~contractc.output.Mode`.
+This module does no printing; the CLI formats the :class:`Result`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
+from contractc.emit import EMITTERS
+from contractc.load import load_project
+from contractc.model import Project
+from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
+
+
+@dataclass(slots=True)
+class Result:
+    """What a run found (and, in build mode, did)."""
+
+    mode: Mode
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    checked: int = 0
+    """How many generated files were compared."""
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return exit_code_for(self.diagnostics)
+
+
+def compile_project(root: Path, only: Iterable[str] = ()) -> tuple[Project, OutputSet]:
+    """Load the project and run every emitter (or those named in ``only``)."""
+    project = load_project(root)
+    outputs = OutputSet()
+    wanted = set(only)
+    for kind, (emit, owned_key) in EMITTERS.items():
+        if wanted and kind not in wanted:
+            continue
+        outputs.add(kind, emit(project))
+        if owned_key:
+            outputs.owned.add(project.config.out[owned_key])
+    return project, outputs
+
+
+def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
+    """Compile, compare with disk and, in build mode, write what changed."""
+    result = Result(mode)
+    try:
+        _, outputs = compile_project(root, only)
+        result.checked = len(outputs.files)
+        result.changes = diff_against_disk(root, outputs)
+        if mode is Mode.BUILD:
+            write_changes(root, result.changes)
+        else:
+            result.diagnostics = [drift_diagnostic(c) for c in result.changes]
+    except ContractcError as exc:
+        result.diagnostics = exc.diagnostics
+        result.changes = []
+    return result
+
+
+def drift_diagnostic(change: Change) -> Diagnostic:
+    """The located message for one drifted output."""
+    fix = "run `contractc build`"
+    if change.expected is None:
+        return Diagnostic(change.path, 0, 0, "drift-orphan", "no contract produces this file any more", f"{fix} to remove it")
+    if change.actual is None:
+        kind = change.output.kind if change.output else "output"
+        return Diagnostic(change.path, 0, 0, "drift-missing", f"{kind} output has not been generated", f"{fix} to create it")
+    line = first_difference(change.expected, change.actual)
+    return Diagnostic(
+        change.path,
+        line,
+        1,
+        "drift-output",
+        "differs from what the contracts compile to",
+        f"{fix} to regenerate it; edit the contract, not the copy",
+    )
+
+
+def first_difference(expected: bytes, actual: bytes) -> int:
+    """1-based line of the first byte where ``actual`` departs from ``expected``."""
+    n = 0
+    limit = min(len(expected), len(actual))
+    while n < limit and expected[n] == actual[n]:
+        n += 1
+    return actual.count(b"\n", 0, n) + 1
+
+
+def unified_diff(change: Change) -> str:
+    """A unified diff from what is on disk to what the contracts compile to."""
+    def lines(data: bytes | None) -> list[str]:
+        return [] if data is None else data.decode("utf-8", "replace").splitlines(keepends=True)
+
+    diff = difflib.unified_diff(
+        lines(change.actual),
+        lines(change.expected),
+        fromfile=f"{change.path} (on disk)",
+        tofile=f"{change.path} (from contracts)",
+    )
+    return "".join(d if d.endswith("\n") else d + "\n\\ No newline at end of file\n" for d in diff)

@@ -1,0 +1,54 @@
+"""Shared test helpers: small project trees from dicts, the CLI run in-process."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from contractc.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SEEDS = Path(os.environ.get("CONTRACTC_SEEDS", REPO.parent / "shared" / "seeds"))
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Create ``files`` (path -> text or bytes) under ``root``; text is written as UTF-8, unchanged."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return root
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` with its bytes, to prove a command changed nothing."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run ``contractc ARGS`` in-process; return exit code, stdout and stderr."""
+
+    def run(*args: str) -> Run:
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Run(int(code), captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def seeds() -> Path:
+    if not SEEDS.is_dir():
+        pytest.skip(f"seed contracts not present at {SEEDS}")
+    return SEEDS
