@@ -49,10 +49,24 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "duplicate-shape": (ExitCode.BAD_INPUT, "two shapes resolve to the same id"),
     "bad-shape": (ExitCode.BAD_INPUT, "a shape section is incomplete"),
     "write-failed": (ExitCode.BAD_INPUT, "an output could not be written; nothing was changed"),
+    # bad input: data shapes and schemas (issue 3)
+
+    # bad input: managed regions and role files (issue 4)
+
+    # bad input: site (issue 5)
+
     # drift
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
     "drift-missing": (ExitCode.DRIFT, "a generated file does not exist yet"),
     "drift-orphan": (ExitCode.DRIFT, "a file in an output folder is no longer produced by any contract"),
+    # drift: schemas (issue 3)
+
+    # drift: managed regions, restatements, pins (issue 4)
+
+    # drift: links and anchors (issue 5)
+
+    # validation of returns and documents (issues 3 and 4)
+
 }
 
 

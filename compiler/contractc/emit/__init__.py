@@ -16,4 +16,10 @@ Emitter = Callable[[Project], dict[str, bytes]]
 # kind -> (emitter, the config ``out`` key of the folder it owns, or None)
 EMITTERS: dict[str, tuple[Emitter, str | None]] = {
     "prompts": (emit_prompts, "prompts"),
+    # schemas (issue 3)
+
+    # managed regions and role-file prompts (issue 4)
+
+    # site pages (issue 5)
+
 }
