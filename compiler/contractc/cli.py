@@ -7,13 +7,19 @@ validation, 2 bad input or usage.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from contractc import __version__
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
+from contractc.report import FORMATS
+
+if TYPE_CHECKING:
+    from contractc.report import Report
 
 ROOT_OPTION = click.option(
     "--root",
@@ -62,28 +68,73 @@ def build(root: Path) -> int:
 
 @cli.command()
 @ROOT_OPTION
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people; github for GitHub Actions annotations; json for one machine-readable document.",
+)
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show a unified diff for each drifted file.")
-def check(root: Path, diff: bool) -> int:
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing when clean; on drift only the located lines.")
+@click.option(
+    "--changed-since",
+    metavar="REF",
+    help="Report only drift whose copy or source changed since the git REF (e.g. origin/main).",
+)
+def check(root: Path, fmt: str, diff: bool, quiet: bool, changed_since: str | None) -> int:
     """Compare every output with what the contracts compile to; write nothing.
 
     Exit 0 when every copy is current, 1 when any drifted (each one is named
-    with file:line and a diff), 2 for bad input.
+    with file:line and a diff), 2 for bad input. Colour only on a terminal,
+    never when NO_COLOR is set.
     """
+    from contractc.changed import changed_files, limit_to_changes
     from contractc.output import Mode
-    from contractc.pipeline import run, unified_diff
+    from contractc.pipeline import run
+    from contractc.report import Report
 
+    try:
+        changed = changed_files(root, changed_since) if changed_since is not None else None
+    except ContractcError as exc:
+        return _report(Report.of(exc.diagnostics), fmt, diff, quiet, root)
     result = run(root, Mode.CHECK)
     if result.exit_code is ExitCode.BAD_INPUT:
-        return _fail(result.diagnostics)
-    for diagnostic, change in zip(result.diagnostics, result.changes):
-        click.echo(diagnostic.format())
-        if diff:
-            click.echo(unified_diff(change), nl=False)
-    if result.diagnostics:
-        click.echo(f"contractc: {len(result.diagnostics)} drifted, {result.checked} checked; run `contractc build` to fix")
-    else:
-        click.echo(f"contractc: {result.checked} files checked, all current")
-    return result.exit_code
+        return _report(Report.of(result.diagnostics), fmt, diff, quiet, root)
+    diagnostics, changes, hidden = result.diagnostics, result.changes, 0
+    if changed is not None:
+        diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
+    return _report(Report.of(diagnostics, changes, result.checked, changed_since, hidden), fmt, diff, quiet, root)
+
+
+def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path) -> int:
+    from contractc.report import FORMATTERS, Options, stream_for
+
+    to_stderr = stream_for(fmt, report)
+    color = _color_wanted(sys.stderr if to_stderr else sys.stdout)
+    options = Options(diff=diff, quiet=quiet, color=color, path_prefix=_workspace_prefix(root))
+    text = FORMATTERS[fmt](report, options)
+    if text:
+        click.echo(text, nl=False, err=to_stderr, color=color)
+    return report.exit_code
+
+
+def _color_wanted(stream: object) -> bool:
+    """Colour on a terminal only, and never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _workspace_prefix(root: Path) -> str:
+    """The project root as seen from the working directory, for GitHub's repository-relative paths."""
+    try:
+        rel = root.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return ""
+    return "" if rel == Path(".") else rel.as_posix() + "/"
 
 
 @cli.command("hash")

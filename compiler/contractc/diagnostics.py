@@ -9,9 +9,20 @@ an anchor of the same name, and a test keeps the two in step.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 
 DOCS_URL = "https://contractc.dev/drift-codes/"
+"""The site page of ``docs/drift-codes.md``; each code is an anchor on it."""
+
+
+def doc_url(code: str) -> str:
+    """Where a code is explained: its anchor on the drift-codes page."""
+    return f"{DOCS_URL}#{code}"
+
+
+def _plain(role: str, text: str) -> str:
+    return text
 
 
 class Severity(str, enum.Enum):
@@ -49,6 +60,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "duplicate-shape": (ExitCode.BAD_INPUT, "two shapes resolve to the same id"),
     "bad-shape": (ExitCode.BAD_INPUT, "a shape section is incomplete"),
     "write-failed": (ExitCode.BAD_INPUT, "an output could not be written; nothing was changed"),
+    # bad input: check options (issue 6)
+    "bad-ref": (ExitCode.BAD_INPUT, "the git ref given to --changed-since cannot be compared with"),
     # bad input: data shapes and schemas (issue 3)
 
     # bad input: managed regions and role files (issue 4)
@@ -94,14 +107,28 @@ class Diagnostic:
             return ExitCode.CLEAN
         return CODES[self.code][0]
 
-    def format(self) -> str:
-        where = self.path
-        if self.line:
-            where += f":{self.line}:{self.col or 1}"
-        text = f"{where}: {self.severity.value}[{self.code}]: {self.message}"
+    @property
+    def location(self) -> str:
+        """``path:line:col``, ``path`` for a whole file, empty when the message is about no file."""
+        if self.path and self.line:
+            return f"{self.path}:{self.line}:{self.col or 1}"
+        return self.path
+
+    @property
+    def url(self) -> str:
+        return doc_url(self.code)
+
+    def format(self, paint: Callable[[str, str], str] = _plain) -> str:
+        """The one message format; ``paint(role, text)`` may colour the parts (roles:
+        ``location``, the severity's value, ``code``, ``message``, ``hint``, ``url``)."""
+        head = f"{paint(self.severity.value, self.severity.value)}[{paint('code', self.code)}]: {paint('message', self.message)}"
+        if self.location:
+            head = f"{paint('location', self.location)}: {head}"
+        lines = [head]
         if self.hint:
-            text += f"\n  hint: {self.hint}"
-        return text
+            lines.append(f"  hint: {paint('hint', self.hint)}")
+        lines.append(f"  see: {paint('url', self.url)}")
+        return "\n".join(lines)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.col, self.code)

@@ -6,7 +6,6 @@ This module does no printing; the CLI formats the :class:`Result`.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,8 +13,10 @@ from pathlib import Path
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc.emit import EMITTERS
 from contractc.load import load_project
+from contractc.load.config import CONFIG_NAME
 from contractc.model import Project
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
+from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 
 
 @dataclass(slots=True)
@@ -27,6 +28,9 @@ class Result:
     changes: list[Change] = field(default_factory=list)
     checked: int = 0
     """How many generated files were compared."""
+    sources: set[str] = field(default_factory=set)
+    """Project-relative paths of the inputs the compile read (config, contracts, ...).
+    ``check --changed-since`` treats a change to any of them as touching every output."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -51,7 +55,8 @@ def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
     """Compile, compare with disk and, in build mode, write what changed."""
     result = Result(mode)
     try:
-        _, outputs = compile_project(root, only)
+        project, outputs = compile_project(root, only)
+        result.sources = {CONFIG_NAME, *(c.path for c in project.contracts)}
         result.checked = len(outputs.files)
         result.changes = diff_against_disk(root, outputs)
         if mode is Mode.BUILD:
@@ -90,17 +95,3 @@ def first_difference(expected: bytes, actual: bytes) -> int:
     while n < limit and expected[n] == actual[n]:
         n += 1
     return actual.count(b"\n", 0, n) + 1
-
-
-def unified_diff(change: Change) -> str:
-    """A unified diff from what is on disk to what the contracts compile to."""
-    def lines(data: bytes | None) -> list[str]:
-        return [] if data is None else data.decode("utf-8", "replace").splitlines(keepends=True)
-
-    diff = difflib.unified_diff(
-        lines(change.actual),
-        lines(change.expected),
-        fromfile=f"{change.path} (on disk)",
-        tofile=f"{change.path} (from contracts)",
-    )
-    return "".join(d if d.endswith("\n") else d + "\n\\ No newline at end of file\n" for d in diff)
