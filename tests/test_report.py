@@ -193,6 +193,12 @@ def test_bad_input_exits_2_in_every_format(built, run_cli, fmt):
         assert [(d["code"], d["line"]) for d in document["diagnostics"]] == [("duplicate-anchor", 32)]
 
 
+def test_cli_offers_exactly_the_formatters():
+    from contractc.cli import FORMATS
+
+    assert FORMATS == tuple(FORMATTERS)
+
+
 def test_github_escapes_data_and_properties_by_githubs_rules():
     assert github_data("100% done\r\nnext") == "100%25 done%0D%0Anext"
     assert github_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"

@@ -16,7 +16,10 @@ import click
 
 from contractc import __version__
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
-from contractc.report import FORMATS
+
+# The keys of report.FORMATTERS, spelled out so `--help` does not import the
+# report module (tests/test_report.py holds the two equal).
+FORMATS = ("text", "json", "github")
 
 if TYPE_CHECKING:
     from contractc.report import Report
@@ -90,20 +93,25 @@ def check(root: Path, fmt: str, diff: bool, quiet: bool, changed_since: str | No
     with file:line and a diff), 2 for bad input. Colour only on a terminal,
     never when NO_COLOR is set.
     """
-    from contractc.changed import changed_files, limit_to_changes
     from contractc.output import Mode
     from contractc.pipeline import run
     from contractc.report import Report
 
-    try:
-        changed = changed_files(root, changed_since) if changed_since is not None else None
-    except ContractcError as exc:
-        return _report(Report.of(exc.diagnostics), fmt, diff, quiet, root)
+    changed = None
+    if changed_since is not None:
+        from contractc.changed import changed_files
+
+        try:
+            changed = changed_files(root, changed_since)
+        except ContractcError as exc:
+            return _report(Report.of(exc.diagnostics), fmt, diff, quiet, root)
     result = run(root, Mode.CHECK)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _report(Report.of(result.diagnostics), fmt, diff, quiet, root)
     diagnostics, changes, hidden = result.diagnostics, result.changes, 0
     if changed is not None:
+        from contractc.changed import limit_to_changes
+
         diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
     return _report(Report.of(diagnostics, changes, result.checked, changed_since, hidden), fmt, diff, quiet, root)
 
