@@ -70,7 +70,9 @@ def test_pre_commit_hook_refuses_a_commit_with_drift_and_accepts_it_fixed(tmp_pa
     _git(project, "add", "-A")
     _git(project, "commit", "-qm", "contracts and their copies")
     hook = project / ".git" / "hooks" / "pre-commit"
-    hook.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pre_commit try-repo "{hook_repo}" contractc-check --ref {rev}\n')
+    hook.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" -m pre_commit try-repo "{hook_repo}" contractc-check --ref {rev}\n'
+    )
     hook.chmod(0o755)
     env = _clean_env(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-cache"))
 
@@ -123,7 +125,9 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     assert drift.stdout.startswith(
         "::error file=plugin/prompts/gone/old.md,title=contractc drift-orphan::no contract produces this file any more"
     )
-    assert summary.read_text() == "### contractc check\n\ncontractc: 1 drifted, 3 checked; run `contractc build` to fix\n"
+    assert (
+        summary.read_text() == "### contractc check\n\ncontractc: 1 drifted, 3 checked; run `contractc build` to fix\n"
+    )
 
     run_cli("build", "--root", str(project))
     clean = _run(["bash", str(ACTION), "check"], workspace, env)

@@ -25,7 +25,9 @@ def test_every_code_is_documented_under_its_own_anchor():
 
 def test_cli_reference_documents_every_command_and_option():
     page = (REPO / "docs/cli.md").read_text()
-    sections = dict(re.findall(r"^## contractc (\S+) \{#[\w-]+\}\n(.*?)(?=^## |\Z)", page, flags=re.MULTILINE | re.DOTALL))
+    sections = dict(
+        re.findall(r"^## contractc (\S+) \{#[\w-]+\}\n(.*?)(?=^## |\Z)", page, flags=re.MULTILINE | re.DOTALL)
+    )
     missing = []
     for name, command in sorted(cli.commands.items()):
         if name not in sections:
@@ -33,5 +35,9 @@ def test_cli_reference_documents_every_command_and_option():
             continue
         for param in command.params:
             if isinstance(param, click.Option) and "--help" not in param.opts:
-                missing += [f"`{opt}` of `{name}`" for opt in (*param.opts, *param.secondary_opts) if f"`{opt}" not in sections[name]]
+                missing += [
+                    f"`{opt}` of `{name}`"
+                    for opt in (*param.opts, *param.secondary_opts)
+                    if f"`{opt}" not in sections[name]
+                ]
     assert not missing, "docs/cli.md does not document: " + ", ".join(missing)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -170,7 +169,9 @@ def test_clean_check_prints_one_line_and_exits_0(built, run_cli, fmt):
     assert run_cli("check", "--root", str(built), "--quiet").out == ""
 
 
-BAD = "contracts/returns.md:32:1: error[duplicate-anchor]: anchor 'shared-rules' is already used by the heading on line 3"
+BAD = (
+    "contracts/returns.md:32:1: error[duplicate-anchor]: anchor 'shared-rules' is already used by the heading on line 3"
+)
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATTERS))
@@ -261,7 +262,9 @@ def test_summary_names_no_single_fix_when_hints_differ():
         ],
         checked=2,
     )
-    assert format_text(report, Options(diff=False)).endswith("contractc: 2 drifted, 2 checked; fix each as its hint says\n")
+    assert format_text(report, Options(diff=False)).endswith(
+        "contractc: 2 drifted, 2 checked; fix each as its hint says\n"
+    )
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(drifted):
@@ -300,7 +303,13 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(drifted):
 
 
 def _git(root: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, check=True).stdout
 
 
@@ -324,7 +333,10 @@ def test_changed_since_reports_only_drift_the_changes_touch(repo, run_cli):
         "contractc: 1 drifted, 3 checked (1 more drifted outside the changes since main); run `contractc build` to fix\n"
     )
     DRIFTS["drift-orphan"](repo)  # untracked files count as changed
-    assert "prompts/gone/old.md: error[drift-orphan]" in run_cli("check", "--root", str(repo), "--changed-since", "main").out
+    assert (
+        "prompts/gone/old.md: error[drift-orphan]"
+        in run_cli("check", "--root", str(repo), "--changed-since", "main").out
+    )
 
 
 def test_changed_since_with_untouched_drift_only_is_clean_and_says_so(repo, run_cli):

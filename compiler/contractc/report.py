@@ -51,7 +51,9 @@ class Report:
         since: str | None = None,
         hidden: int = 0,
     ) -> Report:
-        return cls(tuple(sorted(diagnostics, key=Diagnostic.sort_key)), {c.path: c for c in changes}, checked, since, hidden)
+        return cls(
+            tuple(sorted(diagnostics, key=Diagnostic.sort_key)), {c.path: c for c in changes}, checked, since, hidden
+        )
 
     @property
     def exit_code(self) -> ExitCode:
@@ -139,7 +141,13 @@ _COLORS = {
     "code": {"bold": True},
     "url": {"fg": "blue"},
 }
-_DIFF_COLORS = (("+++", {"bold": True}), ("---", {"bold": True}), ("@@", {"fg": "cyan"}), ("+", {"fg": "green"}), ("-", {"fg": "red"}))
+_DIFF_COLORS = (
+    ("+++", {"bold": True}),
+    ("---", {"bold": True}),
+    ("@@", {"fg": "cyan"}),
+    ("+", {"fg": "green"}),
+    ("-", {"fg": "red"}),
+)
 
 
 def format_text(report: Report, options: Options) -> str:
