@@ -46,6 +46,8 @@ def _snapshot_checkout(dest: Path) -> str:
     pre-commit installs a hook repository at a commit, so uncommitted work is
     committed here rather than left out.
     """
+    if _run(["git", "rev-parse", "--is-inside-work-tree"], REPO, _clean_env()).returncode:
+        pytest.skip(f"{REPO} is not a git checkout: pre-commit installs hooks from a repository")
     names = _git(REPO, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
     for name in filter(None, names):
         source = REPO / name
