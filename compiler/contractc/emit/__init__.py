@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.emit.prompts import emit_prompts
+from contractc.emit.schemas import emit_schemas
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
@@ -17,6 +18,7 @@ Emitter = Callable[[Project], dict[str, bytes]]
 EMITTERS: dict[str, tuple[Emitter, str | None]] = {
     "prompts": (emit_prompts, "prompts"),
     # schemas (issue 3)
+    "schemas": (emit_schemas, "schemas"),
 
     # managed regions and role-file prompts (issue 4)
 

@@ -19,6 +19,7 @@ def parse_block(text: str, path: str, first_line: int, col_offset: int = 0) -> A
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True  # the notation tells `"YYYY-MM-DD"` / `"8"` (quoted) from `8`
     try:
         return yaml.load(text)
     except MarkedYAMLError as exc:
