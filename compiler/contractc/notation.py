@@ -27,7 +27,7 @@ TYPE_WORDS = {"string": "string", "integer": "integer", "number": "number", "boo
 # Words that look like a type but are not notation: a typo here must fail, not become an example value.
 NOT_TYPE_WORDS = {
     "str", "int", "float", "double", "long", "bool", "object", "dict", "map", "list", "array", "any",
-    "date", "datetime", "timestamp", "uuid", "url", "uri", "email", "text", "none", "nil", "undefined",
+    "date", "datetime", "timestamp", "enum", "uuid", "url", "uri", "email", "text", "none", "nil", "undefined",
 }  # fmt: skip
 DATE_PLACEHOLDER = "YYYY-MM-DD"
 DATETIME_PLACEHOLDER = re.compile(r"^YYYY-MM-DD[T ]hh:mm(:ss)?(Z|[+-]hh:mm)?$", re.I)

@@ -7,7 +7,6 @@ line of the offending key; the validator sees plain dicts, lists and scalars.
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,11 +52,12 @@ def load_document(file: Path) -> Document:
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)
-    from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from contractc.load.yaml_block import round_trip_yaml
+
     try:
-        doc = YAML(typ="rt").load(text)
+        doc = round_trip_yaml().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + (mark.line if mark else 0)
@@ -96,13 +96,11 @@ def _positions(node: Any, path: list[Any], first_line: int, out: dict[str, tuple
 
 
 def _plain(value: Any) -> Any:
-    """ruamel's round-trip types as plain JSON types; a YAML date is its ISO text, as a contract's dates are."""
+    """ruamel's round-trip types as plain JSON types (dates were kept as their text when loading)."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v) for v in value]
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return value.isoformat()
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):

@@ -39,7 +39,7 @@ def validate_data(project: Project, shape: DataShape, file: Path, artifact: bool
                 problems.append(_problem(document, to_document([*path, key]), _extra(key, [*path, key], allowed, transients)))
             continue
         problems.append(_problem(document, to_document(path), error.message))
-    return sorted(problems, key=lambda d: (d.line, d.message))
+    return sorted(problems, key=lambda d: d.line)  # stable: same-line errors stay in schema order
 
 
 def _instance(document: Document, shape: DataShape, schema: dict) -> tuple[Any, Any]:
