@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,9 @@ REGEN = os.environ.get("CONTRACTC_REGEN") == "1"
 def project_of(tmp_path: Path, contract: str | bytes, name: str = "c"):
     from contractc.load import load_project
 
-    root = write_tree(tmp_path, {"contractc.yaml": f"contracts:\n  - path: contracts/{name}.md\n", f"contracts/{name}.md": contract})
+    root = write_tree(
+        tmp_path, {"contractc.yaml": f"contracts:\n  - path: contracts/{name}.md\n", f"contracts/{name}.md": contract}
+    )
     return load_project(root)
 
 
@@ -127,14 +130,15 @@ def test_every_notation_problem_is_reported_at_once_with_file_line():
 
 
 def _load(contract: str):
-    from contractc.load.contract import parse_contract
-    from contractc.load.source import source_from_bytes
-    from contractc.load import _qualify_shape_ids
-    from contractc.model import Config, Project
+    """The project of one contract, loaded the way `contractc` loads it (usable inside hypothesis tests)."""
+    from contractc.load import load_project
 
-    parsed = parse_contract(source_from_bytes("contracts/c.md", contract.encode()))
-    config = Config("contractc.yaml", (), {"schemas": "schemas", "prompts": "prompts"}, "https://example.invalid/contracts/", {})
-    return Project(".", config, tuple(_qualify_shape_ids([parsed])))
+    with tempfile.TemporaryDirectory() as tmp:
+        return load_project(
+            write_tree(
+                Path(tmp), {"contractc.yaml": "contracts:\n  - path: contracts/c.md\n", "contracts/c.md": contract}
+            )
+        )
 
 
 def test_a_required_cycle_through_refs_is_an_error_and_an_optional_one_is_not():
@@ -144,17 +148,24 @@ def test_a_required_cycle_through_refs_is_an_error_and_an_optional_one_is_not():
 
         emit_schemas(_load(cyclic))
     (line,) = [d.format().splitlines()[0] for d in info.value.diagnostics]
-    assert line == "contracts/c.md:7:10: error[bad-notation]: node: `{ ...full node... }` makes node -> node contain itself, so no document can satisfy it"
+    assert (
+        line
+        == "contracts/c.md:7:10: error[bad-notation]: node: `{ ...full node... }` makes node -> node contain itself, so no document can satisfy it"
+    )
     from contractc.emit.schemas import emit_schemas
 
     files = emit_schemas(_load(cyclic.replace("node... }", "node... }   # ← OPTIONAL")))
-    assert b'"$ref": "https://example.invalid/contracts/schemas/c/node.schema.json"' in files["schemas/c/node.schema.json"]
+    assert (
+        b'"$ref": "https://example.invalid/contracts/schemas/c/node.schema.json"' in files["schemas/c/node.schema.json"]
+    )
 
 
 def test_an_example_that_fails_its_schema_is_located_at_the_offending_field(tmp_path):
     from contractc.emit.schemas import check_compiled, compile_schemas
 
-    project = project_of(tmp_path, "# C\n\n## S\n\n```yaml\nbrief:\n  owners:\n    - name: string\n      since: \"YYYY-MM-DD\"\n```\n")
+    project = project_of(
+        tmp_path, '# C\n\n## S\n\n```yaml\nbrief:\n  owners:\n    - name: string\n      since: "YYYY-MM-DD"\n```\n'
+    )
     compiled = compile_schemas(project)
     compiled["brief"].wire["examples"][0]["owners"][0]["since"] = "not a date"  # what a wrong deriver would produce
     (problem,) = check_compiled(compiled)
@@ -172,11 +183,34 @@ LEAVES = st.one_of(
     st.just('"YYYY-MM-DD"'),
     st.just("2025-02-03"),
     st.integers(0, 99).map(str),
-    st.sampled_from(["true", "false", "null", "[]", "[ ...anything... ]", "[ FR-001, NFR-002 ]", "[ { name, summary } ]", "|", "FR-001", '"free text"']),
+    st.sampled_from(
+        [
+            "true",
+            "false",
+            "null",
+            "[]",
+            "[ ...anything... ]",
+            "[ FR-001, NFR-002 ]",
+            "[ { name, summary } ]",
+            "|",
+            "FR-001",
+            '"free text"',
+        ]
+    ),
     st.lists(WORDS, min_size=2, max_size=4, unique=True).map(" | ".join),
     st.sampled_from(["{ ...full unknown_thing... }", "{ id: A-1, statement }", "{ prefix: CMP | IF, start: 1 }"]),
 )
-COMMENTS = st.sampled_from(["", "# ← TRANSIENT", "# ← TRANSIENT, resolved later", "# optional — maybe", "# ← OPTIONAL", "# FRs only; omit otherwise", "# plain words"])
+COMMENTS = st.sampled_from(
+    [
+        "",
+        "# ← TRANSIENT",
+        "# ← TRANSIENT, resolved later",
+        "# optional — maybe",
+        "# ← OPTIONAL",
+        "# FRs only; omit otherwise",
+        "# plain words",
+    ]
+)
 KEYS = st.sampled_from(["id", "title", "kind", "owner", "steps", "notes", "status", "budget", "traces", "scope"])
 
 

@@ -63,7 +63,12 @@ def test_build_writes_wire_and_artifact_schemas_and_lists_optional_fields(projec
     artifact = json.loads((project / "schemas/h/task_brief.artifact.schema.json").read_text())
     assert "blocked_by" not in artifact["properties"] and "blocked_by" not in artifact["required"]
     assert artifact["examples"] == [
-        {"goal": "string", "kind": "feature", "created_at": "2025-01-31", "owners": [{"name": "string", "role": "author"}]}
+        {
+            "goal": "string",
+            "kind": "feature",
+            "created_at": "2025-01-31",
+            "owners": [{"name": "string", "role": "author"}],
+        }
     ]
 
 
@@ -74,7 +79,10 @@ def test_check_is_one_line_when_clean_and_reports_an_edited_schema_as_drift(proj
     path.write_text(path.read_text().replace('"one sentence"', '"two sentences"'))
     result = run_cli("check", "--root", str(project), "--no-diff")
     assert result.code == 1
-    assert result.out.splitlines()[0] == "schemas/h/task_brief.schema.json:10:1: error[drift-output]: differs from what the contracts compile to"
+    assert (
+        result.out.splitlines()[0]
+        == "schemas/h/task_brief.schema.json:10:1: error[drift-output]: differs from what the contracts compile to"
+    )
 
 
 def test_site_url_sets_the_schema_ids(project, run_cli):
@@ -90,7 +98,10 @@ def test_unknown_notation_fails_the_build_located_and_writes_nothing(project, ru
     for command in ("build", "check"):
         result = run_cli(command, "--root", str(project))
         assert result.code == 2
-        assert result.err.splitlines()[0] == "contracts/h.md:8:9: error[bad-notation]: task_brief: $.kind: `enum` is not a type of the notation"
+        assert (
+            result.err.splitlines()[0]
+            == "contracts/h.md:8:9: error[bad-notation]: task_brief: $.kind: `enum` is not a type of the notation"
+        )
     assert snapshot(project) == before
 
 
@@ -106,7 +117,12 @@ GOOD = "goal: Ship it\nkind: fix\ncreated_at: 2025-02-03\nowners:\n  - name: Ann
     [
         ("brief.yaml", GOOD),
         ("wrapped.yaml", "task_brief:\n" + "".join(f"  {line}\n" for line in GOOD.splitlines())),
-        ("brief.json", json.dumps({"goal": "g", "kind": "fix", "created_at": "2025-02-03", "owners": [], "blocked_by": []}, indent=2)),
+        (
+            "brief.json",
+            json.dumps(
+                {"goal": "g", "kind": "fix", "created_at": "2025-02-03", "owners": [], "blocked_by": []}, indent=2
+            ),
+        ),
         ("brief.md", f"---\n{GOOD}---\n# Body\n"),
     ],
 )
@@ -144,8 +160,16 @@ def test_validate_reports_every_error_on_the_line_of_its_key(project, run_cli, m
         (("nope", "x.yaml"), {"x.yaml": "a: 1\n"}, "nope: error[unknown-shape]: no shape has the id 'nope'"),
         (("task_brief", "none.yaml"), {}, "none.yaml: error[file-missing]: cannot read: No such file or directory"),
         (("task_brief", "x.yaml"), {"x.yaml": "a: [\n"}, "x.yaml:2:1: error[document-syntax]: not valid YAML or JSON"),
-        (("task_brief", "x.md"), {"x.md": "# no front matter\n"}, "x.md:1:1: error[document-syntax]: no front matter: the file does not start with a `---` line"),
-        (("echo", "x.yaml"), {"x.yaml": "a: 1\n"}, "echo: error[unknown-shape]: 'echo' is a text shape; `validate` cannot check those yet"),
+        (
+            ("task_brief", "x.md"),
+            {"x.md": "# no front matter\n"},
+            "x.md:1:1: error[document-syntax]: no front matter: the file does not start with a `---` line",
+        ),
+        (
+            ("echo", "x.yaml"),
+            {"x.yaml": "a: 1\n"},
+            "echo: error[unknown-shape]: 'echo' is a text shape; `validate` cannot check those yet",
+        ),
     ],
 )
 def test_validate_bad_input_exits_2_with_a_located_message(project, run_cli, monkeypatch, args, files, message):

@@ -16,7 +16,10 @@ from conftest import write_tree
 
 STAGES = ("The requirements stage", "The design stage", "The QA stage")
 TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*:(\s|$)")
-TRANSIENTS = {"draft_components": ["required_capabilities"], "draft_interfaces": ["consumed_by", "satisfies_capabilities"]}
+TRANSIENTS = {
+    "draft_components": ["required_capabilities"],
+    "draft_interfaces": ["consumed_by", "satisfies_capabilities"],
+}
 
 
 def rebuild(text: str) -> str:
@@ -42,7 +45,9 @@ def rebuild(text: str) -> str:
 @pytest.fixture
 def handoffs(seeds, tmp_path):
     contract = rebuild((seeds / "page-handoff-contracts.txt").read_text("utf-8"))
-    return write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/handoffs.md\n", "contracts/handoffs.md": contract})
+    return write_tree(
+        tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/handoffs.md\n", "contracts/handoffs.md": contract}
+    )
 
 
 def test_rebuild_finds_every_block_of_the_three_stages(handoffs):
@@ -90,7 +95,7 @@ def test_build_lists_every_field_it_made_optional(handoffs, run_cli):
     assert notes == [
         'contracts/handoffs.md:37:5: note[optional-inferred]: draft_requirements $[*].ears_pattern made optional by "# FRs only; omit otherwise" (rule: omit otherwise / omitted when)',
         'contracts/handoffs.md:42:5: note[optional-inferred]: draft_requirements $[*].applies_to made optional by "# ← TRANSIENT, constraint/business_rule only" (rule: <who> only)',
-        "contracts/handoffs.md:112:7: note[optional-inferred]: the-design-stage.generation_brief $.requirements_digest[*].measure made optional by \"# fit_criterion (FR), response measure (NFR), or a CON/BR's own fit_criterion where it states one — omitted when the requirement genuinely has no measure\" (rule: omit otherwise / omitted when)",
+        'contracts/handoffs.md:112:7: note[optional-inferred]: the-design-stage.generation_brief $.requirements_digest[*].measure made optional by "# fit_criterion (FR), response measure (NFR), or a CON/BR\'s own fit_criterion where it states one — omitted when the requirement genuinely has no measure" (rule: omit otherwise / omitted when)',
         'contracts/handoffs.md:126:3: note[optional-inferred]: the-design-stage.generation_brief $.component_set made optional by "# INTERFACE BRIEF ONLY: components + their capabilities" (rule: <who> only)',
         'contracts/handoffs.md:184:7: note[optional-inferred]: the-design-stage.critique_report $.asr_coverage[*].note made optional by "# optional — the evidence for this verdict" (rule: optional)',
         'contracts/handoffs.md:277:7: note[optional-inferred]: draft_test_strategies $.items[*].test_level made optional by "# required when verification_mode is test" (rule: required when)',
@@ -136,7 +141,9 @@ def test_a_document_carrying_a_transient_fails_artifact_validation_naming_it(han
     write_tree(handoffs, {"CMP-001.md": COMPONENT})
     wire = run_cli("validate", "--root", str(handoffs), "draft_components", str(handoffs / "CMP-001.md"))
     assert wire.code == 0, wire.out
-    artifact = run_cli("validate", "--root", str(handoffs), "draft_components", str(handoffs / "CMP-001.md"), "--artifact")
+    artifact = run_cli(
+        "validate", "--root", str(handoffs), "draft_components", str(handoffs / "CMP-001.md"), "--artifact"
+    )
     assert artifact.code == 1
     assert artifact.out.splitlines()[0] == (
         f"{handoffs / 'CMP-001.md'}:11: $.required_capabilities: transient field 'required_capabilities'"
@@ -144,4 +151,9 @@ def test_a_document_carrying_a_transient_fails_artifact_validation_naming_it(han
     )
     stripped = COMPONENT.replace(COMPONENT[COMPONENT.index("required_capabilities") : COMPONENT.index("status:")], "")
     write_tree(handoffs, {"CMP-001.md": stripped})
-    assert run_cli("validate", "--root", str(handoffs), "draft_components", str(handoffs / "CMP-001.md"), "--artifact").code == 0
+    assert (
+        run_cli(
+            "validate", "--root", str(handoffs), "draft_components", str(handoffs / "CMP-001.md"), "--artifact"
+        ).code
+        == 0
+    )

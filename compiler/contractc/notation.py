@@ -30,7 +30,7 @@ NOT_TYPE_WORDS = {
     "date", "datetime", "timestamp", "enum", "uuid", "url", "uri", "email", "text", "none", "nil", "undefined",
 }  # fmt: skip
 DATE_PLACEHOLDER = "YYYY-MM-DD"
-DATETIME_PLACEHOLDER = re.compile(r"^YYYY-MM-DD[T ]hh:mm(:ss)?(Z|[+-]hh:mm)?$", re.I)
+DATETIME_PLACEHOLDER = re.compile(r"^YYYY-MM-DD[T ]hh:mm(:ss)?(Z|[+-]hh:mm)?$", re.IGNORECASE)
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 INTEGER = re.compile(r"^[-+]?\d+$")
 NUMBER = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
@@ -45,13 +45,13 @@ REQUIRED_MARK = re.compile(r"(?:←|<-)\s*REQUIRED\b")
 MARKERS = re.compile(r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED)\b[\s,;:—-]*")
 # The prose phrasings that make a field optional: small, documented, and each use is listed by `build`.
 OPTIONAL_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("optional", re.compile(r"^\(?optional\b|\(optional\)", re.I)),
-    ("omit otherwise / omitted when", re.compile(r"\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b", re.I)),
-    ("present only when", re.compile(r"\b(?:present\s+only|only\s+present)\s+(?:when|if)\b", re.I)),
-    ("required when", re.compile(r"\brequired\s+(?:only\s+)?(?:when|if)\b", re.I)),
-    ("<who> only", re.compile(r"\S\s+only\s*(?:$|[;:,.)—–])", re.I)),
+    ("optional", re.compile(r"^\(?optional\b|\(optional\)", re.IGNORECASE)),
+    ("omit otherwise / omitted when", re.compile(r"\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b", re.IGNORECASE)),
+    ("present only when", re.compile(r"\b(?:present\s+only|only\s+present)\s+(?:when|if)\b", re.IGNORECASE)),
+    ("required when", re.compile(r"\brequired\s+(?:only\s+)?(?:when|if)\b", re.IGNORECASE)),
+    ("<who> only", re.compile(r"\S\s+only\s*(?:$|[;:,.)—–])", re.IGNORECASE)),
 )
-DEFAULT = re.compile(r"(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)", re.I)
+DEFAULT = re.compile(r"(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)", re.IGNORECASE)
 ENUM_COMMENT = re.compile(r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$")
 
 
@@ -133,7 +133,14 @@ def interpret_project(project: Project) -> dict[str, ShapeSpec]:
         reader = _Reader(contract, shape, shapes, problems)
         spec = reader.value(shape.root.value, "$")
         specs[shape.id] = ShapeSpec(
-            shape.id, shape.key, contract.path, contract.sha256, shape.section, shape.root.line, shape.root.comment, spec
+            shape.id,
+            shape.key,
+            contract.path,
+            contract.sha256,
+            shape.section,
+            shape.root.line,
+            shape.root.comment,
+            spec,
         )
     if problems:
         raise ContractcError(problems)
@@ -190,11 +197,22 @@ def transient_paths(shape: ShapeSpec, specs: dict[str, ShapeSpec]) -> set[str]:
 class _Reader:
     """Reads one shape's nodes; problems are appended, never raised, so all are reported."""
 
-    def __init__(self, contract: Contract, shape: DataShape, shapes: list[tuple[Contract, DataShape]], problems: list[Diagnostic]):
+    def __init__(
+        self, contract: Contract, shape: DataShape, shapes: list[tuple[Contract, DataShape]], problems: list[Diagnostic]
+    ):
         self.contract, self.shape, self.shapes, self.problems = contract, shape, shapes, problems
 
-    def fail(self, node: Node | Field, path: str, message: str, hint: str = "see docs/notation.md", code: str = "bad-notation") -> Spec:
-        self.problems.append(Diagnostic(self.contract.path, node.line, node.col, code, f"{self.shape.id}: {path}: {message}", hint))
+    def fail(
+        self,
+        node: Node | Field,
+        path: str,
+        message: str,
+        hint: str = "see docs/notation.md",
+        code: str = "bad-notation",
+    ) -> Spec:
+        self.problems.append(
+            Diagnostic(self.contract.path, node.line, node.col, code, f"{self.shape.id}: {path}: {message}", hint)
+        )
         return Spec("any", node.line, node.col)
 
     def value(self, node: Node, path: str) -> Spec:
@@ -233,24 +251,43 @@ class _Reader:
         if "|" in text:
             return self.enum(node, path, [part.strip() for part in text.split("|")])
         if text.startswith("...") and text.endswith("..."):
-            return self.fail(node, path, f"placeholder `{text}` needs brackets", "write `{ " + text + " }` for an object or `[ " + text + " ]` for a list")
+            return self.fail(
+                node,
+                path,
+                f"placeholder `{text}` needs brackets",
+                "write `{ " + text + " }` for an object or `[ " + text + " ]` for a list",
+            )
         if text.lower() in NOT_TYPE_WORDS or TYPE_SYNTAX.match(text):
-            return self.fail(node, path, f"`{text}` is not a type of the notation", 'write `string`, `integer`, `number`, `boolean`, `"YYYY-MM-DD"`, or an example value in quotes')
+            return self.fail(
+                node,
+                path,
+                f"`{text}` is not a type of the notation",
+                'write `string`, `integer`, `number`, `boolean`, `"YYYY-MM-DD"`, or an example value in quotes',
+            )
         return Spec("example", *at, examples=(text,))
 
     def enum(self, node: Node, path: str, values: list[str]) -> Spec:
         bad = [v for v in values if not ENUM_WORD.match(v)]
         if bad:
-            return self.fail(node, path, f"`{node.text}` is not an enum: {bad[0]!r} is not a plain word", "write `a | b | c`")
+            return self.fail(
+                node, path, f"`{node.text}` is not an enum: {bad[0]!r} is not a plain word", "write `a | b | c`"
+            )
         types = [v for v in values if v in TYPE_WORDS or v in ("null", "true", "false")]
         if types:
-            return self.fail(node, path, f"`{node.text}` mixes a type ({types[0]}) into an enum", "an enum lists values; for a field that may be absent, add `# ← OPTIONAL`")
+            return self.fail(
+                node,
+                path,
+                f"`{node.text}` mixes a type ({types[0]}) into an enum",
+                "an enum lists values; for a field that may be absent, add `# ← OPTIONAL`",
+            )
         if len(set(values)) != len(values):
             return self.fail(node, path, f"`{node.text}` repeats a value")
         return Spec("enum", node.line, node.col, enum=tuple(values))
 
     def mapping(self, node: Node, path: str) -> Spec:
-        placeholder = _placeholder([f.name for f in node.fields]) if all(f.value.kind == "absent" for f in node.fields) else None
+        placeholder = (
+            _placeholder([f.name for f in node.fields]) if all(f.value.kind == "absent" for f in node.fields) else None
+        )
         if placeholder is not None:
             return self.placeholder(node, path, placeholder)
         props, is_open = [], False
@@ -266,7 +303,13 @@ class _Reader:
         targets = sorted({t for name in names for t in self.resolve(name)})
         written = "{ " + text + " }"
         if len(targets) > 1:
-            return self.fail(node, path, f"`{written}` names several shapes: {', '.join(targets)}", "name one shape by its id", "ambiguous-ref")
+            return self.fail(
+                node,
+                path,
+                f"`{written}` names several shapes: {', '.join(targets)}",
+                "name one shape by its id",
+                "ambiguous-ref",
+            )
         if targets:
             return Spec("ref", node.line, node.col, ref=targets[0], written=written)
         return Spec("open", node.line, node.col, written=written)
@@ -291,9 +334,14 @@ class _Reader:
                 return Spec("array", *at, written="[ " + text + " ]")
         items = [i for i in node.items if not (i.kind == "scalar" and not i.quoted and i.text == "...")]
         specs = [self.value(item, f"{path}[{n}]") for n, item in enumerate(items)]
-        kinds = {"object" if s.kind in ("object", "ref", "open") else "array" if s.kind == "array" else "scalar" for s in specs}
+        kinds = {
+            "object" if s.kind in ("object", "ref", "open") else "array" if s.kind == "array" else "scalar"
+            for s in specs
+        }
         if len(kinds) > 1:
-            return self.fail(node, path, "a list mixes " + " and ".join(sorted(kinds)) + " items", "give every item the same form")
+            return self.fail(
+                node, path, "a list mixes " + " and ".join(sorted(kinds)) + " items", "give every item the same form"
+            )
         if kinds == {"scalar"}:
             return Spec("array", *at, items=(self.merge_scalars(node, path, specs),))
         return Spec("array", *at, items=tuple(specs))
@@ -307,7 +355,12 @@ class _Reader:
             return Spec("string", first.line, first.col)
         if all(s.kind in ("integer", "number") for s in specs):
             return Spec("number", first.line, first.col, examples=tuple(e for s in specs for e in s.examples))
-        return self.fail(node, path, "a list mixes " + ", ".join(sorted({s.kind for s in specs})) + " items", "give every item the same type")
+        return self.fail(
+            node,
+            path,
+            "a list mixes " + ", ".join(sorted({s.kind for s in specs})) + " items",
+            "give every item the same type",
+        )
 
     def prop(self, f: Field, path: str) -> Prop:
         spec = self.value(f.value, path)
@@ -330,7 +383,9 @@ class _Reader:
         found = DEFAULT.search(rest)
         if found:
             default, has_default = self.default(f, path, spec, found.group(1))
-        return Prop(f.name, spec, comment, optional, bool(TRANSIENT.search(comment)), default, has_default, f.line, f.col)
+        return Prop(
+            f.name, spec, comment, optional, bool(TRANSIENT.search(comment)), default, has_default, f.line, f.col
+        )
 
     def default(self, f: Field, path: str, spec: Spec, text: str) -> tuple[Any, bool]:
         value: Any = text

@@ -72,14 +72,20 @@ def _paths(folder: str, shape: ShapeSpec) -> tuple[str, str]:
     return f"{base}.schema.json", f"{base}.artifact.schema.json"
 
 
-def _document(shape: ShapeSpec, specs: dict[str, ShapeSpec], urls: dict, with_artifact: set[str], artifact: bool) -> dict:
+def _document(
+    shape: ShapeSpec, specs: dict[str, ShapeSpec], urls: dict, with_artifact: set[str], artifact: bool
+) -> dict:
     def ref(target: str) -> str:
         return urls[target][1 if artifact and target in with_artifact else 0]
 
     description = shape.comment or f"The `{shape.key}` data shape of {shape.contract}, section `{shape.section}`."
     if artifact:
         own = [path for path, prop in walk_props(shape.spec) if prop.transient]
-        what = f"without its transient fields ({', '.join(own)})" if own else "whose referenced shapes are in artifact form"
+        what = (
+            f"without its transient fields ({', '.join(own)})"
+            if own
+            else "whose referenced shapes are in artifact form"
+        )
         description += f"\n\nArtifact form: the shape as written to disk, {what}."
     body = _schema(shape.spec, ref, artifact)
     notes = body.pop("description", "")
@@ -112,7 +118,10 @@ def _schema(spec: Spec, ref, artifact: bool) -> dict[str, Any]:
     elif kind == "any":
         out = {"description": "Any value: the contract names this key without giving one."}
     elif kind == "open":
-        out = {"description": f"Open object: `{spec.written}` names no shape of this project, so any keys are allowed.", "type": "object"}
+        out = {
+            "description": f"Open object: `{spec.written}` names no shape of this project, so any keys are allowed.",
+            "type": "object",
+        }
     elif kind == "ref":
         out = {"$ref": ref(spec.ref)}
     elif kind == "array":
@@ -168,7 +177,13 @@ def check_compiled(compiled: dict[str, CompiledShape]) -> list[Diagnostic]:
                 Draft202012Validator.check_schema(schema)
             except SchemaError as exc:
                 problems.append(
-                    Diagnostic(shape.contract, shape.line, 1, "schema-invalid", f"{shape.id}: the compiled schema is not valid draft 2020-12 at {json_path(exc.absolute_path)}: {exc.message}")
+                    Diagnostic(
+                        shape.contract,
+                        shape.line,
+                        1,
+                        "schema-invalid",
+                        f"{shape.id}: the compiled schema is not valid draft 2020-12 at {json_path(exc.absolute_path)}: {exc.message}",
+                    )
                 )
                 continue
             for error in validator(schema, registry).iter_errors(schema["examples"][0]):

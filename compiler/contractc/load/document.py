@@ -48,7 +48,11 @@ def load_document(file: Path) -> Document:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ContractcError(Diagnostic(label, 0, 0, "not-utf8", f"byte 0x{data[exc.start]:02x} is not valid UTF-8", "save the file as UTF-8")) from None
+        raise ContractcError(
+            Diagnostic(
+                label, 0, 0, "not-utf8", f"byte 0x{data[exc.start]:02x} is not valid UTF-8", "save the file as UTF-8"
+            )
+        ) from None
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)
@@ -62,10 +66,18 @@ def load_document(file: Path) -> Document:
         mark = exc.problem_mark or exc.context_mark
         line = first_line + (mark.line if mark else 0)
         raise ContractcError(
-            Diagnostic(label, line, (mark.column + 1) if mark else 1, "document-syntax", f"not valid YAML or JSON: {exc.problem or exc.context}")
+            Diagnostic(
+                label,
+                line,
+                (mark.column + 1) if mark else 1,
+                "document-syntax",
+                f"not valid YAML or JSON: {exc.problem or exc.context}",
+            )
         ) from None
     except YAMLError as exc:
-        raise ContractcError(Diagnostic(label, first_line, 1, "document-syntax", f"not valid YAML or JSON: {exc}")) from None
+        raise ContractcError(
+            Diagnostic(label, first_line, 1, "document-syntax", f"not valid YAML or JSON: {exc}")
+        ) from None
     positions = {"$": (first_line, 1)}
     _positions(doc, [], first_line, positions)
     return Document(label, _plain(doc), front, positions)
@@ -75,7 +87,9 @@ def _front_matter(label: str, text: str) -> tuple[str, int]:
     """The YAML between a leading ``---`` line and the next ``---`` (or ``...``) line, and its first line."""
     lines = text.splitlines()
     if not lines or lines[0].rstrip() != "---":
-        raise ContractcError(Diagnostic(label, 1, 1, "document-syntax", "no front matter: the file does not start with a `---` line"))
+        raise ContractcError(
+            Diagnostic(label, 1, 1, "document-syntax", "no front matter: the file does not start with a `---` line")
+        )
     for n, line in enumerate(lines[1:], start=1):
         if line.rstrip() in ("---", "..."):
             return "\n".join(lines[1:n]) + "\n", 2

@@ -37,6 +37,12 @@ def validate_file(project: Project, shape_id: str, file: Path, artifact: bool = 
     validate = VALIDATORS.get(shape.kind)
     if validate is None:
         raise ContractcError(
-            Diagnostic(shape_id, 0, 0, "unknown-shape", f"{shape_id!r} is a {shape.kind} shape; `validate` cannot check those yet")
+            Diagnostic(
+                shape_id,
+                0,
+                0,
+                "unknown-shape",
+                f"{shape_id!r} is a {shape.kind} shape; `validate` cannot check those yet",
+            )
         )
     return validate(project, shape, file, artifact)

@@ -36,7 +36,9 @@ def validate_data(project: Project, shape: DataShape, file: Path, artifact: bool
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
             for key in (k for k in error.instance if k not in allowed):
-                problems.append(_problem(document, to_document([*path, key]), _extra(key, [*path, key], allowed, transients)))
+                problems.append(
+                    _problem(document, to_document([*path, key]), _extra(key, [*path, key], allowed, transients))
+                )
             continue
         problems.append(_problem(document, to_document(path), error.message))
     return sorted(problems, key=lambda d: d.line)  # stable: same-line errors stay in schema order
