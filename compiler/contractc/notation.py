@@ -262,7 +262,7 @@ class _Reader:
                 node,
                 path,
                 f"`{text}` is not a type of the notation",
-                'write `string`, `integer`, `number`, `boolean`, `"YYYY-MM-DD"`, or an example value in quotes',
+                _type_hint(text),
             )
         return Spec("example", *at, examples=(text,))
 
@@ -278,7 +278,7 @@ class _Reader:
                 node,
                 path,
                 f"`{node.text}` mixes a type ({types[0]}) into an enum",
-                "an enum lists values; for a field that may be absent, add `# ← OPTIONAL`",
+                "an enum lists values only; for a field that may be absent, mark it `# ← OPTIONAL`",
             )
         if len(set(values)) != len(values):
             return self.fail(node, path, f"`{node.text}` repeats a value")
@@ -404,6 +404,24 @@ class _Reader:
             self.fail(f, path, f"default {text!r} does not fit a {spec.kind} field", code="bad-default")
             return None, False
         return value, True
+
+
+_TYPE_HINTS = (
+    (re.compile(r"^(str|text)$", re.IGNORECASE), "write `string`"),
+    (re.compile(r"^(int|long)$", re.IGNORECASE), "write `integer`"),
+    (re.compile(r"^(float|double)$", re.IGNORECASE), "write `number`"),
+    (re.compile(r"^bool$", re.IGNORECASE), "write `boolean`"),
+    (re.compile(r"date|time", re.IGNORECASE), 'write `"YYYY-MM-DD"` for a date or `"YYYY-MM-DDThh:mm:ssZ"` for a date-time'),
+    (re.compile(r"list|array|\[", re.IGNORECASE), "write `[ string ]` for a list of strings, or `[]` for any list"),
+    (re.compile(r"^(object|dict|map)$", re.IGNORECASE), "write a nested mapping, `{ a, b }`, or `{ ...what it holds... }`"),
+)
+
+
+def _type_hint(text: str) -> str:
+    for pattern, hint in _TYPE_HINTS:
+        if pattern.search(text):
+            return hint
+    return 'write `string`, `integer`, `number`, `boolean`, `"YYYY-MM-DD"`, or quote an example value'
 
 
 def _placeholder(parts: list[str]) -> str | None:
