@@ -178,3 +178,42 @@ def test_validate_bad_input_exits_2_with_a_located_message(project, run_cli, mon
     result = validate(run_cli, project, *args)
     assert result.code == 2 and result.out == ""
     assert result.err.startswith(message), result.err
+
+
+def test_build_checks_each_schema_it_writes_against_the_metaschema_and_writes_nothing_if_one_fails(
+    project, run_cli, monkeypatch
+):
+    from contractc.emit import schemas
+
+    real = schemas._schema
+
+    def broken(spec, ref, artifact):  # a compiler bug: a title that is not a string
+        out = real(spec, ref, artifact)
+        return {**out, "title": 5} if out.get("type") == "string" else out
+
+    monkeypatch.setattr(schemas, "_schema", broken)
+    before = snapshot(project)
+    result = run_cli("build", "--root", str(project))
+    assert result.code == 2
+    assert (
+        "schemas/h/task_brief.artifact.schema.json: error[schema-invalid]: task_brief: not valid draft 2020-12"
+        " at $.properties.goal.title: 5 is not of type 'string'"
+    ) in result.err.splitlines()
+    assert snapshot(project) == before
+
+
+def test_a_schema_that_cannot_be_used_is_located_at_its_shape_on_check_too(project, run_cli, monkeypatch):
+    from contractc.emit import schemas
+
+    real = schemas._schema
+
+    def broken(spec, ref, artifact):  # a compiler bug that misspells a type
+        out = real(spec, ref, artifact)
+        return {**out, "type": "strin"} if out.get("type") == "string" else out
+
+    monkeypatch.setattr(schemas, "_schema", broken)
+    result = run_cli("check", "--root", str(project))
+    assert result.code == 2
+    assert result.err.splitlines()[0] == (
+        "contracts/h.md:6:1: error[schema-invalid]: task_brief: the compiled schema cannot be used: Unknown type 'strin' for validator with schema:"
+    )

@@ -57,6 +57,7 @@ def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
         result.checked = len(outputs.files)
         result.changes = diff_against_disk(root, outputs)
         if mode is Mode.BUILD:
+            verify_changes(result.changes)
             write_changes(root, result.changes)
             result.notes = build_notes(project)
         else:
@@ -65,6 +66,20 @@ def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
         result.diagnostics = exc.diagnostics
         result.changes = []
     return result
+
+
+def verify_changes(changes: list[Change]) -> None:
+    """Run each output kind's verifier on the files about to be written; raise every problem before any write."""
+    from contractc.emit import VERIFIERS
+
+    problems = [
+        problem
+        for change in changes
+        if change.expected is not None and change.output is not None and change.output.kind in VERIFIERS
+        for problem in VERIFIERS[change.output.kind](change.path, change.expected)
+    ]
+    if problems:
+        raise ContractcError(problems)
 
 
 def build_notes(project: Project) -> list[Diagnostic]:

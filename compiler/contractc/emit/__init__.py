@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.emit.prompts import emit_prompts
-from contractc.emit.schemas import emit_schemas
+from contractc.emit.schemas import emit_schemas, verify_schema_file
+from contractc.diagnostics import Diagnostic
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
+Verifier = Callable[[str, bytes], list[Diagnostic]]
 
 # kind -> (emitter, the config ``out`` key of the folder it owns, or None)
 EMITTERS: dict[str, tuple[Emitter, str | None]] = {
@@ -24,4 +26,10 @@ EMITTERS: dict[str, tuple[Emitter, str | None]] = {
 
     # site pages (issue 5)
 
+}
+
+# kind -> a check ``build`` runs on each file of that kind it is about to write
+# (too slow for ``check``, and redundant there: a current file passed it when written).
+VERIFIERS: dict[str, Verifier] = {
+    "schemas": verify_schema_file,
 }
