@@ -160,6 +160,16 @@ def test_a_required_cycle_through_refs_is_an_error_and_an_optional_one_is_not():
     )
 
 
+def test_an_impossible_date_in_a_shape_fails_its_example_at_the_field(tmp_path, run_cli):
+    contract = "# C\n\n## S\n\n```yaml\nbrief:\n  due: 2025-02-30\n```\n"
+    write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/c.md\n", "contracts/c.md": contract})
+    result = run_cli("build", "--root", str(tmp_path))
+    assert result.code == 2
+    assert result.err.splitlines()[0] == (
+        "contracts/c.md:7:3: error[example-invalid]: brief: the derived example fails its schema at $.due: '2025-02-30' is not a 'date'"
+    )
+
+
 def test_an_example_that_fails_its_schema_is_located_at_the_offending_field(tmp_path):
     from contractc.emit.schemas import check_compiled, compile_schemas
 

@@ -7,6 +7,7 @@ tags.  Lines and columns are converted to file positions here, once.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -24,11 +25,12 @@ def round_trip_yaml() -> Any:
 
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    yaml.Constructor = _TextDates()
+    yaml.Constructor = _text_dates_constructor()
     return yaml
 
 
-def _TextDates():
+@cache
+def _text_dates_constructor() -> type:
     from ruamel.yaml.constructor import RoundTripConstructor
 
     class TextDates(RoundTripConstructor):
