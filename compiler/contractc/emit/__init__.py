@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from contractc.diagnostics import Diagnostic
 from contractc.emit.prompts import emit_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
-from contractc.diagnostics import Diagnostic
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
