@@ -49,7 +49,8 @@ OPTIONAL_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("omit otherwise / omitted when", re.compile(r"\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b", re.IGNORECASE)),
     ("present only when", re.compile(r"\b(?:present\s+only|only\s+present)\s+(?:when|if)\b", re.IGNORECASE)),
     ("required when", re.compile(r"\brequired\s+(?:only\s+)?(?:when|if)\b", re.IGNORECASE)),
-    ("<who> only", re.compile(r"\S\s+only\s*(?:$|[;:,.)—–])", re.IGNORECASE)),
+    # a clause that ends in "only" (`FRs only;`), but not `read only` / `write only`, which say how, not whether
+    ("<who> only", re.compile(r"\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])", re.IGNORECASE)),
 )
 DEFAULT = re.compile(r"(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)", re.IGNORECASE)
 ENUM_COMMENT = re.compile(r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$")
