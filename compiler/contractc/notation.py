@@ -286,6 +286,8 @@ class _Reader:
         return Spec("enum", node.line, node.col, enum=tuple(values))
 
     def mapping(self, node: Node, path: str) -> Spec:
+        if not node.fields:
+            return Spec("open", node.line, node.col, written="{}")  # an object, nothing said about its keys
         placeholder = (
             _placeholder([f.name for f in node.fields]) if all(f.value.kind == "absent" for f in node.fields) else None
         )

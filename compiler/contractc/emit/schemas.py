@@ -119,10 +119,8 @@ def _schema(spec: Spec, ref, artifact: bool) -> dict[str, Any]:
     elif kind == "any":
         out = {"description": "Any value: the contract names this key without giving one."}
     elif kind == "open":
-        out = {
-            "description": f"Open object: `{spec.written}` names no shape of this project, so any keys are allowed.",
-            "type": "object",
-        }
+        why = "says nothing about its keys" if spec.written == "{}" else "names no shape of this project"
+        out = {"description": f"Open object: `{spec.written}` {why}, so any keys are allowed.", "type": "object"}
     elif kind == "ref":
         out = {"$ref": ref(spec.ref)}
     elif kind == "array":
