@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, write_tree
-from test_report import DRIFTS, PROJECT
+from test_report import PROJECT, introduce
 
 ACTION = REPO / "scripts" / "contractc-action.sh"
 GIT_ID = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
@@ -88,7 +88,7 @@ def test_pre_commit_hook_refuses_a_commit_with_drift_and_accepts_it_fixed(tmp_pa
     assert "contractc check" in said and "Failed" in said
     assert "prompts/looker/lookupreturn.md:3:1: error[drift-output]" in said
     assert "-Always start with `state:`.\n+Always begin with `state:`." in said
-    assert "contractc: 3 drifted, 3 checked; run `contractc build` to fix" in said
+    assert "contractc: 4 drifted, 4 checked; run `contractc build` to fix" in said
     assert _git(project, "rev-list", "--count", "HEAD").strip() == "1"
 
     assert run_cli("build", "--root", str(project)).code == 0
@@ -104,7 +104,7 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     workspace = tmp_path / "workspace"
     project = write_tree(workspace / "plugin", PROJECT)
     run_cli("build", "--root", str(project))
-    DRIFTS["drift-orphan"](project)
+    introduce(project, "orphan output")
     github_path, summary = tmp_path / "github_path", tmp_path / "step_summary"
     github_path.touch()
     env = _clean_env(
@@ -128,12 +128,12 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
         "::error file=plugin/prompts/gone/old.md,title=contractc drift-orphan::no contract produces this file any more"
     )
     assert (
-        summary.read_text() == "### contractc check\n\ncontractc: 1 drifted, 3 checked; run `contractc build` to fix\n"
+        summary.read_text() == "### contractc check\n\ncontractc: 1 drifted, 4 checked; run `contractc build` to fix\n"
     )
 
     run_cli("build", "--root", str(project))
     clean = _run(["bash", str(ACTION), "check"], workspace, env)
-    assert (clean.returncode, clean.stdout) == (0, "contractc: 3 files checked, all current\n")
+    assert (clean.returncode, clean.stdout) == (0, "contractc: 4 files checked, all current\n")
 
     skipped = _run(["bash", str(ACTION), "site"], workspace, env)
     assert skipped.returncode == 0 and "site build skipped" in skipped.stdout

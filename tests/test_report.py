@@ -57,6 +57,14 @@ state: done
 Receiver checks:
 
 1. Line 1 is `state: done`.
+
+## LookupBrief
+
+```yaml
+lookup_brief:
+  query: string        # what to look up
+  scope: repo | web
+```
 """
 
 PROJECT = {
@@ -83,14 +91,23 @@ def _add(path: str, text: str) -> Callable[[Path], None]:
     return lambda root: write_tree(root, {path: text})
 
 
-# code -> how to introduce that drift into the built PROJECT.  The edited line
-# starts with a blank and `::`, as a GitHub workflow command would: the github
-# format must fence it so it stays text.
-DRIFTS: dict[str, Callable[[Path], None]] = {
-    "drift-output": _edit("prompts/looker/lookupreturn.md", "Always start with `state:`.", " ::warning::Always start."),
-    "drift-missing": _remove("prompts/reporter/reportreturn.md"),
-    "drift-orphan": _add("prompts/gone/old.md", "a shape that was removed\n"),
+# name -> (the code it must be reported with, how to introduce it into the built
+# PROJECT).  The edited snippet line starts with a blank and `::`, as a GitHub
+# workflow command would: the github format must fence it so it stays text.
+DRIFTS: dict[str, tuple[str, Callable[[Path], None]]] = {
+    "edited snippet": (
+        "drift-output",
+        _edit("prompts/looker/lookupreturn.md", "Always start with `state:`.", " ::warning::Always start."),
+    ),
+    "stale schema": ("drift-output", _edit("schemas/returns/lookup_brief.schema.json", '"query"', '"question"')),
+    "missing snippet": ("drift-missing", _remove("prompts/reporter/reportreturn.md")),
+    "orphan output": ("drift-orphan", _add("prompts/gone/old.md", "a shape that was removed\n")),
 }
+
+
+def introduce(root: Path, *names: str) -> None:
+    for name in names or DRIFTS:
+        DRIFTS[name][1](root)
 
 
 @pytest.fixture
@@ -102,8 +119,7 @@ def built(tmp_path, run_cli) -> Path:
 
 @pytest.fixture
 def drifted(built) -> Path:
-    for introduce in DRIFTS.values():
-        introduce(built)
+    introduce(built)
     return built
 
 
@@ -130,7 +146,7 @@ def test_golden_report_of_every_drift_kind(drifted, run_cli, args, golden):
     result = run_cli("check", "--root", str(drifted), *args)
     assert (result.code, result.err) == (1, "")
     _golden(golden, result.out)
-    for code in DRIFTS:
+    for code, _ in DRIFTS.values():
         assert f"[{code}]" in result.out or f"contractc {code}" in result.out or f'"{code}"' in result.out
     assert snapshot(drifted) == before
 
@@ -144,7 +160,7 @@ def test_json_report_matches_its_shipped_schema_and_hashes(drifted, run_cli):
     jsonschema.Draft202012Validator.check_schema(schema)
     document = json.loads(run_cli("check", "--root", str(drifted), "--format", "json").out)
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(document)
-    assert sorted(d["code"] for d in document["diagnostics"]) == sorted(DRIFTS)
+    assert sorted(d["code"] for d in document["diagnostics"]) == sorted(code for code, _ in DRIFTS.values())
     by_path = {c["path"]: c for c in document["changes"]}
     edited = by_path["prompts/looker/lookupreturn.md"]
     on_disk = (drifted / "prompts/looker/lookupreturn.md").read_bytes()
@@ -165,13 +181,12 @@ def test_clean_check_prints_one_line_and_exits_0(built, run_cli, fmt):
         document = json.loads(result.out)
         assert (document["status"], document["exit_code"], document["diagnostics"]) == ("clean", 0, [])
     else:
-        assert result.out == "contractc: 3 files checked, all current\n"
+        assert result.out == "contractc: 4 files checked, all current\n"
     assert run_cli("check", "--root", str(built), "--quiet").out == ""
 
 
-BAD = (
-    "contracts/returns.md:32:1: error[duplicate-anchor]: anchor 'shared-rules' is already used by the heading on line 3"
-)
+BAD_LINE = CONTRACT.count("\n") + 2  # the heading appended by the test
+BAD = f"contracts/returns.md:{BAD_LINE}:1: error[duplicate-anchor]: anchor 'shared-rules' is already used by the heading on line 3"
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATTERS))
@@ -185,13 +200,13 @@ def test_bad_input_exits_2_in_every_format(built, run_cli, fmt):
     elif fmt == "github":
         assert result.err == ""
         assert result.out.startswith(
-            "::error file=contracts/returns.md,line=32,col=1,title=contractc duplicate-anchor::"
+            f"::error file=contracts/returns.md,line={BAD_LINE},col=1,title=contractc duplicate-anchor::"
             "anchor 'shared-rules' is already used by the heading on line 3%0A"
         )
     else:
         document = json.loads(result.out)
         assert (document["status"], document["exit_code"], document["checked"]) == ("bad-input", 2, 0)
-        assert [(d["code"], d["line"]) for d in document["diagnostics"]] == [("duplicate-anchor", 32)]
+        assert [(d["code"], d["line"]) for d in document["diagnostics"]] == [("duplicate-anchor", BAD_LINE)]
 
 
 def test_cli_offers_exactly_the_formatters():
@@ -215,7 +230,7 @@ def test_github_escapes_data_and_properties_by_githubs_rules():
 def test_github_paths_are_relative_to_the_workspace(tmp_path, run_cli, monkeypatch):
     root = write_tree(tmp_path / "sub" / "project", PROJECT)
     run_cli("build", "--root", str(root))
-    DRIFTS["drift-orphan"](root)
+    introduce(root, "orphan output")
     monkeypatch.chdir(tmp_path)
     result = run_cli("check", "--root", "sub/project", "--format", "github")
     assert result.out.startswith("::error file=sub/project/prompts/gone/old.md,title=contractc drift-orphan::")
@@ -324,15 +339,15 @@ def repo(built) -> Path:
 
 
 def test_changed_since_reports_only_drift_the_changes_touch(repo, run_cli):
-    DRIFTS["drift-output"](repo)
+    introduce(repo, "edited snippet")
     result = run_cli("check", "--root", str(repo), "--changed-since", "main", "--no-diff")
     assert result.code == 1
     assert result.out.startswith("prompts/looker/lookupreturn.md:3:1: error[drift-output]")
     assert "reportreturn" not in result.out
     assert result.out.endswith(
-        "contractc: 1 drifted, 3 checked (1 more drifted outside the changes since main); run `contractc build` to fix\n"
+        "contractc: 1 drifted, 4 checked (1 more drifted outside the changes since main); run `contractc build` to fix\n"
     )
-    DRIFTS["drift-orphan"](repo)  # untracked files count as changed
+    introduce(repo, "orphan output")  # untracked files count as changed
     assert (
         "prompts/gone/old.md: error[drift-orphan]"
         in run_cli("check", "--root", str(repo), "--changed-since", "main").out
@@ -343,7 +358,7 @@ def test_changed_since_with_untouched_drift_only_is_clean_and_says_so(repo, run_
     result = run_cli("check", "--root", str(repo), "--changed-since", "HEAD")
     assert (result.code, result.out) == (
         0,
-        "contractc: 3 files checked, no drift in the changes since HEAD (1 more drifted outside the changes since HEAD)\n",
+        "contractc: 4 files checked, no drift in the changes since HEAD (1 more drifted outside the changes since HEAD)\n",
     )
     assert run_cli("check", "--root", str(repo)).code == 1, "the full check stays the default"
 
@@ -352,7 +367,7 @@ def test_changed_since_reports_all_drift_when_a_contract_changed(repo, run_cli):
     _edit("contracts/returns.md", "Always start", "Always begin")(repo)
     result = run_cli("check", "--root", str(repo), "--changed-since", "main", "--quiet")
     assert result.code == 1
-    assert result.out.count("error[drift-output]") == 3  # both snippets and the manifest
+    assert result.out.count("error[drift-output]") == 4  # every output: snippets, manifest, schema
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATTERS))
