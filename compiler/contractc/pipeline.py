@@ -18,6 +18,15 @@ from contractc.model import Project
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
 
 
+@dataclass(frozen=True, slots=True)
+class Drift:
+    """One thing ``check`` reports: what is wrong with a drifted output (and its change), or a finding."""
+
+    diagnostics: list[Diagnostic]
+    change: Change | None = None
+    """The drifted output, for the diff; None for a finding (orphaned region, restatement, pin)."""
+
+
 @dataclass(slots=True)
 class Result:
     """What a run found (and, in build mode, did)."""
@@ -27,6 +36,10 @@ class Result:
     changes: list[Change] = field(default_factory=list)
     checked: int = 0
     """How many generated files were compared."""
+    drifts: list[Drift] = field(default_factory=list)
+    """Check: everything that drifted, in path order.  Build: the drift build cannot fix."""
+    refused: bool = False
+    """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -47,21 +60,46 @@ def compile_project(root: Path, only: Iterable[str] = ()) -> tuple[Project, Outp
     return project, outputs
 
 
-def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
-    """Compile, compare with disk and, in build mode, write what changed."""
+def run(root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False) -> Result:
+    """Compile, compare with disk and, in build mode, write what changed.
+
+    Build writes nothing when a region needs a decision (a hand edit, unless
+    ``force``; an orphaned region); it writes, then still reports, the drift it
+    cannot fix (a restatement, a broken pin).
+    """
+    from contractc.drift import FINDERS, refuses_build
+
     result = Result(mode)
     try:
-        _, outputs = compile_project(root, only)
+        project, outputs = compile_project(root, only)
         result.checked = len(outputs.files)
-        result.changes = diff_against_disk(root, outputs)
+        changes = diff_against_disk(root, outputs)
+        drifts = [Drift(explain(c), c) for c in changes]
+        drifts += [Drift([d]) for find in FINDERS.values() for d in find(project)]
+        drifts.sort(key=lambda d: d.diagnostics[0].sort_key())
         if mode is Mode.BUILD:
-            write_changes(root, result.changes)
-        else:
-            result.diagnostics = [drift_diagnostic(c) for c in result.changes]
+            refused = [d for drift in drifts for d in drift.diagnostics if refuses_build(d, force)]
+            if refused:
+                result.diagnostics, result.refused = refused, True
+                return result
+            write_changes(root, changes)
+            drifts = [d for d in drifts if d.change is None]
+            if drifts and changes:  # what build cannot fix is reported where it now sits in the written files
+                drifts = [Drift([d]) for find in FINDERS.values() for d in find(load_project(root))]
+        result.changes, result.drifts = changes, drifts
+        result.diagnostics = [d for drift in drifts for d in drift.diagnostics]
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []
     return result
+
+
+def explain(change: Change) -> list[Diagnostic]:
+    """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message."""
+    from contractc.drift import EXPLAINERS
+
+    explainer = EXPLAINERS.get(change.output.kind) if change.output else None
+    return (explainer(change) if explainer else []) or [drift_diagnostic(change)]
 
 
 def drift_diagnostic(change: Change) -> Diagnostic:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.emit.prompts import emit_prompts
+from contractc.emit.regions import emit_regions
+from contractc.emit.roles import emit_role_prompts
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
@@ -19,6 +21,8 @@ EMITTERS: dict[str, tuple[Emitter, str | None]] = {
     # schemas (issue 3)
 
     # managed regions and role-file prompts (issue 4)
+    "regions": (emit_regions, None),  # target files are the user's: no folder is owned
+    "role-prompts": (emit_role_prompts, "prompts"),
 
     # site pages (issue 5)
 
