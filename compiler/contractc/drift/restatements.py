@@ -22,6 +22,7 @@ _FENCE = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?|(?<=[\r\n]))(?P<indent> {0,3})(?P<
 _NEWLINE = re.compile(rb"\r\n?|\n")
 _KEY = re.compile(r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _YAML_INFO = {"", "yaml", "yml"}
+_PLACEHOLDER = re.compile(r"<[^<>]*>")
 # A block restates a template when this share of its lines are template lines and
 # it covers this share of the template: tolerant of a renamed placeholder, not of a mention.
 _BLOCK_SHARE, _TEMPLATE_SHARE = 0.6, 0.5
@@ -71,7 +72,12 @@ def find_restatements(project: Project) -> list[Diagnostic]:
 
 
 def _lines(data: bytes) -> set[str]:
-    return {line.strip() for line in data.decode("utf-8", "replace").splitlines() if line.strip()}
+    return {_normal(line) for line in data.decode("utf-8", "replace").splitlines() if line.strip()}
+
+
+def _normal(line: str) -> str:
+    """A line as compared with a template's: stripped, every ``<placeholder>`` alike."""
+    return _PLACEHOLDER.sub("<>", line.strip())
 
 
 def _blocks(data: bytes) -> Iterator[_Block]:
@@ -90,7 +96,7 @@ def _blocks(data: bytes) -> Iterator[_Block]:
         )
         body_end = fences[close].start() if close is not None else len(data)
         text = data[body_start:body_end].decode("utf-8", "replace")
-        lines = tuple(line.strip() for line in text.splitlines() if line.strip())
+        lines = tuple(_normal(line) for line in text.splitlines() if line.strip())
         first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
         info = opening["info"].decode("utf-8", "replace").strip().split(" ")[0].lower()
         yield _Block(opening.start(), len(opening["indent"]) + 1, info, lines, first)
