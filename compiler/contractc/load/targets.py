@@ -22,10 +22,12 @@ from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.paths import confined
+from contractc.load.source import BOM, line_start
 from contractc.model import Config, Contract, DataShape, Region, Span, TargetFile, TextShape
 
-# A line whose first non-blank text is `<!-- contractc:`; it is then parsed strictly by _MARKER.
-_CANDIDATE = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?|(?<=[\r\n]))[ \t]*<!--[ \t]*contractc:[^\r\n]*")
+# Searched with a literal prefix (fast); a hit is a marker only when nothing but blanks precedes it on its line.
+_OPENING = re.compile(rb"<!--[ \t]*contractc:")
+_EOL = re.compile(rb"[\r\n]")
 _MARKER = re.compile(rb"(?P<indent>[ \t]*)(?P<marker><!--[ \t]*contractc:(?P<verb>\S*?)(?P<args>(?:[ \t]+\S+?)*?)[ \t]*-->)[ \t]*")
 _NEWLINE = re.compile(rb"\r\n?|\n")
 _REF = re.compile(r"(?P<kind>shape|section|bundle)=(?P<ref>\S+)")
@@ -73,6 +75,8 @@ def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list
     # Contracts and generated folders are never targets, even when a broad glob (`**/*.md`) matches them.
     skip = {c.path for c in contracts}
     owned = tuple(f"{folder}/" for folder in config.out.values())
+    real_root = root.resolve()
+    inside: dict[Path, bool] = {}  # folder -> resolves inside the root; one resolve per folder, not per file
     found: set[str] = set()
     for i, pattern in enumerate(config.raw.get("targets", [])):
         where = config.where(f"$.targets[{i}]")
@@ -80,7 +84,11 @@ def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list
         for match in root.glob(pattern):
             if not match.is_file():
                 continue
-            rel = confined(root, match.relative_to(root).as_posix(), where)
+            rel = match.relative_to(root).as_posix()
+            if match.parent not in inside:
+                inside[match.parent] = match.parent.resolve().is_relative_to(real_root)
+            if not inside[match.parent] or (match.is_symlink() and not match.resolve().is_relative_to(real_root)):
+                confined(root, rel, where)  # raises unsafe-path, located at the pattern
             if rel not in skip and not rel.startswith(owned):
                 found.add(rel)
     return sorted(found)
@@ -134,14 +142,17 @@ def scan_regions(path: str, data: bytes, contracts: list[Contract] | tuple[Contr
 def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker]:
     markers = []
     line, counted = 1, 0
-    for found in _CANDIDATE.finditer(data):
-        line += len(_NEWLINE.findall(data, counted, found.start()))
-        counted = found.start()
-        text = found.group()
-        line_end = found.end()
-        line_end += 2 if data.startswith(b"\r\n", line_end) else 1 if data[line_end : line_end + 1] in (b"\r", b"\n") else 0
-        offset = found.start() + (3 if found.start() == 0 and data.startswith(b"\xef\xbb\xbf") else 0)
-        text = data[offset : found.end()]
+    for found in _OPENING.finditer(data):
+        begin = line_start(data, found.start())
+        offset = begin + (len(BOM) if begin == 0 and data.startswith(BOM) else 0)
+        if data[offset : found.start()].strip(b" \t"):
+            continue  # text before it: a mention of a marker, not a marker
+        eol = _EOL.search(data, found.end())
+        text_end = eol.start() if eol else len(data)
+        line_end = text_end + (2 if data.startswith(b"\r\n", text_end) else 1 if eol else 0)
+        line += len(_NEWLINE.findall(data, counted, begin))
+        counted = begin
+        text = data[offset:text_end]
         strict = _MARKER.fullmatch(text)
         col = len(text) - len(text.lstrip(b" \t")) + 1
         if strict is None:
@@ -155,8 +166,8 @@ def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker
         if marker is None:
             # Still pair it with its partner, so one typo is one error, not a cascade of unmatched markers.
             marker = ("broken-end" if re.search(rb"contractc:end\b", text) else "broken-begin", "", "", None)
-        start, end = (offset + strict.start("marker"), offset + strict.end("marker")) if strict else (found.start(), found.end())
-        markers.append(_Marker(*marker, line=line, col=col, start=start, end=end, line_start=found.start(), line_end=line_end))
+        start, end = (offset + strict.start("marker"), offset + strict.end("marker")) if strict else (offset, text_end)
+        markers.append(_Marker(*marker, line=line, col=col, start=start, end=end, line_start=begin, line_end=line_end))
     return markers
 
 
