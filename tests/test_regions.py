@@ -34,7 +34,7 @@ old pasted copy
 <!-- contractc:begin shape=report -->
 <!-- contractc:end -->
 """
-_MARKER = re.compile(rb"<!-- contractc:begin (\S+) sha256=([0-9a-f]{64}) -->\n(.*?)<!-- contractc:end -->", re.S)
+_MARKER = re.compile(rb"<!-- contractc:begin (\S+) sha256=([0-9a-f]{64}) -->\n(.*?)<!-- contractc:end -->", re.DOTALL)
 
 
 @pytest.fixture
