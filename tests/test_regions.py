@@ -57,10 +57,19 @@ def regions(path) -> dict[str, tuple[str, bytes]]:
 def test_build_fills_each_kind_of_region_with_the_exact_contract_bytes(built, run_cli):
     skill = regions(built / "skills/echo/SKILL.md")
     planning = section(BRIEFS, "## Planning")
-    assert regions(built / "agents/orchestrator.md")["shape=planning.task_brief"][1] == planning[planning.index("```") :].rstrip("\n").encode() + b"\n"
+    assert (
+        regions(built / "agents/orchestrator.md")["shape=planning.task_brief"][1]
+        == planning[planning.index("```") :].rstrip("\n").encode() + b"\n"
+    )
     assert b"# \xe2\x86\x90 TRANSIENT" in regions(built / "agents/orchestrator.md")["shape=planning.task_brief"][1]
-    assert skill["bundle=echoreturn"][1] == (section(RETURNS, "## Shared forms") + section(RETURNS, "## EchoReturn")).encode()
-    assert skill["section=shared-forms,contracts/briefs.md#building"][1] == (section(RETURNS, "## Shared forms") + section(BRIEFS, "## Building")).encode()
+    assert (
+        skill["bundle=echoreturn"][1]
+        == (section(RETURNS, "## Shared forms") + section(RETURNS, "## EchoReturn")).encode()
+    )
+    assert (
+        skill["section=shared-forms,contracts/briefs.md#building"][1]
+        == (section(RETURNS, "## Shared forms") + section(BRIEFS, "## Building")).encode()
+    )
     assert skill["shape=echoreturn"][1] == b"```\nstatus: ok\necho: <text>\nnote: <one line, optional>\n```\n"
     assert skill["shape=report"][1] == b"```yaml\nreport:\n  outcome: passed | failed    # odd  spacing   kept\n```\n"
     for recorded, data in skill.values():
@@ -83,15 +92,29 @@ def test_bytes_outside_regions_survive_crlf_bom_trailing_blanks_no_final_newline
     os.chmod(project / "agents/crlf.md", 0o751)
     assert run_cli("build", "--root", str(project)).code == 0
     data = (project / "agents/crlf.md").read_bytes()
-    marker = b"<!-- contractc:begin shape=report sha256=" + hashlib.sha256(b"```yaml\nreport:\n  outcome: passed | failed    # odd  spacing   kept\n```\n").hexdigest().encode() + b" -->"
-    assert data == before.replace(b"<!-- contractc:begin shape=report -->", marker) + b"```yaml\nreport:\n  outcome: passed | failed    # odd  spacing   kept\n```\n" + after
+    marker = (
+        b"<!-- contractc:begin shape=report sha256="
+        + hashlib.sha256(b"```yaml\nreport:\n  outcome: passed | failed    # odd  spacing   kept\n```\n")
+        .hexdigest()
+        .encode()
+        + b" -->"
+    )
+    assert (
+        data
+        == before.replace(b"<!-- contractc:begin shape=report -->", marker)
+        + b"```yaml\nreport:\n  outcome: passed | failed    # odd  spacing   kept\n```\n"
+        + after
+    )
     assert (project / "agents/crlf.md").stat().st_mode & 0o777 == 0o751
 
 
 def test_check_before_build_says_each_region_is_new(project, run_cli):
     result = run_cli("check", "--root", str(project), "--no-diff")
     assert result.code == 1
-    assert "agents/orchestrator.md:5:1: error[drift-region-new]: region shape=planning.task_brief has not been filled by build yet\n  hint: run `contractc build` to fill it\n" in result.out
+    assert (
+        "agents/orchestrator.md:5:1: error[drift-region-new]: region shape=planning.task_brief has not been filled by build yet\n  hint: run `contractc build` to fill it\n"
+        in result.out
+    )
     assert result.out.count("error[drift-region-new]") == 5
 
 
@@ -100,7 +123,10 @@ def test_contract_change_makes_a_region_stale_with_a_diff(built, run_cli):
     result = run_cli("check", "--root", str(built))
     assert result.code == 1
     lines = result.out.splitlines()
-    assert lines[0] == "agents/orchestrator.md:5:1: error[drift-region-stale]: region shape=planning.task_brief is stale: its source in the contract changed since the last build"
+    assert (
+        lines[0]
+        == "agents/orchestrator.md:5:1: error[drift-region-stale]: region shape=planning.task_brief is stale: its source in the contract changed since the last build"
+    )
     assert lines[1] == "  hint: run `contractc build` to refresh it"
     assert "-  kind: a | b" in lines and "+  kind: a | b | c" in lines
     assert lines[-1] == "contractc: 1 drifted, 5 checked; run `contractc build` to fix"
@@ -132,8 +158,13 @@ def test_hand_edit_is_reported_and_build_refuses_it_without_force(built, run_cli
     before = snapshot(built)
     build = run_cli("build", "--root", str(built))
     assert build.code == 1 and build.out == ""
-    assert build.err.splitlines()[0].startswith("agents/orchestrator.md:5:1: error[drift-region-edited]: region shape=planning.task_brief was edited by hand")
-    assert "  hint: build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`" in build.err
+    assert build.err.splitlines()[0].startswith(
+        "agents/orchestrator.md:5:1: error[drift-region-edited]: region shape=planning.task_brief was edited by hand"
+    )
+    assert (
+        "  hint: build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"
+        in build.err
+    )
     assert build.err.endswith("contractc: nothing written; 1 region(s) need a decision\n")
     assert snapshot(built) == before
     forced = run_cli("build", "--force", "--root", str(built))
@@ -165,7 +196,10 @@ def test_a_formatter_that_touches_a_region_is_caught(built, run_cli):
     _edit_region(built, "skills/echo/SKILL.md", b"kept\n```", b"kept  \n```")
     result = run_cli("check", "--root", str(built), "--no-diff")
     line = line_of(built, "skills/echo/SKILL.md", b"<!-- contractc:begin shape=report")
-    assert f"skills/echo/SKILL.md:{line}:1: error[drift-region-edited]: region shape=report was edited by hand" in result.out
+    assert (
+        f"skills/echo/SKILL.md:{line}:1: error[drift-region-edited]: region shape=report was edited by hand"
+        in result.out
+    )
 
 
 def test_marker_with_a_wrong_hash_over_current_bytes_is_unstamped(built, run_cli):
@@ -199,7 +233,12 @@ def test_a_region_whose_reference_went_away_is_orphaned_and_build_refuses_even_w
 
 def test_targets_never_include_contracts_or_outputs(tmp_path, run_cli):
     config = "contracts:\n  - path: contracts/returns.md\n    shared: [shared-forms]\n  - path: contracts/briefs.md\ntargets: ['**/*.md']\n"
-    root = write_tree(tmp_path, project_files(**{"contractc.yaml": config, "README.md": "<!-- contractc:begin shape=report -->\n<!-- contractc:end -->\n"}))
+    root = write_tree(
+        tmp_path,
+        project_files(
+            **{"contractc.yaml": config, "README.md": "<!-- contractc:begin shape=report -->\n<!-- contractc:end -->\n"}
+        ),
+    )
     assert run_cli("build", "--root", str(root)).code == 0
     assert run_cli("build", "--root", str(root)).out.endswith("nothing written\n")
     assert (root / "contracts/returns.md").read_text() == RETURNS

@@ -13,11 +13,19 @@ from contractc.load.targets import scan_regions
 from contractc.model import TargetFile
 from region_project import project_files
 
-REFS = ["shape=report", "bundle=echoreturn", "section=contracts/returns.md#overview,building", "shape=planning.task_brief", "shape=echoreturn"]
+REFS = [
+    "shape=report",
+    "bundle=echoreturn",
+    "section=contracts/returns.md#overview,building",
+    "shape=planning.task_brief",
+    "shape=echoreturn",
+]
 EOLS = ["\n", "\r\n", "\r"]
 
 # Any text but a marker line; line breaks are added by the strategy, in the file's own style.
-line = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30).filter(lambda s: "contractc:" not in s)
+line = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30).filter(
+    lambda s: "contractc:" not in s
+)
 lines = st.lists(line, max_size=5)
 blank = st.sampled_from(["", " ", "\t", "  \t"])
 
@@ -60,5 +68,7 @@ def test_bytes_outside_regions_never_change(project, data):
     out = render_target(project, before)
     after = TargetFile("t.md", out, scan_regions("t.md", out, project.contracts))
     assert outside(out, project.contracts) == outside(data, project.contracts)
-    assert [out[r.content.start : r.content.end] for r in after.regions] == [region_bytes(project, r) for r in before.regions]
+    assert [out[r.content.start : r.content.end] for r in after.regions] == [
+        region_bytes(project, r) for r in before.regions
+    ]
     assert render_target(project, after) == out  # a second build changes nothing

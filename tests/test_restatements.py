@@ -55,7 +55,9 @@ def test_build_writes_what_it_can_and_still_fails_on_a_restatement(tmp_path, run
     result = run_cli("build", "--root", str(root))
     assert result.code == 1
     assert "wrote prompts/manifest.json" in result.out
-    assert result.err.startswith("agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief\n")
+    assert result.err.startswith(
+        "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief\n"
+    )
 
 
 def test_copies_inside_regions_mentions_and_other_blocks_are_not_restatements(tmp_path, run_cli):
@@ -84,10 +86,14 @@ and more still
 
 
 def test_allow_list_silences_a_location_on_purpose(tmp_path, run_cli):
-    allow = "allow_restatements:\n  - path: agents/*.md\n    shape: echoreturn\n  - path: agents/builder.md\n    line: 99\n"
+    allow = (
+        "allow_restatements:\n  - path: agents/*.md\n    shape: echoreturn\n  - path: agents/builder.md\n    line: 99\n"
+    )
     result = check(tmp_path, run_cli, {"agents/builder.md": PASTED}, CONFIG + allow)
     assert result.code == 1
     assert "unmanaged copy of building.task_brief" in result.out and "echoreturn" not in result.out
-    allow_line = "allow_restatements:\n  - path: agents/builder.md\n    line: 5\n  - path: agents/builder.md\n    line: 13\n"
+    allow_line = (
+        "allow_restatements:\n  - path: agents/builder.md\n    line: 5\n  - path: agents/builder.md\n    line: 13\n"
+    )
     result = check(tmp_path, run_cli, {"agents/builder.md": PASTED}, CONFIG + allow_line)
     assert result.code == 0, result.out

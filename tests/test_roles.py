@@ -7,7 +7,9 @@ import pytest
 from conftest import snapshot, write_tree
 from region_project import CONFIG, RETURNS, project_files, section
 
-ROLE = "---\nname: echoer\ndescription: Echoes, carefully.\ntools: [Read]\n---\nYou are the echoer.\n\nAnswer briefly.\n"
+ROLE = (
+    "---\nname: echoer\ndescription: Echoes, carefully.\ntools: [Read]\n---\nYou are the echoer.\n\nAnswer briefly.\n"
+)
 BUNDLE = section(RETURNS, "## Shared forms") + section(RETURNS, "## EchoReturn")
 
 
@@ -19,7 +21,9 @@ def test_full_prompt_is_the_role_body_then_the_bundle(tmp_path, run_cli):
     root = role_project(tmp_path, ROLE)
     result = run_cli("build", "--root", str(root))
     assert result.code == 0 and "wrote prompts/echoer/echoreturn.full.md" in result.out
-    assert (root / "prompts/echoer/echoreturn.full.md").read_text() == "You are the echoer.\n\nAnswer briefly.\n" + BUNDLE
+    assert (
+        root / "prompts/echoer/echoreturn.full.md"
+    ).read_text() == "You are the echoer.\n\nAnswer briefly.\n" + BUNDLE
     assert not (root / "prompts/pinger/pingreturn.full.md").exists()
     assert run_cli("check", "--root", str(root)).code == 0
 
@@ -43,11 +47,26 @@ def test_front_matter_forms(tmp_path, run_cli, role, full):
 @pytest.mark.parametrize(
     ("role", "message"),
     [
-        ("---\nname: echoer\ndescription: [unclosed\n---\nBody\n", "agents/echoer.md:3:23: error[role-front-matter]: front matter YAML: expected ',' or ']', but got '<stream end>'"),
-        ("---\nname: echoer\n  bad: indent\n---\nBody\n", "agents/echoer.md:3:6: error[role-front-matter]: front matter YAML: mapping values are not allowed here"),
-        ("---\nname: echoer\nBody without a closing line\n", "agents/echoer.md:1:1: error[role-front-matter]: front matter begun on line 1 is never closed"),
-        ("---\n- a\n- b\n---\nBody\n", "agents/echoer.md:2:1: error[role-front-matter]: front matter must be a mapping of keys, not a list"),
-        ("---\nx: !!python/object:os.system echo\n---\nBody\n", "agents/echoer.md:2:4: error[role-front-matter]: front matter YAML: could not determine a constructor"),
+        (
+            "---\nname: echoer\ndescription: [unclosed\n---\nBody\n",
+            "agents/echoer.md:3:23: error[role-front-matter]: front matter YAML: expected ',' or ']', but got '<stream end>'",
+        ),
+        (
+            "---\nname: echoer\n  bad: indent\n---\nBody\n",
+            "agents/echoer.md:3:6: error[role-front-matter]: front matter YAML: mapping values are not allowed here",
+        ),
+        (
+            "---\nname: echoer\nBody without a closing line\n",
+            "agents/echoer.md:1:1: error[role-front-matter]: front matter begun on line 1 is never closed",
+        ),
+        (
+            "---\n- a\n- b\n---\nBody\n",
+            "agents/echoer.md:2:1: error[role-front-matter]: front matter must be a mapping of keys, not a list",
+        ),
+        (
+            "---\nx: !!python/object:os.system echo\n---\nBody\n",
+            "agents/echoer.md:2:4: error[role-front-matter]: front matter YAML: could not determine a constructor",
+        ),
     ],
 )
 def test_malformed_front_matter_is_exit_2_at_its_line(tmp_path, run_cli, role, message):
@@ -64,7 +83,10 @@ def test_unknown_agent_and_missing_role_file_are_exit_2(tmp_path, run_cli):
     result = run_cli("check", "--root", str(root))
     assert result.code == 2
     assert result.err.splitlines()[0] == "contractc.yaml:9:3: error[file-missing]: agents/missing.md does not exist"
-    assert result.err.splitlines()[2] == "contractc.yaml:10:3: error[unknown-agent]: agent 'echoe' produces no shape in the contracts"
+    assert (
+        result.err.splitlines()[2]
+        == "contractc.yaml:10:3: error[unknown-agent]: agent 'echoe' produces no shape in the contracts"
+    )
     assert result.err.splitlines()[3] == "  hint: agents that produce a shape: echoer, pinger"
 
 
@@ -82,4 +104,6 @@ def test_a_region_in_front_matter_is_refused(tmp_path, run_cli):
     root = role_project(tmp_path, role)
     result = run_cli("check", "--root", str(root))
     assert result.code == 2
-    assert result.err.startswith("agents/echoer.md:4:3: error[marker-syntax]: region shape=report sits in the role file's front matter\n")
+    assert result.err.startswith(
+        "agents/echoer.md:4:3: error[marker-syntax]: region shape=report sits in the role file's front matter\n"
+    )

@@ -51,15 +51,35 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
     if recorded == want and have == want:
         return None
     if recorded is None:
-        code, message, hint = "drift-region-new", f"region {label} has not been filled by build yet", f"{_FIX} to fill it"
+        code, message, hint = (
+            "drift-region-new",
+            f"region {label} has not been filled by build yet",
+            f"{_FIX} to fill it",
+        )
     elif have == want:
-        code, message, hint = "drift-region-unstamped", f"region {label} holds the current bytes but its marker records others (sha256 {recorded[:12]})", f"{_FIX} to stamp it"
+        code, message, hint = (
+            "drift-region-unstamped",
+            f"region {label} holds the current bytes but its marker records others (sha256 {recorded[:12]})",
+            f"{_FIX} to stamp it",
+        )
     elif have == recorded:
-        code, message, hint = "drift-region-stale", f"region {label} is stale: its source in the contract changed since the last build", f"{_FIX} to refresh it"
+        code, message, hint = (
+            "drift-region-stale",
+            f"region {label} is stale: its source in the contract changed since the last build",
+            f"{_FIX} to refresh it",
+        )
     elif recorded == want:
-        code, message, hint = "drift-region-edited", f"region {label} was edited by hand since the last build (marker records sha256 {recorded[:12]}, region holds {have[:12]})", _DECIDE
+        code, message, hint = (
+            "drift-region-edited",
+            f"region {label} was edited by hand since the last build (marker records sha256 {recorded[:12]}, region holds {have[:12]})",
+            _DECIDE,
+        )
     else:
-        code, message, hint = "drift-region-stale-edited", f"region {label} is stale and was edited by hand: both the contract and the copy changed since the last build", _DECIDE
+        code, message, hint = (
+            "drift-region-stale-edited",
+            f"region {label} is stale and was edited by hand: both the contract and the copy changed since the last build",
+            _DECIDE,
+        )
     return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
 
 

@@ -109,7 +109,13 @@ def _blocks(data: bytes) -> Iterator[_Block]:
             continue  # not a fence: CommonMark forbids a backtick in a backtick fence's info string
         body_start = _line_end(data, opening.end())
         close = next(
-            (j for j in range(i + 1, len(fences)) if fences[j][0]["fence"][:1] == char and len(fences[j][0]["fence"]) >= size and not fences[j][0]["info"].strip()),
+            (
+                j
+                for j in range(i + 1, len(fences))
+                if fences[j][0]["fence"][:1] == char
+                and len(fences[j][0]["fence"]) >= size
+                and not fences[j][0]["info"].strip()
+            ),
             None,
         )
         body_end = fences[close][0].start() - (fences[close][1] - 1) if close is not None else len(data)
@@ -142,14 +148,21 @@ def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]]) -> S
         repeated = sum(1 for line in block.lines if line in template)
         covered = len(template.intersection(block.lines))
         share = repeated / len(block.lines)
-        if covered >= min(2, len(template)) and share >= _BLOCK_SHARE and covered / len(template) >= _TEMPLATE_SHARE and share > best_share:
+        if (
+            covered >= min(2, len(template))
+            and share >= _BLOCK_SHARE
+            and covered / len(template) >= _TEMPLATE_SHARE
+            and share > best_share
+        ):
             best, best_share = shape, share
     return best
 
 
 def _allowed(allow: list[dict], target: TargetFile, shape: Shape, line: int) -> bool:
     return any(
-        fnmatchcase(target.path, entry["path"]) and entry.get("shape", shape.id) == shape.id and entry.get("line", line) == line
+        fnmatchcase(target.path, entry["path"])
+        and entry.get("shape", shape.id) == shape.id
+        and entry.get("line", line) == line
         for entry in allow
     )
 

@@ -27,7 +27,14 @@ def load_roles(root: Path, config: Config, contracts: list[Contract]) -> tuple[R
         try:
             if agent not in producers:
                 raise ContractcError(
-                    Diagnostic(where.path, where.line, where.col, "unknown-agent", f"agent {agent!r} produces no shape in the contracts", f"agents that produce a shape: {', '.join(producers) or 'none'}")
+                    Diagnostic(
+                        where.path,
+                        where.line,
+                        where.col,
+                        "unknown-agent",
+                        f"agent {agent!r} produces no shape in the contracts",
+                        f"agents that produce a shape: {', '.join(producers) or 'none'}",
+                    )
                 )
             src = read_source(root, confined(root, rel, where), referenced_from=where)
             roles.append(RoleFile(agent, src.path, src.data, front_matter_end(src)))
@@ -44,7 +51,16 @@ def front_matter_end(src: SourceFile) -> int:
         return 0
     close = next((n for n in range(1, src.line_count) if src.line_text(n).rstrip() in ("---", "...")), None)
     if close is None:
-        raise ContractcError(Diagnostic(src.path, 1, 1, "role-front-matter", "front matter begun on line 1 is never closed", "end it with a line holding only ---"))
+        raise ContractcError(
+            Diagnostic(
+                src.path,
+                1,
+                1,
+                "role-front-matter",
+                "front matter begun on line 1 is never closed",
+                "end it with a line holding only ---",
+            )
+        )
     import yaml
 
     text = "\n".join(src.line_text(n) for n in range(1, close))
@@ -54,7 +70,18 @@ def front_matter_end(src: SourceFile) -> int:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or "invalid YAML"
         line, col = (mark.line + 2, mark.column + 1) if mark else (2, 1)
-        raise ContractcError(Diagnostic(src.path, line, col, "role-front-matter", f"front matter YAML: {problem}", _HINT)) from None
+        raise ContractcError(
+            Diagnostic(src.path, line, col, "role-front-matter", f"front matter YAML: {problem}", _HINT)
+        ) from None
     if value is not None and not isinstance(value, dict):
-        raise ContractcError(Diagnostic(src.path, 2, 1, "role-front-matter", f"front matter must be a mapping of keys, not a {type(value).__name__}", _HINT))
+        raise ContractcError(
+            Diagnostic(
+                src.path,
+                2,
+                1,
+                "role-front-matter",
+                f"front matter must be a mapping of keys, not a {type(value).__name__}",
+                _HINT,
+            )
+        )
     return src.offset(close + 1)

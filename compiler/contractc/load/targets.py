@@ -112,11 +112,27 @@ def scan_regions(path: str, data: bytes, contracts: list[Contract] | tuple[Contr
         if m.verb in ("begin", "broken-begin"):
             if open_ and m.verb == "begin" and open_[-1].verb == "begin":
                 outer = open_[-1]
-                problems.append(_at(path, m, "marker-nested", f"region {m.label} begins inside region {outer.label} begun on line {outer.line}", "regions cannot nest: end the first region before beginning the next"))
+                problems.append(
+                    _at(
+                        path,
+                        m,
+                        "marker-nested",
+                        f"region {m.label} begins inside region {outer.label} begun on line {outer.line}",
+                        "regions cannot nest: end the first region before beginning the next",
+                    )
+                )
             open_.append(m)
             continue
         if not open_:
-            problems.append(_at(path, m, "marker-unopened", "end marker without a begin marker", "delete it, or add a begin marker above it"))
+            problems.append(
+                _at(
+                    path,
+                    m,
+                    "marker-unopened",
+                    "end marker without a begin marker",
+                    "delete it, or add a begin marker above it",
+                )
+            )
             continue
         # An end that names an outer region closes that one: the regions cross (overlap).
         named = [i for i, o in enumerate(open_) if m.kind and (o.kind, o.ref) == (m.kind, m.ref)]
@@ -125,17 +141,41 @@ def scan_regions(path: str, data: bytes, contracts: list[Contract] | tuple[Contr
         if "broken-begin" in (begin.verb, *(o.verb for o in open_)) or m.verb == "broken-end":
             continue  # already reported as malformed
         if m.kind and not named:
-            problems.append(_at(path, m, "marker-overlap", f"end marker names region {m.kind}={m.ref}, but the region open here is {begin.label} begun on line {begin.line}", _OVERLAP_HINT))
+            problems.append(
+                _at(
+                    path,
+                    m,
+                    "marker-overlap",
+                    f"end marker names region {m.kind}={m.ref}, but the region open here is {begin.label} begun on line {begin.line}",
+                    _OVERLAP_HINT,
+                )
+            )
             continue
         if index < len(open_):
             inner = open_[index]
-            problems.append(_at(path, m, "marker-overlap", f"region {begin.label} ends while region {inner.label} begun inside it on line {inner.line} is still open", _OVERLAP_HINT))
+            problems.append(
+                _at(
+                    path,
+                    m,
+                    "marker-overlap",
+                    f"region {begin.label} ends while region {inner.label} begun inside it on line {inner.line} is still open",
+                    _OVERLAP_HINT,
+                )
+            )
             continue
         regions.append(_region(path, begin, m, contracts, problems))
     for m in open_:
         if m.verb == "broken-begin":
             continue
-        problems.append(_at(path, m, "marker-unclosed", f"region {m.label} is begun but never ended", "add <!-- contractc:end --> on its own line after the region"))
+        problems.append(
+            _at(
+                path,
+                m,
+                "marker-unclosed",
+                f"region {m.label} is begun but never ended",
+                "add <!-- contractc:end --> on its own line after the region",
+            )
+        )
     if problems:
         raise ContractcError(problems)
     return tuple(regions)
@@ -159,7 +199,9 @@ def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker
         col = len(text) - len(text.lstrip(b" \t")) + 1
         if strict is None:
             why = "a marker must be alone on its line" if b"-->" in text else "the marker is not closed with -->"
-            problems.append(Diagnostic(path, line, col, "marker-syntax", f"malformed contractc marker: {why}", _SYNTAX_HINT))
+            problems.append(
+                Diagnostic(path, line, col, "marker-syntax", f"malformed contractc marker: {why}", _SYNTAX_HINT)
+            )
             marker = None
         else:
             verb = strict.group("verb").decode("ascii", "replace")
@@ -173,7 +215,9 @@ def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker
     return markers
 
 
-def _parse(path: str, line: int, col: int, verb: str, args: list[str], problems: list[Diagnostic]) -> tuple[str, str, str, str | None] | None:
+def _parse(
+    path: str, line: int, col: int, verb: str, args: list[str], problems: list[Diagnostic]
+) -> tuple[str, str, str, str | None] | None:
     def bad(message: str) -> None:
         problems.append(Diagnostic(path, line, col, "marker-syntax", message, _SYNTAX_HINT))
 
@@ -195,7 +239,9 @@ def _parse(path: str, line: int, col: int, verb: str, args: list[str], problems:
     for extra in args[1:]:
         sha = _SHA.fullmatch(extra)
         if sha is None or recorded is not None:
-            return bad(f"unexpected argument {extra!r} in begin marker (only sha256=<64 hex digits>, written by build, may follow)")
+            return bad(
+                f"unexpected argument {extra!r} in begin marker (only sha256=<64 hex digits>, written by build, may follow)"
+            )
         recorded = sha["hex"]
     return ("begin", ref["kind"], ref["ref"], recorded)
 
@@ -208,7 +254,15 @@ def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[D
     sources, missing = resolve(begin.kind, begin.ref, contracts) if contracts is not None else (None, "")
     if sources is None and begin.recorded is None and contracts is not None:
         # Never built: a typo, not a reference that went away.  Orphans (built once) are drift instead.
-        problems.append(_at(path, begin, "marker-reference", missing, "name a shape id or a section anchor of a configured contract (see docs/regions.md)"))
+        problems.append(
+            _at(
+                path,
+                begin,
+                "marker-reference",
+                missing,
+                "name a shape id or a section anchor of a configured contract (see docs/regions.md)",
+            )
+        )
     return Region(
         kind=begin.kind,  # type: ignore[arg-type]
         ref=begin.ref,
@@ -259,7 +313,10 @@ def _section(item: str, contracts) -> tuple[Span | None, str]:
         return contract.section(anchor).span, ""
     holders = [c for c in contracts if any(s.anchor == item for s in c.sections)]
     if not holders:
-        return None, f"no section {item!r} in any contract (anchors: {_listed([s.anchor for c in contracts for s in c.sections])})"
+        return (
+            None,
+            f"no section {item!r} in any contract (anchors: {_listed([s.anchor for c in contracts for s in c.sections])})",
+        )
     if len(holders) > 1:
         where = ", ".join(f"{c.path}#{item}" for c in holders)
         return None, f"section {item!r} is in several contracts; name one: {where}"
