@@ -249,3 +249,15 @@ def test_a_target_pattern_leaving_the_project_is_refused(project, run_cli):
     result = run_cli("check", "--root", str(project))
     assert result.code == 2
     assert result.err.startswith("contractc.yaml:8:5: error[unsafe-path]: path '../*.md' contains '..'")
+
+
+def test_a_target_reached_through_a_symlink_out_of_the_project_is_refused(project, run_cli, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside") / "evil.md"
+    outside.write_text("<!-- contractc:begin shape=report -->\n<!-- contractc:end -->\n")
+    (project / "agents/evil.md").symlink_to(outside)
+    result = run_cli("build", "--root", str(project))
+    assert result.code == 2
+    assert result.err.startswith(
+        "contractc.yaml:6:5: error[unsafe-path]: path 'agents/evil.md' leaves the project root through a symbolic link"
+    )
+    assert outside.read_text() == "<!-- contractc:begin shape=report -->\n<!-- contractc:end -->\n"

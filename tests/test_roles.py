@@ -107,3 +107,13 @@ def test_a_region_in_front_matter_is_refused(tmp_path, run_cli):
     assert result.err.startswith(
         "agents/echoer.md:4:3: error[marker-syntax]: region shape=report sits in the role file's front matter\n"
     )
+
+
+def test_dropping_an_agent_makes_its_full_prompts_orphans_that_build_removes(tmp_path, run_cli):
+    root = role_project(tmp_path, ROLE)
+    run_cli("build", "--root", str(root))
+    (root / "contractc.yaml").write_text(CONFIG)
+    result = run_cli("check", "--root", str(root), "--no-diff")
+    assert result.code == 1
+    assert "prompts/echoer/echoreturn.full.md: error[drift-orphan]: no contract produces this file any more" in result.out
+    assert "removed prompts/echoer/echoreturn.full.md" in run_cli("build", "--root", str(root)).out
