@@ -261,3 +261,14 @@ def test_a_target_reached_through_a_symlink_out_of_the_project_is_refused(projec
         "contractc.yaml:6:5: error[unsafe-path]: path 'agents/evil.md' leaves the project root through a symbolic link"
     )
     assert outside.read_text() == "<!-- contractc:begin shape=report -->\n<!-- contractc:end -->\n"
+
+
+def test_contract_bytes_holding_a_marker_line_cannot_be_copied(project, run_cli):
+    (project / "contracts/briefs.md").write_text(BRIEFS + "\n## Markers\n\n<!-- contractc:end -->\n")
+    write_tree(project, {"agents/orchestrator.md": "<!-- contractc:begin section=markers -->\n<!-- contractc:end -->\n"})
+    result = run_cli("check", "--root", str(project))
+    assert result.code == 2
+    assert result.err.startswith(
+        "agents/orchestrator.md:1:1: error[marker-reference]: section=markers holds a contractc marker line, "
+        "which cannot be copied into a region\n"
+    )

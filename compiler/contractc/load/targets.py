@@ -276,6 +276,25 @@ def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[D
 
 def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
     """The contract spans a reference names, or ``(None, why)``."""
+    spans, why = _resolve(kind, ref, contracts)
+    if spans is not None:
+        by_path = {c.path: c for c in contracts}
+        if kind == "bundle":
+            contract = by_path[spans[0].path]
+            copied = contract.bundle(next(s for s in contract.shapes if s.id == ref))
+        else:
+            copied = b"".join(by_path[s.path].slice(s) for s in spans)
+        if b"contractc:" in copied and _marker_line(copied):
+            # Copied into a target, the line would open or close a region of its own.
+            return None, f"{kind}={ref} holds a contractc marker line, which cannot be copied into a region"
+    return spans, why
+
+
+def _marker_line(data: bytes) -> bool:
+    return any(not data[line_start(data, m.start()) : m.start()].strip(b" \t") for m in _OPENING.finditer(data))
+
+
+def _resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
     if kind == "section":
         spans = []
         for item in ref.split(","):
