@@ -83,11 +83,13 @@ def check(root: Path, diff: bool) -> int:
     result = run(root, Mode.CHECK)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
-    for drift in result.drifts:
-        for diagnostic in drift.diagnostics:
-            click.echo(diagnostic.format())
-        if diff and drift.change is not None:
-            click.echo(unified_diff(drift.change), nl=False)
+    changes = {c.path: c for c in result.changes}
+    diagnostics = result.diagnostics
+    for i, diagnostic in enumerate(diagnostics):
+        click.echo(diagnostic.format())
+        last_of_path = i + 1 == len(diagnostics) or diagnostics[i + 1].path != diagnostic.path
+        if diff and last_of_path and diagnostic.path in changes:  # one diff per file, after all its messages
+            click.echo(unified_diff(changes[diagnostic.path]), nl=False)
     if result.diagnostics:
         click.echo(f"contractc: {len(result.diagnostics)} drifted, {result.checked} checked; run `contractc build` to fix")
     else:

@@ -18,15 +18,6 @@ from contractc.model import Project
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
 
 
-@dataclass(frozen=True, slots=True)
-class Drift:
-    """One thing ``check`` reports: what is wrong with a drifted output (and its change), or a finding."""
-
-    diagnostics: list[Diagnostic]
-    change: Change | None = None
-    """The drifted output, for the diff; None for a finding (orphaned region, restatement, pin)."""
-
-
 @dataclass(slots=True)
 class Result:
     """What a run found (and, in build mode, did)."""
@@ -36,8 +27,6 @@ class Result:
     changes: list[Change] = field(default_factory=list)
     checked: int = 0
     """How many generated files were compared."""
-    drifts: list[Drift] = field(default_factory=list)
-    """Check: everything that drifted, in path order.  Build: the drift build cannot fix."""
     refused: bool = False
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
 
@@ -74,20 +63,19 @@ def run(root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False) -
         project, outputs = compile_project(root, only)
         result.checked = len(outputs.files)
         changes = diff_against_disk(root, outputs)
-        drifts = [Drift(explain(c), c) for c in changes]
-        drifts += [Drift([d]) for find in FINDERS.values() for d in find(project)]
-        drifts.sort(key=lambda d: d.diagnostics[0].sort_key())
+        drifted = [d for change in changes for d in explain(change)]
+        found = [d for find in FINDERS.values() for d in find(project)]
         if mode is Mode.BUILD:
-            refused = [d for drift in drifts for d in drift.diagnostics if refuses_build(d, force)]
+            refused = [d for d in drifted + found if refuses_build(d, force)]
             if refused:
-                result.diagnostics, result.refused = refused, True
+                result.diagnostics, result.refused = sorted(refused, key=Diagnostic.sort_key), True
                 return result
             write_changes(root, changes)
-            drifts = [d for d in drifts if d.change is None]
-            if drifts and changes:  # what build cannot fix is reported where it now sits in the written files
-                drifts = [Drift([d]) for find in FINDERS.values() for d in find(load_project(root))]
-        result.changes, result.drifts = changes, drifts
-        result.diagnostics = [d for drift in drifts for d in drift.diagnostics]
+            if found and changes:  # what build cannot fix is reported where it now sits in the written files
+                found = [d for find in FINDERS.values() for d in find(load_project(root))]
+            drifted = []
+        result.changes = changes
+        result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []
