@@ -44,6 +44,8 @@ def test_editing_a_contract_makes_every_copy_stale_until_build(plugin, run_cli):
         "agents/code-reviewer.md:10:1: error[drift-region-stale]: region shape=review_brief is stale: its source in the contract changed since the last build",
         "agents/review-orchestrator.md:9:1: error[drift-region-stale]: region shape=review_brief is stale: its source in the contract changed since the last build",
         "prompts/code-reviewer/findingsreturn.full.md:5:1: error[drift-output]: differs from what the contracts compile to",
+        "schemas/handoff/review_brief.artifact.schema.json:4:1: error[drift-output]: differs from what the contracts compile to",
+        "schemas/handoff/review_brief.schema.json:4:1: error[drift-output]: differs from what the contracts compile to",
     ]
     assert run_cli("build", "--root", str(plugin)).code == 0
     assert run_cli("check", "--root", str(plugin)).code == 0

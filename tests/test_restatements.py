@@ -44,7 +44,7 @@ def test_pasted_data_and_text_shapes_are_reported_with_the_marker_that_replaces_
             HINT.format(id="building.task_brief"),
             "agents/builder.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn",
             HINT.format(id="echoreturn"),
-            "contractc: 2 drifted, 3 checked; run `contractc build` to fix",
+            "contractc: 2 drifted, 7 checked; run `contractc build` to fix",
             "",
         ]
     )
@@ -82,7 +82,7 @@ and more still
     ```
 """
     result = check(tmp_path, run_cli, {"agents/a.md": agent})
-    assert (result.code, result.out) == (0, "contractc: 4 files checked, all current\n")
+    assert (result.code, result.out) == (0, "contractc: 8 files checked, all current\n")
 
 
 def test_allow_list_silences_a_location_on_purpose(tmp_path, run_cli):

@@ -29,6 +29,8 @@ class Result:
     """How many generated files were compared."""
     refused: bool = False
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
+    notes: list[Diagnostic] = field(default_factory=list)
+    """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -70,7 +72,9 @@ def run(root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False) -
             if refused:
                 result.diagnostics, result.refused = sorted(refused, key=Diagnostic.sort_key), True
                 return result
+            verify_changes(changes)
             write_changes(root, changes)
+            result.notes = build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files
                 found = [d for find in FINDERS.values() for d in find(load_project(root))]
             drifted = []
@@ -88,6 +92,27 @@ def explain(change: Change) -> list[Diagnostic]:
 
     explainer = EXPLAINERS.get(change.output.kind) if change.output else None
     return (explainer(change) if explainer else []) or [drift_diagnostic(change)]
+
+
+def verify_changes(changes: list[Change]) -> None:
+    """Run each output kind's verifier on the files about to be written; raise every problem before any write."""
+    from contractc.emit import VERIFIERS
+
+    problems = [
+        problem
+        for change in changes
+        if change.expected is not None and change.output is not None and change.output.kind in VERIFIERS
+        for problem in VERIFIERS[change.output.kind](change.path, change.expected)
+    ]
+    if problems:
+        raise ContractcError(problems)
+
+
+def build_notes(project: Project) -> list[Diagnostic]:
+    """What ``build`` lists after its summary so a surprising inference is visible: every optional field and why."""
+    from contractc.notation import interpret_project, optional_notes
+
+    return sorted(optional_notes(interpret_project(project)), key=Diagnostic.sort_key)
 
 
 def drift_diagnostic(change: Change) -> Diagnostic:
