@@ -72,3 +72,37 @@ def test_bytes_outside_regions_never_change(project, data):
         region_bytes(project, r) for r in before.regions
     ]
     assert render_target(project, after) == out  # a second build changes nothing
+
+
+FRAGMENTS = [
+    b"<!-- contractc:begin shape=report -->",
+    b"<!-- contractc:begin bundle=echoreturn sha256=" + b"0" * 64 + b" -->",
+    b"<!-- contractc:end -->",
+    b"<!-- contractc:end shape=report -->",
+    b"<!--contractc:begin",
+    b"<!-- contractc:",
+    b"-->",
+    b"\r\n",
+    b"\n",
+    b"\r",
+    b" ",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"```yaml\nreport:\n",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.binary(max_size=8)), max_size=25))
+def test_any_bytes_give_regions_or_located_marker_errors_never_a_crash(project, pieces):
+    from contractc.diagnostics import ContractcError
+    from contractc.drift.restatements import _blocks
+
+    data = b"".join(pieces)
+    try:
+        regions = scan_regions("t.md", data, project.contracts)
+    except ContractcError as exc:
+        assert all(d.path == "t.md" and 1 <= d.line <= data.count(b"\n") + data.count(b"\r") + 1 for d in exc.diagnostics)
+        return
+    render_target(project, TargetFile("t.md", data, regions))
+    list(_blocks(data))
