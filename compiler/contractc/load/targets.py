@@ -34,6 +34,9 @@ _REF = re.compile(r"(?P<kind>shape|section|bundle)=(?P<ref>\S+)")
 _SHA = re.compile(r"sha256=(?P<hex>[0-9a-f]{64})")
 KINDS = ("shape", "section", "bundle")
 _OVERLAP_HINT = "regions cannot overlap: end each region before the next one begins"
+_NESTED_HINT = "regions cannot nest: end the first region before beginning the next"
+_UNOPENED_HINT = "delete it, or add a begin marker above it"
+_UNCLOSED_HINT = "add <!-- contractc:end --> on its own line after the region"
 _SYNTAX_HINT = "write <!-- contractc:begin shape=ID --> (or section=ANCHOR[,ANCHOR...], bundle=SHAPE-ID) and <!-- contractc:end -->, each on its own line"
 
 
@@ -105,34 +108,27 @@ def scan_regions(path: str, data: bytes, contracts: list[Contract] | tuple[Contr
     if b"contractc:" not in data:  # the common case, decided without a regex
         return ()
     problems: list[Diagnostic] = []
-    markers = _markers(path, data, problems)
-    regions: list[Region] = []
+    pairs = _pair(path, _markers(path, data, problems), problems)
+    regions = tuple(_region(path, begin, end, contracts, problems) for begin, end in pairs)
+    if problems:
+        raise ContractcError(problems)
+    return regions
+
+
+def _pair(path: str, markers: list[_Marker], problems: list[Diagnostic]) -> list[tuple[_Marker, _Marker]]:
+    """Match begin and end markers like brackets; report every one that does not match."""
+    pairs = []
     open_: list[_Marker] = []
     for m in markers:
         if m.verb in ("begin", "broken-begin"):
             if open_ and m.verb == "begin" and open_[-1].verb == "begin":
                 outer = open_[-1]
-                problems.append(
-                    _at(
-                        path,
-                        m,
-                        "marker-nested",
-                        f"region {m.label} begins inside region {outer.label} begun on line {outer.line}",
-                        "regions cannot nest: end the first region before beginning the next",
-                    )
-                )
+                message = f"region {m.label} begins inside region {outer.label} begun on line {outer.line}"
+                problems.append(_at(path, m, "marker-nested", message, _NESTED_HINT))
             open_.append(m)
             continue
         if not open_:
-            problems.append(
-                _at(
-                    path,
-                    m,
-                    "marker-unopened",
-                    "end marker without a begin marker",
-                    "delete it, or add a begin marker above it",
-                )
-            )
+            problems.append(_at(path, m, "marker-unopened", "end marker without a begin marker", _UNOPENED_HINT))
             continue
         # An end that names an outer region closes that one: the regions cross (overlap).
         named = [i for i, o in enumerate(open_) if m.kind and (o.kind, o.ref) == (m.kind, m.ref)]
@@ -141,44 +137,20 @@ def scan_regions(path: str, data: bytes, contracts: list[Contract] | tuple[Contr
         if "broken-begin" in (begin.verb, *(o.verb for o in open_)) or m.verb == "broken-end":
             continue  # already reported as malformed
         if m.kind and not named:
-            problems.append(
-                _at(
-                    path,
-                    m,
-                    "marker-overlap",
-                    f"end marker names region {m.kind}={m.ref}, but the region open here is {begin.label} begun on line {begin.line}",
-                    _OVERLAP_HINT,
-                )
-            )
-            continue
-        if index < len(open_):
+            message = f"end marker names region {m.label}, but the region open here is {begin.label} begun on line {begin.line}"
+            problems.append(_at(path, m, "marker-overlap", message, _OVERLAP_HINT))
+        elif index < len(open_):
             inner = open_[index]
-            problems.append(
-                _at(
-                    path,
-                    m,
-                    "marker-overlap",
-                    f"region {begin.label} ends while region {inner.label} begun inside it on line {inner.line} is still open",
-                    _OVERLAP_HINT,
-                )
-            )
-            continue
-        regions.append(_region(path, begin, m, contracts, problems))
+            message = f"region {begin.label} ends while region {inner.label} begun inside it on line {inner.line} is still open"
+            problems.append(_at(path, m, "marker-overlap", message, _OVERLAP_HINT))
+        else:
+            pairs.append((begin, m))
     for m in open_:
-        if m.verb == "broken-begin":
-            continue
-        problems.append(
-            _at(
-                path,
-                m,
-                "marker-unclosed",
-                f"region {m.label} is begun but never ended",
-                "add <!-- contractc:end --> on its own line after the region",
+        if m.verb != "broken-begin":
+            problems.append(
+                _at(path, m, "marker-unclosed", f"region {m.label} is begun but never ended", _UNCLOSED_HINT)
             )
-        )
-    if problems:
-        raise ContractcError(problems)
-    return tuple(regions)
+    return pairs
 
 
 def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker]:
