@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
+from contractc.load.references import copied_bytes
 from contractc.model import Project, Region, TargetFile
 
 
@@ -22,11 +23,7 @@ def region_bytes(project: Project, region: Region) -> bytes | None:
     """What a region must hold today, or None when its reference no longer resolves (an orphan)."""
     if region.sources is None:
         return None
-    contract = project.contract(region.sources[0].path)
-    if region.kind == "bundle":
-        data = contract.bundle(next(s for s in contract.shapes if s.id == region.ref))
-    else:
-        data = b"".join(project.contract(s.path).slice(s) for s in region.sources)
+    data = copied_bytes(region.kind, region.ref, region.sources, project.contract)
     # The end marker must start a line of its own; a contract without a final newline gets one here.
     return data if not data or data.endswith((b"\n", b"\r")) else data + b"\n"
 

@@ -22,8 +22,9 @@ from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.paths import confined
+from contractc.load.references import copied_bytes, resolve
 from contractc.load.source import BOM, line_start
-from contractc.model import Config, Contract, DataShape, Region, Span, TargetFile, TextShape
+from contractc.model import Config, Contract, Region, Span, TargetFile
 
 # Searched with a literal prefix (fast); a hit is a marker only when nothing but blanks precedes it on its line.
 _OPENING = re.compile(rb"<!--[ \t]*contractc:")
@@ -224,6 +225,15 @@ def _at(path: str, m: _Marker, code: str, message: str, hint: str) -> Diagnostic
 
 def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[Diagnostic]) -> Region:
     sources, missing = resolve(begin.kind, begin.ref, contracts) if contracts is not None else (None, "")
+    if sources is not None and contracts is not None:
+        by_path = {c.path: c for c in contracts}
+        copied = copied_bytes(begin.kind, begin.ref, sources, by_path.__getitem__)
+        if b"contractc:" in copied and _holds_marker_line(copied):
+            # Copied into a target, the line would open or close a region of its own.
+            sources, missing = (
+                None,
+                f"{begin.label} holds a contractc marker line, which cannot be copied into a region",
+            )
     if sources is None and begin.recorded is None and contracts is not None:
         # Never built: a typo, not a reference that went away.  Orphans (built once) are drift instead.
         problems.append(
@@ -246,74 +256,5 @@ def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[D
     )
 
 
-def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
-    """The contract spans a reference names, or ``(None, why)``."""
-    spans, why = _resolve(kind, ref, contracts)
-    if spans is not None:
-        by_path = {c.path: c for c in contracts}
-        if kind == "bundle":
-            contract = by_path[spans[0].path]
-            copied = contract.bundle(next(s for s in contract.shapes if s.id == ref))
-        else:
-            copied = b"".join(by_path[s.path].slice(s) for s in spans)
-        if b"contractc:" in copied and _marker_line(copied):
-            # Copied into a target, the line would open or close a region of its own.
-            return None, f"{kind}={ref} holds a contractc marker line, which cannot be copied into a region"
-    return spans, why
-
-
-def _marker_line(data: bytes) -> bool:
+def _holds_marker_line(data: bytes) -> bool:
     return any(not data[line_start(data, m.start()) : m.start()].strip(b" \t") for m in _OPENING.finditer(data))
-
-
-def _resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
-    if kind == "section":
-        spans = []
-        for item in ref.split(","):
-            span, why = _section(item, contracts)
-            if span is None:
-                return None, why
-            spans.append(span)
-        return tuple(spans), ""
-    shapes = {s.id: s for c in contracts for s in c.shapes}
-    shape = shapes.get(ref)
-    if shape is None:
-        qualified = sorted(i for i, s in shapes.items() if isinstance(s, DataShape) and s.key == ref)
-        if qualified:
-            return None, f"shape key {ref!r} is used in several sections; name one: {', '.join(qualified)}"
-        return None, f"no shape {ref!r} in the contracts (shapes: {_listed(sorted(shapes))})"
-    contract = next(c for c in contracts if shape in c.shapes)
-    if kind == "bundle":
-        return (contract.section(shape.section).span,), ""
-    if isinstance(shape, DataShape):
-        return (shape.block,), ""
-    assert isinstance(shape, TextShape)
-    if shape.template is None:
-        return None, f"text shape {ref!r} has no template block to copy; use bundle={ref} or section={shape.section}"
-    return (shape.template,), ""
-
-
-def _section(item: str, contracts) -> tuple[Span | None, str]:
-    if "#" in item:
-        path, anchor = item.split("#", 1)
-        contract = next((c for c in contracts if c.path == path), None)
-        if contract is None:
-            return None, f"{path!r} is not a configured contract (contracts: {_listed([c.path for c in contracts])})"
-        if not any(s.anchor == anchor for s in contract.sections):
-            return None, f"no section {anchor!r} in {path} (anchors: {_listed([s.anchor for s in contract.sections])})"
-        return contract.section(anchor).span, ""
-    holders = [c for c in contracts if any(s.anchor == item for s in c.sections)]
-    if not holders:
-        return (
-            None,
-            f"no section {item!r} in any contract (anchors: {_listed([s.anchor for c in contracts for s in c.sections])})",
-        )
-    if len(holders) > 1:
-        where = ", ".join(f"{c.path}#{item}" for c in holders)
-        return None, f"section {item!r} is in several contracts; name one: {where}"
-    return holders[0].section(item).span, ""
-
-
-def _listed(names: list[str], limit: int = 12) -> str:
-    shown = ", ".join(dict.fromkeys(names[:limit])) or "none"
-    return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
