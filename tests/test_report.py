@@ -9,8 +9,10 @@ review the diff.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -67,10 +69,24 @@ lookup_brief:
 ```
 """
 
+PIN = hashlib.sha256(CONTRACT.encode()).hexdigest()
 PROJECT = {
-    "contractc.yaml": "contracts:\n  - path: contracts/returns.md\n    shared: [shared-rules]\n",
+    "contractc.yaml": (
+        "contracts:\n"
+        "  - path: contracts/returns.md\n"
+        "    shared: [shared-rules]\n"
+        f"    sha256: {PIN}\n"
+        "targets:\n"
+        "  - agents/*.md\n"
+    ),
     "contracts/returns.md": CONTRACT,
+    "agents/looker.md": "# Looker\n\nYou receive:\n\n<!-- contractc:begin shape=lookup_brief -->\n<!-- contractc:end -->\n",
+    "agents/reporter.md": "# Reporter\n\n<!-- contractc:begin section=shared-rules -->\n<!-- contractc:end -->\n",
 }
+
+
+CHECKED = 6
+"""Files ``check`` compares in the built PROJECT: 2 snippets, the manifest, a schema, 2 agent files with regions."""
 
 
 def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
@@ -91,6 +107,27 @@ def _add(path: str, text: str) -> Callable[[Path], None]:
     return lambda root: write_tree(root, {path: text})
 
 
+def _stale_region(path: str, old_body: str) -> Callable[[Path], None]:
+    """The region holds what an older build wrote: old bytes, and the marker records their hash."""
+
+    def apply(root: Path) -> None:
+        target = root / path
+        text, count = re.subn(
+            r"(<!-- contractc:begin \S+ sha256=)[0-9a-f]{64}( -->\n).*?(<!-- contractc:end)",
+            lambda m: m.group(1) + hashlib.sha256(old_body.encode()).hexdigest() + m.group(2) + old_body + m.group(3),
+            target.read_text(),
+            flags=re.DOTALL,
+        )
+        assert count == 1, f"{path} holds no filled region: update DRIFTS"
+        target.write_text(text)
+
+    return apply
+
+
+RESTATED = "# Writer\n\n```yaml\nlookup_brief:\n  query: string        # what to look up\n  scope: repo | web\n```\n"
+ORPHANED = f"# Old\n\n<!-- contractc:begin shape=old_brief sha256={'0' * 64} -->\nold bytes\n<!-- contractc:end -->\n"
+
+
 # name -> (the code it must be reported with, how to introduce it into the built
 # PROJECT).  The edited snippet line starts with a blank and `::`, as a GitHub
 # workflow command would: the github format must fence it so it stays text.
@@ -102,6 +139,14 @@ DRIFTS: dict[str, tuple[str, Callable[[Path], None]]] = {
     "stale schema": ("drift-output", _edit("schemas/returns/lookup_brief.schema.json", '"query"', '"question"')),
     "missing snippet": ("drift-missing", _remove("prompts/reporter/reportreturn.md")),
     "orphan output": ("drift-orphan", _add("prompts/gone/old.md", "a shape that was removed\n")),
+    "edited region": (
+        "drift-region-edited",
+        _edit("agents/looker.md", "scope: repo | web", "scope: repo | web | mail"),
+    ),
+    "stale region": ("drift-region-stale", _stale_region("agents/reporter.md", "## Shared rules\n\nStart.\n")),
+    "orphaned region": ("drift-region-orphaned", _add("agents/old.md", ORPHANED)),
+    "unmanaged restatement": ("drift-restatement", _add("agents/writer.md", RESTATED)),
+    "pin mismatch": ("drift-pin", _edit("contractc.yaml", PIN, hashlib.sha256(b"approved before").hexdigest())),
 }
 
 
@@ -152,15 +197,13 @@ def test_golden_report_of_every_drift_kind(drifted, run_cli, args, golden):
 
 
 def test_json_report_matches_its_shipped_schema_and_hashes(drifted, run_cli):
-    import hashlib
-
     import jsonschema
 
     schema = json.loads((REPO / "compiler/contractc/data/check-report.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     document = json.loads(run_cli("check", "--root", str(drifted), "--format", "json").out)
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(document)
-    assert sorted(d["code"] for d in document["diagnostics"]) == sorted(code for code, _ in DRIFTS.values())
+    assert {d["code"] for d in document["diagnostics"]} == {code for code, _ in DRIFTS.values()}
     by_path = {c["path"]: c for c in document["changes"]}
     edited = by_path["prompts/looker/lookupreturn.md"]
     on_disk = (drifted / "prompts/looker/lookupreturn.md").read_bytes()
@@ -181,7 +224,7 @@ def test_clean_check_prints_one_line_and_exits_0(built, run_cli, fmt):
         document = json.loads(result.out)
         assert (document["status"], document["exit_code"], document["diagnostics"]) == ("clean", 0, [])
     else:
-        assert result.out == "contractc: 4 files checked, all current\n"
+        assert result.out == f"contractc: {CHECKED} files checked, all current\n"
     assert run_cli("check", "--root", str(built), "--quiet").out == ""
 
 
@@ -269,17 +312,18 @@ def test_formatters_are_generic_over_codes_and_put_each_diff_after_its_files_las
     assert document["fix"] == "contractc build --force"
 
 
-def test_summary_names_no_single_fix_when_hints_differ():
-    report = Report.of(
-        [
-            Diagnostic("a.md", 1, 1, "drift-output", "x", "run `contractc build` to regenerate it"),
-            Diagnostic("b.md", 1, 1, "drift-output", "y", "replace it with a region marker"),
-        ],
-        checked=2,
+def test_summary_names_no_single_fix_when_hints_differ_but_lists_the_commands():
+    def summary_of(*hints: str) -> str:
+        diagnostics = [Diagnostic(f"{i}.md", 1, 1, "drift-output", "x", hint) for i, hint in enumerate(hints)]
+        return format_text(Report.of(diagnostics, checked=5), Options(diff=False)).splitlines()[-1]
+
+    assert summary_of("run `contractc build` to regenerate it", "replace it with a region marker") == (
+        "contractc: 2 drifted, 5 checked; fix each as its hint says (`contractc build`)"
     )
-    assert format_text(report, Options(diff=False)).endswith(
-        "contractc: 2 drifted, 2 checked; fix each as its hint says\n"
+    assert summary_of("then run `contractc build --force`", "run `contractc build`") == (
+        "contractc: 2 drifted, 5 checked; fix each as its hint says (`contractc build`, `contractc build --force`)"
     )
+    assert summary_of("move it into a region") == "contractc: 1 drifted, 5 checked; fix each as its hint says"
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(drifted):
@@ -345,7 +389,7 @@ def test_changed_since_reports_only_drift_the_changes_touch(repo, run_cli):
     assert result.out.startswith("prompts/looker/lookupreturn.md:3:1: error[drift-output]")
     assert "reportreturn" not in result.out
     assert result.out.endswith(
-        "contractc: 1 drifted, 4 checked (1 more drifted outside the changes since main); run `contractc build` to fix\n"
+        f"contractc: 1 drifted, {CHECKED} checked (1 more drifted outside the changes since main); run `contractc build` to fix\n"
     )
     introduce(repo, "orphan output")  # untracked files count as changed
     assert (
@@ -358,7 +402,7 @@ def test_changed_since_with_untouched_drift_only_is_clean_and_says_so(repo, run_
     result = run_cli("check", "--root", str(repo), "--changed-since", "HEAD")
     assert (result.code, result.out) == (
         0,
-        "contractc: 4 files checked, no drift in the changes since HEAD (1 more drifted outside the changes since HEAD)\n",
+        f"contractc: {CHECKED} files checked, no drift in the changes since HEAD (1 more drifted outside the changes since HEAD)\n",
     )
     assert run_cli("check", "--root", str(repo)).code == 1, "the full check stays the default"
 

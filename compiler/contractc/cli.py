@@ -51,25 +51,33 @@ def cli() -> None:
 
 @cli.command()
 @ROOT_OPTION
-def build(root: Path) -> int:
+@click.option("--force", is_flag=True, help="Overwrite managed regions that were edited by hand (the edit is lost).")
+def build(root: Path, force: bool) -> int:
     """Compile the contracts and write every output that changed.
 
     Writes are all-or-nothing: if any file cannot be written, none is changed.
-    Running build twice writes nothing the second time.
+    Running build twice writes nothing the second time.  A managed region edited
+    by hand is never overwritten silently: build writes nothing and exits 1
+    naming it, unless --force is given.
     """
     from contractc.output import Mode
     from contractc.pipeline import run
 
-    result = run(root, Mode.BUILD)
-    if result.diagnostics:
+    result = run(root, Mode.BUILD, force=force)
+    if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
+    if result.refused:
+        code = _fail(result.diagnostics)
+        click.echo(f"contractc: nothing written; {len(result.diagnostics)} region(s) need a decision", err=True)
+        return code
     for change in result.changes:
         click.echo(f"{'removed' if change.expected is None else 'wrote'} {change.path}")
     written = len(result.changes)
     click.echo(f"contractc: {written} written, {result.checked - written} already current" if written else f"contractc: {result.checked} files current, nothing written")
     for note in result.notes:
         click.echo(note.format())
-    return result.exit_code
+    # Drift build cannot fix (a hand-made copy of a shape, a broken pin) still fails the build.
+    return _fail(result.diagnostics) if result.diagnostics else result.exit_code
 
 
 @cli.command()

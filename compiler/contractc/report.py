@@ -67,14 +67,19 @@ class Report:
     def status(self) -> str:
         return {ExitCode.CLEAN: "clean", ExitCode.DRIFT: "drift", ExitCode.BAD_INPUT: "bad-input"}[self.exit_code]
 
-    def fix(self) -> str | None:
-        """The one command every drift's hint names, or None when the hints differ."""
+    def fix_commands(self) -> list[str | None]:
+        """The command each drift's hint names (None for a hint naming none), each once, sorted."""
         commands = set()
         for d in self.diagnostics:
             if d.exit_code is ExitCode.DRIFT:
                 found = _FIX_COMMAND.search(d.hint)
                 commands.add(found.group(1) if found else None)
-        return commands.pop() if len(commands) == 1 else None
+        return sorted(commands, key=lambda c: (c is None, c or ""))
+
+    def fix(self) -> str | None:
+        """The one command every drift's hint names, or None when the hints differ."""
+        commands = self.fix_commands()
+        return commands[0] if len(commands) == 1 else None
 
     def diffed(self) -> Iterator[tuple[Diagnostic, Change | None]]:
         """Each diagnostic with the change whose diff follows it: the last one of its path gets it.
@@ -128,7 +133,10 @@ def summary(report: Report) -> str:
         return f"{line} ({elsewhere})" if elsewhere else line
     counts = f"contractc: {report.drifted} drifted, {report.checked} checked" + (f" ({elsewhere})" if elsewhere else "")
     fix = report.fix()
-    return f"{counts}; run `{fix}` to fix" if fix else f"{counts}; fix each as its hint says"
+    if fix:
+        return f"{counts}; run `{fix}` to fix"
+    named = ", ".join(f"`{c}`" for c in report.fix_commands() if c)
+    return f"{counts}; fix each as its hint says" + (f" ({named})" if named else "")
 
 
 # -- text ----------------------------------------------------------------------------------------
