@@ -24,6 +24,15 @@ ROOT_OPTION = click.option(
 )
 
 
+SITE_PAGES_OPTION = click.option(
+    "--site-pages",
+    "site_pages",
+    metavar="DIR",
+    help="Also write the contract site's pages under DIR (project-relative), as out.site does: "
+    "for site engines without mkdocs plugins, such as Zensical.",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 def cli() -> None:
@@ -41,7 +50,8 @@ def cli() -> None:
 
 @cli.command()
 @ROOT_OPTION
-def build(root: Path) -> int:
+@SITE_PAGES_OPTION
+def build(root: Path, site_pages: str | None) -> int:
     """Compile the contracts and write every output that changed.
 
     Writes are all-or-nothing: if any file cannot be written, none is changed.
@@ -50,7 +60,7 @@ def build(root: Path) -> int:
     from contractc.output import Mode
     from contractc.pipeline import run
 
-    result = run(root, Mode.BUILD)
+    result = run(root, Mode.BUILD, site_pages=site_pages)
     if result.diagnostics:
         return _fail(result.diagnostics)
     for change in result.changes:
@@ -62,23 +72,27 @@ def build(root: Path) -> int:
 
 @cli.command()
 @ROOT_OPTION
+@SITE_PAGES_OPTION
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show a unified diff for each drifted file.")
-def check(root: Path, diff: bool) -> int:
+def check(root: Path, site_pages: str | None, diff: bool) -> int:
     """Compare every output with what the contracts compile to; write nothing.
 
-    Exit 0 when every copy is current, 1 when any drifted (each one is named
-    with file:line and a diff), 2 for bad input.
+    Also checks that every link into a contract (`contracts/x.md#anchor`) or
+    into the contract site (the site_url) names an anchor that exists.
+
+    Exit 0 when every copy is current, 1 when any drifted or a link dangles
+    (each one is named with file:line, drifted files with a diff), 2 for bad input.
     """
     from contractc.output import Mode
     from contractc.pipeline import run, unified_diff
 
-    result = run(root, Mode.CHECK)
+    result = run(root, Mode.CHECK, site_pages=site_pages)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
-    for diagnostic, change in zip(result.diagnostics, result.changes):
+    for i, diagnostic in enumerate(result.diagnostics):
         click.echo(diagnostic.format())
-        if diff:
-            click.echo(unified_diff(change), nl=False)
+        if diff and i < len(result.changes):  # the first diagnostics are the drifted files, in order
+            click.echo(unified_diff(result.changes[i]), nl=False)
     if result.diagnostics:
         click.echo(f"contractc: {len(result.diagnostics)} drifted, {result.checked} checked; run `contractc build` to fix")
     else:

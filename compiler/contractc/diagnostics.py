@@ -54,6 +54,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # bad input: managed regions and role files (issue 4)
 
     # bad input: site (issue 5)
+    "site-collision": (ExitCode.BAD_INPUT, "two contracts would get the same site page"),
+    "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
 
     # drift
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
@@ -64,6 +66,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # drift: managed regions, restatements, pins (issue 4)
 
     # drift: links and anchors (issue 5)
+    "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
 
     # validation of returns and documents (issues 3 and 4)
 

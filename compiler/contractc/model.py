@@ -190,6 +190,9 @@ class Project:
     """How the project root is named in messages (usually ``.``)."""
     config: Config
     contracts: tuple[Contract, ...]
+    root: str = "."
+    """The project root as given to the loader, for the few emitters that read project files
+    (the site's template override folder)."""
 
     def shapes(self) -> list[tuple[Contract, Shape]]:
         return [(c, s) for c in self.contracts for s in c.shapes]

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc.emit import EMITTERS
+from contractc.emit.site import with_site_pages
 from contractc.load import load_project
 from contractc.model import Project
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
+from contractc.site.links import check_links
 
 
 @dataclass(slots=True)
@@ -33,31 +35,38 @@ class Result:
         return exit_code_for(self.diagnostics)
 
 
-def compile_project(root: Path, only: Iterable[str] = ()) -> tuple[Project, OutputSet]:
-    """Load the project and run every emitter (or those named in ``only``)."""
+def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None = None) -> tuple[Project, OutputSet]:
+    """Load the project and run every emitter (or those named in ``only``).
+
+    ``site_pages`` is ``--site-pages DIR``: write the site's pages there, as ``out.site`` would.
+    """
     project = load_project(root)
+    if site_pages is not None:
+        project = with_site_pages(root, project, site_pages)
     outputs = OutputSet()
     wanted = set(only)
     for kind, (emit, owned_key) in EMITTERS.items():
         if wanted and kind not in wanted:
             continue
         outputs.add(kind, emit(project))
-        if owned_key:
-            outputs.owned.add(project.config.out[owned_key])
+        owned = owned_key(project) if callable(owned_key) else project.config.out.get(owned_key) if owned_key else None
+        if owned:
+            outputs.owned.add(owned)
     return project, outputs
 
 
-def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
+def run(root: Path, mode: Mode, only: Iterable[str] = (), site_pages: str | None = None) -> Result:
     """Compile, compare with disk and, in build mode, write what changed."""
     result = Result(mode)
     try:
-        _, outputs = compile_project(root, only)
+        project, outputs = compile_project(root, only, site_pages)
         result.checked = len(outputs.files)
         result.changes = diff_against_disk(root, outputs)
         if mode is Mode.BUILD:
             write_changes(root, result.changes)
         else:
             result.diagnostics = [drift_diagnostic(c) for c in result.changes]
+            result.diagnostics += check_links(project, root)
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []

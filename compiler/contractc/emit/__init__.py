@@ -9,17 +9,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.emit.prompts import emit_prompts
+from contractc.emit.site import emit_site_pages, site_pages_folder
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
+OwnedFolder = str | Callable[[Project], "str | None"] | None
 
-# kind -> (emitter, the config ``out`` key of the folder it owns, or None)
-EMITTERS: dict[str, tuple[Emitter, str | None]] = {
+# kind -> (emitter, the config ``out`` key of the folder it owns -- or a function
+# of the project naming that folder -- or None)
+EMITTERS: dict[str, tuple[Emitter, OwnedFolder]] = {
     "prompts": (emit_prompts, "prompts"),
     # schemas (issue 3)
 
     # managed regions and role-file prompts (issue 4)
 
     # site pages (issue 5)
+    "site": (emit_site_pages, site_pages_folder),
 
 }

@@ -29,7 +29,7 @@ def load_project(root: Path) -> Project:
     if problems:
         raise ContractcError(problems)
     contracts = _qualify_shape_ids(contracts)
-    return Project(root_label=".", config=config, contracts=tuple(contracts))
+    return Project(root_label=".", config=config, contracts=tuple(contracts), root=str(root))
 
 
 def _qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:

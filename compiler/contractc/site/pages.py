@@ -1,0 +1,282 @@
+"""The page emitter: the project -> the contract site's Markdown pages and files.
+
+One pure function, :func:`render_site`, serves every engine: the mkdocs plugin
+hands its result to mkdocs in memory, and ``contractc build --site-pages DIR``
+(or ``out.site`` in contractc.yaml) writes the very same bytes to disk for
+engines without plugins, such as Zensical.  Pages are rendered from the
+templates in the package's ``site_templates/`` (the repository's top-level
+folder), each of which a project can override by name from its own folder
+(``site.templates``), the way mkdocs' ``custom_dir`` overrides a theme.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.emit.common import dump_json
+from contractc.load.paths import confined
+from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.site.annotate import annotate_contract
+from contractc.site.fields import field_rows
+from contractc.site.layout import Layout, page_url, shape_title, site_layout, field_anchor
+
+TEMPLATES_PACKAGE = ("contractc", "site_templates")
+
+
+def render_site(project: Project, root: Path | None = None, *, directory_urls: bool | None = None) -> dict[str, bytes]:
+    """Every generated file of the site, docs-relative path -> bytes.
+
+    ``root`` is the project root, needed only to find an override folder of
+    templates (``site.templates``).  ``directory_urls`` follows mkdocs'
+    ``use_directory_urls`` (default: ``site.directory_urls`` in contractc.yaml, else true).
+    """
+    layout = site_layout(project)
+    if directory_urls is None:
+        directory_urls = bool(_site_config(project).get("directory_urls", True))
+    env = template_environment(project, root)
+    schemas = _schema_files(project, layout)
+    snippets = _snippets(project)
+    agent_pages = {p.key: p.path for p in layout.pages if p.kind == "agent"}
+    shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
+    contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
+    common = {"agent_pages": agent_pages, "layout": layout}
+
+    files: dict[str, str | bytes] = {}
+    for page in layout.pages:
+        context: dict[str, Any] = {**common, "page": page, "link": _linker(page.path)}
+        if page.kind == "index":
+            context |= {
+                "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
+                "shapes": [{"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()],
+                "graph": producer_consumer_graph(layout),
+            }
+            files[page.path] = _render(env, "index.md", context)
+        elif page.kind == "contract":
+            contract = next(c for c in project.contracts if c.path == page.key)
+            context |= {
+                "contract": contract,
+                "body": _markup(annotate_contract(contract)),
+                "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
+            }
+            files[page.path] = _render(env, "contract.md", context)
+        elif page.kind == "shape":
+            contract, shape = next((c, s) for c, s in project.shapes() if s.id == page.key)
+            context |= _shape_context(env, contract, shape, contract_pages[contract.path], snippets, schemas)
+            files[page.path] = _render(env, "shape.md", context)
+        else:
+            agent = next(a for a in layout.agents if a.name == page.key)
+            by_id = {s.id: s for _, s in project.shapes()}
+            context |= {
+                "agent": agent,
+                "produced": [_shape_item(by_id[i], shape_pages, snippets) for i in agent.produces],
+                "received": [_shape_item(by_id[i], shape_pages, snippets) for i in agent.receives],
+            }
+            files[page.path] = _render(env, "agent.md", context)
+    for site_path, (_, data) in schemas.items():
+        files[site_path] = data
+    files["anchors.json"] = anchors_json(project, layout, directory_urls)
+    return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
+
+
+def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) -> bytes:
+    """Every anchor with its page URL and the source ``file:line`` it came from."""
+    base = project.config.site_url
+    entries = [
+        {
+            "anchor": a.id,
+            "kind": a.kind,
+            "page": page_url(a.page, directory_urls),
+            "url": f"{base}{page_url(a.page, directory_urls)}#{a.id}",
+            "source": f"{a.source}:{a.line}",
+        }
+        for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id))
+    ]
+    return dump_json({"generator": "contractc", "site_url": base, "anchors": entries})
+
+
+def producer_consumer_graph(layout: Layout) -> str:
+    """A mermaid flowchart: one node per agent or skill, one arrow per text shape and consumer."""
+    ids = {agent.name: f"a{i}" for i, agent in enumerate(layout.agents)}
+    lines = ["flowchart LR"]
+    lines.extend(f'  {ids[a.name]}["{_mermaid_text(a.name)}"]' for a in layout.agents)
+    for agent in layout.agents:
+        for consumer in (c for c in layout.agents if set(c.receives) & set(agent.produces)):
+            for shape_id in (s for s in agent.produces if s in consumer.receives):
+                title = next(p.title for p in layout.pages if p.kind == "shape" and p.key == shape_id)
+                lines.append(f'  {ids[agent.name]} -->|"{_mermaid_text(title)}"| {ids[consumer.name]}')
+    return "\n".join(lines) + "\n"
+
+
+def template_environment(project: Project, root: Path | None):
+    """jinja2 with the project's override folder first, then the shipped templates."""
+    import jinja2
+
+    loaders: list[jinja2.BaseLoader] = []
+    override = _site_config(project).get("templates")
+    if override and root is not None:
+        where = project.config.where("$.site.templates")
+        folder = root / confined(root, override, where)
+        if not folder.is_dir():
+            raise ContractcError(
+                Diagnostic(where.path, where.line, where.col, "site-template", f"template folder {override!r} does not exist", "create it or remove site.templates")
+            )
+        loaders.append(jinja2.FileSystemLoader(str(folder)))
+    loaders.append(jinja2.PackageLoader(*TEMPLATES_PACKAGE))
+    # Autoescape everywhere: in Markdown an HTML entity renders as its character,
+    # so escaping is right for .md templates too, and contract values never
+    # become markup.  Verbatim text goes through the filters below, which are safe.
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
+    return env
+
+
+def _render(env, name: str, context: dict[str, Any]) -> str:
+    import jinja2
+
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise ContractcError(
+            Diagnostic(exc.filename or name, exc.lineno, 1, "site-template", f"template syntax: {exc.message}", "fix the override template")
+        ) from None
+    except jinja2.TemplateError as exc:
+        raise ContractcError(Diagnostic(name, 0, 0, "site-template", f"template {name} failed: {exc}", "fix the override template")) from None
+
+
+def _shape_context(env, contract: Contract, shape: Shape, contract_page: str, snippets: dict, schemas: dict) -> dict[str, Any]:
+    context: dict[str, Any] = {
+        "shape": shape,
+        "title": shape_title(shape),
+        "contract": contract,
+        "contract_page": contract_page,
+        "section": contract.section(shape.section),
+    }
+    if isinstance(shape, TextShape):
+        path, data = snippets[shape.id]
+        context |= {
+            "template": _fence_body(contract.slice(shape.template)) if shape.template else "",
+            "checks": [
+                {"number": c.number, "anchor": c.anchor, "markdown": _markup(c.text.replace("\n", "\n    "))}
+                for c in shape.checks
+            ],
+            "snippet_path": path,
+            "snippet": data.decode("utf-8"),
+        }
+    else:
+        assert isinstance(shape, DataShape)
+        rows = [{**_row_dict(r), "anchor": field_anchor(shape, r.path)} for r in field_rows(contract, shape)]
+        context |= {
+            "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
+            "schemas": [{"name": name, "path": site_path} for site_path, (name, _) in schemas.items() if _schema_of(name, shape)],
+            "block": contract.slice(shape.body).decode("utf-8"),
+        }
+    return context
+
+
+def _shape_item(shape: Shape, shape_pages: dict[str, str], snippets: dict) -> dict[str, Any]:
+    return {
+        "shape": shape,
+        "title": shape_title(shape),
+        "page": shape_pages[shape.id],
+        "snippet_path": snippets[shape.id][0] if shape.id in snippets else "",
+    }
+
+
+def _row_dict(row) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in row.__slots__}
+
+
+def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:
+    """Shape id -> (prompt path, bytes), taken from the prompts emitter so the two never differ."""
+    from contractc.emit.prompts import emit_prompts
+
+    files = emit_prompts(project)
+    folder = project.config.out["prompts"]
+    found = {}
+    for _, shape in project.shapes():
+        if isinstance(shape, TextShape):
+            path = f"{folder}/{shape.producer}/{shape.id}.md"
+            found[shape.id] = (path, files[path])
+    return found
+
+
+def _schema_files(project: Project, layout: Layout) -> dict[str, tuple[str, bytes]]:
+    """The schemas emitter's files, copied into the site: site path -> (file name, bytes)."""
+    from contractc.emit import EMITTERS
+
+    if "schemas" not in EMITTERS:
+        return {}
+    emit, _ = EMITTERS["schemas"]
+    folder = project.config.out["schemas"].rstrip("/") + "/"
+    base = f"{layout.prefix}/schemas/" if layout.prefix else "schemas/"
+    return {
+        base + path[len(folder) :]: (path[len(folder) :], data)
+        for path, data in sorted(emit(project).items())
+        if path.startswith(folder) and path.endswith(".json")
+    }
+
+
+def _schema_of(name: str, shape: DataShape) -> bool:
+    """Schema files are named after their shape id (``task_brief.schema.json``)."""
+    return posixpath.basename(name).startswith(f"{shape.id}.")
+
+
+def _site_config(project: Project) -> dict[str, Any]:
+    return project.config.raw.get("site", {}) or {}
+
+
+def _linker(page_path: str):
+    here = posixpath.dirname(page_path) or "."
+
+    def link(target: str) -> str:
+        return posixpath.relpath(target, here)
+
+    return link
+
+
+def _fence_body(block: bytes) -> str:
+    """The lines between a fenced block's fences."""
+    lines = block.decode("utf-8").splitlines(keepends=True)
+    return "".join(lines[1:-1])
+
+
+def _markup(text: str):
+    from markupsafe import Markup
+
+    return Markup(text)
+
+
+def code_span(text: Any):
+    """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself)."""
+    text = str(text)
+    run = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (run + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return _markup(f"{ticks}{pad}{text}{pad}{ticks}")
+
+
+def fenced(text: Any, info: str = ""):
+    """A fenced code block holding ``text`` verbatim, its fence longer than any run inside."""
+    text = str(text)
+    run = max((len(m) for m in re.findall(r"^\s*(`{3,})", text, re.M)), default=0)
+    ticks = "`" * max(3, run + 1)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return _markup(f"{ticks}{info}\n{body}{ticks}")
+
+
+def attr_anchor(anchor: Any):
+    """``{#anchor}``: attr_list syntax, so every engine uses the compiler's id."""
+    return _markup(f"{{#{anchor}}}")
+
+
+def _mermaid_text(text: str) -> str:
+    return text.replace('"', "#quot;")
