@@ -124,7 +124,7 @@ def template_environment(project: Project, root: Path | None):
             raise ContractcError(
                 Diagnostic(where.path, where.line, where.col, "site-template", f"template folder {override!r} does not exist", "create it or remove site.templates")
             )
-        loaders.append(jinja2.FileSystemLoader(str(folder)))
+        loaders.append(jinja2.FileSystemLoader(str(folder.resolve())))
     loaders.append(jinja2.PackageLoader(*TEMPLATES_PACKAGE))
     # Autoescape everywhere: in Markdown an HTML entity renders as its character,
     # so escaping is right for .md templates too, and contract values never
@@ -136,6 +136,7 @@ def template_environment(project: Project, root: Path | None):
         keep_trailing_newline=True,
     )
     env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
+    env.project_root = root  # for locating errors in override templates
     return env
 
 
@@ -145,8 +146,12 @@ def _render(env, name: str, context: dict[str, Any]) -> str:
     try:
         return env.get_template(name).render(context)
     except jinja2.TemplateSyntaxError as exc:
+        where = exc.filename or name
+        root = getattr(env, "project_root", None)
+        if root is not None and Path(where).is_relative_to(Path(root).resolve()):
+            where = Path(where).relative_to(Path(root).resolve()).as_posix()
         raise ContractcError(
-            Diagnostic(exc.filename or name, exc.lineno, 1, "site-template", f"template syntax: {exc.message}", "fix the override template")
+            Diagnostic(where, exc.lineno, 1, "site-template", f"template syntax: {exc.message}", "fix the override template")
         ) from None
     except jinja2.TemplateError as exc:
         raise ContractcError(Diagnostic(name, 0, 0, "site-template", f"template {name} failed: {exc}", "fix the override template")) from None
