@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import tomllib
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
@@ -44,24 +45,38 @@ def declared_plugin() -> EntryPoint:
     return EntryPoint(name="contractc", value=value, group="mkdocs.plugins")
 
 
-def mkdocs_build(project: Path, site_dir: Path) -> Path:
-    """``mkdocs build --strict`` of ``project/mkdocs.yml`` in-process; raises on any warning."""
+@contextmanager
+def plugin_registered():
+    """Make sure mkdocs finds the ``contractc`` plugin.
+
+    An installed package registers it through its entry point; a source tree
+    whose package metadata predates the plugin gets exactly what pyproject.toml
+    declares, as ``pip install`` would register it.
+    """
     import mkdocs.plugins
-    from mkdocs.commands.build import build
+
+    original = mkdocs.plugins.get_plugins
+    if "contractc" not in {ep.name for ep in entry_points(group="mkdocs.plugins")}:
+        mkdocs.plugins.get_plugins = lambda: {**original(), "contractc": declared_plugin()}
+    try:
+        yield
+    finally:
+        mkdocs.plugins.get_plugins = original
+
+
+def load_site_config(project: Path, **options):
     from mkdocs.config import load_config
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    installed = {ep.name: ep for ep in entry_points(group="mkdocs.plugins")}
-    original = mkdocs.plugins.get_plugins
-    if "contractc" not in installed:
-        # Running from a source tree whose package metadata predates the plugin:
-        # register exactly what pyproject.toml declares, as `pip install` would.
-        mkdocs.plugins.get_plugins = lambda: {**original(), "contractc": declared_plugin()}
-    try:
-        config = load_config(config_file=str(project / "mkdocs.yml"), strict=True, site_dir=str(site_dir))
-        build(config)
-    finally:
-        mkdocs.plugins.get_plugins = original
+    with plugin_registered():
+        return load_config(config_file=str(project / "mkdocs.yml"), **options)
+
+
+def mkdocs_build(project: Path, site_dir: Path) -> Path:
+    """``mkdocs build --strict`` of ``project/mkdocs.yml`` in-process; raises on any warning."""
+    from mkdocs.commands.build import build
+
+    build(load_site_config(project, strict=True, site_dir=str(site_dir)))
     return site_dir
 
 

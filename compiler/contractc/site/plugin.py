@@ -19,7 +19,8 @@ from mkdocs.structure.files import File, Files
 from contractc.diagnostics import ContractcError
 from contractc.load.config import CONFIG_NAME
 
-REQUIRED_EXTENSIONS = ("attr_list", "toc", "tables", "pymdownx.superfences")
+REQUIRED_EXTENSIONS = ("attr_list", "pymdownx.superfences")
+"""Beyond mkdocs' defaults (toc, tables): ids on headings and list items, and the mermaid fence."""
 
 
 class ContractSiteOptions(Config):
