@@ -151,7 +151,9 @@ def test_a_contract_error_stops_the_site_build_with_the_located_message(tmp_path
 
 
 def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
-    pytest.importorskip("setuptools", reason="building the wheel offline needs setuptools (the test extra installs it)")
+    setuptools = pytest.importorskip("setuptools", reason="building the wheel offline needs setuptools (the test extra installs it)")
+    if int(setuptools.__version__.split(".")[0]) < 77:
+        pytest.skip(f"setuptools {setuptools.__version__} cannot build this project offline (needs >= 77, as the test extra pins)")
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path / "dist"), str(REPO)],
         capture_output=True,
