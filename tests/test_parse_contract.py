@@ -169,3 +169,10 @@ def test_data_shape_fields_keep_comments_lines_and_transient_markers():
 def test_multi_key_yaml_blocks_are_examples_not_shapes():
     doc = "# T\n\n## S\n\n```yaml\na: 1\nb: 2\n```\n"
     assert parse(doc).data_shapes == ()
+
+
+def test_bundle_does_not_repeat_a_shared_section_nested_in_the_shape_section():
+    doc = "# T\n\n## PingReturn\n\nProduced by `a`; consumed by `b`.\n\n### Notes\n\nn\n\n## Other\n"
+    contract = parse(doc, shared=("notes",))
+    (shape,) = contract.text_shapes
+    assert contract.bundle(shape) == doc.encode()[doc.index("## PingReturn") : doc.index("## Other")]

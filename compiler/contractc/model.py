@@ -179,7 +179,12 @@ class Contract:
         """The dispatch bundle: shared sections plus the shape's section, sliced, in source order."""
         anchors = set(self.shared) | {shape.section}
         spans = sorted((s.span for s in self.sections if s.anchor in anchors), key=lambda sp: sp.start)
-        return b"".join(self.data[sp.start : sp.end] for sp in spans)
+        parts, end = [], 0
+        for span in spans:
+            if span.start >= end:  # a section nested in one already taken is not repeated
+                parts.append(self.data[span.start : span.end])
+                end = span.end
+        return b"".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
