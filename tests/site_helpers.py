@@ -87,6 +87,7 @@ def zensical_build(project: Path) -> Path:
         [sys.executable, "-m", "zensical", "build", "--strict", "--clean"],
         cwd=project,
         env=env,
+        check=False,
         capture_output=True,
         text=True,
         timeout=300,

@@ -32,10 +32,17 @@ CHROMIUM_FLAGS = [
 
 
 def system_chromium() -> str:
-    for candidate in (os.environ.get("CONTRACTC_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+    for candidate in (
+        os.environ.get("CONTRACTC_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
-    pytest.skip("no Chromium installed (apt-get install chromium, or set CONTRACTC_CHROMIUM); the site was not opened in a browser")
+    pytest.skip(
+        "no Chromium installed (apt-get install chromium, or set CONTRACTC_CHROMIUM); the site was not opened in a browser"
+    )
 
 
 @pytest.fixture(scope="module")

@@ -67,7 +67,9 @@ def test_seed_site_builds_strict_and_each_sections_anchor_equals_the_manifest(se
 
     (contract,) = load_project(root).contracts
     assert {s.anchor for s in contract.sections} | {c.anchor for s in contract.text_shapes for c in s.checks} <= ids
-    assert {f"{shape}-check-{n}" for shape in ("consultationreturn", "auditreturn", "editplanreturn") for n in range(1, 6)} <= ids
+    assert {
+        f"{shape}-check-{n}" for shape in ("consultationreturn", "auditreturn", "editplanreturn") for n in range(1, 6)
+    } <= ids
 
 
 def test_zensical_builds_the_same_anchors_from_the_stored_pages(tmp_path, run_cli):
@@ -97,7 +99,8 @@ def test_each_build_reads_the_contracts_again_and_serve_watches_them(tmp_path):
     root = write_tree(
         tmp_path / "p",
         {
-            "contractc.yaml": SEED_CONFIG.replace("    shared: [shared-forms, traversal-rules]\n", "") + "site:\n  templates: overrides\n",
+            "contractc.yaml": SEED_CONFIG.replace("    shared: [shared-forms, traversal-rules]\n", "")
+            + "site:\n  templates: overrides\n",
             "contracts/return-shapes.md": "# Shapes\n\n## First\n",
             "overrides/.keep": "",
             "mkdocs.yml": MKDOCS_YML.format(name="live"),
@@ -113,7 +116,11 @@ def test_each_build_reads_the_contracts_again_and_serve_watches_them(tmp_path):
     config.plugins.on_files(Files([]), config=config)
     server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
     config.plugins.on_serve(server, config=config, builder=lambda: None)
-    assert set(server._watched_paths) == {str(root / "contractc.yaml"), str(root / "contracts/return-shapes.md"), str(root / "overrides")}
+    assert set(server._watched_paths) == {
+        str(root / "contractc.yaml"),
+        str(root / "contracts/return-shapes.md"),
+        str(root / "overrides"),
+    }
 
 
 def test_the_plugin_names_the_markdown_extensions_it_needs(tmp_path, caplog):
@@ -147,15 +154,34 @@ def test_a_contract_error_stops_the_site_build_with_the_located_message(tmp_path
     )
     with pytest.raises(Abort):
         mkdocs_build(root, tmp_path / "site")
-    assert "contracts/return-shapes.md:5:1: error[duplicate-anchor]: anchor 'a' is already used by the heading on line 3" in caplog.text
+    assert (
+        "contracts/return-shapes.md:5:1: error[duplicate-anchor]: anchor 'a' is already used by the heading on line 3"
+        in caplog.text
+    )
 
 
 def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
-    setuptools = pytest.importorskip("setuptools", reason="building the wheel offline needs setuptools (the test extra installs it)")
+    setuptools = pytest.importorskip(
+        "setuptools", reason="building the wheel offline needs setuptools (the test extra installs it)"
+    )
     if int(setuptools.__version__.split(".")[0]) < 77:
-        pytest.skip(f"setuptools {setuptools.__version__} cannot build this project offline (needs >= 77, as the test extra pins)")
+        pytest.skip(
+            f"setuptools {setuptools.__version__} cannot build this project offline (needs >= 77, as the test extra pins)"
+        )
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path / "dist"), str(REPO)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(REPO),
+        ],
+        check=False,
         capture_output=True,
         text=True,
         timeout=600,
@@ -176,7 +202,15 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
         "print(json.dumps({'module': contractc.__file__, 'files': {k: v.decode() for k, v in files.items()}}))"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(tmp_path / "installed")}
-    done = subprocess.run([sys.executable, "-c", script, str(REPO)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(REPO)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["module"].startswith(str(tmp_path / "installed"))

@@ -44,17 +44,23 @@ def test_a_dangling_anchor_inside_a_contract_is_drift_with_file_line_and_a_sugge
 
 
 def test_links_by_path_and_by_site_url_are_checked_and_good_ones_pass(project, run_cli):
-    write_tree(project, {"contracts/echo.md": CONTRACT.replace("chek", "check") + (
-        "\n[ok](echo.md#echoreturn) [ok](./echo.md#echo)"
-        "\n[bad](echo.md#nowhere)"
-        "\n<https://docs.example.com/contracts/echo/#echoreturn-check-1> ok"
-        "\nhttps://docs.example.com/contracts/shapes/echoreturn/#echoreturn-check-1 ok, on the shape page"
-        "\nhttps://docs.example.com/contracts/echo/#echoreturn-check-9 bad"
-        "\nhttps://docs.example.com/contracts/gone/#x bad page"
-        "\nhttps://docs.example.com/guide/#anything not ours to judge"
-        "\n[other site](https://elsewhere.example.com/contracts/echo/#nope)"
-        "\n[ref]: echo.md#missing-ref\n"
-    )})
+    write_tree(
+        project,
+        {
+            "contracts/echo.md": CONTRACT.replace("chek", "check")
+            + (
+                "\n[ok](echo.md#echoreturn) [ok](./echo.md#echo)"
+                "\n[bad](echo.md#nowhere)"
+                "\n<https://docs.example.com/contracts/echo/#echoreturn-check-1> ok"
+                "\nhttps://docs.example.com/contracts/shapes/echoreturn/#echoreturn-check-1 ok, on the shape page"
+                "\nhttps://docs.example.com/contracts/echo/#echoreturn-check-9 bad"
+                "\nhttps://docs.example.com/contracts/gone/#x bad page"
+                "\nhttps://docs.example.com/guide/#anything not ours to judge"
+                "\n[other site](https://elsewhere.example.com/contracts/echo/#nope)"
+                "\n[ref]: echo.md#missing-ref\n"
+            )
+        },
+    )
     run_cli("build", "--root", str(project))
     result = run_cli("check", "--root", str(project))
     assert result.code == 1
@@ -79,4 +85,7 @@ def test_links_in_target_files_are_checked_too(project, run_cli):
     result = run_cli("check", "--root", str(project))
     if result.code == 2 and "targets" in result.err:
         pytest.skip("this checkout's contractc.yaml schema has no `targets` key yet")
-    assert "agents/echoer.md:1:35: error[drift-link]: link ../contracts/echo.md#echo-return names no anchor 'echo-return' of contracts/echo.md" in result.out
+    assert (
+        "agents/echoer.md:1:35: error[drift-link]: link ../contracts/echo.md#echo-return names no anchor 'echo-return' of contracts/echo.md"
+        in result.out
+    )

@@ -86,7 +86,10 @@ def test_text_shape_page_has_producer_consumers_template_checks_and_snippet(proj
     assert "| Producer | [`echoer`](../agents/echoer.md) in loud mode |" in page
     assert "| Consumers | [`echo-skill`](../agents/echo-skill.md), [`auditor`](../agents/auditor.md) |" in page
     assert "## Template {#shape-template}\n\n```\necho: <text>\n```\n" in page
-    assert "1. Line 1 begins `echo: `. [§](../echo.md#echoreturn-check-1 \"the check in the contract\")\n    {#echoreturn-check-1}\n" in page
+    assert (
+        '1. Line 1 begins `echo: `. [§](../echo.md#echoreturn-check-1 "the check in the contract")\n    {#echoreturn-check-1}\n'
+        in page
+    )
     assert "`prompts/echoer/echoreturn.md`" in page
     assert "```markdown\n## Shared\n\nRead me.\n\n## EchoReturn\n" in page
 
@@ -97,7 +100,14 @@ def test_data_shape_page_escapes_comments_and_anchors_every_field(project):
     assert "<script>" not in table
     assert "<td>what to echo &lt;script&gt;alert(1)&lt;/script&gt;</td>" in table
     ids = [line.split('"')[1] for line in page.splitlines() if line.startswith("<tr id=")]
-    assert ids == ["echo_brief-text", "echo_brief-mode", "echo_brief-trace", "echo_brief-extra", "echo_brief-extra.name", "echo_brief-extra.note"]
+    assert ids == [
+        "echo_brief-text",
+        "echo_brief-mode",
+        "echo_brief-trace",
+        "echo_brief-extra",
+        "echo_brief-extra.name",
+        "echo_brief-extra.note",
+    ]
     trace = next(line for line in page.splitlines() if 'id="echo_brief-trace"' in line)
     assert "<td><code>[ string ]</code></td><td>no</td><td>yes</td>" in trace
     note = next(line for line in page.splitlines() if 'id="echo_brief-extra.note"' in line)
@@ -109,12 +119,18 @@ def test_agent_pages_list_what_they_produce_and_receive(project):
     assert "## Produces {#agent-produces}" in pages["contracts/agents/echoer.md"]
     assert "[EchoReturn](../shapes/echoreturn.md) | in loud mode |" in pages["contracts/agents/echoer.md"]
     assert "## Receives" not in pages["contracts/agents/echoer.md"]
-    assert "[EchoReturn](../shapes/echoreturn.md) | [`echoer`](echoer.md) in loud mode | [2](../shapes/echoreturn.md#shape-checks) |" in pages["contracts/agents/auditor.md"]
+    assert (
+        "[EchoReturn](../shapes/echoreturn.md) | [`echoer`](echoer.md) in loud mode | [2](../shapes/echoreturn.md#shape-checks) |"
+        in pages["contracts/agents/auditor.md"]
+    )
 
 
 def test_index_has_a_mermaid_graph_of_producers_and_consumers(project):
     page = render(project)["contracts/index.md"]
-    assert '```mermaid\nflowchart LR\n  a0["auditor"]\n  a1["echo-skill"]\n  a2["echoer"]\n  a2 -->|"EchoReturn"| a0\n  a2 -->|"EchoReturn"| a1\n```' in page
+    assert (
+        '```mermaid\nflowchart LR\n  a0["auditor"]\n  a1["echo-skill"]\n  a2["echoer"]\n  a2 -->|"EchoReturn"| a0\n  a2 -->|"EchoReturn"| a1\n```'
+        in page
+    )
 
 
 def test_anchors_json_lists_every_anchor_with_page_url_and_source_line(project):
@@ -158,7 +174,10 @@ def test_a_template_is_overridden_by_name_from_the_project_folder(project):
 def test_a_broken_override_is_a_located_error(project, run_cli):
     write_tree(
         project,
-        {"contractc.yaml": CONFIG + "site:\n  templates: over\nout:\n  site: docs\n", "over/agent.md": "# {{ agent.name }\n"},
+        {
+            "contractc.yaml": CONFIG + "site:\n  templates: over\nout:\n  site: docs\n",
+            "over/agent.md": "# {{ agent.name }\n",
+        },
     )
     result = run_cli("build", "--root", str(project))
     assert result.code == 2
@@ -220,11 +239,20 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
 
 def test_site_pages_outside_the_project_are_refused(project, run_cli):
     result = run_cli("build", "--root", str(project), "--site-pages", "../elsewhere")
-    assert (result.code, result.err) == (2, "--site-pages: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n")
+    assert (result.code, result.err) == (
+        2,
+        "--site-pages: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n",
+    )
 
 
 def test_templates_load_through_importlib_resources():
     from importlib import resources
 
     shipped = resources.files("contractc") / "site_templates"
-    assert sorted(p.name for p in shipped.iterdir()) == ["agent.md", "contract.md", "fields.html", "index.md", "shape.md"]
+    assert sorted(p.name for p in shipped.iterdir()) == [
+        "agent.md",
+        "contract.md",
+        "fields.html",
+        "index.md",
+        "shape.md",
+    ]

@@ -14,14 +14,20 @@ from site_helpers import _Ids
 # An underscore only inside a word, as in `task_brief`: Python-Markdown reads one at a word's edge
 # as emphasis, which can swallow the {#id} (docs/site.md says so).
 title = st.one_of(
-    st.text(alphabet=st.sampled_from("abcdeé—x Z9-`*#.:&<>"), min_size=1, max_size=16).filter(lambda t: t.strip(" `*#")),
+    st.text(alphabet=st.sampled_from("abcdeé—x Z9-`*#.:&<>"), min_size=1, max_size=16).filter(
+        lambda t: t.strip(" `*#")
+    ),
     st.from_regex(r"`?[a-z]+_[a-z]+`?( [a-z]+)?", fullmatch=True),
 )
 explicit = st.one_of(st.none(), st.from_regex(r"[a-z][a-z0-9_.:-]{0,8}", fullmatch=True))
 heading = st.tuples(st.integers(1, 4), title, explicit).map(
     lambda t: "#" * t[0] + " " + t[1].strip() + (f" {{#{t[2]}}}" if t[2] else "")
 )
-checks = st.lists(st.text(alphabet=st.sampled_from("abc `x*<>"), min_size=1, max_size=20).filter(lambda s: s.strip(" `*")), min_size=1, max_size=4)
+checks = st.lists(
+    st.text(alphabet=st.sampled_from("abc `x*<>"), min_size=1, max_size=20).filter(lambda s: s.strip(" `*")),
+    min_size=1,
+    max_size=4,
+)
 
 
 @st.composite
@@ -31,7 +37,9 @@ def contracts(draw):
     if shape is not None:
         items = "\n".join(f"{n}. Line {text.strip()}" for n, text in enumerate(shape, 1))
         blank = draw(st.sampled_from(["\n", ""]))
-        blocks.append(f"## Shape Return\n\nProduced by `a`; consumed by `b`.\n\n```\nx\n```\n\nReceiver checks:\n{blank}{items}")
+        blocks.append(
+            f"## Shape Return\n\nProduced by `a`; consumed by `b`.\n\n```\nx\n```\n\nReceiver checks:\n{blank}{items}"
+        )
     return ("\n\n".join(blocks) + "\n").encode("utf-8")
 
 

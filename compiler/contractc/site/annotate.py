@@ -30,7 +30,7 @@ def annotate_contract(contract: Contract) -> str:
         text, _ = split_explicit(line)
         if text.lstrip().startswith("#"):
             text = _CLOSING_HASHES.sub("", text)
-        edits.append((start, end, f"{text.rstrip()} {{#{section.anchor}}}".encode("utf-8")))
+        edits.append((start, end, f"{text.rstrip()} {{#{section.anchor}}}".encode()))
     for shape in contract.text_shapes:
         for i, check in enumerate(shape.checks):
             first = data[check.span.start : data.find(b"\n", check.span.start) + 1 or check.span.end].decode("utf-8")
@@ -40,7 +40,7 @@ def annotate_contract(contract: Contract) -> str:
                 # Python-Markdown, unlike CommonMark, needs a blank line before a list.
                 edits.append((check.span.start, check.span.start, b"\n"))
             newline = b"" if data[: check.span.end].endswith(b"\n") else b"\n"
-            edits.append((check.span.end, check.span.end, newline + f"{indent}{{#{check.anchor}}}\n".encode("utf-8")))
+            edits.append((check.span.end, check.span.end, newline + f"{indent}{{#{check.anchor}}}\n".encode()))
     out = bytearray(data)
     for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         out[start:end] = replacement

@@ -163,7 +163,10 @@ def _shape_anchors(contract: Contract, shape: Shape, page: str) -> list[Anchor]:
     if isinstance(shape, TextShape):
         found.extend(Anchor(c.anchor, page, "check", contract.path, c.span.line) for c in shape.checks)
     elif isinstance(shape, DataShape):
-        found.extend(Anchor(field_anchor(shape, row.path), page, "field", contract.path, row.line) for row in field_rows(contract, shape))
+        found.extend(
+            Anchor(field_anchor(shape, row.path), page, "field", contract.path, row.line)
+            for row in field_rows(contract, shape)
+        )
     return found
 
 

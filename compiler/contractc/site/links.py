@@ -21,7 +21,7 @@ from contractc.model import Project
 from contractc.site.layout import Layout, page_url, site_layout
 
 _INLINE = re.compile(rb"\]\(\s*<?([^)\s>]+)")
-_REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.M)
+_REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.MULTILINE)
 _BARE_URL = re.compile(rb"https?://[^\s)>\]\"'`]+")
 
 
@@ -108,4 +108,7 @@ class _Index:
             return None
         close = difflib.get_close_matches(anchor, sorted(known), n=1)
         hint = f"did you mean #{close[0]}?" if close else "see anchors.json for every anchor"
-        return f"link {target} names no anchor {anchor!r} of {where}", f"{hint} (edit the link; anchors come from the contract's headings and checks)"
+        return (
+            f"link {target} names no anchor {anchor!r} of {where}",
+            f"{hint} (edit the link; anchors come from the contract's headings and checks)",
+        )

@@ -22,7 +22,7 @@ from contractc.load.paths import confined
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import annotate_contract
 from contractc.site.fields import field_rows
-from contractc.site.layout import Layout, page_url, shape_title, site_layout, field_anchor
+from contractc.site.layout import Layout, field_anchor, page_url, shape_title, site_layout
 
 TEMPLATES_PACKAGE = ("contractc", "site_templates")
 
@@ -51,7 +51,9 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
         if page.kind == "index":
             context |= {
                 "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
-                "shapes": [{"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()],
+                "shapes": [
+                    {"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()
+                ],
                 "graph": producer_consumer_graph(layout),
             }
             files[page.path] = _render(env, "index.md", context)
@@ -122,7 +124,14 @@ def template_environment(project: Project, root: Path | None):
         folder = root / confined(root, override, where)
         if not folder.is_dir():
             raise ContractcError(
-                Diagnostic(where.path, where.line, where.col, "site-template", f"template folder {override!r} does not exist", "create it or remove site.templates")
+                Diagnostic(
+                    where.path,
+                    where.line,
+                    where.col,
+                    "site-template",
+                    f"template folder {override!r} does not exist",
+                    "create it or remove site.templates",
+                )
             )
         loaders.append(jinja2.FileSystemLoader(str(folder.resolve())))
     loaders.append(jinja2.PackageLoader(*TEMPLATES_PACKAGE))
@@ -151,13 +160,19 @@ def _render(env, name: str, context: dict[str, Any]) -> str:
         if root is not None and Path(where).is_relative_to(Path(root).resolve()):
             where = Path(where).relative_to(Path(root).resolve()).as_posix()
         raise ContractcError(
-            Diagnostic(where, exc.lineno, 1, "site-template", f"template syntax: {exc.message}", "fix the override template")
+            Diagnostic(
+                where, exc.lineno, 1, "site-template", f"template syntax: {exc.message}", "fix the override template"
+            )
         ) from None
     except jinja2.TemplateError as exc:
-        raise ContractcError(Diagnostic(name, 0, 0, "site-template", f"template {name} failed: {exc}", "fix the override template")) from None
+        raise ContractcError(
+            Diagnostic(name, 0, 0, "site-template", f"template {name} failed: {exc}", "fix the override template")
+        ) from None
 
 
-def _shape_context(env, contract: Contract, shape: Shape, contract_page: str, snippets: dict, schemas: dict) -> dict[str, Any]:
+def _shape_context(
+    env, contract: Contract, shape: Shape, contract_page: str, snippets: dict, schemas: dict
+) -> dict[str, Any]:
     context: dict[str, Any] = {
         "shape": shape,
         "title": shape_title(shape),
@@ -181,7 +196,9 @@ def _shape_context(env, contract: Contract, shape: Shape, contract_page: str, sn
         rows = [{**_row_dict(r), "anchor": field_anchor(shape, r.path)} for r in field_rows(contract, shape)]
         context |= {
             "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
-            "schemas": [{"name": name, "path": site_path} for site_path, (name, _) in schemas.items() if _schema_of(name, shape)],
+            "schemas": [
+                {"name": name, "path": site_path} for site_path, (name, _) in schemas.items() if _schema_of(name, shape)
+            ],
             "block": contract.slice(shape.body).decode("utf-8"),
         }
     return context
@@ -272,7 +289,7 @@ def code_span(text: Any):
 def fenced(text: Any, info: str = ""):
     """A fenced code block holding ``text`` verbatim, its fence longer than any run inside."""
     text = str(text)
-    run = max((len(m) for m in re.findall(r"^\s*(`{3,})", text, re.M)), default=0)
+    run = max((len(m) for m in re.findall(r"^\s*(`{3,})", text, re.MULTILINE)), default=0)
     ticks = "`" * max(3, run + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
     return _markup(f"{ticks}{info}\n{body}{ticks}")

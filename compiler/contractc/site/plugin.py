@@ -50,7 +50,9 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             project = load_project(root)
             pages = render_site(project, root, directory_urls=config.use_directory_urls)
         except ContractcError as exc:
-            raise PluginError("contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)) from None
+            raise PluginError(
+                "contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)
+            ) from None
         for path, data in pages.items():
             # Pages stored on disk by `contractc build --site-pages` are the same bytes; the
             # in-memory ones win so a stale stored copy never reaches the site.
