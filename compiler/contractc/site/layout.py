@@ -69,9 +69,6 @@ class Layout:
     anchors: tuple[Anchor, ...]
     agents: tuple[Agent, ...]
 
-    def page(self, kind: PageKind, key: str = "") -> Page:
-        return next(p for p in self.pages if p.kind == kind and p.key == key)
-
     def anchors_on(self, page_path: str) -> set[str]:
         return {a.id for a in self.anchors if a.page == page_path}
 
