@@ -65,6 +65,8 @@ def test_one_page_per_contract_shape_and_agent_plus_index_and_anchors(project):
         "contracts/index.md",
         "contracts/shapes/echo_brief.md",
         "contracts/shapes/echoreturn.md",
+        "schemas/echo/echo_brief.artifact.schema.json",
+        "schemas/echo/echo_brief.schema.json",
     ]
 
 
@@ -109,9 +111,20 @@ def test_data_shape_page_escapes_comments_and_anchors_every_field(project):
         "echo_brief-extra.note",
     ]
     trace = next(line for line in page.splitlines() if 'id="echo_brief-trace"' in line)
-    assert "<td><code>[ string ]</code></td><td>no</td><td>yes</td>" in trace
+    assert "<td>array of string</td><td>yes</td><td>yes</td>" in trace  # in flight it is required
     note = next(line for line in page.splitlines() if 'id="echo_brief-extra.note"' in line)
-    assert "<td>no</td><td></td><td>optional</td>" in note
+    assert '<td>string</td><td><span title="optional">no</span></td><td></td><td>optional</td>' in note
+    mode = next(line for line in page.splitlines() if 'id="echo_brief-mode"' in line)
+    assert "<td>enum: loud | quiet</td>" in mode
+
+
+def test_data_shape_page_links_its_schemas_copied_where_their_id_points(project):
+    pages = render(project)
+    page = pages["contracts/shapes/echo_brief.md"]
+    assert "- [`echo_brief.schema.json`](../../schemas/echo/echo_brief.schema.json): wire schema" in page
+    schema = json.loads(pages["schemas/echo/echo_brief.schema.json"])
+    assert schema["$id"] == "https://example.invalid/contracts/schemas/echo/echo_brief.schema.json"
+    assert "trace" not in json.loads(pages["schemas/echo/echo_brief.artifact.schema.json"])["properties"]
 
 
 def test_agent_pages_list_what_they_produce_and_receive(project):
@@ -215,7 +228,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
     assert "wrote docs/contracts/echo.md" in result.out and "wrote docs/anchors.json" in result.out
     assert (project / "docs/contracts/echo.md").read_text("utf-8") == render(project)["contracts/echo.md"]
     # without --site-pages (and no out.site) nothing is stored, so nothing is compared
-    assert run_cli("check", "--root", str(project)).out == "contractc: 2 files checked, all current\n"
+    assert run_cli("check", "--root", str(project)).out == "contractc: 4 files checked, all current\n"
 
     write_tree(project, {"contractc.yaml": CONFIG + "out:\n  site: docs\n"})
     assert run_cli("check", "--root", str(project)).code == 0
@@ -229,7 +242,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
         "  hint: run `contractc build` to regenerate it; edit the contract, not the copy",
         "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file any more",
         "  hint: run `contractc build` to remove it",
-        "contractc: 2 drifted, 10 checked; run `contractc build` to fix",
+        "contractc: 2 drifted, 14 checked; run `contractc build` to fix",
     ]
     assert snapshot(project) == before
     assert run_cli("build", "--root", str(project)).code == 0

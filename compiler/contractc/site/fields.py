@@ -1,18 +1,16 @@
-"""The field table of a data shape, read from the model's raw ``Field``/``Node`` tree.
+"""The field table of a data shape, read from the notation's typed tree (:mod:`contractc.notation`).
 
-Each row is one key, with its dotted path (``owners.name``: a list of mappings
-is walked into its item), the notation as the author wrote it, and the two
-markers the notation reads from comments: transient and optional.
+Each row is one key with its dotted path (``owners.name``: a list is walked
+into its items), the type the notation gives it (an enum lists its values, a
+reference names the shape it points at), and whether it is required or
+transient, exactly as the schemas say.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from contractc.model import Contract, DataShape, Field, Node
-
-_OPTIONAL = re.compile(r"\boptional\b|\bomit otherwise\b|\bpresent only when\b|\bONLY\b")
+from contractc.notation import ShapeSpec, Spec, walk_props
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,66 +20,64 @@ class FieldRow:
     depth: int
     """0 for a key directly under the shape."""
     name: str
-    notation: str
-    """The value as written (``feature | fix | chore``), or what it is (``mapping``)."""
+    type: str
+    """What the notation means, e.g. ``enum: feature | fix | chore``, ``array of string``."""
+    ref: str
+    """The id of the shape a reference points at; empty otherwise."""
     required: bool
+    optional: str
+    """Why the field may be absent (the rule that matched its comment); empty when required."""
     transient: bool
     comment: str
     line: int
     """1-based line in the contract."""
 
 
-def field_rows(contract: Contract, shape: DataShape) -> list[FieldRow]:
-    rows: list[FieldRow] = []
-    lines = contract.data.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
-    _walk(lines, _members(shape.root.value), "", 0, rows)
-    return rows
-
-
-def _members(node: Node) -> tuple[Field, ...]:
-    """The keys below ``node``: its own, or those of the mapping a list holds."""
-    if node.kind == "map":
-        return node.fields
-    if node.kind == "seq" and len(node.items) == 1 and node.items[0].kind == "map" and not node.flow:
-        return node.items[0].fields
-    return ()
-
-
-def _walk(lines: list[str], fields: tuple[Field, ...], prefix: str, depth: int, rows: list[FieldRow]) -> None:
-    for f in fields:
-        path = f"{prefix}{f.name}"
+def field_rows(shape: ShapeSpec) -> list[FieldRow]:
+    rows = []
+    for json_path, prop in walk_props(shape.spec):
+        path = json_path.removeprefix("$").replace("[*]", "").lstrip(".")
         rows.append(
             FieldRow(
                 path=path,
-                depth=depth,
-                name=f.name,
-                notation=_notation(lines, f),
-                required=not _OPTIONAL.search(f.comment) and "TRANSIENT" not in f.comment,
-                transient="TRANSIENT" in f.comment,
-                comment=f.comment,
-                line=f.line,
+                depth=path.count("."),
+                name=prop.name,
+                type=describe(prop.spec),
+                ref=_ref(prop.spec),
+                required=not prop.optional,
+                optional=prop.optional,
+                transient=prop.transient,
+                comment=prop.comment,
+                line=prop.line,
             )
         )
-        if not f.value.flow:
-            _walk(lines, _members(f.value), f"{path}.", depth + 1, rows)
+    return rows
 
 
-def _notation(lines: list[str], f: Field) -> str:
-    value = f.value
-    if value.kind == "absent":
-        return "any"
-    if value.kind == "map" and not value.flow:
-        return "mapping"
-    if value.kind == "seq" and not value.flow:
-        return "list of mappings" if _members(value) else "list"
-    if value.kind == "scalar" and value.block:
-        return "|"
-    if value.kind == "scalar":
-        return f'"{value.text}"' if value.quoted else value.text
-    return _written(lines, value)
+def describe(spec: Spec) -> str:
+    """A short reading of a spec for people: the table's type column."""
+    if spec.kind == "enum":
+        return "enum: " + " | ".join(spec.enum)
+    if spec.kind == "array":
+        if not spec.items:
+            return "array"
+        return "array of " + " or ".join(describe(item) for item in spec.items)
+    if spec.kind == "ref":
+        return f"{spec.ref} (shape)"
+    if spec.kind == "open":
+        return "object (any keys)"
+    if spec.kind == "example":
+        return "string, e.g. " + ", ".join(str(e) for e in spec.examples)
+    if spec.kind == "text":
+        return "string (text block)"
+    if spec.kind == "date":
+        return "string (date)"
+    if spec.kind == "datetime":
+        return "string (date-time)"
+    return spec.kind
 
 
-def _written(lines: list[str], value: Node) -> str:
-    """The value's source text on its line, without the trailing comment."""
-    text = lines[value.line - 1][value.col - 1 :] if value.line <= len(lines) else ""
-    return re.split(r"\s+#", text, maxsplit=1)[0].strip()
+def _ref(spec: Spec) -> str:
+    if spec.kind == "ref":
+        return spec.ref
+    return next((_ref(item) for item in spec.items if _ref(item)), "")

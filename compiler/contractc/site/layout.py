@@ -15,6 +15,7 @@ from typing import Literal
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.notation import ShapeSpec, interpret_project
 from contractc.site.fields import field_rows
 
 DEFAULT_PREFIX = "contracts"
@@ -68,6 +69,8 @@ class Layout:
     pages: tuple[Page, ...]
     anchors: tuple[Anchor, ...]
     agents: tuple[Agent, ...]
+    specs: dict[str, ShapeSpec]
+    """The data shapes with their notation interpreted, by id (their field tables)."""
 
     def anchors_on(self, page_path: str) -> set[str]:
         return {a.id for a in self.anchors if a.page == page_path}
@@ -120,14 +123,15 @@ def site_layout(project: Project) -> Layout:
         anchors.extend(_contract_anchors(contract, path))
     if problems:
         raise ContractcError(problems)
+    specs = interpret_project(project) if any(c.data_shapes for c in project.contracts) else {}
     for contract, shape in project.shapes():
         path = f"{base}shapes/{shape.id}.md"
         pages.append(Page(path, "shape", shape_title(shape), shape.id))
-        anchors.extend(_shape_anchors(contract, shape, path))
+        anchors.extend(_shape_anchors(contract, shape, path, specs))
     agents = participants(project)
     for agent in agents:
         pages.append(Page(f"{base}agents/{agent.name}.md", "agent", agent.name, agent.name))
-    return Layout(prefix, tuple(pages), tuple(anchors), agents)
+    return Layout(prefix, tuple(pages), tuple(anchors), agents, specs)
 
 
 def shape_title(shape: Shape) -> str:
@@ -154,7 +158,7 @@ def _contract_anchors(contract: Contract, page: str) -> list[Anchor]:
     return found
 
 
-def _shape_anchors(contract: Contract, shape: Shape, page: str) -> list[Anchor]:
+def _shape_anchors(contract: Contract, shape: Shape, page: str, specs: dict[str, ShapeSpec]) -> list[Anchor]:
     line = shape.span.line if isinstance(shape, TextShape) else shape.block.line
     found = [Anchor(shape.id, page, "shape", contract.path, line)]
     if isinstance(shape, TextShape):
@@ -162,7 +166,7 @@ def _shape_anchors(contract: Contract, shape: Shape, page: str) -> list[Anchor]:
     elif isinstance(shape, DataShape):
         found.extend(
             Anchor(field_anchor(shape, row.path), page, "field", contract.path, row.line)
-            for row in field_rows(contract, shape)
+            for row in field_rows(specs[shape.id])
         )
     return found
 

@@ -38,7 +38,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     if directory_urls is None:
         directory_urls = bool(_site_config(project).get("directory_urls", True))
     env = template_environment(project, root)
-    schemas = _schema_files(project, layout)
+    schemas = _schema_files(project)
     snippets = _snippets(project)
     agent_pages = {p.key: p.path for p in layout.pages if p.kind == "agent"}
     shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
@@ -67,7 +67,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
             files[page.path] = _render(env, "contract.md", context)
         elif page.kind == "shape":
             contract, shape = next((c, s) for c, s in project.shapes() if s.id == page.key)
-            context |= _shape_context(env, contract, shape, contract_pages[contract.path], snippets, schemas)
+            context |= _shape_context(env, layout, page.path, contract, shape, snippets, schemas, directory_urls)
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = next(a for a in layout.agents if a.name == page.key)
@@ -78,8 +78,9 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
                 "received": [_shape_item(by_id[i], shape_pages, snippets) for i in agent.receives],
             }
             files[page.path] = _render(env, "agent.md", context)
-    for site_path, (_, data) in schemas.items():
-        files[site_path] = data
+    for entries in schemas.values():
+        for _, path, data in entries:
+            files[path] = data
     files["anchors.json"] = anchors_json(project, layout, directory_urls)
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
 
@@ -171,8 +172,16 @@ def _render(env, name: str, context: dict[str, Any]) -> str:
 
 
 def _shape_context(
-    env, contract: Contract, shape: Shape, contract_page: str, snippets: dict, schemas: dict
+    env,
+    layout: Layout,
+    page_path: str,
+    contract: Contract,
+    shape: Shape,
+    snippets: dict,
+    schemas: dict,
+    directory_urls: bool,
 ) -> dict[str, Any]:
+    contract_page = next(p.path for p in layout.pages if p.kind == "contract" and p.key == contract.path)
     context: dict[str, Any] = {
         "shape": shape,
         "title": shape_title(shape),
@@ -193,11 +202,22 @@ def _shape_context(
         }
     else:
         assert isinstance(shape, DataShape)
-        rows = [{**_row_dict(r), "anchor": field_anchor(shape, r.path)} for r in field_rows(contract, shape)]
+        shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
+        rows = [
+            {
+                **_row_dict(row),
+                "anchor": field_anchor(shape, row.path),
+                "ref_url": url_between(page_path, shape_pages[row.ref], directory_urls)
+                if row.ref in shape_pages
+                else "",
+            }
+            for row in field_rows(layout.specs[shape.id])
+        ]
         context |= {
             "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
             "schemas": [
-                {"name": name, "path": site_path} for site_path, (name, _) in schemas.items() if _schema_of(name, shape)
+                {"label": label, "name": posixpath.basename(path), "path": path}
+                for label, path, _ in schemas.get(shape.id, [])
             ],
             "block": contract.slice(shape.body).decode("utf-8"),
         }
@@ -231,25 +251,23 @@ def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:
     return found
 
 
-def _schema_files(project: Project, layout: Layout) -> dict[str, tuple[str, bytes]]:
-    """The schemas emitter's files, copied into the site: site path -> (file name, bytes)."""
-    from contractc.emit import EMITTERS
+def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
+    """Shape id -> [(label, path, bytes)] of its JSON Schemas, copied into the site.
 
-    if "schemas" not in EMITTERS:
+    A schema's site path is its project path, so its ``$id`` (``<site_url><path>``)
+    is where the site serves it.
+    """
+    if not any(c.data_shapes for c in project.contracts):
         return {}
-    emit, _ = EMITTERS["schemas"]
-    folder = project.config.out["schemas"].rstrip("/") + "/"
-    base = f"{layout.prefix}/schemas/" if layout.prefix else "schemas/"
-    return {
-        base + path[len(folder) :]: (path[len(folder) :], data)
-        for path, data in sorted(emit(project).items())
-        if path.startswith(folder) and path.endswith(".json")
-    }
+    from contractc.emit.schemas import compile_schemas
 
-
-def _schema_of(name: str, shape: DataShape) -> bool:
-    """Schema files are named after their shape id (``task_brief.schema.json``)."""
-    return posixpath.basename(name).startswith(f"{shape.id}.")
+    found: dict[str, list[tuple[str, str, bytes]]] = {}
+    for shape_id, compiled in compile_schemas(project).items():
+        found[shape_id] = [("wire schema", compiled.path, dump_json(compiled.wire))]
+        if compiled.artifact_path and compiled.artifact is not None:
+            label = "artifact schema (without transient fields)"
+            found[shape_id].append((label, compiled.artifact_path, dump_json(compiled.artifact)))
+    return found
 
 
 def _site_config(project: Project) -> dict[str, Any]:
@@ -263,6 +281,14 @@ def _linker(page_path: str):
         return posixpath.relpath(target, here)
 
     return link
+
+
+def url_between(from_page: str, to_page: str, directory_urls: bool) -> str:
+    """The relative URL from one page to another, for links in HTML (which mkdocs does not rewrite)."""
+    here, there = page_url(from_page, directory_urls), page_url(to_page, directory_urls)
+    base = here.rstrip("/") if here.endswith("/") else posixpath.dirname(here)
+    rel = posixpath.relpath(there.rstrip("/") or ".", base or ".")
+    return rel + "/" if there.endswith("/") else rel
 
 
 def _fence_body(block: bytes) -> str:
