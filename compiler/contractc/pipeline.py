@@ -70,7 +70,7 @@ def run(root: Path, mode: Mode, only: Iterable[str] = (), site_pages: str | None
             result.notes = build_notes(project)
         else:
             result.diagnostics = [drift_diagnostic(c) for c in result.changes]
-            result.diagnostics += check_links(project, root)
+            result.diagnostics += check_links(project)
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []

@@ -25,8 +25,9 @@ _REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.MULTILIN
 _BARE_URL = re.compile(rb"https?://[^\s)>\]\"'`]+")
 
 
-def check_links(project: Project, root: Path) -> list[Diagnostic]:
+def check_links(project: Project) -> list[Diagnostic]:
     """A ``drift-link`` diagnostic for every dangling citation in the contracts and target files."""
+    root = Path(project.root)
     layout = site_layout(project)
     index = _Index(project, layout)
     problems: list[Diagnostic] = []
