@@ -21,7 +21,7 @@ def emit_site_pages(project: Project) -> dict[str, bytes]:
         return {}
     from contractc.site.pages import render_site
 
-    return {f"{folder}/{path}": data for path, data in render_site(project, Path(project.root)).items()}
+    return {f"{folder}/{path}": data for path, data in render_site(project).items()}
 
 
 def site_pages_folder(project: Project) -> str | None:

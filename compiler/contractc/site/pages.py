@@ -30,10 +30,12 @@ TEMPLATES_PACKAGE = ("contractc", "site_templates")
 def render_site(project: Project, root: Path | None = None, *, directory_urls: bool | None = None) -> dict[str, bytes]:
     """Every generated file of the site, docs-relative path -> bytes.
 
-    ``root`` is the project root, needed only to find an override folder of
-    templates (``site.templates``).  ``directory_urls`` follows mkdocs'
-    ``use_directory_urls`` (default: ``site.directory_urls`` in contractc.yaml, else true).
+    ``root`` is the project root (default: the one the project was loaded from),
+    where the override folder of templates (``site.templates``) is found.
+    ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
+    ``site.directory_urls`` in contractc.yaml, else true).
     """
+    root = Path(project.root) if root is None else root
     layout = site_layout(project)
     if directory_urls is None:
         directory_urls = bool(_site_config(project).get("directory_urls", True))
@@ -114,13 +116,13 @@ def producer_consumer_graph(layout: Layout) -> str:
     return "\n".join(lines) + "\n"
 
 
-def template_environment(project: Project, root: Path | None):
+def template_environment(project: Project, root: Path):
     """jinja2 with the project's override folder first, then the shipped templates."""
     import jinja2
 
     loaders: list[jinja2.BaseLoader] = []
     override = _site_config(project).get("templates")
-    if override and root is not None:
+    if override:
         where = project.config.where("$.site.templates")
         folder = root / confined(root, override, where)
         if not folder.is_dir():
