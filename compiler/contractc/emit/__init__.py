@@ -10,6 +10,8 @@ from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
 from contractc.emit.prompts import emit_prompts
+from contractc.emit.regions import emit_regions
+from contractc.emit.roles import emit_role_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
 from contractc.emit.site import emit_site_pages, site_pages_folder
 from contractc.model import Project
@@ -26,6 +28,8 @@ EMITTERS: dict[str, tuple[Emitter, OwnedFolder]] = {
     "schemas": (emit_schemas, "schemas"),
 
     # managed regions and role-file prompts (issue 4)
+    "regions": (emit_regions, None),  # target files are the user's: no folder is owned
+    "role-prompts": (emit_role_prompts, "prompts"),
 
     # site pages (issue 5)
     "site": (emit_site_pages, site_pages_folder),

@@ -1,5 +1,6 @@
 """Link checking for ``contractc check``: every link into a contract or the site names a real anchor.
 
+Registered as the ``links`` finder of :data:`contractc.drift.FINDERS`.
 A citation is ``contracts/x.md#anchor`` (a path to a configured contract,
 relative to the file it is written in) or ``<site_url><page>#anchor``.  Files
 are scanned as bytes with regular expressions, never parsed as Markdown, so
@@ -14,7 +15,6 @@ import difflib
 import posixpath
 import re
 from collections.abc import Iterable
-from pathlib import Path
 
 from contractc.diagnostics import Diagnostic
 from contractc.model import Project
@@ -25,15 +25,14 @@ _REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.MULTILIN
 _BARE_URL = re.compile(rb"https?://[^\s)>\]\"'`]+")
 
 
-def check_links(project: Project) -> list[Diagnostic]:
+def find_dangling_links(project: Project) -> list[Diagnostic]:
     """A ``drift-link`` diagnostic for every dangling citation in the contracts and target files."""
-    root = Path(project.root)
     layout = site_layout(project)
     index = _Index(project, layout)
     problems: list[Diagnostic] = []
     # Most target files cite nothing: one substring test each keeps the regexes off them.
     needles = (b".md#", b"(#", b": #", project.config.site_url.encode("utf-8"))
-    for path, data in _scanned_files(project, root):
+    for path, data in _scanned_files(project):
         if not any(needle in data for needle in needles):
             continue
         for offset, target in _links(data):
@@ -45,19 +44,12 @@ def check_links(project: Project) -> list[Diagnostic]:
     return problems
 
 
-def _scanned_files(project: Project, root: Path) -> Iterable[tuple[str, bytes]]:
-    seen = set()
+def _scanned_files(project: Project) -> Iterable[tuple[str, bytes]]:
+    """The contracts, then every target file (``targets:``), as the loader read them."""
     for contract in project.contracts:
-        seen.add(contract.path)
         yield contract.path, contract.data
-    targets = project.config.raw.get("targets") or []
-    for pattern in targets if isinstance(targets, list) else []:
-        glob = pattern if isinstance(pattern, str) else (pattern or {}).get("path", "")
-        for found in sorted(root.glob(glob)) if glob else ():
-            rel = found.relative_to(root).as_posix()
-            if rel not in seen and found.is_file():
-                seen.add(rel)
-                yield rel, found.read_bytes()
+    for target in project.targets:
+        yield target.path, target.data
 
 
 def _links(data: bytes) -> list[tuple[int, str]]:
