@@ -269,3 +269,12 @@ def test_templates_load_through_importlib_resources():
         "index.md",
         "shape.md",
     ]
+
+
+def test_contract_values_in_templates_are_escaped_not_markup(tmp_path):
+    evil = CONTRACT.replace("in loud mode;", "<img src=x onerror=alert(1)>;")
+    root = write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/echo.md": evil})
+    pages = render(root)
+    for path in ("contracts/shapes/echoreturn.md", "contracts/agents/echoer.md"):
+        assert "<img" not in pages[path], path
+        assert "&lt;img src=x onerror=alert(1)&gt;" in pages[path], path
