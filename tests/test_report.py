@@ -146,6 +146,10 @@ DRIFTS: dict[str, tuple[str, Callable[[Path], None]]] = {
     "stale region": ("drift-region-stale", _stale_region("agents/reporter.md", "## Shared rules\n\nStart.\n")),
     "orphaned region": ("drift-region-orphaned", _add("agents/old.md", ORPHANED)),
     "unmanaged restatement": ("drift-restatement", _add("agents/writer.md", RESTATED)),
+    "broken anchor": (
+        "drift-link",
+        _add("agents/citer.md", "# Citer\n\nSee [check 1](../contracts/returns.md#lookupreturn-chek-1).\n"),
+    ),
     "pin mismatch": ("drift-pin", _edit("contractc.yaml", PIN, hashlib.sha256(b"approved before").hexdigest())),
 }
 
@@ -412,6 +416,20 @@ def test_changed_since_reports_all_drift_when_a_contract_changed(repo, run_cli):
     result = run_cli("check", "--root", str(repo), "--changed-since", "main", "--quiet")
     assert result.code == 1
     assert result.out.count("error[drift-output]") == 4  # every output: snippets, manifest, schema
+
+
+def test_a_changed_source_keeps_every_drift_and_a_source_folder_counts_for_its_files():
+    from contractc.changed import limit_to_changes
+
+    drift = [
+        Diagnostic("agents/a.md", 3, 1, "drift-output", "x"),
+        Diagnostic("prompts/b.md", 0, 0, "drift-orphan", "y"),
+    ]
+    sources = {"contractc.yaml", "contracts/c.md", "site_overrides/"}
+    assert limit_to_changes(drift, [], {"agents/a.md", "README.md"}, sources) == (drift[:1], [], 1)
+    assert limit_to_changes(drift, [], {"contracts/c.md"}, sources) == (drift, [], 0)
+    assert limit_to_changes(drift, [], {"site_overrides/page.md"}, sources) == (drift, [], 0)
+    assert limit_to_changes(drift, [], {"site_overrides.md"}, sources) == ([], [], 2)
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATTERS))

@@ -1,8 +1,9 @@
 """``check --changed-since REF``: limit the report to drift the changes since REF can explain.
 
 A drift is kept when its copy changed since REF, or when any source of the
-compile changed (``Result.sources``: the configuration and the contracts): a
-contract's copies can be anywhere, so a changed source keeps every drift.
+compile changed (``Result.sources``: the configuration, the contracts, role
+files, the site's override templates): a contract's copies can be anywhere,
+so a changed source keeps every drift.
 Pre-existing drift in untouched files is counted, not shown, so a pull request
 is judged on what it touched.  Everything is still compiled and compared: only
 the report is limited.
@@ -31,7 +32,8 @@ def limit_to_changes(
     diagnostics: Iterable[Diagnostic], changes: Iterable[Change], changed: set[str], sources: set[str]
 ) -> tuple[list[Diagnostic], list[Change], int]:
     """The diagnostics and changes to report, and how many drift diagnostics were left out."""
-    everything = bool(changed & sources)
+    folders = tuple(s for s in sources if s.endswith("/"))
+    everything = bool(changed & sources) or any(path.startswith(folders) for path in changed)
     kept, hidden = [], 0
     for d in diagnostics:
         if everything or d.path in changed or d.exit_code is not ExitCode.DRIFT:

@@ -33,6 +33,15 @@ ROOT_OPTION = click.option(
 )
 
 
+SITE_PAGES_OPTION = click.option(
+    "--site-pages",
+    "site_pages",
+    metavar="DIR",
+    help="Also write the contract site's pages under DIR (project-relative), as out.site does: "
+    "for site engines without mkdocs plugins, such as Zensical.",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 def cli() -> None:
@@ -52,7 +61,8 @@ def cli() -> None:
 @cli.command()
 @ROOT_OPTION
 @click.option("--force", is_flag=True, help="Overwrite managed regions that were edited by hand (the edit is lost).")
-def build(root: Path, force: bool) -> int:
+@SITE_PAGES_OPTION
+def build(root: Path, force: bool, site_pages: str | None) -> int:
     """Compile the contracts and write every output that changed.
 
     Writes are all-or-nothing: if any file cannot be written, none is changed.
@@ -63,7 +73,7 @@ def build(root: Path, force: bool) -> int:
     from contractc.output import Mode
     from contractc.pipeline import run
 
-    result = run(root, Mode.BUILD, force=force)
+    result = run(root, Mode.BUILD, force=force, site_pages=site_pages)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
     if result.refused:
@@ -82,6 +92,7 @@ def build(root: Path, force: bool) -> int:
 
 @cli.command()
 @ROOT_OPTION
+@SITE_PAGES_OPTION
 @click.option(
     "--format",
     "fmt",
@@ -97,12 +108,15 @@ def build(root: Path, force: bool) -> int:
     metavar="REF",
     help="Report only drift whose copy or source changed since the git REF (e.g. origin/main).",
 )
-def check(root: Path, fmt: str, diff: bool, quiet: bool, changed_since: str | None) -> int:
+def check(root: Path, site_pages: str | None, fmt: str, diff: bool, quiet: bool, changed_since: str | None) -> int:
     """Compare every output with what the contracts compile to; write nothing.
 
-    Exit 0 when every copy is current, 1 when any drifted (each one is named
-    with file:line and a diff), 2 for bad input. Colour only on a terminal,
-    never when NO_COLOR is set.
+    Also checks that every link into a contract (`contracts/x.md#anchor`) or
+    into the contract site (the site_url) names an anchor that exists.
+
+    Exit 0 when every copy is current, 1 when any drifted or a link dangles
+    (each one is named with file:line, drifted files with a diff), 2 for bad
+    input. Colour only on a terminal, never when NO_COLOR is set.
     """
     from contractc.output import Mode
     from contractc.pipeline import run
@@ -116,7 +130,7 @@ def check(root: Path, fmt: str, diff: bool, quiet: bool, changed_since: str | No
             changed = changed_files(root, changed_since)
         except ContractcError as exc:
             return _report(Report.of(exc.diagnostics), fmt, diff, quiet, root)
-    result = run(root, Mode.CHECK)
+    result = run(root, Mode.CHECK, site_pages=site_pages)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _report(Report.of(result.diagnostics), fmt, diff, quiet, root)
     diagnostics, changes, hidden = result.diagnostics, result.changes, 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc.emit import EMITTERS
+from contractc.emit.site import with_site_pages
 from contractc.load import load_project
 from contractc.load.config import CONFIG_NAME
 from contractc.model import Project
@@ -29,7 +30,7 @@ class Result:
     checked: int = 0
     """How many generated files were compared."""
     sources: set[str] = field(default_factory=set)
-    """Project-relative paths of the inputs the compile read (config, contracts, role files).
+    """Project-relative paths of the inputs the compile read (config, contracts, role files, template folder).
     ``check --changed-since`` treats a change to any of them as touching every output."""
     refused: bool = False
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
@@ -41,33 +42,42 @@ class Result:
         return exit_code_for(self.diagnostics)
 
 
-def compile_project(root: Path, only: Iterable[str] = ()) -> tuple[Project, OutputSet]:
-    """Load the project and run every emitter (or those named in ``only``)."""
+def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None = None) -> tuple[Project, OutputSet]:
+    """Load the project and run every emitter (or those named in ``only``).
+
+    ``site_pages`` is ``--site-pages DIR``: write the site's pages there, as ``out.site`` would.
+    """
     project = load_project(root)
+    if site_pages is not None:
+        project = with_site_pages(root, project, site_pages)
     outputs = OutputSet()
     wanted = set(only)
     for kind, (emit, owned_key) in EMITTERS.items():
         if wanted and kind not in wanted:
             continue
         outputs.add(kind, emit(project))
-        if owned_key:
-            outputs.owned.add(project.config.out[owned_key])
+        owned = owned_key(project) if callable(owned_key) else project.config.out.get(owned_key) if owned_key else None
+        if owned:
+            outputs.owned.add(owned)
     return project, outputs
 
 
-def run(root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False) -> Result:
+def run(
+    root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False, site_pages: str | None = None
+) -> Result:
     """Compile, compare with disk and, in build mode, write what changed.
 
     Build writes nothing when a region needs a decision (a hand edit, unless
     ``force``; an orphaned region); it writes, then still reports, the drift it
-    cannot fix (a restatement, a broken pin).
+    cannot fix (a restatement, a broken pin, a dangling link).  ``site_pages``
+    is ``--site-pages DIR`` (see :func:`compile_project`).
     """
     from contractc.drift import FINDERS, refuses_build
 
     result = Result(mode)
     try:
-        project, outputs = compile_project(root, only)
-        result.sources = {CONFIG_NAME, *(c.path for c in project.contracts), *(r.path for r in project.roles)}
+        project, outputs = compile_project(root, only, site_pages)
+        result.sources = sources_of(project)
         result.checked = len(outputs.files)
         changes = diff_against_disk(root, outputs)
         drifted = [d for change in changes for d in explain(change)]
@@ -97,6 +107,15 @@ def explain(change: Change) -> list[Diagnostic]:
 
     explainer = EXPLAINERS.get(change.output.kind) if change.output else None
     return (explainer(change) if explainer else []) or [drift_diagnostic(change)]
+
+
+def sources_of(project: Project) -> set[str]:
+    """The inputs of the compile, project-relative; a folder ends with ``/`` (site template overrides)."""
+    sources = {CONFIG_NAME, *(c.path for c in project.contracts), *(r.path for r in project.roles)}
+    templates = (project.config.raw.get("site") or {}).get("templates")
+    if templates:
+        sources.add(templates.rstrip("/") + "/")
+    return sources
 
 
 def verify_changes(changes: list[Change]) -> None:
