@@ -51,6 +51,7 @@ def cli() -> None:
     Typical use:
       contractc build          regenerate every copy after editing a contract
       contractc check          in CI: exit 1 if any copy drifted from its contract
+                               (--format github: annotations on the pull request)
       contractc hash FILE      print the SHA-256 a contract is published with
       contractc validate SHAPE FILE   check a document against a shape
 
