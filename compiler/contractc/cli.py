@@ -8,23 +8,53 @@ validation, 2 bad input or usage.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from contractc import __version__
-from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
+
+# diagnostics (and everything past it) is imported where it is used, so that
+# `--help` and `--version` cost little more than click itself (issue 7).
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from contractc.diagnostics import Diagnostic
+
+
+class _path:  # noqa: N801 (click's ``path_type`` must be a class)
+    """Builds a ``pathlib.Path``: pathlib costs 5 ms of start-up, so it is imported when a path is parsed."""
+
+    def __new__(cls, value: str) -> Path:  # type: ignore[misc]
+        from pathlib import Path
+
+        return Path(value)
+
 
 ROOT_OPTION = click.option(
     "--root",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False, path_type=_path),
     default=".",
     show_default=True,
     help="Project root: the folder holding contractc.yaml.",
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+def _help_width(limit: int = 100) -> int:
+    """What click computes with ``shutil.get_terminal_size``, without importing shutil (2 ms: bz2, lzma)."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return max(min(columns, limit) - 2, 50)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 def cli() -> None:
     """Compile agent contracts (contracts/*.md) into their copies, and catch drift.
@@ -69,6 +99,7 @@ def check(root: Path, diff: bool) -> int:
     Exit 0 when every copy is current, 1 when any drifted (each one is named
     with file:line and a diff), 2 for bad input.
     """
+    from contractc.diagnostics import ExitCode
     from contractc.output import Mode
     from contractc.pipeline import run, unified_diff
 
@@ -87,7 +118,7 @@ def check(root: Path, diff: bool) -> int:
 
 
 @cli.command("hash")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=_path))
 def hash_(files: tuple[Path, ...]) -> int:
     """Print the SHA-256 of each FILE's exact bytes (sha256sum format).
 
@@ -95,6 +126,8 @@ def hash_(files: tuple[Path, ...]) -> int:
     `sha256:` pin in contractc.yaml record.
     """
     import hashlib
+
+    from contractc.diagnostics import Diagnostic, ExitCode
 
     problems = []
     for path in files:
@@ -119,12 +152,16 @@ def main(argv: list[str] | None = None) -> int:
         code = cli.main(args=argv, prog_name="contractc", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
-        return ExitCode.BAD_INPUT
-    except ContractcError as exc:
-        return _fail(exc.diagnostics)
+        return 2  # ExitCode.BAD_INPUT
     except click.Abort:
         click.echo("aborted", err=True)
-        return ExitCode.DRIFT
+        return 1  # ExitCode.DRIFT
+    except Exception as exc:
+        from contractc.diagnostics import ContractcError
+
+        if isinstance(exc, ContractcError):
+            return _fail(exc.diagnostics)
+        raise
     return int(code or 0)
 
 
