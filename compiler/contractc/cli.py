@@ -54,6 +54,15 @@ def _help_width(limit: int = 100) -> int:
     return max(min(columns, limit) - 2, 50)
 
 
+CACHE_OPTION = click.option(
+    "--cache/--no-cache",
+    default=True,
+    show_default=True,
+    help="Use and keep .contractc/cache.json: when no file the last clean run read has changed, "
+    "confirm that without compiling.",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 def cli() -> None:
@@ -93,17 +102,30 @@ def build(root: Path) -> int:
 @cli.command()
 @ROOT_OPTION
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show a unified diff for each drifted file.")
-def check(root: Path, diff: bool) -> int:
+@CACHE_OPTION
+def check(root: Path, diff: bool, cache: bool) -> int:
     """Compare every output with what the contracts compile to; write nothing.
 
     Exit 0 when every copy is current, 1 when any drifted (each one is named
-    with file:line and a diff), 2 for bad input.
+    with file:line and a diff), 2 for bad input.  The only file it may write is
+    its cache in .contractc/ (see --no-cache).
     """
+    if cache:
+        from contractc.cache import confirm
+
+        checked = confirm(root)
+        if checked is not None:  # every file the last clean run read is byte-identical
+            click.echo(_all_current(checked))
+            return 0
+    from contractc.cache import recording
     from contractc.diagnostics import ExitCode
     from contractc.output import Mode
     from contractc.pipeline import run, unified_diff
 
-    result = run(root, Mode.CHECK)
+    with recording(root, enabled=cache) as record:
+        result = run(root, Mode.CHECK)
+    if record and not result.diagnostics:
+        record.save(result.checked)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
     for diagnostic, change in zip(result.diagnostics, result.changes):
@@ -113,7 +135,7 @@ def check(root: Path, diff: bool) -> int:
     if result.diagnostics:
         click.echo(f"contractc: {len(result.diagnostics)} drifted, {result.checked} checked; run `contractc build` to fix")
     else:
-        click.echo(f"contractc: {result.checked} files checked, all current")
+        click.echo(_all_current(result.checked))
     return result.exit_code
 
 
@@ -136,6 +158,10 @@ def hash_(files: tuple[Path, ...]) -> int:
         except OSError as exc:
             problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
     return _fail(problems) if problems else ExitCode.CLEAN
+
+
+def _all_current(checked: int) -> str:
+    return f"contractc: {checked} files checked, all current"
 
 
 def _fail(diagnostics: list[Diagnostic]) -> int:
