@@ -60,7 +60,7 @@ def test_second_clean_check_is_answered_from_the_cache_with_the_same_line(projec
 
 def test_the_cache_folder_ignores_itself_and_no_cache_neither_reads_nor_writes_it(tmp_path, run_cli):
     root = write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/c.md": CONTRACT})
-    run_cli("build", "--root", str(root), "--no-cache")
+    run_cli("build", "--root", str(root))
     before = snapshot(root)
     assert run_cli("check", "--root", str(root), "--no-cache").out == CLEAN
     assert snapshot(root) == before and not (root / ".contractc").exists()
