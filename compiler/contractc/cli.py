@@ -73,6 +73,7 @@ def cli() -> None:
       contractc build          regenerate every copy after editing a contract
       contractc check          in CI: exit 1 if any copy drifted from its contract
       contractc hash FILE      print the SHA-256 a contract is published with
+      contractc validate SHAPE FILE   check a document against a shape
 
     Exit codes: 0 clean, 1 drift or failed validation, 2 bad input or usage.
     """
@@ -96,6 +97,8 @@ def build(root: Path) -> int:
         click.echo(f"{'removed' if change.expected is None else 'wrote'} {change.path}")
     written = len(result.changes)
     click.echo(f"contractc: {written} written, {result.checked - written} already current" if written else f"contractc: {result.checked} files current, nothing written")
+    for note in result.notes:
+        click.echo(note.format())
     return result.exit_code
 
 
@@ -137,6 +140,37 @@ def check(root: Path, diff: bool, cache: bool) -> int:
     else:
         click.echo(_all_current(result.checked))
     return result.exit_code
+
+
+@cli.command()
+@ROOT_OPTION
+@click.option("--artifact", is_flag=True, help="Use the artifact schema: transient fields are not allowed.")
+@click.argument("shape_id", metavar="SHAPE")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
+    """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
+
+    \b
+    For a data shape, FILE is YAML or JSON (the shape's value, or the value
+    under the shape's key) or a Markdown file whose front matter is checked.
+    Without --artifact the wire schema is used (what travels between agents);
+    with it, the artifact schema (what may be written to disk).
+
+    Every error is printed as FILE:line: <json-path>: message, on the line of
+    the offending key. Exit 0 valid, 1 invalid, 2 unknown shape or unreadable FILE.
+    """
+    from contractc.load import load_project
+    from contractc.validate import validate_file
+
+    problems = validate_file(load_project(root), shape_id, file, artifact)
+    schema = "artifact schema" if artifact else "wire schema"
+    for problem in problems:
+        click.echo(f"{problem.path}:{problem.line}: {problem.message}")
+    if problems:
+        click.echo(f"contractc: {file.as_posix()} does not match {shape_id} ({schema}): {len(problems)} error{'s' * (len(problems) != 1)}")
+        return ExitCode.DRIFT
+    click.echo(f"contractc: {file.as_posix()} matches {shape_id} ({schema})")
+    return ExitCode.CLEAN
 
 
 @cli.command("hash")

@@ -50,6 +50,14 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "bad-shape": (ExitCode.BAD_INPUT, "a shape section is incomplete"),
     "write-failed": (ExitCode.BAD_INPUT, "an output could not be written; nothing was changed"),
     # bad input: data shapes and schemas (issue 3)
+    "bad-notation": (ExitCode.BAD_INPUT, "a value in a data shape is not in the notation"),
+    "ambiguous-ref": (ExitCode.BAD_INPUT, "a placeholder names more than one shape"),
+    "bad-default": (ExitCode.BAD_INPUT, "a `default` in a comment does not fit its field"),
+    "schema-invalid": (ExitCode.BAD_INPUT, "a compiled schema is not valid draft 2020-12"),
+    "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),
+    "optional-inferred": (ExitCode.CLEAN, "note: build made a field optional because of its comment"),
+    "unknown-shape": (ExitCode.BAD_INPUT, "`validate` was given a shape id the project does not define"),
+    "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
 
     # bad input: managed regions and role files (issue 4)
 
@@ -66,6 +74,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # drift: links and anchors (issue 5)
 
     # validation of returns and documents (issues 3 and 4)
+    "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
 
 }
 

@@ -27,6 +27,8 @@ class Result:
     changes: list[Change] = field(default_factory=list)
     checked: int = 0
     """How many generated files were compared."""
+    notes: list[Diagnostic] = field(default_factory=list)
+    """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -51,17 +53,40 @@ def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
     """Compile, compare with disk and, in build mode, write what changed."""
     result = Result(mode)
     try:
-        _, outputs = compile_project(root, only)
+        project, outputs = compile_project(root, only)
         result.checked = len(outputs.files)
         result.changes = diff_against_disk(root, outputs)
         if mode is Mode.BUILD:
+            verify_changes(result.changes)
             write_changes(root, result.changes)
+            result.notes = build_notes(project)
         else:
             result.diagnostics = [drift_diagnostic(c) for c in result.changes]
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []
     return result
+
+
+def verify_changes(changes: list[Change]) -> None:
+    """Run each output kind's verifier on the files about to be written; raise every problem before any write."""
+    from contractc.emit import VERIFIERS
+
+    problems = [
+        problem
+        for change in changes
+        if change.expected is not None and change.output is not None and change.output.kind in VERIFIERS
+        for problem in VERIFIERS[change.output.kind](change.path, change.expected)
+    ]
+    if problems:
+        raise ContractcError(problems)
+
+
+def build_notes(project: Project) -> list[Diagnostic]:
+    """What ``build`` lists after its summary so a surprising inference is visible: every optional field and why."""
+    from contractc.notation import interpret_project, optional_notes
+
+    return sorted(optional_notes(interpret_project(project)), key=Diagnostic.sort_key)
 
 
 def drift_diagnostic(change: Change) -> Diagnostic:

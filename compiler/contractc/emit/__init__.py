@@ -8,18 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from contractc.diagnostics import Diagnostic
 from contractc.emit.prompts import emit_prompts
+from contractc.emit.schemas import emit_schemas, verify_schema_file
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
+Verifier = Callable[[str, bytes], list[Diagnostic]]
 
 # kind -> (emitter, the config ``out`` key of the folder it owns, or None)
 EMITTERS: dict[str, tuple[Emitter, str | None]] = {
     "prompts": (emit_prompts, "prompts"),
     # schemas (issue 3)
+    "schemas": (emit_schemas, "schemas"),
 
     # managed regions and role-file prompts (issue 4)
 
     # site pages (issue 5)
 
+}
+
+# kind -> a check ``build`` runs on each file of that kind it is about to write
+# (too slow for ``check``, and redundant there: a current file passed it when written).
+VERIFIERS: dict[str, Verifier] = {
+    "schemas": verify_schema_file,
 }

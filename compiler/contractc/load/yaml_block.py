@@ -7,18 +7,44 @@ tags.  Lines and columns are converted to file positions here, once.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.model import Field, Node
 
 
-def parse_block(text: str, path: str, first_line: int, col_offset: int = 0) -> Any:
-    """Parse YAML ``text`` whose first line is 1-based file line ``first_line``."""
+def round_trip_yaml() -> Any:
+    """ruamel.yaml in round-trip mode, with quotes kept and dates left as the text that was written.
+
+    Quotes matter to the notation (``"8"`` is a string, ``8`` an integer); a date
+    stays text because JSON has no date type and ``2025-02-30`` must be a located
+    validation error, not a crash in the YAML constructor.
+    """
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.Constructor = _text_dates_constructor()
+    return yaml
+
+
+@cache
+def _text_dates_constructor() -> type:
+    from ruamel.yaml.constructor import RoundTripConstructor
+
+    class TextDates(RoundTripConstructor):
+        pass
+
+    TextDates.add_constructor("tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str)
+    return TextDates
+
+
+def parse_block(text: str, path: str, first_line: int, col_offset: int = 0) -> Any:
+    """Parse YAML ``text`` whose first line is 1-based file line ``first_line``."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    yaml = round_trip_yaml()
     try:
         return yaml.load(text)
     except MarkedYAMLError as exc:

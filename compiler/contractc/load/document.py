@@ -1,0 +1,124 @@
+"""A document to validate (YAML, JSON, or a Markdown file's front matter), with the line of every key.
+
+Loaded with ruamel.yaml in round-trip mode (safe: no objects from tags; JSON is
+YAML) only to know where each key is, so a failure can be reported on the
+line of the offending key; the validator sees plain dicts, lists and scalars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from contractc.diagnostics import ContractcError, Diagnostic
+
+MARKDOWN_SUFFIXES = {".md", ".markdown"}
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    path: str
+    """The path as the user gave it, for messages."""
+    value: Any
+    """The plain data: front matter for Markdown, the whole file otherwise."""
+    front_matter: bool
+    positions: dict[str, tuple[int, int]] = field(repr=False, default_factory=dict)
+    """1-based (line, column) of every key path (``$.a[0].b``); ``$`` is the first line of the data."""
+
+    def where(self, path: list[Any]) -> tuple[int, int]:
+        """The position of the deepest existing key along ``path``."""
+        for n in range(len(path), -1, -1):
+            found = self.positions.get(json_path(path[:n]))
+            if found:
+                return found
+        return (1, 1)
+
+
+def json_path(path: list[Any]) -> str:
+    return "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
+
+
+def load_document(file: Path) -> Document:
+    label = file.as_posix()
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise ContractcError(Diagnostic(label, 0, 0, "file-missing", f"cannot read: {exc.strerror}")) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ContractcError(
+            Diagnostic(
+                label, 0, 0, "not-utf8", f"byte 0x{data[exc.start]:02x} is not valid UTF-8", "save the file as UTF-8"
+            )
+        ) from None
+    first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
+    if front:
+        text, first_line = _front_matter(label, text)
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    from contractc.load.yaml_block import round_trip_yaml
+
+    try:
+        doc = round_trip_yaml().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + (mark.line if mark else 0)
+        raise ContractcError(
+            Diagnostic(
+                label,
+                line,
+                (mark.column + 1) if mark else 1,
+                "document-syntax",
+                f"not valid YAML or JSON: {exc.problem or exc.context}",
+            )
+        ) from None
+    except YAMLError as exc:
+        raise ContractcError(
+            Diagnostic(label, first_line, 1, "document-syntax", f"not valid YAML or JSON: {exc}")
+        ) from None
+    positions = {"$": (first_line, 1)}
+    _positions(doc, [], first_line, positions)
+    return Document(label, _plain(doc), front, positions)
+
+
+def _front_matter(label: str, text: str) -> tuple[str, int]:
+    """The YAML between a leading ``---`` line and the next ``---`` (or ``...``) line, and its first line."""
+    lines = text.splitlines()
+    if not lines or lines[0].rstrip() != "---":
+        raise ContractcError(
+            Diagnostic(label, 1, 1, "document-syntax", "no front matter: the file does not start with a `---` line")
+        )
+    for n, line in enumerate(lines[1:], start=1):
+        if line.rstrip() in ("---", "..."):
+            return "\n".join(lines[1:n]) + "\n", 2
+    raise ContractcError(Diagnostic(label, 1, 1, "document-syntax", "front matter is never closed with a `---` line"))
+
+
+def _positions(node: Any, path: list[Any], first_line: int, out: dict[str, tuple[int, int]]) -> None:
+    if isinstance(node, dict):
+        for key, sub in node.items():
+            line, col = node.lc.key(key)
+            out[json_path([*path, str(key)])] = (first_line + line, col + 1)
+            _positions(sub, [*path, str(key)], first_line, out)
+    elif isinstance(node, list):
+        for i, sub in enumerate(node):
+            line, col = node.lc.item(i)
+            out[json_path([*path, i])] = (first_line + line, col + 1)
+            _positions(sub, [*path, i], first_line, out)
+
+
+def _plain(value: Any) -> Any:
+    """ruamel's round-trip types as plain JSON types (dates were kept as their text when loading)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)

@@ -1,0 +1,435 @@
+"""Stage 2, model: the data-shape notation read into a typed field tree.
+
+The parser keeps a shape block as written (:class:`~contractc.model.Node`); this
+module says what the writing *means*: ``string``, ``a | b``, ``"YYYY-MM-DD"``,
+``{ ...full x... }``, and the comments real contracts use (``# ← TRANSIENT``,
+``# optional — ...``, ``# reserved; default x``).  The result, a :class:`Spec`
+tree per shape, is what the schema emitter and the example deriver read.
+Anything that is not notation is a located ``bad-notation`` error: a schema
+must never silently turn into ``{}``.  docs/notation.md is the reference.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from contractc.diagnostics import ContractcError, Diagnostic, Severity
+from contractc.model import Contract, DataShape, Field, Node, Project
+
+Kind = Literal[
+    "string", "text", "example", "date", "datetime", "integer", "number", "boolean", "null",
+    "enum", "array", "object", "any", "ref", "open",
+]  # fmt: skip
+
+TYPE_WORDS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
+# Words that look like a type but are not notation: a typo here must fail, not become an example value.
+NOT_TYPE_WORDS = {
+    "str", "int", "float", "double", "long", "bool", "object", "dict", "map", "list", "array", "any",
+    "date", "datetime", "timestamp", "enum", "uuid", "url", "uri", "email", "text", "none", "nil", "undefined",
+}  # fmt: skip
+DATE_PLACEHOLDER = "YYYY-MM-DD"
+DATETIME_PLACEHOLDER = re.compile(r"^YYYY-MM-DD[T ]hh:mm(:ss)?(Z|[+-]hh:mm)?$", re.IGNORECASE)
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+INTEGER = re.compile(r"^[-+]?\d+$")
+NUMBER = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
+ENUM_WORD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$")
+TYPE_SYNTAX = re.compile(r"^(\w+(\[.*\]|\?|<.*>)|<[^>]*>)$")
+SHAPE_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*")
+
+# Comment markers (docs/notation.md, "Comments").
+TRANSIENT = re.compile(r"(?:←|<-)\s*TRANSIENT\b")
+OPTIONAL_MARK = re.compile(r"(?:←|<-)\s*OPTIONAL\b")
+REQUIRED_MARK = re.compile(r"(?:←|<-)\s*REQUIRED\b")
+MARKERS = re.compile(r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED)\b[\s,;:—-]*")
+# The prose phrasings that make a field optional: small, documented, and each use is listed by `build`.
+OPTIONAL_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("optional", re.compile(r"^\(?optional\b|\(optional\)", re.IGNORECASE)),
+    ("omit otherwise / omitted when", re.compile(r"\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b", re.IGNORECASE)),
+    ("present only when", re.compile(r"\b(?:present\s+only|only\s+present)\s+(?:when|if)\b", re.IGNORECASE)),
+    ("required when", re.compile(r"\brequired\s+(?:only\s+)?(?:when|if)\b", re.IGNORECASE)),
+    # a clause that ends in "only" (`FRs only;`), but not `read only` / `write only`, which say how, not whether
+    ("<who> only", re.compile(r"\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])", re.IGNORECASE)),
+)
+DEFAULT = re.compile(r"(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)", re.IGNORECASE)
+ENUM_COMMENT = re.compile(r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """What one value of a shape may be: the notation, interpreted."""
+
+    kind: Kind
+    line: int
+    col: int
+    enum: tuple[str, ...] = ()
+    """Allowed values of an ``enum``."""
+    examples: tuple[Any, ...] = ()
+    """Literal values the contract wrote (``FR-001``, ``8``), in source order."""
+    items: tuple[Spec, ...] = ()
+    """An array's item variants; empty when any item is allowed."""
+    props: tuple[Prop, ...] = ()
+    """An object's keys in source order."""
+    open: bool = False
+    """An object that also accepts keys the contract does not list."""
+    ref: str = ""
+    """The id of the shape a ``ref`` points at."""
+    written: str = ""
+    """The placeholder as written (``{ ...full x... }``), quoted in descriptions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prop:
+    """One key of an object."""
+
+    name: str
+    spec: Spec
+    comment: str
+    """The attached comment, the property's description."""
+    optional: str = ""
+    """Why the key may be absent: the rule that matched its comment; empty when required."""
+    transient: bool = False
+    """In flight only: in the wire schema, never in the artifact schema."""
+    default: Any = None
+    has_default: bool = False
+    line: int = 0
+    """1-based file line of the key."""
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeSpec:
+    """A data shape with its notation interpreted."""
+
+    id: str
+    key: str
+    contract: str
+    """Project-relative path of the contract."""
+    sha256: str
+    section: str
+    line: int
+    comment: str
+    spec: Spec
+
+    def has_transient(self, specs: dict[str, ShapeSpec]) -> bool:
+        """True when the shape or a shape it refers to has a transient field (so it has an artifact schema)."""
+        return _has_transient(self.spec, specs, {self.id})
+
+
+def _has_transient(spec: Spec, specs: dict[str, ShapeSpec], seen: set[str]) -> bool:
+    if spec.kind == "ref" and spec.ref not in seen:
+        return _has_transient(specs[spec.ref].spec, specs, seen | {spec.ref})
+    return any(p.transient or _has_transient(p.spec, specs, seen) for p in spec.props) or any(
+        _has_transient(i, specs, seen) for i in spec.items
+    )
+
+
+def interpret_project(project: Project) -> dict[str, ShapeSpec]:
+    """Every data shape of the project by id, in source order; raise every notation problem at once."""
+    shapes = [(c, s) for c in project.contracts for s in c.data_shapes]
+    problems: list[Diagnostic] = []
+    specs: dict[str, ShapeSpec] = {}
+    for contract, shape in shapes:
+        reader = _Reader(contract, shape, shapes, problems)
+        spec = reader.value(shape.root.value, "$")
+        specs[shape.id] = ShapeSpec(
+            shape.id,
+            shape.key,
+            contract.path,
+            contract.sha256,
+            shape.section,
+            shape.root.line,
+            shape.root.comment,
+            spec,
+        )
+    if problems:
+        raise ContractcError(problems)
+    return specs
+
+
+def optional_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:
+    """One ``note`` per field made optional, with the comment that did it, for ``build`` to list."""
+    notes = []
+    for shape in specs.values():
+        for path, prop in walk_props(shape.spec):
+            if prop.optional:
+                notes.append(
+                    Diagnostic(
+                        shape.contract,
+                        prop.line,
+                        prop.col,
+                        "optional-inferred",
+                        f'{shape.id} {path} made optional by "# {prop.comment}" (rule: {prop.optional})',
+                        severity=Severity.NOTE,
+                    )
+                )
+    return notes
+
+
+def walk_props(spec: Spec, path: str = "$"):
+    """Every property under ``spec`` with its JSON path (``$.a[*].b``), depth first, in source order."""
+    for prop in spec.props:
+        sub = f"{path}.{prop.name}"
+        yield sub, prop
+        yield from walk_props(prop.spec, sub)
+    for item in spec.items:
+        yield from walk_props(item, f"{path}[*]")
+
+
+def transient_paths(shape: ShapeSpec, specs: dict[str, ShapeSpec]) -> set[str]:
+    """JSON paths (``$[*].blocked_by``) of every transient field, through ``$ref`` to other shapes too."""
+    found: set[str] = set()
+
+    def walk(spec: Spec, path: str, seen: frozenset[str]) -> None:
+        if spec.kind == "ref" and spec.ref not in seen:
+            walk(specs[spec.ref].spec, path, seen | {spec.ref})
+        for prop in spec.props:
+            if prop.transient:
+                found.add(f"{path}.{prop.name}")
+            walk(prop.spec, f"{path}.{prop.name}", seen)
+        for item in spec.items:
+            walk(item, f"{path}[*]", seen)
+
+    walk(shape.spec, "$", frozenset({shape.id}))
+    return found
+
+
+class _Reader:
+    """Reads one shape's nodes; problems are appended, never raised, so all are reported."""
+
+    def __init__(
+        self, contract: Contract, shape: DataShape, shapes: list[tuple[Contract, DataShape]], problems: list[Diagnostic]
+    ):
+        self.contract, self.shape, self.shapes, self.problems = contract, shape, shapes, problems
+
+    def fail(
+        self,
+        node: Node | Field,
+        path: str,
+        message: str,
+        hint: str = "see docs/notation.md",
+        code: str = "bad-notation",
+    ) -> Spec:
+        self.problems.append(
+            Diagnostic(self.contract.path, node.line, node.col, code, f"{self.shape.id}: {path}: {message}", hint)
+        )
+        return Spec("any", node.line, node.col)
+
+    def value(self, node: Node, path: str) -> Spec:
+        if node.kind == "map":
+            return self.mapping(node, path)
+        if node.kind == "seq":
+            return self.sequence(node, path)
+        if node.kind == "absent":
+            return Spec("any", node.line, node.col)
+        return self.scalar(node, path)
+
+    def scalar(self, node: Node, path: str) -> Spec:
+        text, at = node.text, (node.line, node.col)
+        if node.block:
+            return Spec("text", *at)
+        if node.quoted:
+            if text == DATE_PLACEHOLDER:
+                return Spec("date", *at)
+            if DATETIME_PLACEHOLDER.match(text):
+                return Spec("datetime", *at)
+            return Spec("example", *at, examples=(text,))
+        if text == "null":
+            return Spec("null", *at)
+        if text in ("true", "false"):
+            return Spec("boolean", *at, examples=(text == "true",))
+        if INTEGER.match(text):
+            return Spec("integer", *at, examples=(int(text),))
+        if NUMBER.match(text):
+            return Spec("number", *at, examples=(float(text),))
+        if text == DATE_PLACEHOLDER:
+            return Spec("date", *at)
+        if ISO_DATE.match(text):
+            return Spec("date", *at, examples=(text,))
+        if text in TYPE_WORDS:
+            return Spec(TYPE_WORDS[text], *at)  # type: ignore[arg-type]
+        if "|" in text:
+            return self.enum(node, path, [part.strip() for part in text.split("|")])
+        if text.startswith("...") and text.endswith("..."):
+            return self.fail(
+                node,
+                path,
+                f"placeholder `{text}` needs brackets",
+                "write `{ " + text + " }` for an object or `[ " + text + " ]` for a list",
+            )
+        if text.lower() in NOT_TYPE_WORDS or TYPE_SYNTAX.match(text):
+            return self.fail(
+                node,
+                path,
+                f"`{text}` is not a type of the notation",
+                _type_hint(text),
+            )
+        return Spec("example", *at, examples=(text,))
+
+    def enum(self, node: Node, path: str, values: list[str]) -> Spec:
+        bad = [v for v in values if not ENUM_WORD.match(v)]
+        if bad:
+            return self.fail(
+                node, path, f"`{node.text}` is not an enum: {bad[0]!r} is not a plain word", "write `a | b | c`"
+            )
+        types = [v for v in values if v in TYPE_WORDS or v in ("null", "true", "false")]
+        if types:
+            return self.fail(
+                node,
+                path,
+                f"`{node.text}` mixes a type ({types[0]}) into an enum",
+                "an enum lists values only; for a field that may be absent, mark it `# ← OPTIONAL`",
+            )
+        if len(set(values)) != len(values):
+            return self.fail(node, path, f"`{node.text}` repeats a value")
+        return Spec("enum", node.line, node.col, enum=tuple(values))
+
+    def mapping(self, node: Node, path: str) -> Spec:
+        if not node.fields:
+            return Spec("open", node.line, node.col, written="{}")  # an object, nothing said about its keys
+        placeholder = (
+            _placeholder([f.name for f in node.fields]) if all(f.value.kind == "absent" for f in node.fields) else None
+        )
+        if placeholder is not None:
+            return self.placeholder(node, path, placeholder)
+        props, is_open = [], False
+        for f in node.fields:
+            if f.value.kind == "absent" and f.name.startswith("..."):
+                is_open = True  # `{ id, ... }`: these keys and any others
+                continue
+            props.append(self.prop(f, f"{path}.{f.name}"))
+        return Spec("object", node.line, node.col, props=tuple(props), open=is_open)
+
+    def placeholder(self, node: Node, path: str, text: str) -> Spec:
+        names = set(SHAPE_NAME.findall(text))
+        targets = sorted({t for name in names for t in self.resolve(name)})
+        written = "{ " + text + " }"
+        if len(targets) > 1:
+            return self.fail(
+                node,
+                path,
+                f"`{written}` names several shapes: {', '.join(targets)}",
+                "name one shape by its id",
+                "ambiguous-ref",
+            )
+        if targets:
+            return Spec("ref", node.line, node.col, ref=targets[0], written=written)
+        return Spec("open", node.line, node.col, written=written)
+
+    def resolve(self, name: str) -> list[str]:
+        """The shape ids ``name`` can mean: an exact id, or a key (preferring this shape's own section)."""
+        if any(s.id == name for _, s in self.shapes):
+            return [name]
+        same_key = [(c, s) for c, s in self.shapes if s.key == name]
+        local = [s.id for c, s in same_key if c.path == self.contract.path and s.section == self.shape.section]
+        if local:
+            return local
+        return [s.id for _, s in same_key]
+
+    def sequence(self, node: Node, path: str) -> Spec:
+        at = (node.line, node.col)
+        if not node.items:
+            return Spec("array", *at, written="[]")
+        if all(i.kind == "scalar" and not i.quoted for i in node.items):
+            text = _placeholder([i.text for i in node.items])
+            if text is not None:
+                return Spec("array", *at, written="[ " + text + " ]")
+        items = [i for i in node.items if not (i.kind == "scalar" and not i.quoted and i.text == "...")]
+        specs = [self.value(item, f"{path}[{n}]") for n, item in enumerate(items)]
+        kinds = {
+            "object" if s.kind in ("object", "ref", "open") else "array" if s.kind == "array" else "scalar"
+            for s in specs
+        }
+        if len(kinds) > 1:
+            return self.fail(
+                node, path, "a list mixes " + " and ".join(sorted(kinds)) + " items", "give every item the same form"
+            )
+        if kinds == {"scalar"}:
+            return Spec("array", *at, items=(self.merge_scalars(node, path, specs),))
+        return Spec("array", *at, items=tuple(specs))
+
+    def merge_scalars(self, node: Node, path: str, specs: list[Spec]) -> Spec:
+        first = specs[0]
+        if all(s.kind == first.kind for s in specs) and first.kind != "enum":
+            return replace(first, examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
+        stringy = {"string", "example", "enum", "date", "datetime", "text"}
+        if all(s.kind in stringy for s in specs):
+            return Spec("string", first.line, first.col)
+        if all(s.kind in ("integer", "number") for s in specs):
+            return Spec("number", first.line, first.col, examples=tuple(e for s in specs for e in s.examples))
+        return self.fail(
+            node,
+            path,
+            "a list mixes " + ", ".join(sorted({s.kind for s in specs})) + " items",
+            "give every item the same type",
+        )
+
+    def prop(self, f: Field, path: str) -> Prop:
+        spec = self.value(f.value, path)
+        comment = f.comment
+        rest = MARKERS.sub("", comment).strip()
+        if spec.kind == "example" and ENUM_COMMENT.match(rest):
+            values = tuple(v.strip() for v in rest.split("|"))
+            if spec.examples[0] not in values:
+                self.fail(f, path, f"example {spec.examples[0]!r} is not one of the values its comment lists ({rest})")
+            else:
+                spec = replace(spec, kind="enum", enum=values)
+        optional = ""
+        if OPTIONAL_MARK.search(comment) and REQUIRED_MARK.search(comment):
+            self.fail(f, path, "both ← OPTIONAL and ← REQUIRED", "keep one marker")
+        elif OPTIONAL_MARK.search(comment):
+            optional = "explicit marker ← OPTIONAL"
+        elif not REQUIRED_MARK.search(comment):
+            optional = next((name for name, rule in OPTIONAL_PHRASES if rule.search(rest)), "")
+        default, has_default = None, False
+        found = DEFAULT.search(rest)
+        if found:
+            default, has_default = self.default(f, path, spec, found.group(1))
+        return Prop(
+            f.name, spec, comment, optional, bool(TRANSIENT.search(comment)), default, has_default, f.line, f.col
+        )
+
+    def default(self, f: Field, path: str, spec: Spec, text: str) -> tuple[Any, bool]:
+        value: Any = text
+        if spec.kind == "enum" and text not in spec.enum:
+            self.fail(f, path, f"default {text!r} is not one of {' | '.join(spec.enum)}", code="bad-default")
+            return None, False
+        if spec.kind == "integer" and INTEGER.match(text):
+            value = int(text)
+        elif spec.kind == "number" and NUMBER.match(text):
+            value = float(text)
+        elif spec.kind == "boolean" and text in ("true", "false"):
+            value = text == "true"
+        elif spec.kind == "null" and text == "null":
+            value = None
+        elif spec.kind not in ("string", "example", "enum", "text"):
+            self.fail(f, path, f"default {text!r} does not fit a {spec.kind} field", code="bad-default")
+            return None, False
+        return value, True
+
+
+_TYPE_HINTS = (
+    (re.compile(r"^(str|text)$", re.IGNORECASE), "write `string`"),
+    (re.compile(r"^(int|long)$", re.IGNORECASE), "write `integer`"),
+    (re.compile(r"^(float|double)$", re.IGNORECASE), "write `number`"),
+    (re.compile(r"^bool$", re.IGNORECASE), "write `boolean`"),
+    (re.compile(r"date|time", re.IGNORECASE), 'write `"YYYY-MM-DD"` for a date or `"YYYY-MM-DDThh:mm:ssZ"` for a date-time'),
+    (re.compile(r"list|array|\[", re.IGNORECASE), "write `[ string ]` for a list of strings, or `[]` for any list"),
+    (re.compile(r"^(object|dict|map)$", re.IGNORECASE), "write a nested mapping, `{ a, b }`, or `{ ...what it holds... }`"),
+)
+
+
+def _type_hint(text: str) -> str:
+    for pattern, hint in _TYPE_HINTS:
+        if pattern.search(text):
+            return hint
+    return 'write `string`, `integer`, `number`, `boolean`, `"YYYY-MM-DD"`, or quote an example value'
+
+
+def _placeholder(parts: list[str]) -> str | None:
+    """``...x...`` text split by YAML at commas (``[ ...a, b... ]``), joined back; None when not a placeholder."""
+    text = ", ".join(p.strip() for p in parts)
+    if parts and text.startswith("...") and text.endswith("..."):
+        return text
+    return None
