@@ -146,7 +146,7 @@ def check(root: Path, diff: bool, cache: bool) -> int:
 @ROOT_OPTION
 @click.option("--artifact", is_flag=True, help="Use the artifact schema: transient fields are not allowed.")
 @click.argument("shape_id", metavar="SHAPE")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=_path))
 def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
     """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
 
@@ -159,6 +159,7 @@ def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
     Every error is printed as FILE:line: <json-path>: message, on the line of
     the offending key. Exit 0 valid, 1 invalid, 2 unknown shape or unreadable FILE.
     """
+    from contractc.diagnostics import ExitCode
     from contractc.load import load_project
     from contractc.validate import validate_file
 
