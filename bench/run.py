@@ -38,6 +38,7 @@ class Tools:
     """The commands under test, bound to a corpus folder."""
 
     env: dict[str, str] = field(default_factory=lambda: _env())
+    python: str = PY
 
     # Both tools run as their console scripts do (`from pkg import main; main()`), with one interpreter.
     def contractc(self, label: str, root: Path, *args: str) -> Command:
@@ -173,10 +174,14 @@ def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Re
         report.unavailable["site"] = "this checkout has no site emitter yet (issue 5)"
         print("   site: not available", flush=True)
         return
-    from site_corpus import bench_pages  # noqa: PLC0415  (needs the site feature's config keys)
+    from site_corpus import bench_pages
 
     for p in pages:
-        report.site[p] = bench_pages(tools, base, p, reps)
+        samples, count, missing = bench_pages(tools, base, p, reps)
+        report.site[p], report.site_pages[p] = samples, count
+        if missing:
+            report.unavailable["mkdocs build with the plugin"] = missing
+        print(f"   P = {p} ({count} pages): " + ", ".join(f"{k} {v.median * 1000:.0f} ms" for k, v in samples.items()), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
