@@ -39,6 +39,7 @@ class Tools:
 
     env: dict[str, str] = field(default_factory=lambda: _env())
     python: str = PY
+    repo: Path = REPO
 
     # Both tools run as their console scripts do (`from pkg import main; main()`), with one interpreter.
     def contractc(self, label: str, root: Path, *args: str) -> Command:
