@@ -16,6 +16,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -154,7 +155,27 @@ def bench_rewrite(tools: Tools, corpus: Corpus, reps: int, report: Report) -> No
         if captured(probe).returncode != 0:  # both repaired every copy
             raise SystemExit(f"{probe.label} fails after the rewrite at N={corpus.n}: a rewrite was incomplete")
     report.rewrite[corpus.n] = samples
+    report.disk = disk_costs(corpus.cog / "docs", corpus.targets)
     print(f"   rewrite all: build {samples[build.label].median * 1000:.1f} ms, cog -r {samples[cog_r.label].median * 1000:.1f} ms", flush=True)
+
+
+def disk_costs(folder: Path, names: tuple[str, ...], count: int = 300) -> dict[str, float]:
+    """Microseconds per file on this disk: rewriting in place (what ``cog -r`` does) vs a new file renamed
+    over the old one (what an all-or-nothing ``build`` must do)."""
+    data = [(folder.parent / name).read_bytes() for name in names[:count]]
+    paths = [str(folder.parent / name) for name in names[:count]]
+    start = time.perf_counter()
+    for path, body in zip(paths, data):
+        with open(path, "wb") as handle:
+            handle.write(body)
+    middle = time.perf_counter()
+    for path, body in zip(paths, data):
+        fd, tmp = tempfile.mkstemp(prefix=".bench.", dir=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(body)
+        os.replace(tmp, path)
+    end = time.perf_counter()
+    return {"in place": (middle - start) / len(paths) * 1e6, "new file + rename": (end - middle) / len(paths) * 1e6}
 
 
 def bench_startup(tools: Tools, root: Path, reps: int, report: Report) -> None:
