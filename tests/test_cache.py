@@ -39,7 +39,7 @@ CLEAN = "contractc: 2 files checked, all current\n"
 def project(tmp_path, run_cli):
     root = write_tree(tmp_path / "p", {"contractc.yaml": CONFIG, "contracts/c.md": CONTRACT})
     assert run_cli("build", "--root", str(root)).code == 0
-    assert (run_cli("check", "--root", str(root)).code, (root / ".contractc/cache.json").is_file()) == (0, True)
+    assert (run_cli("check", "--root", str(root)).code, (root / ".contractc/check.sha256").is_file()) == (0, True)
     return root
 
 
@@ -95,7 +95,8 @@ EDITS = {
     "contract deleted": lambda r: (r / "contracts/c.md").unlink(),
     "config edited": lambda r: _edit(r / "contractc.yaml", b"shared: [shared]", b"shared: []"),
     "config broken": lambda r: _edit(r / "contractc.yaml", b"contracts:", b"contracts: ["),
-    "cache file garbled": lambda r: (r / ".contractc/cache.json").write_text("{"),
+    "cache file garbled": lambda r: (r / ".contractc/check.sha256").write_text("{"),
+    "cache file torn": lambda r: _edit(r / ".contractc/check.sha256", b"md\n", b"m"),
 }
 
 
@@ -111,7 +112,7 @@ def test_a_stale_cache_never_hides_drift(project, run_cli, edit):
 def test_a_run_that_is_not_clean_writes_no_cache(tmp_path, run_cli):
     root = write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/c.md": CONTRACT})
     assert run_cli("check", "--root", str(root)).code == 1  # nothing built yet
-    assert not (root / ".contractc/cache.json").exists()
+    assert not (root / ".contractc/check.sha256").exists()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -141,7 +142,7 @@ def test_a_changed_module_of_the_compiler_or_a_library_invalidates_the_cache(pro
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setitem(sys.modules, "probe_module", module)  # loaded when the cache is written
-    (project / ".contractc/cache.json").unlink()
+    (project / ".contractc/check.sha256").unlink()
     assert run_cli("check", "--root", str(project)).out == CLEAN
     os.utime(path, ns=(1, 1))  # as an upgrade rewrites the file
     monkeypatch.setattr("contractc.pipeline.run", _refuse)

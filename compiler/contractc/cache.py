@@ -1,6 +1,6 @@
 """A local cache that lets ``check`` confirm "nothing changed" without compiling.
 
-A clean ``check`` (no diagnostic at all) records, in ``<root>/.contractc/cache.json``,
+A clean ``check`` (no diagnostic at all) records, in ``<root>/.contractc/check.sha256``,
 the SHA-256 of **every file under the root that the run opened for reading**
 and a digest of **every folder under the root that it listed or read from**
 (and of each of their parents, so a file that appears where the run only
@@ -30,37 +30,40 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 FOLDER = ".contractc"
-NAME = "cache.json"
-FORMAT = 1
+NAME = "check.sha256"
+FORMAT = 2
+# The file: one line of JSON (format, interpreter, modules, folders, files that were absent,
+# the count to print), then one line per file read in `sha256sum`'s format.  confirm()
+# streams those lines: its memory does not grow with the number of files.
 
 
 def confirm(root: str | os.PathLike[str]) -> int | None:
     """The ``checked`` count of the last clean run if nothing it read has changed since, else None."""
     base = os.path.abspath(root)
     try:
-        with open(os.path.join(base, FOLDER, NAME), "rb") as handle:
-            cache = json.loads(handle.read())
-        if cache["format"] != FORMAT or cache["python"] != sys.version:
-            return None
-        for path, mtime, size in cache["modules"]:
-            st = os.stat(path)
-            if st.st_mtime_ns != mtime or st.st_size != size:
+        with open(os.path.join(base, FOLDER, NAME), encoding="utf-8", newline="\n") as handle:
+            head = json.loads(handle.readline())
+            if head["format"] != FORMAT or head["python"] != sys.version:
                 return None
-        for rel, digest in cache["folders"].items():
-            if _listing(os.path.join(base, rel)) != digest:
-                return None
-        sha256 = hashlib.sha256
-        for rel, digest in cache["files"].items():
-            try:
-                with open(os.path.join(base, rel), "rb") as handle:
-                    data = handle.read()
-            except FileNotFoundError:
-                if digest is None:
-                    continue
-                return None
-            if digest is None or sha256(data).hexdigest() != digest:
-                return None
-        return int(cache["checked"])
+            for path, mtime, size in head["modules"]:
+                st = os.stat(path)
+                if st.st_mtime_ns != mtime or st.st_size != size:
+                    return None
+            for rel, digest in head["folders"].items():
+                if _listing(os.path.join(base, rel)) != digest:
+                    return None
+            for rel in head["absent"]:
+                if os.path.lexists(os.path.join(base, rel)):
+                    return None
+            sha256 = hashlib.sha256
+            for line in handle:
+                if line[64:66] != "  " or not line.endswith("\n"):
+                    return None  # a torn or edited cache
+                digest, rel = line[:64], line[66:-1]
+                with open(os.path.join(base, rel), "rb", buffering=0) as target:
+                    if sha256(target.read()).hexdigest() != digest:
+                        return None
+        return int(head["checked"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -113,18 +116,21 @@ class Recorder:
         """Write the cache, unless anything the run read changed while it ran (then the next run is full)."""
         if self.broken:
             return
-        files: dict[str, str | None] = {}
+        lines, absent = [], []
         for full, seen in sorted(self.files.items()):
+            rel = self._rel(full)
+            if "\n" in rel or "\r" in rel or "\\" in rel:
+                return  # not expressible as a sha256sum line: no cache rather than a wrong one
             try:
                 with open(full, "rb") as handle:
                     st = os.fstat(handle.fileno())
                     if seen is None or (st.st_mtime_ns, st.st_size, st.st_ino) != seen:
                         return
-                    files[self._rel(full)] = hashlib.sha256(handle.read()).hexdigest()
+                    lines.append(f"{hashlib.sha256(handle.read()).hexdigest()}  {rel}\n")
             except FileNotFoundError:
                 if seen is not None:
                     return
-                files[self._rel(full)] = None
+                absent.append(rel)
             except OSError:
                 return
         folders = {self.root}
@@ -144,15 +150,16 @@ class Recorder:
             if isinstance(path, str) and os.path.isfile(path):
                 st = os.stat(path)
                 modules.append((path, st.st_mtime_ns, st.st_size))
-        cache = {
+        head = {
             "format": FORMAT,
             "python": sys.version,
             "checked": checked,
             "modules": sorted(modules),
             "folders": listings,
-            "files": files,
+            "absent": absent,
         }
-        _write(os.path.join(self.root, FOLDER), json.dumps(cache, indent=0, sort_keys=True).encode())
+        text = json.dumps(head, sort_keys=True, ensure_ascii=True) + "\n" + "".join(lines)
+        _write(os.path.join(self.root, FOLDER), text.encode("utf-8"))
 
     def _rel(self, full: str) -> str:
         return os.path.relpath(full, self.root)

@@ -58,7 +58,7 @@ CACHE_OPTION = click.option(
     "--cache/--no-cache",
     default=True,
     show_default=True,
-    help="Use and keep .contractc/cache.json: when no file the last clean run read has changed, "
+    help="Use and keep .contractc/check.sha256: when no file the last clean run read has changed, "
     "confirm that without compiling.",
 )
 
