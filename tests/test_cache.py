@@ -148,3 +148,10 @@ def test_a_changed_module_of_the_compiler_or_a_library_invalidates_the_cache(pro
     monkeypatch.setattr("contractc.pipeline.run", _refuse)
     with pytest.raises(AssertionError, match="the pipeline ran"):
         run_cli("check", "--root", str(project))
+
+
+def test_a_cache_written_under_other_options_is_not_used(project):
+    from contractc.cache import confirm
+
+    assert confirm(project, {}) == 2
+    assert confirm(project, {"format": "json"}) is None

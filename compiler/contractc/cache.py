@@ -37,13 +37,17 @@ FORMAT = 2
 # streams those lines: its memory does not grow with the number of files.
 
 
-def confirm(root: str | os.PathLike[str]) -> int | None:
-    """The ``checked`` count of the last clean run if nothing it read has changed since, else None."""
+def confirm(root: str | os.PathLike[str], options: dict[str, object] | None = None) -> int | None:
+    """The ``checked`` count of the last clean run if nothing it read has changed since, else None.
+
+    ``options`` are the command's options that can change its output: a cache
+    written under other options is not used.
+    """
     base = os.path.abspath(root)
     try:
         with open(os.path.join(base, FOLDER, NAME), encoding="utf-8", newline="\n") as handle:
             head = json.loads(handle.readline())
-            if head["format"] != FORMAT or head["python"] != sys.version:
+            if head["format"] != FORMAT or head["python"] != sys.version or head["options"] != _options(options):
                 return None
             for path, mtime, size in head["modules"]:
                 st = os.stat(path)
@@ -112,7 +116,7 @@ class Recorder:
         if full is not None and full not in self.folders:
             self.folders[full] = _listing(full)
 
-    def save(self, checked: int) -> None:
+    def save(self, checked: int, options: dict[str, object] | None = None) -> None:
         """Write the cache, unless anything the run read changed while it ran (then the next run is full)."""
         if self.broken:
             return
@@ -154,6 +158,7 @@ class Recorder:
             "format": FORMAT,
             "python": sys.version,
             "checked": checked,
+            "options": _options(options),
             "modules": sorted(modules),
             "folders": listings,
             "absent": absent,
@@ -202,6 +207,10 @@ def recording(root: str | os.PathLike[str], enabled: bool = True) -> Iterator[Re
         yield recorder
     finally:
         _ACTIVE.remove(recorder)
+
+
+def _options(options: dict[str, object] | None) -> str:
+    return json.dumps(options or {}, sort_keys=True, default=str)
 
 
 def _listing(folder: str) -> str | None:

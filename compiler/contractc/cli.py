@@ -113,10 +113,13 @@ def check(root: Path, diff: bool, cache: bool) -> int:
     with file:line and a diff), 2 for bad input.  The only file it may write is
     its cache in .contractc/ (see --no-cache).
     """
+    # Every other option keys the cache: one added later that changes what a clean check
+    # prints is never answered by a cache written without it.  (--diff only shapes drift output.)
+    options = {k: v for k, v in click.get_current_context().params.items() if k not in ("root", "cache", "diff")}
     if cache:
         from contractc.cache import confirm
 
-        checked = confirm(root)
+        checked = confirm(root, options)
         if checked is not None:  # every file the last clean run read is byte-identical
             click.echo(_all_current(checked))
             return 0
@@ -128,7 +131,7 @@ def check(root: Path, diff: bool, cache: bool) -> int:
     with recording(root, enabled=cache) as record:
         result = run(root, Mode.CHECK)
     if record and not result.diagnostics:
-        record.save(result.checked)
+        record.save(result.checked, options)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
     for diagnostic, change in zip(result.diagnostics, result.changes):
