@@ -31,7 +31,7 @@ from timing import Command, captured, rounds  # noqa: E402
 PY = sys.executable
 CONTRACTC_MAIN = "import sys; from contractc.cli import main; sys.exit(main())"
 COG_MAIN = "import sys; from cogapp import main; sys.exit(main())"
-DEFAULT_REPS = {10: 15, 100: 11, 1000: 7, 5000: 5}
+DEFAULT_REPS = {10: 21, 100: 15, 1000: 11, 5000: 7}
 
 
 @dataclass
@@ -99,7 +99,7 @@ def fill_regions(corpus: Corpus) -> None:
 
 def bench_size(tools: Tools, corpus: Corpus, reps: int, report: Report) -> None:
     n = corpus.n
-    print(f"== N = {n}: {reps} rounds", flush=True)
+    print(f"== N = {n}: {reps} rounds ({time.strftime('%H:%M:%S')})", flush=True)
     check = tools.contractc("contractc check", corpus.contractc, "check")
     cold = Command("contractc check --no-cache", check.argv + ("--no-cache",), check.cwd, check.env)
     cog_check = tools.cog("cog --check", corpus.cog, "--check")
@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     base = Path(tempfile.mkdtemp(prefix="contractc-bench-"))
     try:
         print("== start-up", flush=True)
-        bench_startup(tools, base, max(args.reps or 21, 1), report)
+        bench_startup(tools, base, max(args.reps or 31, 1), report)
         for n in sizes:
             reps = args.reps or DEFAULT_REPS.get(n, 5)
             corpus = write_corpus(base, n)
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.keep:
                 shutil.rmtree(corpus.contractc)
                 shutil.rmtree(corpus.cog)
-        print("== site", flush=True)
+        print(f"== site ({time.strftime('%H:%M:%S')})", flush=True)
         bench_site(tools, base, pages, args.reps or 3, report)
     finally:
         if not args.keep:
