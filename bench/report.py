@@ -236,12 +236,15 @@ METHOD = """\
   turn (A B C A B C ...). The machine's speed drifts 10-20 % within minutes, so
   the ratios are **paired**: the median over rounds of A/B, each pair measured back
   to back. Slopes come from medians.
-- **Peers.** `cog --check` and `cog -r` (cogapp, `python -m cogapp`), the floor
-  (`bench/floor.py`, stdlib only) and `python -c pass`, all with the same
-  interpreter. contractc runs as `python -m contractc` from this checkout.
-- **Cache.** `check` and `build` keep a local cache in `.contractc/` (ignored by
-  git) of the hashes of every file the last clean run read; when nothing changed
-  they confirm it without compiling. `--no-cache` shows the cost without it, which
-  is what a fresh CI checkout pays on its first run.
+- **Peers.** `cog --check` and `cog -r` (cogapp), the floor (`bench/floor.py`,
+  stdlib only), `python -c pass` and `python -c "import click"`, all with the same
+  interpreter. Both tools start the way their console scripts do
+  (`from contractc.cli import main`, `from cogapp import main`); contractc is this
+  checkout (`PYTHONPATH=compiler`).
+- **Cache.** A clean `check` records in `.contractc/check.sha256` (ignored by git)
+  the SHA-256 of every file it read; the next `check` re-hashes those files and,
+  when none changed, confirms it without compiling. The `check` rows are that warm
+  path, after one clean run; `--no-cache` is the full compile, which is what a fresh
+  checkout (a CI job without a restored cache) pays.
 - Run `python bench/run.py --help` for the options; `--smoke` runs N = 10 once.
 """.splitlines()

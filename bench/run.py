@@ -182,6 +182,7 @@ def bench_startup(tools: Tools, root: Path, reps: int, report: Report) -> None:
     cmds = [
         tools.contractc("contractc --help", root, "--help"),
         tools.contractc("contractc --version", root, "--version"),
+        Command("python -c \"import click\"", (PY, "-c", "import click"), root, tools.env),
         tools.python_pass(root),
     ]
     report.startup = rounds(cmds, reps)
