@@ -160,6 +160,20 @@ def render(r: Report) -> str:
         value = t.measure(r)
         verdict = "not available" if value is None else ("met" if t.met(value) else "**not met**")
         out.append(f"| {t.metric} | {t.goal} | {_fmt(value)} | {verdict} |")
+    out += [
+        "",
+        "What bounds these numbers:",
+        "",
+        "- `check` is the cache's warm path: it imports click, reads and hashes every file the last",
+        "  clean run read and lists their folders, so it tracks the floor plus a constant start-up.",
+        "- Without the cache, `check` compiles: it imports ruamel.yaml and jsonschema (the",
+        "  configuration is validated) and markdown-it-py (contracts are parsed), then reads every",
+        "  target, finds its markers and scans it for hand-made copies of a shape, holding the",
+        "  targets in memory (its peak RSS grows with N).",
+        "- `build` writes all-or-nothing: every changed file is staged as a new file and renamed",
+        "  over the old one, where `cog -r` rewrites files in place; see the per-file disk costs",
+        "  under `build` below.",
+    ]
     out += ["", "Without the local cache (`check --no-cache`, what a fresh CI checkout runs):", ""]
     out += ["| metric | measured |", "|---|---|"]
     out += [f"| {metric} | {_fmt(measure(r))} |" for metric, measure in COLD_ROWS]
