@@ -36,8 +36,8 @@ def test_case(name, tmp_path, run_cli):
     if REGEN:
         shutil.rmtree(case / "expected", ignore_errors=True)
         shutil.copytree(root, case / "expected")
-        (case / "expected.out").write_text(output)
+        (case / "expected.out").write_bytes(output.encode("utf-8"))
         (case / "expected.code").write_text(f"{result.code}\n")
     assert result.code == int((case / "expected.code").read_text())
-    assert output == (case / "expected.out").read_text()
+    assert output == (case / "expected.out").read_bytes().decode("utf-8")  # CR kept
     assert snapshot(root) == snapshot(case / "expected")

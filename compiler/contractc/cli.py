@@ -81,25 +81,34 @@ def cli() -> None:
 
 @cli.command()
 @ROOT_OPTION
-def build(root: Path) -> int:
+@click.option("--force", is_flag=True, help="Overwrite managed regions that were edited by hand (the edit is lost).")
+def build(root: Path, force: bool) -> int:
     """Compile the contracts and write every output that changed.
 
     Writes are all-or-nothing: if any file cannot be written, none is changed.
-    Running build twice writes nothing the second time.
+    Running build twice writes nothing the second time.  A managed region edited
+    by hand is never overwritten silently: build writes nothing and exits 1
+    naming it, unless --force is given.
     """
+    from contractc.diagnostics import ExitCode
     from contractc.output import Mode
     from contractc.pipeline import run
 
-    result = run(root, Mode.BUILD)
-    if result.diagnostics:
+    result = run(root, Mode.BUILD, force=force)
+    if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
+    if result.refused:
+        code = _fail(result.diagnostics)
+        click.echo(f"contractc: nothing written; {len(result.diagnostics)} region(s) need a decision", err=True)
+        return code
     for change in result.changes:
         click.echo(f"{'removed' if change.expected is None else 'wrote'} {change.path}")
     written = len(result.changes)
     click.echo(f"contractc: {written} written, {result.checked - written} already current" if written else f"contractc: {result.checked} files current, nothing written")
     for note in result.notes:
         click.echo(note.format())
-    return result.exit_code
+    # Drift build cannot fix (a hand-made copy of a shape, a broken pin) still fails the build.
+    return _fail(result.diagnostics) if result.diagnostics else result.exit_code
 
 
 @cli.command()
@@ -134,10 +143,13 @@ def check(root: Path, diff: bool, cache: bool) -> int:
         record.save(result.checked, options)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
-    for diagnostic, change in zip(result.diagnostics, result.changes):
+    changes = {c.path: c for c in result.changes}
+    diagnostics = result.diagnostics
+    for i, diagnostic in enumerate(diagnostics):
         click.echo(diagnostic.format())
-        if diff:
-            click.echo(unified_diff(change), nl=False)
+        last_of_path = i + 1 == len(diagnostics) or diagnostics[i + 1].path != diagnostic.path
+        if diff and last_of_path and diagnostic.path in changes:  # one diff per file, after all its messages
+            click.echo(unified_diff(changes[diagnostic.path]), nl=False)
     if result.diagnostics:
         click.echo(f"contractc: {len(result.diagnostics)} drifted, {result.checked} checked; run `contractc build` to fix")
     else:

@@ -60,6 +60,14 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
 
     # bad input: managed regions and role files (issue 4)
+    "marker-syntax": (ExitCode.BAD_INPUT, "a contractc marker line does not follow the marker grammar"),
+    "marker-unclosed": (ExitCode.BAD_INPUT, "a region is begun but never ended"),
+    "marker-unopened": (ExitCode.BAD_INPUT, "an end marker has no begin marker"),
+    "marker-nested": (ExitCode.BAD_INPUT, "a region begins inside another region"),
+    "marker-overlap": (ExitCode.BAD_INPUT, "an end marker closes a region other than the one open: regions overlap"),
+    "marker-reference": (ExitCode.BAD_INPUT, "a new region names an unknown or ambiguous shape or section"),
+    "role-front-matter": (ExitCode.BAD_INPUT, "a role file's YAML front matter is malformed"),
+    "unknown-agent": (ExitCode.BAD_INPUT, "a role file is configured for an agent that produces no shape"),
 
     # bad input: site (issue 5)
 
@@ -70,6 +78,14 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # drift: schemas (issue 3)
 
     # drift: managed regions, restatements, pins (issue 4)
+    "drift-region-new": (ExitCode.DRIFT, "a managed region has not been filled by build yet"),
+    "drift-region-stale": (ExitCode.DRIFT, "a managed region is stale: the contract changed since build filled it"),
+    "drift-region-edited": (ExitCode.DRIFT, "a managed region was edited by hand; build refuses it without --force"),
+    "drift-region-stale-edited": (ExitCode.DRIFT, "a managed region is stale and was edited by hand; build refuses it without --force"),
+    "drift-region-unstamped": (ExitCode.DRIFT, "a managed region holds the current bytes but its marker records others"),
+    "drift-region-orphaned": (ExitCode.DRIFT, "a managed region names a shape or section that no longer exists"),
+    "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),
+    "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
 
     # drift: links and anchors (issue 5)
 

@@ -27,6 +27,8 @@ class Result:
     changes: list[Change] = field(default_factory=list)
     checked: int = 0
     """How many generated files were compared."""
+    refused: bool = False
+    """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
     notes: list[Diagnostic] = field(default_factory=list)
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
 
@@ -49,23 +51,47 @@ def compile_project(root: Path, only: Iterable[str] = ()) -> tuple[Project, Outp
     return project, outputs
 
 
-def run(root: Path, mode: Mode, only: Iterable[str] = ()) -> Result:
-    """Compile, compare with disk and, in build mode, write what changed."""
+def run(root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False) -> Result:
+    """Compile, compare with disk and, in build mode, write what changed.
+
+    Build writes nothing when a region needs a decision (a hand edit, unless
+    ``force``; an orphaned region); it writes, then still reports, the drift it
+    cannot fix (a restatement, a broken pin).
+    """
+    from contractc.drift import FINDERS, refuses_build
+
     result = Result(mode)
     try:
         project, outputs = compile_project(root, only)
         result.checked = len(outputs.files)
-        result.changes = diff_against_disk(root, outputs)
+        changes = diff_against_disk(root, outputs)
+        drifted = [d for change in changes for d in explain(change)]
+        found = [d for find in FINDERS.values() for d in find(project)]
         if mode is Mode.BUILD:
-            verify_changes(result.changes)
-            write_changes(root, result.changes)
+            refused = [d for d in drifted + found if refuses_build(d, force)]
+            if refused:
+                result.diagnostics, result.refused = sorted(refused, key=Diagnostic.sort_key), True
+                return result
+            verify_changes(changes)
+            write_changes(root, changes)
             result.notes = build_notes(project)
-        else:
-            result.diagnostics = [drift_diagnostic(c) for c in result.changes]
+            if found and changes:  # what build cannot fix is reported where it now sits in the written files
+                found = [d for find in FINDERS.values() for d in find(load_project(root))]
+            drifted = []
+        result.changes = changes
+        result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []
     return result
+
+
+def explain(change: Change) -> list[Diagnostic]:
+    """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message."""
+    from contractc.drift import EXPLAINERS
+
+    explainer = EXPLAINERS.get(change.output.kind) if change.output else None
+    return (explainer(change) if explainer else []) or [drift_diagnostic(change)]
 
 
 def verify_changes(changes: list[Change]) -> None:

@@ -10,6 +10,8 @@ from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
 from contractc.emit.prompts import emit_prompts
+from contractc.emit.regions import emit_regions
+from contractc.emit.roles import emit_role_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
 from contractc.model import Project
 
@@ -23,6 +25,8 @@ EMITTERS: dict[str, tuple[Emitter, str | None]] = {
     "schemas": (emit_schemas, "schemas"),
 
     # managed regions and role-file prompts (issue 4)
+    "regions": (emit_regions, None),  # target files are the user's: no folder is owned
+    "role-prompts": (emit_role_prompts, "prompts"),
 
     # site pages (issue 5)
 

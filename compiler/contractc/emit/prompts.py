@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from contractc.emit.common import dump_json
-from contractc.model import Project
+from contractc.model import Contract, Project
 
 
 def emit_prompts(project: Project) -> dict[str, bytes]:
@@ -35,5 +35,37 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
                     "sha256": hashlib.sha256(data).hexdigest(),
                 }
             )
-    files[f"{folder}/manifest.json"] = dump_json({"generator": "contractc", "snippets": sorted(entries, key=lambda e: e["path"])})
+    manifest: dict = {"generator": "contractc", "snippets": sorted(entries, key=lambda e: e["path"])}
+    pins = pin_records(project)
+    if pins:
+        manifest["pins"] = pins
+    files[f"{folder}/manifest.json"] = dump_json(manifest)
     return files
+
+
+def section_hashes(contract: Contract) -> dict[str, str]:
+    """Anchor -> SHA-256 of the section's own bytes: its heading up to its first subsection."""
+    hashes = {}
+    for section in contract.sections:
+        children = [s.span.start for s in contract.sections if s.parent == section.anchor]
+        end = min(children, default=section.span.end)
+        hashes[section.anchor] = hashlib.sha256(contract.data[section.span.start : end]).hexdigest()
+    return hashes
+
+
+def pin_records(project: Project) -> dict[str, dict]:
+    """What a pinned contract's sections were while its bytes matched the pin (see drift/pins.py).
+
+    A contract that matches its pin is recorded afresh; one that moved on keeps
+    the record read from the manifest on disk, so check can name what changed.
+    """
+    records = {}
+    for entry in project.config.contracts:
+        if entry.sha256 is None:
+            continue
+        contract = project.contract(entry.path)
+        if contract.sha256 == entry.sha256:
+            records[entry.path] = {"sha256": entry.sha256, "sections": section_hashes(contract)}
+        elif (old := project.pins.get(entry.path)) is not None and old.sha256 == entry.sha256:
+            records[entry.path] = {"sha256": old.sha256, "sections": old.sections}
+    return records

@@ -1,7 +1,8 @@
-"""Stage 1, load: ``contractc.yaml`` and ``contracts/*.md`` -> :class:`~contractc.model.Project`."""
+"""Stage 1, load: ``contractc.yaml``, ``contracts/*.md`` and target files -> :class:`~contractc.model.Project`."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -9,8 +10,10 @@ from pathlib import Path
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
+from contractc.load.roles import load_roles
 from contractc.load.source import read_source
-from contractc.model import Contract, DataShape, Project
+from contractc.load.targets import load_targets
+from contractc.model import Config, Contract, DataShape, PinRecord, Project, RoleFile, TargetFile
 
 __all__ = ["load_project", "load_config", "parse_contract", "read_source"]
 
@@ -29,7 +32,47 @@ def load_project(root: Path) -> Project:
     if problems:
         raise ContractcError(problems)
     contracts = _qualify_shape_ids(contracts)
-    return Project(root_label=".", config=config, contracts=tuple(contracts))
+    # Targets and role files are read after the contracts, whose anchors and shapes they name;
+    # their problems are collected together so one run reports them all.
+    loaded: dict[str, tuple] = {}
+    for name, stage in (("targets", load_targets), ("roles", load_roles)):
+        try:
+            loaded[name] = stage(root, config, contracts)
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+    if not problems:
+        problems = _regions_in_front_matter(loaded["targets"], loaded["roles"])
+    if problems:
+        raise ContractcError(problems)
+    return Project(
+        root_label=".",
+        config=config,
+        contracts=tuple(contracts),
+        targets=loaded["targets"],
+        roles=loaded["roles"],
+        pins=_pin_records(root, config),
+    )
+
+
+def _regions_in_front_matter(targets: tuple[TargetFile, ...], roles: tuple[RoleFile, ...]) -> list[Diagnostic]:
+    bodies = {role.path: role.body_start for role in roles}
+    return [
+        Diagnostic(t.path, r.marker.line, r.marker.col, "marker-syntax", f"region {r.label} sits in the role file's front matter", "move the region below the closing --- line")
+        for t in targets
+        for r in t.regions
+        if r.marker.start < bodies.get(t.path, 0)
+    ]
+
+
+def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
+    """The section hashes build recorded for pinned contracts (see drift/pins.py); {} when none."""
+    if not any(entry.sha256 for entry in config.contracts):
+        return {}
+    try:
+        recorded = json.loads((root / config.out["prompts"] / "manifest.json").read_bytes()).get("pins", {})
+        return {path: PinRecord(r["sha256"], dict(r["sections"])) for path, r in recorded.items()}
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return {}  # no record (or a damaged one, which check reports as drift of the manifest)
 
 
 def _qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:

@@ -65,6 +65,12 @@ class SourceFile:
         return raw.rstrip(b"\r\n").decode("utf-8")
 
 
+def line_start(data: bytes, offset: int) -> int:
+    """Offset of the start of the line holding ``offset`` (after ``\\n``, ``\\r\\n`` or a lone ``\\r``)."""
+    after_lf = data.rfind(b"\n", 0, offset) + 1
+    return data.rfind(b"\r", after_lf, offset) + 1 or after_lf
+
+
 def source_from_bytes(path: str, data: bytes) -> SourceFile:
     """Decode ``data`` as UTF-8; a bad byte is a located ``not-utf8`` error."""
     body = data[len(BOM) :] if data.startswith(BOM) else data

@@ -1,0 +1,103 @@
+"""Why a managed region drifted, told from the SHA-256 its begin marker recorded.
+
+Three hashes decide: *recorded* (on the marker: what build last put in),
+*held* (of the bytes in the region now) and *wanted* (of what the contract
+gives today).  held == recorded means nobody touched the copy since build;
+recorded == wanted means the contract did not change since.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.targets import scan_regions
+from contractc.model import Project, Region
+from contractc.output import Change
+
+_FIX = "run `contractc build`"
+_DECIDE = "build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"
+
+
+def explain_regions(change: Change) -> list[Diagnostic]:
+    """One diagnostic per drifted region of a target file; [] falls back to the generic message."""
+    if change.actual is None or change.expected is None:
+        return []
+    try:
+        held = scan_regions(change.path, change.actual, None)
+        wanted = scan_regions(change.path, change.expected, None)
+    except ContractcError:  # the file changed under us since load; say it plainly
+        return []
+    if len(held) != len(wanted):
+        return []
+    found = []
+    for have, want in zip(held, wanted):
+        diagnostic = region_verdict(
+            change.path,
+            have,
+            change.actual[have.content.start : have.content.end],
+            change.expected[want.content.start : want.content.end],
+        )
+        if diagnostic:
+            found.append(diagnostic)
+    return found
+
+
+def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Diagnostic | None:
+    """The verdict on one region, or None when it is current and stamped."""
+    recorded = region.recorded
+    have, want = _sha(held), _sha(wanted)
+    label = region.label
+    if recorded == want and have == want:
+        return None
+    if recorded is None:
+        code, message, hint = (
+            "drift-region-new",
+            f"region {label} has not been filled by build yet",
+            f"{_FIX} to fill it",
+        )
+    elif have == want:
+        code, message, hint = (
+            "drift-region-unstamped",
+            f"region {label} holds the current bytes but its marker records others (sha256 {recorded[:12]})",
+            f"{_FIX} to stamp it",
+        )
+    elif have == recorded:
+        code, message, hint = (
+            "drift-region-stale",
+            f"region {label} is stale: its source in the contract changed since the last build",
+            f"{_FIX} to refresh it",
+        )
+    elif recorded == want:
+        code, message, hint = (
+            "drift-region-edited",
+            f"region {label} was edited by hand since the last build (marker records sha256 {recorded[:12]}, region holds {have[:12]})",
+            _DECIDE,
+        )
+    else:
+        code, message, hint = (
+            "drift-region-stale-edited",
+            f"region {label} is stale and was edited by hand: both the contract and the copy changed since the last build",
+            _DECIDE,
+        )
+    return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
+
+
+def find_orphaned_regions(project: Project) -> list[Diagnostic]:
+    return [
+        Diagnostic(
+            target.path,
+            region.marker.line,
+            region.marker.col,
+            "drift-region-orphaned",
+            f"region {region.label} is orphaned: {region.missing}",
+            "point the marker at an existing shape or section, or delete the region with its markers",
+        )
+        for target in project.targets
+        for region in target.regions
+        if region.sources is None
+    ]
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

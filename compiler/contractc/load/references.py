@@ -1,0 +1,76 @@
+"""What a region's begin marker names, resolved to contract byte spans.
+
+``shape=ID`` is a data shape's fenced block or a text shape's template;
+``section=A[,B...]`` are sections (a bare anchor when one contract has it,
+``contracts/x.md#anchor`` otherwise); ``bundle=ID`` is the shape's dispatch
+bundle.  A reference that does not resolve comes back as ``(None, why)``: the
+caller decides whether that is a typo (exit 2) or an orphan (drift).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from contractc.model import Contract, DataShape, Span, TextShape
+
+
+def copied_bytes(kind: str, ref: str, spans: tuple[Span, ...], contract: Callable[[str], Contract]) -> bytes:
+    """The bytes a resolved reference copies: the spans' slices in order, or the shape's dispatch bundle."""
+    if kind == "bundle":
+        owner = contract(spans[0].path)
+        return owner.bundle(next(s for s in owner.shapes if s.id == ref))
+    return b"".join(contract(s.path).slice(s) for s in spans)
+
+
+def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
+    """The contract spans a reference names (for a bundle, the shape's section), or ``(None, why)``."""
+    if kind == "section":
+        spans = []
+        for item in ref.split(","):
+            span, why = _section(item, contracts)
+            if span is None:
+                return None, why
+            spans.append(span)
+        return tuple(spans), ""
+    shapes = {s.id: s for c in contracts for s in c.shapes}
+    shape = shapes.get(ref)
+    if shape is None:
+        qualified = sorted(i for i, s in shapes.items() if isinstance(s, DataShape) and s.key == ref)
+        if qualified:
+            return None, f"shape key {ref!r} is used in several sections; name one: {', '.join(qualified)}"
+        return None, f"no shape {ref!r} in the contracts (shapes: {_listed(sorted(shapes))})"
+    contract = next(c for c in contracts if shape in c.shapes)
+    if kind == "bundle":
+        return (contract.section(shape.section).span,), ""
+    if isinstance(shape, DataShape):
+        return (shape.block,), ""
+    assert isinstance(shape, TextShape)
+    if shape.template is None:
+        return None, f"text shape {ref!r} has no template block to copy; use bundle={ref} or section={shape.section}"
+    return (shape.template,), ""
+
+
+def _section(item: str, contracts) -> tuple[Span | None, str]:
+    if "#" in item:
+        path, anchor = item.split("#", 1)
+        contract = next((c for c in contracts if c.path == path), None)
+        if contract is None:
+            return None, f"{path!r} is not a configured contract (contracts: {_listed([c.path for c in contracts])})"
+        if not any(s.anchor == anchor for s in contract.sections):
+            return None, f"no section {anchor!r} in {path} (anchors: {_listed([s.anchor for s in contract.sections])})"
+        return contract.section(anchor).span, ""
+    holders = [c for c in contracts if any(s.anchor == item for s in c.sections)]
+    if not holders:
+        return (
+            None,
+            f"no section {item!r} in any contract (anchors: {_listed([s.anchor for c in contracts for s in c.sections])})",
+        )
+    if len(holders) > 1:
+        where = ", ".join(f"{c.path}#{item}" for c in holders)
+        return None, f"section {item!r} is in several contracts; name one: {where}"
+    return holders[0].section(item).span, ""
+
+
+def _listed(names: list[str], limit: int = 12) -> str:
+    shown = ", ".join(dict.fromkeys(names[:limit])) or "none"
+    return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
