@@ -254,7 +254,9 @@ METHOD = """\
   stdlib only), `python -c pass` and `python -c "import click"`, all with the same
   interpreter. Both tools start the way their console scripts do
   (`from contractc.cli import main`, `from cogapp import main`); contractc is this
-  checkout (`PYTHONPATH=compiler`).
+  checkout (`PYTHONPATH=compiler`). Children run as installed tools do: bytecode
+  cached (written by the warm-up; `PYTHONDONTWRITEBYTECODE` is dropped) and stdout
+  buffered.
 - **Cache.** A clean `check` records in `.contractc/check.sha256` (ignored by git)
   the SHA-256 of every file it read; the next `check` re-hashes those files and,
   when none changed, confirms it without compiling. The `check` rows are that warm

@@ -60,7 +60,9 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     # The checkout under test, not whatever contractc is installed.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO / "compiler"), env.get("PYTHONPATH", "")) if p)
-    env.pop("CONTRACTC_NO_CACHE", None)
+    # As installed tools run: bytecode cached (the warm-up writes it) and stdout buffered.
+    for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PYTHONPROFILEIMPORTTIME", "PYTHONDEVMODE"):
+        env.pop(name, None)
     return env
 
 
