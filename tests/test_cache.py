@@ -155,3 +155,4 @@ def test_a_cache_written_under_other_options_is_not_used(project):
 
     assert confirm(project, {}) == 2
     assert confirm(project, {"format": "json"}) is None
+

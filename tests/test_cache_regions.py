@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from conftest import write_tree
@@ -49,3 +51,11 @@ def test_a_stale_cache_never_hides_region_drift(tmp_path, run_cli, edit):
     cached = run_cli("check", "--root", str(root))
     fresh = run_cli("check", "--root", str(root), "--no-cache")
     assert (cached.code, cached.out, cached.err) == (fresh.code, fresh.out, fresh.err)
+
+
+def test_a_target_name_that_is_not_unicode_means_no_cache_not_a_crash(tmp_path, run_cli):
+    root = write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/c.md": CONTRACT, "agents/echoer.md": AGENT})
+    (root / os.fsdecode(b"agents/bad-\xff.md")).write_bytes(b"# No region here\n")
+    assert run_cli("build", "--root", str(root)).code == 0
+    assert run_cli("check", "--root", str(root)).out == "contractc: 3 files checked, all current\n"
+    assert not (root / ".contractc/check.sha256").exists()

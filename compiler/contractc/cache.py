@@ -123,8 +123,8 @@ class Recorder:
         lines, absent = [], []
         for full, seen in sorted(self.files.items()):
             rel = self._rel(full)
-            if "\n" in rel or "\r" in rel or "\\" in rel:
-                return  # not expressible as a sha256sum line: no cache rather than a wrong one
+            if "\n" in rel or "\r" in rel:
+                return  # not expressible as a line: no cache rather than a wrong one
             try:
                 with open(full, "rb") as handle:
                     st = os.fstat(handle.fileno())
@@ -163,11 +163,15 @@ class Recorder:
             "folders": listings,
             "absent": absent,
         }
-        text = json.dumps(head, sort_keys=True, ensure_ascii=True) + "\n" + "".join(lines)
-        _write(os.path.join(self.root, FOLDER), text.encode("utf-8"))
+        try:
+            text = json.dumps(head, sort_keys=True, ensure_ascii=True) + "\n" + "".join(lines)
+            data = text.encode("utf-8")
+        except ValueError:  # a file name that is not valid Unicode: no cache
+            return
+        _write(os.path.join(self.root, FOLDER), data)
 
     def _rel(self, full: str) -> str:
-        return os.path.relpath(full, self.root)
+        return os.path.relpath(full, self.root).replace(os.sep, "/")
 
 
 _ACTIVE: list[Recorder] = []
