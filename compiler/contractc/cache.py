@@ -4,8 +4,9 @@ A clean ``check`` (no diagnostic at all) records, in ``<root>/.contractc/check.s
 the SHA-256 of **every file under the root that the run opened for reading**
 and a digest of **every folder under the root that it listed or read from**
 (and of each of their parents, so a file that appears where the run only
-tested for one is noticed), plus the interpreter and the size and mtime of
-every module loaded, contractc's own included.  The files are found with an
+tested for one is noticed), plus the interpreter and the size, mtime and
+SHA-256 of every module loaded, contractc's own included (a module whose mtime
+changed is re-hashed, so a reinstall of the same code keeps the cache).  The files are found with an
 audit hook (:func:`sys.addaudithook`), so any input a stage reads, today's or a
 future one's, is covered without being listed here.
 
@@ -31,7 +32,7 @@ from contextlib import contextmanager
 
 FOLDER = ".contractc"
 NAME = "check.sha256"
-FORMAT = 2
+FORMAT = 3
 # The file: one line of JSON (format, interpreter, modules, folders, files that were absent,
 # the count to print), then one line per file read in `sha256sum`'s format.  confirm()
 # streams those lines: its memory does not grow with the number of files.
@@ -49,10 +50,10 @@ def confirm(root: str | os.PathLike[str], options: dict[str, object] | None = No
             head = json.loads(handle.readline())
             if head["format"] != FORMAT or head["python"] != sys.version or head["options"] != _options(options):
                 return None
-            for path, mtime, size in head["modules"]:
+            for path, mtime, size, digest in head["modules"]:
                 st = os.stat(path)
-                if st.st_mtime_ns != mtime or st.st_size != size:
-                    return None
+                if st.st_size != size or (st.st_mtime_ns != mtime and _file_sha256(path) != digest):
+                    return None  # a reinstall (new mtime, same bytes, e.g. in CI) keeps the cache
             for rel, digest in head["folders"].items():
                 if _listing(os.path.join(base, rel)) != digest:
                     return None
@@ -153,7 +154,7 @@ class Recorder:
             path = getattr(module, "__file__", None)
             if isinstance(path, str) and os.path.isfile(path):
                 st = os.stat(path)
-                modules.append((path, st.st_mtime_ns, st.st_size))
+                modules.append((path, st.st_mtime_ns, st.st_size, _file_sha256(path)))
         head = {
             "format": FORMAT,
             "python": sys.version,
@@ -211,6 +212,11 @@ def recording(root: str | os.PathLike[str], enabled: bool = True) -> Iterator[Re
         yield recorder
     finally:
         _ACTIVE.remove(recorder)
+
+
+def _file_sha256(path: str) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
 
 
 def _options(options: dict[str, object] | None) -> str:
