@@ -15,7 +15,13 @@ from pathlib import Path
 from timing import Samples, paired_ratio
 
 REPO = Path(__file__).resolve().parents[1]
-CHECK, COLD, COG, FLOOR, PASS = "contractc check", "contractc check --no-cache", "cog --check", "floor", "python -c pass"
+CHECK, COLD, COG, FLOOR, PASS = (
+    "contractc check",
+    "contractc check --no-cache",
+    "cog --check",
+    "floor",
+    "python -c pass",
+)
 
 
 @dataclass
@@ -116,15 +122,27 @@ def _ms(s: Samples | None) -> str:
 def machine() -> list[str]:
     cpu = "unknown CPU"
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
     try:
-        commit = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "-C", str(REPO), "describe", "--always", "--dirty"], capture_output=True, text=True, check=False
+        ).stdout.strip()
     except OSError:
         commit = "unknown"
     versions = []
-    for dist in ("cogapp", "click", "markdown-it-py", "ruamel.yaml", "jsonschema", "jinja2", "mkdocs", "mkdocs-material"):
+    for dist in (
+        "cogapp",
+        "click",
+        "markdown-it-py",
+        "ruamel.yaml",
+        "jsonschema",
+        "jinja2",
+        "mkdocs",
+        "mkdocs-material",
+    ):
         try:
             versions.append(f"{dist} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:
@@ -150,7 +168,7 @@ def render(r: Report) -> str:
         "",
         "## Targets",
         "",
-        "Paired ratios from this one run (lower is better). \"not available\" means the",
+        'Paired ratios from this one run (lower is better). "not available" means the',
         "feature the row measures is not in the checked-out code.",
         "",
         "| metric | target | measured | |",
@@ -185,7 +203,7 @@ def render(r: Report) -> str:
     for n in r.sizes:
         row = r.checks.get(n, {})
 
-        def rss(label: str) -> str:
+        def rss(label: str, row: dict[str, Samples] = row) -> str:
             return f"{row[label].peak_rss / 1024:.1f}" if label in row and row[label].peak_rss else "n/a"
 
         out.append(
@@ -193,7 +211,13 @@ def render(r: Report) -> str:
             f"| {_fmt(_ratio(n, CHECK, COG)(r))} | {_fmt(_ratio(n, CHECK, FLOOR)(r))} | {_fmt(_ratio(n, COLD, COG)(r))} "
             f"| {rss(CHECK)} | {rss(COLD)} | {rss(COG)} | {rss(FLOOR)} |"
         )
-    out += ["", "## `build`", "", "| N | case | contractc build | peer | peer ms | ratio |", "|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "## `build`",
+        "",
+        "| N | case | contractc build | peer | peer ms | ratio |",
+        "|---|---|---|---|---|---|",
+    ]
     for n, rows in r.noop_build.items():
         b, c = rows["contractc build (nothing to change)"], rows[CHECK]
         out.append(f"| {n} | nothing to change | {_ms(b)} | `check` | {_ms(c)} | {paired_ratio(b, c):.2f} |")
@@ -223,7 +247,9 @@ def render(r: Report) -> str:
         for p, rows in r.site.items():
             g, m, w = rows["contractc build (pages)"], rows["mkdocs build"], rows.get("mkdocs build (plugin)")
             plugin = f"{paired_ratio(w, m):.2f}" if w else "not available"
-            out.append(f"| {p} | {r.site_pages[p]} | {_ms(g)} | {_ms(m)} | {paired_ratio(g, m):.3f} | {_ms(w)} | {plugin} |")
+            out.append(
+                f"| {p} | {r.site_pages[p]} | {_ms(g)} | {_ms(m)} | {paired_ratio(g, m):.3f} | {_ms(w)} | {plugin} |"
+            )
     if r.unavailable:
         out += ["", "Not available in this run:", ""]
         out += [f"- {what}: {why}" for what, why in r.unavailable.items()]

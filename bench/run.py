@@ -24,9 +24,9 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from corpus import BEGIN, BLOCK, CONTRACT, END, Corpus, drift, restore, write_corpus  # noqa: E402
-from report import Report, render  # noqa: E402
-from timing import Command, captured, rounds  # noqa: E402
+from corpus import BEGIN, BLOCK, CONTRACT, END, Corpus, drift, restore, write_corpus
+from report import Report, render
+from timing import Command, captured, rounds
 
 PY = sys.executable
 CONTRACTC_MAIN = "import sys; from contractc.cli import main; sys.exit(main())"
@@ -153,12 +153,18 @@ def bench_rewrite(tools: Tools, corpus: Corpus, reps: int, report: Report) -> No
         (cmd.cwd / "contracts/release.md").write_text(CONTRACT, "utf-8", newline="\n")
         if captured(cmd).returncode != 0:
             raise SystemExit(f"{cmd.label} could not restore the corpus at N={corpus.n}")
-    for probe in (tools.contractc("check", corpus.contractc, "check", "--no-cache"), tools.cog("check", corpus.cog, "--check")):
+    for probe in (
+        tools.contractc("check", corpus.contractc, "check", "--no-cache"),
+        tools.cog("check", corpus.cog, "--check"),
+    ):
         if captured(probe).returncode != 0:  # both repaired every copy
             raise SystemExit(f"{probe.label} fails after the rewrite at N={corpus.n}: a rewrite was incomplete")
     report.rewrite[corpus.n] = samples
     report.disk = disk_costs(corpus.cog / "docs", corpus.targets)
-    print(f"   rewrite all: build {samples[build.label].median * 1000:.1f} ms, cog -r {samples[cog_r.label].median * 1000:.1f} ms", flush=True)
+    print(
+        f"   rewrite all: build {samples[build.label].median * 1000:.1f} ms, cog -r {samples[cog_r.label].median * 1000:.1f} ms",
+        flush=True,
+    )
 
 
 def disk_costs(folder: Path, names: tuple[str, ...], count: int = 300) -> dict[str, float]:
@@ -184,7 +190,7 @@ def bench_startup(tools: Tools, root: Path, reps: int, report: Report) -> None:
     cmds = [
         tools.contractc("contractc --help", root, "--help"),
         tools.contractc("contractc --version", root, "--version"),
-        Command("python -c \"import click\"", (PY, "-c", "import click"), root, tools.env),
+        Command('python -c "import click"', (PY, "-c", "import click"), root, tools.env),
         tools.python_pass(root),
     ]
     report.startup = rounds(cmds, reps)
@@ -194,7 +200,9 @@ def bench_startup(tools: Tools, root: Path, reps: int, report: Report) -> None:
 
 def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Report) -> None:
     """Site page generation vs ``mkdocs build`` of the same pages; only when this checkout has a site."""
-    probe = captured(Command("probe", (PY, "-c", "from contractc.emit import EMITTERS; print(' '.join(EMITTERS))"), base, tools.env))
+    probe = captured(
+        Command("probe", (PY, "-c", "from contractc.emit import EMITTERS; print(' '.join(EMITTERS))"), base, tools.env)
+    )
     if "site" not in probe.stdout.split():
         report.unavailable["site"] = "this checkout has no site emitter yet (issue 5)"
         print("   site: not available", flush=True)
@@ -206,15 +214,20 @@ def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Re
         report.site[p], report.site_pages[p] = samples, count
         if missing:
             report.unavailable["mkdocs build with the plugin"] = missing
-        print(f"   P = {p} ({count} pages): " + ", ".join(f"{k} {v.median * 1000:.0f} ms" for k, v in samples.items()), flush=True)
+        print(
+            f"   P = {p} ({count} pages): " + ", ".join(f"{k} {v.median * 1000:.0f} ms" for k, v in samples.items()),
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,100,1000,5000", help="comma-separated corpus sizes N")
     parser.add_argument("--pages", default="10,100,500", help="comma-separated site sizes P")
-    parser.add_argument("--reps", type=int, help="timed rounds per row (default: by N, %s)" % DEFAULT_REPS)
-    parser.add_argument("--out", type=Path, help="results page to write (default docs/performance.md; none with --smoke)")
+    parser.add_argument("--reps", type=int, help=f"timed rounds per row (default: by N, {DEFAULT_REPS})")
+    parser.add_argument(
+        "--out", type=Path, help="results page to write (default docs/performance.md; none with --smoke)"
+    )
     parser.add_argument("--smoke", action="store_true", help="N = 10, P = 10, one round: proves the harness works")
     parser.add_argument("--keep", action="store_true", help="keep the generated corpora")
     args = parser.parse_args(argv)

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 TIME = shutil.which("time", path="/usr/bin:/bin")
 
 

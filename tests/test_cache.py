@@ -117,12 +117,23 @@ def test_a_run_that_is_not_clean_writes_no_cache(tmp_path, run_cli):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    which=st.sampled_from(["contractc.yaml", "contracts/c.md", "prompts/echoer/echoreturn.md", "prompts/manifest.json", "prompts/new.md", "notes.md"]),
+    which=st.sampled_from(
+        [
+            "contractc.yaml",
+            "contracts/c.md",
+            "prompts/echoer/echoreturn.md",
+            "prompts/manifest.json",
+            "prompts/new.md",
+            "notes.md",
+        ]
+    ),
     at=st.integers(min_value=0, max_value=400),
     cut=st.integers(min_value=0, max_value=3),
     insert=st.binary(max_size=3),
 )
-def test_any_byte_edit_gives_the_same_verdict_with_and_without_the_cache(tmp_path_factory, run_cli, which, at, cut, insert):
+def test_any_byte_edit_gives_the_same_verdict_with_and_without_the_cache(
+    tmp_path_factory, run_cli, which, at, cut, insert
+):
     root = write_tree(tmp_path_factory.mktemp("p"), {"contractc.yaml": CONFIG, "contracts/c.md": CONTRACT})
     run_cli("build", "--root", str(root))
     assert run_cli("check", "--root", str(root)).out == CLEAN
@@ -157,4 +168,3 @@ def test_a_cache_written_under_other_options_is_not_used(project):
 
     assert confirm(project, {}) == 2
     assert confirm(project, {"format": "json"}) is None
-

@@ -33,7 +33,9 @@ def _edit(path, old: str, new: str) -> None:
 EDITS = {
     "prose outside the region edited": lambda r: _edit(r / "agents/echoer.md", "More prose.", "Other prose."),
     "region edited by hand": lambda r: _edit(r / "agents/echoer.md", "mode: loud", "mode: LOUD"),
-    "shape restated outside the region": lambda r: _edit(r / "agents/echoer.md", "More prose.\n", "More prose.\n" + RESTATED),
+    "shape restated outside the region": lambda r: _edit(
+        r / "agents/echoer.md", "More prose.\n", "More prose.\n" + RESTATED
+    ),
     "end marker deleted": lambda r: _edit(r / "agents/echoer.md", "<!-- contractc:end -->\n", ""),
     "new target with an unbuilt region": lambda r: write_tree(r, {"agents/new.md": AGENT}),
     "target deleted": lambda r: (r / "agents/echoer.md").unlink(),

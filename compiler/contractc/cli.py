@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from contractc.diagnostics import Diagnostic
 
 
-class _path:  # noqa: N801 (click's ``path_type`` must be a class)
+class _path:  # click's ``path_type`` must be a class
     """Builds a ``pathlib.Path``: pathlib costs 5 ms of start-up, so it is imported when a path is parsed."""
 
     def __new__(cls, value: str) -> Path:  # type: ignore[misc]
