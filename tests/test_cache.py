@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 
@@ -166,5 +167,7 @@ def test_a_changed_module_of_the_compiler_or_a_library_invalidates_the_cache(pro
 def test_a_cache_written_under_other_options_is_not_used(project):
     from contractc.cache import confirm
 
-    assert confirm(project, {}) == 2
-    assert confirm(project, {"format": "json"}) is None
+    head = json.loads((project / ".contractc/check.sha256").read_text().splitlines()[0])
+    options = json.loads(head["options"])  # what this check was run with
+    assert confirm(project, options) == 2
+    assert confirm(project, {**options, "format": "json"}) is None
