@@ -54,6 +54,15 @@ def _help_width(limit: int = 100) -> int:
     return max(min(columns, limit) - 2, 50)
 
 
+SITE_PAGES_OPTION = click.option(
+    "--site-pages",
+    "site_pages",
+    metavar="DIR",
+    help="Also write the contract site's pages under DIR (project-relative), as out.site does: "
+    "for site engines without mkdocs plugins, such as Zensical.",
+)
+
+
 CACHE_OPTION = click.option(
     "--cache/--no-cache",
     default=True,
@@ -82,7 +91,8 @@ def cli() -> None:
 @cli.command()
 @ROOT_OPTION
 @click.option("--force", is_flag=True, help="Overwrite managed regions that were edited by hand (the edit is lost).")
-def build(root: Path, force: bool) -> int:
+@SITE_PAGES_OPTION
+def build(root: Path, force: bool, site_pages: str | None) -> int:
     """Compile the contracts and write every output that changed.
 
     Writes are all-or-nothing: if any file cannot be written, none is changed.
@@ -94,7 +104,7 @@ def build(root: Path, force: bool) -> int:
     from contractc.output import Mode
     from contractc.pipeline import run
 
-    result = run(root, Mode.BUILD, force=force)
+    result = run(root, Mode.BUILD, force=force, site_pages=site_pages)
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
     if result.refused:
@@ -113,14 +123,18 @@ def build(root: Path, force: bool) -> int:
 
 @cli.command()
 @ROOT_OPTION
+@SITE_PAGES_OPTION
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show a unified diff for each drifted file.")
 @CACHE_OPTION
-def check(root: Path, diff: bool, cache: bool) -> int:
+def check(root: Path, site_pages: str | None, diff: bool, cache: bool) -> int:
     """Compare every output with what the contracts compile to; write nothing.
 
-    Exit 0 when every copy is current, 1 when any drifted (each one is named
-    with file:line and a diff), 2 for bad input.  The only file it may write is
-    its cache in .contractc/ (see --no-cache).
+    Also checks that every link into a contract (`contracts/x.md#anchor`) or
+    into the contract site (the site_url) names an anchor that exists.
+
+    Exit 0 when every copy is current, 1 when any drifted or a link dangles
+    (each one is named with file:line, drifted files with a diff), 2 for bad input.
+    The only file it may write is its cache in .contractc/ (see --no-cache).
     """
     # Every other option keys the cache: one added later that changes what a clean check
     # prints is never answered by a cache written without it.  (--diff only shapes drift output.)
@@ -138,7 +152,7 @@ def check(root: Path, diff: bool, cache: bool) -> int:
     from contractc.pipeline import run, unified_diff
 
     with recording(root, enabled=cache) as record:
-        result = run(root, Mode.CHECK)
+        result = run(root, Mode.CHECK, site_pages=site_pages)
     if record and not result.diagnostics:
         record.save(result.checked, options)
     if result.exit_code is ExitCode.BAD_INPUT:

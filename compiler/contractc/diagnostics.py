@@ -70,6 +70,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "unknown-agent": (ExitCode.BAD_INPUT, "a role file is configured for an agent that produces no shape"),
 
     # bad input: site (issue 5)
+    "site-collision": (ExitCode.BAD_INPUT, "two contracts would get the same site page"),
+    "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
 
     # drift
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
@@ -88,6 +90,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
 
     # drift: links and anchors (issue 5)
+    "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
 
     # validation of returns and documents (issues 3 and 4)
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),

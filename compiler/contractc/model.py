@@ -258,6 +258,9 @@ class Project:
     """Role files by agent (``agents:``), sorted by agent."""
     pins: dict[str, PinRecord] = field(default_factory=dict)
     """Contract path -> the section hashes recorded while its bytes matched its pin."""
+    root: str = "."
+    """The project root as given to the loader, for the few emitters that read project files
+    (the site's template override folder)."""
 
     def shapes(self) -> list[tuple[Contract, Shape]]:
         return [(c, s) for c in self.contracts for s in c.shapes]

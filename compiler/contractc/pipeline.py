@@ -13,6 +13,7 @@ from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc.emit import EMITTERS
+from contractc.emit.site import with_site_pages
 from contractc.load import load_project
 from contractc.model import Project
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
@@ -37,32 +38,41 @@ class Result:
         return exit_code_for(self.diagnostics)
 
 
-def compile_project(root: Path, only: Iterable[str] = ()) -> tuple[Project, OutputSet]:
-    """Load the project and run every emitter (or those named in ``only``)."""
+def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None = None) -> tuple[Project, OutputSet]:
+    """Load the project and run every emitter (or those named in ``only``).
+
+    ``site_pages`` is ``--site-pages DIR``: write the site's pages there, as ``out.site`` would.
+    """
     project = load_project(root)
+    if site_pages is not None:
+        project = with_site_pages(root, project, site_pages)
     outputs = OutputSet()
     wanted = set(only)
     for kind, (emit, owned_key) in EMITTERS.items():
         if wanted and kind not in wanted:
             continue
         outputs.add(kind, emit(project))
-        if owned_key:
-            outputs.owned.add(project.config.out[owned_key])
+        owned = owned_key(project) if callable(owned_key) else project.config.out.get(owned_key) if owned_key else None
+        if owned:
+            outputs.owned.add(owned)
     return project, outputs
 
 
-def run(root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False) -> Result:
+def run(
+    root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False, site_pages: str | None = None
+) -> Result:
     """Compile, compare with disk and, in build mode, write what changed.
 
     Build writes nothing when a region needs a decision (a hand edit, unless
     ``force``; an orphaned region); it writes, then still reports, the drift it
-    cannot fix (a restatement, a broken pin).
+    cannot fix (a restatement, a broken pin, a dangling link).  ``site_pages``
+    is ``--site-pages DIR`` (see :func:`compile_project`).
     """
     from contractc.drift import FINDERS, refuses_build
 
     result = Result(mode)
     try:
-        project, outputs = compile_project(root, only)
+        project, outputs = compile_project(root, only, site_pages)
         result.checked = len(outputs.files)
         changes = diff_against_disk(root, outputs)
         drifted = [d for change in changes for d in explain(change)]

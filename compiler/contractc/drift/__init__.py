@@ -8,7 +8,8 @@ Two named tables, both pure:
   hand-edited, both ...).  A kind without an explainer gets the generic
   ``drift-output`` message.
 * :data:`FINDERS` -- drift that is not a difference of one output: orphaned
-  regions, restatements of a shape outside any region, broken pins.
+  regions, restatements of a shape outside any region, broken pins, links to
+  anchors that do not exist.
 
 :data:`BUILD_REFUSES` is the policy for the codes that need a person's
 decision: while any is found, ``build`` writes nothing (exit 1).
@@ -24,6 +25,7 @@ from contractc.drift.regions import explain_regions, find_orphaned_regions
 from contractc.drift.restatements import find_restatements
 from contractc.model import Project
 from contractc.output import Change
+from contractc.site.links import find_dangling_links
 
 Explainer = Callable[[Change], list[Diagnostic]]
 Finder = Callable[[Project], list[Diagnostic]]
@@ -36,6 +38,7 @@ FINDERS: dict[str, Finder] = {
     "orphaned-regions": find_orphaned_regions,
     "restatements": find_restatements,
     "pins": find_broken_pins,
+    "links": find_dangling_links,
 }
 
 # code -> True when `build --force` may override it.  A hand edit is a decision a

@@ -13,13 +13,16 @@ from contractc.emit.prompts import emit_prompts
 from contractc.emit.regions import emit_regions
 from contractc.emit.roles import emit_role_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
+from contractc.emit.site import emit_site_pages, site_pages_folder
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
+OwnedFolder = str | Callable[[Project], "str | None"] | None
 Verifier = Callable[[str, bytes], list[Diagnostic]]
 
-# kind -> (emitter, the config ``out`` key of the folder it owns, or None)
-EMITTERS: dict[str, tuple[Emitter, str | None]] = {
+# kind -> (emitter, the config ``out`` key of the folder it owns -- or a function
+# of the project naming that folder -- or None)
+EMITTERS: dict[str, tuple[Emitter, OwnedFolder]] = {
     "prompts": (emit_prompts, "prompts"),
     # schemas (issue 3)
     "schemas": (emit_schemas, "schemas"),
@@ -29,6 +32,7 @@ EMITTERS: dict[str, tuple[Emitter, str | None]] = {
     "role-prompts": (emit_role_prompts, "prompts"),
 
     # site pages (issue 5)
+    "site": (emit_site_pages, site_pages_folder),
 
 }
 

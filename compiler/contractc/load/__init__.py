@@ -51,6 +51,7 @@ def load_project(root: Path) -> Project:
         targets=loaded["targets"],
         roles=loaded["roles"],
         pins=_pin_records(root, config),
+        root=str(root),
     )
 
 

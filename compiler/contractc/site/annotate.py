@@ -1,0 +1,58 @@
+"""The contract's own Markdown with the compiler's anchors written into it.
+
+Every heading gets an explicit ``{#anchor}`` (attr_list), and every receiver
+check list item gets its ``{#<shape>-check-<n>}`` on a line of its own at the
+end of the item, so no site engine ever derives an id differently from the
+compiler.  Everything else is the contract's bytes, unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from contractc.load.slug import split_explicit
+from contractc.model import Contract
+
+_CLOSING_HASHES = re.compile(r"(?:\s+#+)?\s*$")
+_ITEM_MARKER = re.compile(r"^(\s*\d+[.)]\s*)")
+
+
+def annotate_contract(contract: Contract) -> str:
+    data = contract.data
+    edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement), applied back to front
+    for section in contract.sections:
+        start = section.heading.start
+        end = data.find(b"\n", start, section.heading.end)
+        end = section.heading.end if end < 0 else end
+        if end > start and data[end - 1 : end] == b"\r":
+            end -= 1
+        line = data[start:end].decode("utf-8")
+        text, _ = split_explicit(line)
+        if text.lstrip().startswith("#"):
+            text = _CLOSING_HASHES.sub("", text)
+        edits.append((start, end, f"{text.rstrip()} {{#{section.anchor}}}".encode()))
+    for shape in contract.text_shapes:
+        for i, check in enumerate(shape.checks):
+            first = data[check.span.start : data.find(b"\n", check.span.start) + 1 or check.span.end].decode("utf-8")
+            marker = _ITEM_MARKER.match(first)
+            indent = " " * (len(marker.group(1)) if marker else 3)
+            if i == 0 and not _follows_blank_line(data, check.span.start):
+                # Python-Markdown, unlike CommonMark, needs a blank line before a list.
+                edits.append((check.span.start, check.span.start, b"\n"))
+            newline = b"" if data[: check.span.end].endswith(b"\n") else b"\n"
+            edits.append((check.span.end, check.span.end, newline + f"{indent}{{#{check.anchor}}}\n".encode()))
+    out = bytearray(data)
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        out[start:end] = replacement
+    text = out.decode("utf-8")
+    return text.removeprefix("\ufeff")
+
+
+def _follows_blank_line(data: bytes, offset: int) -> bool:
+    """True when the line before ``offset`` is blank (or there is none)."""
+    if offset == 0:
+        return True
+    head = data[:offset]
+    head = head[:-2] if head.endswith(b"\r\n") else head[:-1]
+    previous = head[max(head.rfind(b"\n"), head.rfind(b"\r")) + 1 :]
+    return not previous.strip()

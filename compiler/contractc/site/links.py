@@ -1,0 +1,107 @@
+"""Link checking for ``contractc check``: every link into a contract or the site names a real anchor.
+
+Registered as the ``links`` finder of :data:`contractc.drift.FINDERS`.
+A citation is ``contracts/x.md#anchor`` (a path to a configured contract,
+relative to the file it is written in) or ``<site_url><page>#anchor``.  Files
+are scanned as bytes with regular expressions, never parsed as Markdown, so
+this stays cheap on the ``check`` path; the valid anchors come from
+:func:`~contractc.site.layout.site_layout`, the same layout the pages are
+rendered from.
+"""
+
+from __future__ import annotations
+
+import difflib
+import posixpath
+import re
+from collections.abc import Iterable
+
+from contractc.diagnostics import Diagnostic
+from contractc.model import Project
+from contractc.site.layout import Layout, page_url, site_layout
+
+_INLINE = re.compile(rb"\]\(\s*<?([^)\s>]+)")
+_REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.MULTILINE)
+_BARE_URL = re.compile(rb"https?://[^\s)>\]\"'`]+")
+
+
+def find_dangling_links(project: Project) -> list[Diagnostic]:
+    """A ``drift-link`` diagnostic for every dangling citation in the contracts and target files."""
+    layout = site_layout(project)
+    index = _Index(project, layout)
+    problems: list[Diagnostic] = []
+    # Most target files cite nothing: one substring test each keeps the regexes off them.
+    needles = (b".md#", b"(#", b": #", project.config.site_url.encode("utf-8"))
+    for path, data in _scanned_files(project):
+        if not any(needle in data for needle in needles):
+            continue
+        for offset, target in _links(data):
+            message = index.dangling(path, target)
+            if message:
+                line = data.count(b"\n", 0, offset) + 1
+                col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+                problems.append(Diagnostic(path, line, col, "drift-link", message[0], message[1]))
+    return problems
+
+
+def _scanned_files(project: Project) -> Iterable[tuple[str, bytes]]:
+    """The contracts, then every target file (``targets:``), as the loader read them."""
+    for contract in project.contracts:
+        yield contract.path, contract.data
+    for target in project.targets:
+        yield target.path, target.data
+
+
+def _links(data: bytes) -> list[tuple[int, str]]:
+    """(byte offset, target) of every link or bare URL holding a ``#``."""
+    found: dict[int, bytes] = {}
+    for pattern in (_INLINE, _REFERENCE, _BARE_URL):
+        for m in pattern.finditer(data):
+            start = m.start(1) if m.re.groups else m.start()
+            found.setdefault(start, m.group(1) if m.re.groups else m.group())
+    return [(offset, target.decode("utf-8", "replace")) for offset, target in sorted(found.items()) if b"#" in target]
+
+
+class _Index:
+    """Which anchors each contract and each site URL offers."""
+
+    def __init__(self, project: Project, layout: Layout):
+        self.site_url = project.config.site_url
+        directory_urls = bool((project.config.raw.get("site") or {}).get("directory_urls", True))
+        self.contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
+        self.by_url = {page_url(p.path, directory_urls).rstrip("/"): p.path for p in layout.pages}
+        self.prefix = layout.prefix
+        self.layout = layout
+
+    def dangling(self, source: str, target: str) -> tuple[str, str] | None:
+        """(message, hint) when ``target`` points into the contracts or the site at a missing anchor."""
+        address, _, anchor = target.partition("#")
+        if address.startswith(("http://", "https://")):
+            if not address.startswith(self.site_url):
+                return None
+            rel = address[len(self.site_url) :].split("?")[0]
+            key = rel.removesuffix("index.html").removesuffix(".html").rstrip("/")
+            page = self.by_url.get(key) or self.by_url.get(key + "/index")
+            if page is None:
+                if self.prefix and not (key + "/").startswith(self.prefix + "/"):
+                    return None  # a page of the project's own docs: not ours to judge
+                return f"link {target} names no page of the contract site", "see anchors.json for every page and anchor"
+            return self._missing(target, page, anchor, page)
+        if address.startswith(("mailto:", "ftp:", "//")) or re.match(r"^[a-z][a-z0-9+.-]*:", address):
+            return None
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(source), address)) if address else source
+        page = self.contract_pages.get(resolved)
+        if page is None:
+            return None
+        return self._missing(target, page, anchor, resolved)
+
+    def _missing(self, target: str, page: str, anchor: str, where: str) -> tuple[str, str] | None:
+        known = self.layout.anchors_on(page)
+        if anchor in known:
+            return None
+        close = difflib.get_close_matches(anchor, sorted(known), n=1)
+        hint = f"did you mean #{close[0]}?" if close else "see anchors.json for every anchor"
+        return (
+            f"link {target} names no anchor {anchor!r} of {where}",
+            f"{hint} (edit the link; anchors come from the contract's headings and checks)",
+        )

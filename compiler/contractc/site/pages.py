@@ -1,0 +1,332 @@
+"""The page emitter: the project -> the contract site's Markdown pages and files.
+
+One pure function, :func:`render_site`, serves every engine: the mkdocs plugin
+hands its result to mkdocs in memory, and ``contractc build --site-pages DIR``
+(or ``out.site`` in contractc.yaml) writes the very same bytes to disk for
+engines without plugins, such as Zensical.  Pages are rendered from the
+templates in the package's ``site_templates/`` (the repository's top-level
+folder), each of which a project can override by name from its own folder
+(``site.templates``), the way mkdocs' ``custom_dir`` overrides a theme.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.emit.common import dump_json
+from contractc.load.paths import confined
+from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.site.annotate import annotate_contract
+from contractc.site.fields import field_rows
+from contractc.site.layout import Layout, field_anchor, page_url, shape_title, site_layout
+
+TEMPLATES_PACKAGE = ("contractc", "site_templates")
+
+
+def render_site(project: Project, root: Path | None = None, *, directory_urls: bool | None = None) -> dict[str, bytes]:
+    """Every generated file of the site, docs-relative path -> bytes.
+
+    ``root`` is the project root (default: the one the project was loaded from),
+    where the override folder of templates (``site.templates``) is found.
+    ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
+    ``site.directory_urls`` in contractc.yaml, else true).
+    """
+    root = Path(project.root) if root is None else root
+    layout = site_layout(project)
+    if directory_urls is None:
+        directory_urls = bool(_site_config(project).get("directory_urls", True))
+    env = template_environment(project, root)
+    schemas = _schema_files(project)
+    snippets = _snippets(project)
+    agent_pages = {p.key: p.path for p in layout.pages if p.kind == "agent"}
+    shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
+    contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
+    common = {"agent_pages": agent_pages, "layout": layout}
+
+    files: dict[str, str | bytes] = {}
+    for page in layout.pages:
+        context: dict[str, Any] = {**common, "page": page, "link": _linker(page.path)}
+        if page.kind == "index":
+            context |= {
+                "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
+                "shapes": [
+                    {"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()
+                ],
+                "graph": producer_consumer_graph(layout),
+            }
+            files[page.path] = _render(env, "index.md", context)
+        elif page.kind == "contract":
+            contract = next(c for c in project.contracts if c.path == page.key)
+            context |= {
+                "contract": contract,
+                "body": _markup(annotate_contract(contract)),
+                "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
+            }
+            files[page.path] = _render(env, "contract.md", context)
+        elif page.kind == "shape":
+            contract, shape = next((c, s) for c, s in project.shapes() if s.id == page.key)
+            context |= _shape_context(env, layout, page.path, contract, shape, snippets, schemas, directory_urls)
+            files[page.path] = _render(env, "shape.md", context)
+        else:
+            agent = next(a for a in layout.agents if a.name == page.key)
+            by_id = {s.id: s for _, s in project.shapes()}
+            context |= {
+                "agent": agent,
+                "produced": [_shape_item(by_id[i], shape_pages, snippets) for i in agent.produces],
+                "received": [_shape_item(by_id[i], shape_pages, snippets) for i in agent.receives],
+            }
+            files[page.path] = _render(env, "agent.md", context)
+    for entries in schemas.values():
+        for _, path, data in entries:
+            files[path] = data
+    files["anchors.json"] = anchors_json(project, layout, directory_urls)
+    return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
+
+
+def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) -> bytes:
+    """Every anchor with its page URL and the source ``file:line`` it came from."""
+    base = project.config.site_url
+    entries = [
+        {
+            "anchor": a.id,
+            "kind": a.kind,
+            "page": page_url(a.page, directory_urls),
+            "url": f"{base}{page_url(a.page, directory_urls)}#{a.id}",
+            "source": f"{a.source}:{a.line}",
+        }
+        for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id))
+    ]
+    return dump_json({"generator": "contractc", "site_url": base, "anchors": entries})
+
+
+def producer_consumer_graph(layout: Layout) -> str:
+    """A mermaid flowchart: one node per agent or skill, one arrow per text shape and consumer."""
+    ids = {agent.name: f"a{i}" for i, agent in enumerate(layout.agents)}
+    lines = ["flowchart LR"]
+    lines.extend(f'  {ids[a.name]}["{_mermaid_text(a.name)}"]' for a in layout.agents)
+    for agent in layout.agents:
+        for consumer in (c for c in layout.agents if set(c.receives) & set(agent.produces)):
+            for shape_id in (s for s in agent.produces if s in consumer.receives):
+                title = next(p.title for p in layout.pages if p.kind == "shape" and p.key == shape_id)
+                lines.append(f'  {ids[agent.name]} -->|"{_mermaid_text(title)}"| {ids[consumer.name]}')
+    return "\n".join(lines) + "\n"
+
+
+def template_environment(project: Project, root: Path):
+    """jinja2 with the project's override folder first, then the shipped templates."""
+    import jinja2
+
+    loaders: list[jinja2.BaseLoader] = []
+    override = _site_config(project).get("templates")
+    if override:
+        where = project.config.where("$.site.templates")
+        folder = root / confined(root, override, where)
+        if not folder.is_dir():
+            raise ContractcError(
+                Diagnostic(
+                    where.path,
+                    where.line,
+                    where.col,
+                    "site-template",
+                    f"template folder {override!r} does not exist",
+                    "create it or remove site.templates",
+                )
+            )
+        loaders.append(jinja2.FileSystemLoader(str(folder.resolve())))
+    loaders.append(jinja2.PackageLoader(*TEMPLATES_PACKAGE))
+    # Autoescape everywhere: in Markdown an HTML entity renders as its character,
+    # so escaping is right for .md templates too, and contract values never
+    # become markup.  Verbatim text goes through the filters below, which are safe.
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
+    env.project_root = root  # for locating errors in override templates
+    return env
+
+
+def _render(env, name: str, context: dict[str, Any]) -> str:
+    import jinja2
+
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.TemplateSyntaxError as exc:
+        where = exc.filename or name
+        root = getattr(env, "project_root", None)
+        if root is not None and Path(where).is_relative_to(Path(root).resolve()):
+            where = Path(where).relative_to(Path(root).resolve()).as_posix()
+        raise ContractcError(
+            Diagnostic(
+                where, exc.lineno, 1, "site-template", f"template syntax: {exc.message}", "fix the override template"
+            )
+        ) from None
+    except jinja2.TemplateError as exc:
+        raise ContractcError(
+            Diagnostic(name, 0, 0, "site-template", f"template {name} failed: {exc}", "fix the override template")
+        ) from None
+
+
+def _shape_context(
+    env,
+    layout: Layout,
+    page_path: str,
+    contract: Contract,
+    shape: Shape,
+    snippets: dict,
+    schemas: dict,
+    directory_urls: bool,
+) -> dict[str, Any]:
+    contract_page = next(p.path for p in layout.pages if p.kind == "contract" and p.key == contract.path)
+    context: dict[str, Any] = {
+        "shape": shape,
+        "title": shape_title(shape),
+        "contract": contract,
+        "contract_page": contract_page,
+        "section": contract.section(shape.section),
+    }
+    if isinstance(shape, TextShape):
+        path, data = snippets[shape.id]
+        context |= {
+            "template": _fence_body(contract.slice(shape.template)) if shape.template else "",
+            "checks": [
+                {"number": c.number, "anchor": c.anchor, "markdown": _markup(c.text.replace("\n", "\n    "))}
+                for c in shape.checks
+            ],
+            "snippet_path": path,
+            "snippet": data.decode("utf-8"),
+        }
+    else:
+        assert isinstance(shape, DataShape)
+        shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
+        rows = [
+            {
+                **_row_dict(row),
+                "anchor": field_anchor(shape, row.path),
+                "ref_url": url_between(page_path, shape_pages[row.ref], directory_urls)
+                if row.ref in shape_pages
+                else "",
+            }
+            for row in field_rows(layout.specs[shape.id])
+        ]
+        context |= {
+            "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
+            "schemas": [
+                {"label": label, "name": posixpath.basename(path), "path": path}
+                for label, path, _ in schemas.get(shape.id, [])
+            ],
+            "block": contract.slice(shape.body).decode("utf-8"),
+        }
+    return context
+
+
+def _shape_item(shape: Shape, shape_pages: dict[str, str], snippets: dict) -> dict[str, Any]:
+    return {
+        "shape": shape,
+        "title": shape_title(shape),
+        "page": shape_pages[shape.id],
+        "snippet_path": snippets[shape.id][0] if shape.id in snippets else "",
+    }
+
+
+def _row_dict(row) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in row.__slots__}
+
+
+def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:
+    """Shape id -> (prompt path, bytes), taken from the prompts emitter so the two never differ."""
+    from contractc.emit.prompts import emit_prompts
+
+    files = emit_prompts(project)
+    folder = project.config.out["prompts"]
+    found = {}
+    for _, shape in project.shapes():
+        if isinstance(shape, TextShape):
+            path = f"{folder}/{shape.producer}/{shape.id}.md"
+            found[shape.id] = (path, files[path])
+    return found
+
+
+def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
+    """Shape id -> [(label, path, bytes)] of its JSON Schemas, copied into the site.
+
+    A schema's site path is its project path, so its ``$id`` (``<site_url><path>``)
+    is where the site serves it.
+    """
+    if not any(c.data_shapes for c in project.contracts):
+        return {}
+    from contractc.emit.schemas import compile_schemas
+
+    found: dict[str, list[tuple[str, str, bytes]]] = {}
+    for shape_id, compiled in compile_schemas(project).items():
+        found[shape_id] = [("wire schema", compiled.path, dump_json(compiled.wire))]
+        if compiled.artifact_path and compiled.artifact is not None:
+            label = "artifact schema (without transient fields)"
+            found[shape_id].append((label, compiled.artifact_path, dump_json(compiled.artifact)))
+    return found
+
+
+def _site_config(project: Project) -> dict[str, Any]:
+    return project.config.raw.get("site", {}) or {}
+
+
+def _linker(page_path: str):
+    here = posixpath.dirname(page_path) or "."
+
+    def link(target: str) -> str:
+        return posixpath.relpath(target, here)
+
+    return link
+
+
+def url_between(from_page: str, to_page: str, directory_urls: bool) -> str:
+    """The relative URL from one page to another, for links in HTML (which mkdocs does not rewrite)."""
+    here, there = page_url(from_page, directory_urls), page_url(to_page, directory_urls)
+    base = here.rstrip("/") if here.endswith("/") else posixpath.dirname(here)
+    rel = posixpath.relpath(there.rstrip("/") or ".", base or ".")
+    return rel + "/" if there.endswith("/") else rel
+
+
+def _fence_body(block: bytes) -> str:
+    """The lines between a fenced block's fences."""
+    lines = block.decode("utf-8").splitlines(keepends=True)
+    return "".join(lines[1:-1])
+
+
+def _markup(text: str):
+    from markupsafe import Markup
+
+    return Markup(text)
+
+
+def code_span(text: Any):
+    """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself)."""
+    text = str(text)
+    run = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (run + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return _markup(f"{ticks}{pad}{text}{pad}{ticks}")
+
+
+def fenced(text: Any, info: str = ""):
+    """A fenced code block holding ``text`` verbatim, its fence longer than any run inside."""
+    text = str(text)
+    run = max((len(m) for m in re.findall(r"^\s*(`{3,})", text, re.MULTILINE)), default=0)
+    ticks = "`" * max(3, run + 1)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return _markup(f"{ticks}{info}\n{body}{ticks}")
+
+
+def attr_anchor(anchor: Any):
+    """``{#anchor}``: attr_list syntax, so every engine uses the compiler's id."""
+    return _markup(f"{{#{anchor}}}")
+
+
+def _mermaid_text(text: str) -> str:
+    return text.replace('"', "#quot;")

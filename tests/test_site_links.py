@@ -1,0 +1,104 @@
+"""`contractc check` verifies every link into a contract or the contract site names a real anchor."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import write_tree
+
+CONTRACT = """\
+# Echo
+
+## EchoReturn
+
+Produced by `echoer`; consumed by `echo-skill`.
+
+```
+echo: <text>
+```
+
+Receiver checks:
+
+1. Line 1 begins `echo: `.
+
+See [the check](#echoreturn-check-1).
+"""
+CONFIG = "site_url: https://docs.example.com/\ncontracts:\n  - path: contracts/echo.md\n"
+
+
+@pytest.fixture
+def project(tmp_path, run_cli):
+    root = write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/echo.md": CONTRACT})
+    assert run_cli("build", "--root", str(root)).code == 0
+    return root
+
+
+def test_a_dangling_anchor_inside_a_contract_is_drift_with_file_line_and_a_suggestion(project, run_cli):
+    write_tree(
+        project, {"contracts/echo.md": CONTRACT.replace("[the check]", "[a typo](#echoreturn-chek-1), [the check]")}
+    )
+    run_cli("build", "--root", str(project))  # the outputs follow the edited contract; the link stays wrong
+    result = run_cli("check", "--root", str(project))
+    assert result.code == 1
+    assert result.out.splitlines() == [
+        "contracts/echo.md:15:14: error[drift-link]: link #echoreturn-chek-1 names no anchor 'echoreturn-chek-1' of contracts/echo.md",
+        "  hint: did you mean #echoreturn-check-1? (edit the link; anchors come from the contract's headings and checks)",
+        "contractc: 1 drifted, 2 checked; run `contractc build` to fix",
+    ]
+
+
+def test_build_writes_what_it_can_and_still_fails_on_a_dangling_link(project, run_cli):
+    write_tree(project, {"contracts/echo.md": CONTRACT + "\n## More\n\n[gone](#nowhere)\n"})
+    result = run_cli("build", "--root", str(project))
+    assert result.code == 1
+    assert "wrote prompts/manifest.json" in result.out  # the contract's hash changed: outputs are current again
+    assert (
+        "contracts/echo.md:19:8: error[drift-link]: link #nowhere names no anchor 'nowhere' of contracts/echo.md"
+        in result.err
+    )
+
+
+def test_links_by_path_and_by_site_url_are_checked_and_good_ones_pass(project, run_cli):
+    write_tree(
+        project,
+        {
+            "contracts/echo.md": CONTRACT.replace("chek", "check")
+            + (
+                "\n[ok](echo.md#echoreturn) [ok](./echo.md#echo)"
+                "\n[bad](echo.md#nowhere)"
+                "\n<https://docs.example.com/contracts/echo/#echoreturn-check-1> ok"
+                "\nhttps://docs.example.com/contracts/shapes/echoreturn/#echoreturn-check-1 ok, on the shape page"
+                "\nhttps://docs.example.com/contracts/echo/#echoreturn-check-9 bad"
+                "\nhttps://docs.example.com/contracts/gone/#x bad page"
+                "\nhttps://docs.example.com/guide/#anything not ours to judge"
+                "\n[other site](https://elsewhere.example.com/contracts/echo/#nope)"
+                "\n[ref]: echo.md#missing-ref\n"
+            )
+        },
+    )
+    run_cli("build", "--root", str(project))
+    result = run_cli("check", "--root", str(project))
+    assert result.code == 1
+    errors = [line for line in result.out.splitlines() if "error[" in line]
+    assert errors == [
+        "contracts/echo.md:18:7: error[drift-link]: link echo.md#nowhere names no anchor 'nowhere' of contracts/echo.md",
+        "contracts/echo.md:21:1: error[drift-link]: link https://docs.example.com/contracts/echo/#echoreturn-check-9 names no anchor 'echoreturn-check-9' of contracts/echo.md",
+        "contracts/echo.md:22:1: error[drift-link]: link https://docs.example.com/contracts/gone/#x names no page of the contract site",
+        "contracts/echo.md:25:8: error[drift-link]: link echo.md#missing-ref names no anchor 'missing-ref' of contracts/echo.md",
+    ]
+
+
+def test_links_in_target_files_are_checked_too(project, run_cli):
+    write_tree(
+        project,
+        {
+            "contractc.yaml": CONFIG + "targets:\n  - agents/*.md\n",
+            "agents/echoer.md": "Return the shape of [EchoReturn](../contracts/echo.md#echo-return).\n",
+        },
+    )
+    result = run_cli("check", "--root", str(project))
+    assert result.code == 1
+    assert (
+        "agents/echoer.md:1:34: error[drift-link]: link ../contracts/echo.md#echo-return names no anchor 'echo-return' of contracts/echo.md"
+        in result.out
+    )
