@@ -232,6 +232,22 @@ def test_clean_check_prints_one_line_and_exits_0(built, run_cli, fmt):
     assert run_cli("check", "--root", str(built), "--quiet").out == ""
 
 
+def test_a_clean_check_answered_by_the_cache_prints_in_every_format(built, run_cli, monkeypatch):
+    assert run_cli("check", "--root", str(built)).code == 0  # writes the cache
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("the cache should have answered")
+
+    monkeypatch.setattr("contractc.pipeline.run", no_compile)
+    assert (
+        run_cli("check", "--root", str(built), "--format", "github").out
+        == f"contractc: {CHECKED} files checked, all current\n"
+    )
+    document = json.loads(run_cli("check", "--root", str(built), "--format", "json").out)
+    assert (document["status"], document["checked"], document["diagnostics"]) == ("clean", CHECKED, [])
+    assert run_cli("check", "--root", str(built), "--quiet").out == ""
+
+
 BAD_LINE = CONTRACT.count("\n") + 2  # the heading appended by the test
 BAD = f"contracts/returns.md:{BAD_LINE}:1: error[duplicate-anchor]: anchor 'shared-rules' is already used by the heading on line 3"
 

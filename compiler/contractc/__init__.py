@@ -6,13 +6,15 @@ The public API is small: :func:`compile_project` for the in-memory output set,
 
 __version__ = "0.1.0"
 
-from contractc.diagnostics import ContractcError, Diagnostic, ExitCode  # noqa: E402
-
 __all__ = ["ContractcError", "Diagnostic", "ExitCode", "__version__", "compile_project", "main", "run"]
 
 
 def __getattr__(name: str):
-    # Lazy, so `contractc --help` does not import the whole pipeline.
+    # Lazy, so `contractc --help` does not import the whole pipeline (issue 7).
+    if name in ("ContractcError", "Diagnostic", "ExitCode"):
+        from contractc import diagnostics
+
+        return getattr(diagnostics, name)
     if name in ("compile_project", "run"):
         from contractc import pipeline
 

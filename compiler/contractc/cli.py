@@ -7,15 +7,29 @@ validation, 2 bad input or usage.
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from contractc import __version__
-from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
+
+# diagnostics (and everything past it) is imported where it is used, so that
+# `--help` and `--version` cost little more than click itself (issue 7).
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from contractc.diagnostics import Diagnostic
+
+
+class _path:  # click's ``path_type`` must be a class
+    """Builds a ``pathlib.Path``: pathlib costs 5 ms of start-up, so it is imported when a path is parsed."""
+
+    def __new__(cls, value: str) -> Path:  # type: ignore[misc]
+        from pathlib import Path
+
+        return Path(value)
+
 
 # The keys of report.FORMATTERS, spelled out so `--help` does not import the
 # report module (tests/test_report.py holds the two equal).
@@ -26,11 +40,25 @@ if TYPE_CHECKING:
 
 ROOT_OPTION = click.option(
     "--root",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False, path_type=_path),
     default=".",
     show_default=True,
     help="Project root: the folder holding contractc.yaml.",
 )
+
+
+def _help_width(limit: int = 100) -> int:
+    """What click computes with ``shutil.get_terminal_size``, without importing shutil (2 ms: bz2, lzma)."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return max(min(columns, limit) - 2, 50)
 
 
 SITE_PAGES_OPTION = click.option(
@@ -42,7 +70,16 @@ SITE_PAGES_OPTION = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+CACHE_OPTION = click.option(
+    "--cache/--no-cache",
+    default=True,
+    show_default=True,
+    help="Use and keep .contractc/check.sha256: when no file the last clean run read has changed, "
+    "confirm that without compiling.",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 def cli() -> None:
     """Compile agent contracts (contracts/*.md) into their copies, and catch drift.
@@ -71,6 +108,7 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     by hand is never overwritten silently: build writes nothing and exits 1
     naming it, unless --force is given.
     """
+    from contractc.diagnostics import ExitCode
     from contractc.output import Mode
     from contractc.pipeline import run
 
@@ -109,7 +147,10 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     metavar="REF",
     help="Report only drift whose copy or source changed since the git REF (e.g. origin/main).",
 )
-def check(root: Path, site_pages: str | None, fmt: str, diff: bool, quiet: bool, changed_since: str | None) -> int:
+@CACHE_OPTION
+def check(
+    root: Path, site_pages: str | None, fmt: str, diff: bool, quiet: bool, changed_since: str | None, cache: bool
+) -> int:
     """Compare every output with what the contracts compile to; write nothing.
 
     Also checks that every link into a contract (`contracts/x.md#anchor`) or
@@ -117,29 +158,50 @@ def check(root: Path, site_pages: str | None, fmt: str, diff: bool, quiet: bool,
 
     Exit 0 when every copy is current, 1 when any drifted or a link dangles
     (each one is named with file:line, drifted files with a diff), 2 for bad
-    input. Colour only on a terminal, never when NO_COLOR is set.
+    input. Colour only on a terminal, never when NO_COLOR is set. The only
+    file it may write is its cache in .contractc/ (see --no-cache).
     """
-    from contractc.output import Mode
-    from contractc.pipeline import run
+    from contractc.diagnostics import ContractcError, ExitCode
     from contractc.report import Report
 
+    def report(found: Report) -> int:
+        return _report(found, fmt, diff, quiet, root)
+
     changed = None
-    if changed_since is not None:
+    if changed_since is not None:  # a bad ref is exit 2 even when the cache could answer
         from contractc.changed import changed_files
 
         try:
             changed = changed_files(root, changed_since)
         except ContractcError as exc:
-            return _report(Report.of(exc.diagnostics), fmt, diff, quiet, root)
-    result = run(root, Mode.CHECK, site_pages=site_pages)
+            return report(Report.of(exc.diagnostics))
+    # Every option that changes what is compared keys the cache: one added later is never
+    # answered by a cache written without it.  The ones that only shape the report do not:
+    # a clean full check is clean in every format, and for every --changed-since.
+    shaping = ("root", "cache", "diff", "fmt", "quiet", "changed_since")
+    options = {k: v for k, v in click.get_current_context().params.items() if k not in shaping}
+    if cache:
+        from contractc.cache import confirm
+
+        checked = confirm(root, options)
+        if checked is not None:  # every file the last clean run read is byte-identical
+            return report(Report.of([], checked=checked, since=changed_since))
+    from contractc.cache import recording
+    from contractc.output import Mode
+    from contractc.pipeline import run
+
+    with recording(root, enabled=cache) as record:
+        result = run(root, Mode.CHECK, site_pages=site_pages)
+    if record and not result.diagnostics:
+        record.save(result.checked, options)
     if result.exit_code is ExitCode.BAD_INPUT:
-        return _report(Report.of(result.diagnostics), fmt, diff, quiet, root)
+        return report(Report.of(result.diagnostics))
     diagnostics, changes, hidden = result.diagnostics, result.changes, 0
     if changed is not None:
         from contractc.changed import limit_to_changes
 
         diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
-    return _report(Report.of(diagnostics, changes, result.checked, changed_since, hidden), fmt, diff, quiet, root)
+    return report(Report.of(diagnostics, changes, result.checked, changed_since, hidden))
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path) -> int:
@@ -156,6 +218,8 @@ def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path) -> in
 
 def _color_wanted(stream: object) -> bool:
     """Colour on a terminal only, and never when NO_COLOR is set (https://no-color.org)."""
+    import os
+
     if os.environ.get("NO_COLOR"):
         return False
     isatty = getattr(stream, "isatty", None)
@@ -164,6 +228,8 @@ def _color_wanted(stream: object) -> bool:
 
 def _workspace_prefix(root: Path) -> str:
     """The project root as seen from the working directory, for GitHub's repository-relative paths."""
+    from pathlib import Path
+
     try:
         rel = root.resolve().relative_to(Path.cwd().resolve())
     except ValueError:
@@ -175,7 +241,7 @@ def _workspace_prefix(root: Path) -> str:
 @ROOT_OPTION
 @click.option("--artifact", is_flag=True, help="Use the artifact schema: transient fields are not allowed.")
 @click.argument("shape_id", metavar="SHAPE")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=_path))
 def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
     """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
 
@@ -188,6 +254,7 @@ def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
     Every error is printed as FILE:line: <json-path>: message, on the line of
     the offending key. Exit 0 valid, 1 invalid, 2 unknown shape or unreadable FILE.
     """
+    from contractc.diagnostics import ExitCode
     from contractc.load import load_project
     from contractc.validate import validate_file
 
@@ -203,7 +270,7 @@ def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
 
 
 @cli.command("hash")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=_path))
 def hash_(files: tuple[Path, ...]) -> int:
     """Print the SHA-256 of each FILE's exact bytes (sha256sum format).
 
@@ -211,6 +278,8 @@ def hash_(files: tuple[Path, ...]) -> int:
     `sha256:` pin in contractc.yaml record.
     """
     import hashlib
+
+    from contractc.diagnostics import Diagnostic, ExitCode
 
     problems = []
     for path in files:
@@ -235,12 +304,16 @@ def main(argv: list[str] | None = None) -> int:
         code = cli.main(args=argv, prog_name="contractc", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
-        return ExitCode.BAD_INPUT
-    except ContractcError as exc:
-        return _fail(exc.diagnostics)
+        return 2  # ExitCode.BAD_INPUT
     except click.Abort:
         click.echo("aborted", err=True)
-        return ExitCode.DRIFT
+        return 1  # ExitCode.DRIFT
+    except Exception as exc:
+        from contractc.diagnostics import ContractcError
+
+        if isinstance(exc, ContractcError):
+            return _fail(exc.diagnostics)
+        raise
     return int(code or 0)
 
 

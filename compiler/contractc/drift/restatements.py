@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from contractc.diagnostics import Diagnostic
-from contractc.load.source import line_start
+from contractc.load.source import count_newlines, line_start
 from contractc.model import DataShape, Project, Shape, TargetFile, TextShape
 
 _FENCE = re.compile(rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
-_NEWLINE = re.compile(rb"\r\n?|\n")
 _KEY = re.compile(r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _YAML_INFO = {"", "yaml", "yml"}
 _PLACEHOLDER = re.compile(r"<[^<>]*>")
@@ -60,13 +59,11 @@ def find_restatements(project: Project) -> list[Diagnostic]:
         if b"```" not in target.data and b"~~~" not in target.data:
             continue
         managed = [(r.content.start, r.content.end) for r in target.regions]
-        for block in _blocks(target.data):
-            if any(start <= block.start < end for start, end in managed):
-                continue
+        for block in _blocks(target.data, managed):
             shape = _data_shape(block, keys) or _text_shape(block, templates)
             if shape is None:
                 continue
-            line = len(_NEWLINE.findall(target.data, 0, block.start)) + 1
+            line = count_newlines(target.data, 0, block.start) + 1
             if not _allowed(allow, target, shape, line):
                 found.append(_diagnostic(target, shape, line, block.col))
     return found
@@ -98,7 +95,8 @@ def _fences(data: bytes) -> list[tuple[re.Match, int]]:
     return sorted(fences, key=lambda f: f[0].start())
 
 
-def _blocks(data: bytes) -> Iterator[_Block]:
+def _blocks(data: bytes, managed: list[tuple[int, int]] = ()) -> Iterator[_Block]:
+    """The fenced blocks of ``data``, but those that start inside a ``managed`` (start, end) range."""
     fences = _fences(data)
     i = 0
     while i < len(fences):
@@ -118,12 +116,16 @@ def _blocks(data: bytes) -> Iterator[_Block]:
             ),
             None,
         )
+        start = opening.start() - (col - 1)
+        if any(low <= start < high for low, high in managed):  # a managed copy: skipped before it is decoded
+            i = close + 1 if close is not None else len(fences)
+            continue
         body_end = fences[close][0].start() - (fences[close][1] - 1) if close is not None else len(data)
         text = data[body_start:body_end].decode("utf-8", "replace")
         lines = tuple(_normal(line) for line in text.splitlines() if line.strip())
         first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
         info = opening["info"].decode("utf-8", "replace").strip().split(" ")[0].lower()
-        yield _Block(opening.start() - (col - 1), col, info, lines, first)
+        yield _Block(start, col, info, lines, first)
         i = close + 1 if close is not None else len(fences)
 
 

@@ -65,6 +65,13 @@ class SourceFile:
         return raw.rstrip(b"\r\n").decode("utf-8")
 
 
+def count_newlines(data: bytes, start: int = 0, end: int | None = None) -> int:
+    """How many line breaks (``\r\n``, ``\r`` or ``\n``) ``data[start:end]`` holds: ``_NEWLINE``'s count,
+    by three C-speed counts instead of a regex match per line (issue 7)."""
+    end = len(data) if end is None else end
+    return data.count(b"\n", start, end) + data.count(b"\r", start, end) - data.count(b"\r\n", start, end)
+
+
 def line_start(data: bytes, offset: int) -> int:
     """Offset of the start of the line holding ``offset`` (after ``\\n``, ``\\r\\n`` or a lone ``\\r``)."""
     after_lf = data.rfind(b"\n", 0, offset) + 1

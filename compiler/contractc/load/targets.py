@@ -23,14 +23,13 @@ from pathlib import Path
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.paths import confined
 from contractc.load.references import copied_bytes, resolve
-from contractc.load.source import BOM, line_start
+from contractc.load.source import BOM, count_newlines, line_start
 from contractc.model import Config, Contract, Region, Span, TargetFile
 
 # Searched with a literal prefix (fast); a hit is a marker only when nothing but blanks precedes it on its line.
 _OPENING = re.compile(rb"<!--[ \t]*contractc:")
 _EOL = re.compile(rb"[\r\n]")
 _MARKER = re.compile(rb"[ \t]*(?P<marker><!--[ \t]*contractc:(?P<verb>\S*?)(?P<args>(?:[ \t]+\S+?)*?)[ \t]*-->)[ \t]*")
-_NEWLINE = re.compile(rb"\r\n?|\n")
 _REF = re.compile(r"(?P<kind>shape|section|bundle)=(?P<ref>\S+)")
 _SHA = re.compile(r"sha256=(?P<hex>[0-9a-f]{64})")
 KINDS = ("shape", "section", "bundle")
@@ -165,7 +164,7 @@ def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker
         eol = _EOL.search(data, found.end())
         text_end = eol.start() if eol else len(data)
         line_end = text_end + (2 if data.startswith(b"\r\n", text_end) else 1 if eol else 0)
-        line += len(_NEWLINE.findall(data, counted, begin))
+        line += count_newlines(data, counted, begin)
         counted = begin
         text = data[offset:text_end]
         strict = _MARKER.fullmatch(text)

@@ -1,0 +1,271 @@
+"""Side-by-side benchmark: ``contractc check`` against ``cog --check`` and a read-and-compare floor.
+
+    python bench/run.py                 # N = 10, 100, 1000, 5000; writes docs/performance.md
+    python bench/run.py --smoke         # N = 10, one round, nothing written unless --out
+
+Every row is a set of whole processes timed from outside (see ``timing.py``);
+each checker is first shown to FAIL on a corpus with drifted copies and to pass
+on the clean one, so a fast no-op cannot win.  A row whose feature is missing
+from this checkout is reported as "not available" instead of failing the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from corpus import BEGIN, BLOCK, CONTRACT, END, Corpus, drift, restore, write_corpus
+from report import Report, render
+from timing import Command, captured, rounds
+
+PY = sys.executable
+CONTRACTC_MAIN = "import sys; from contractc.cli import main; sys.exit(main())"
+COG_MAIN = "import sys; from cogapp import main; sys.exit(main())"
+DEFAULT_REPS = {10: 21, 100: 15, 1000: 11, 5000: 7}
+
+
+@dataclass
+class Tools:
+    """The commands under test, bound to a corpus folder."""
+
+    env: dict[str, str] = field(default_factory=lambda: _env())
+    python: str = PY
+    repo: Path = REPO
+
+    # Both tools run as their console scripts do (`from pkg import main; main()`), with one interpreter.
+    def contractc(self, label: str, root: Path, *args: str) -> Command:
+        return Command(label, (PY, "-c", CONTRACTC_MAIN, *args), root, self.env)
+
+    def cog(self, label: str, root: Path, *args: str) -> Command:
+        return Command(label, (PY, "-c", COG_MAIN, *args, "-I", ".", "@files.txt"), root, self.env)
+
+    def floor(self, root: Path) -> Command:
+        return Command("floor", (PY, str(HERE / "floor.py"), str(root)), root, self.env)
+
+    def python_pass(self, root: Path) -> Command:
+        return Command("python -c pass", (PY, "-c", "pass"), root, self.env)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    # The checkout under test, not whatever contractc is installed.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO / "compiler"), env.get("PYTHONPATH", "")) if p)
+    # As installed tools run: bytecode cached (the warm-up writes it) and stdout buffered.
+    for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PYTHONPROFILEIMPORTTIME", "PYTHONDEVMODE"):
+        env.pop(name, None)
+    return env
+
+
+def prove_it_fails(cmd: Command, corpus: Corpus, root: Path) -> str | None:
+    """Clean corpus: exit 0.  One copy in ten edited by hand: exit non-zero.  Else: why not."""
+    clean = captured(cmd)
+    if clean.returncode != 0:
+        return f"fails on the clean corpus (exit {clean.returncode}): {(clean.stdout + clean.stderr).strip()[:300]}"
+    saved = drift(root, corpus.targets, every=10)
+    try:
+        drifted = captured(cmd)
+    finally:
+        restore(root, saved)
+    if drifted.returncode == 0:
+        return "passes a corpus with drifted copies"
+    return None
+
+
+def prepare_contractc(tools: Tools, corpus: Corpus) -> str | None:
+    """Fill the empty regions with one ``build``; None when regions work, else why not."""
+    built = captured(tools.contractc("build", corpus.contractc, "build"))
+    if built.returncode != 0:
+        return f"`contractc build` exit {built.returncode}: {(built.stdout + built.stderr).strip().splitlines()[-1:]}"
+    first = (corpus.contractc / corpus.targets[0]).read_bytes()
+    if b"waves: 3" not in first:
+        return "`contractc build` left the managed regions empty"
+    return None
+
+
+def fill_regions(corpus: Corpus) -> None:
+    """Without a working ``build``, put the block in the regions as the benchmark expects them."""
+    for name in corpus.targets:
+        path = corpus.contractc / name
+        path.write_bytes(path.read_bytes().replace((BEGIN + END).encode(), (BEGIN + BLOCK + END).encode()))
+
+
+def bench_size(tools: Tools, corpus: Corpus, reps: int, report: Report) -> None:
+    n = corpus.n
+    print(f"== N = {n}: {reps} rounds ({time.strftime('%H:%M:%S')})", flush=True)
+    check = tools.contractc("contractc check", corpus.contractc, "check")
+    cold = Command("contractc check --no-cache", check.argv + ("--no-cache",), check.cwd, check.env)
+    cog_check = tools.cog("cog --check", corpus.cog, "--check")
+    floor = tools.floor(corpus.contractc)
+    missing = prepare_contractc(tools, corpus)
+    if missing:
+        fill_regions(corpus)  # so the floor still has copies to compare
+    peers = [cog_check, floor]
+    for cmd, root in ((cog_check, corpus.cog), (floor, corpus.contractc)):
+        problem = prove_it_fails(cmd, corpus, root)
+        if problem:
+            raise SystemExit(f"{cmd.label} at N={n} {problem}: the benchmark would be meaningless")
+    ours: list[Command] = []
+    if missing is None:
+        for cmd in (check, cold):
+            problem = prove_it_fails(cmd, corpus, corpus.contractc)
+            if problem:
+                missing = f"{cmd.label} {problem}"
+                break
+            ours.append(cmd)
+    if missing:
+        report.unavailable[f"check N={n}"] = missing
+        print(f"   contractc: not available ({missing})", flush=True)
+    else:
+        clean = captured(check)
+        report.clean_lines[n] = clean.stdout.splitlines()
+    samples = rounds([*ours, *peers, tools.python_pass(corpus.contractc)], reps)
+    report.checks[n] = samples
+    for label, s in samples.items():
+        print(f"   {label:28s} {s.median * 1000:8.1f} ms  {s.peak_rss / 1024:6.1f} MiB", flush=True)
+    if ours:
+        build = tools.contractc("contractc build (nothing to change)", corpus.contractc, "build")
+        report.noop_build[n] = rounds([build, check], reps)
+
+
+def bench_rewrite(tools: Tools, corpus: Corpus, reps: int, report: Report) -> None:
+    """The contract changed: ``build`` rewriting every region vs ``cog -r`` regenerating every region."""
+    build = tools.contractc("contractc build (all regions stale)", corpus.contractc, "build")
+    cog_r = tools.cog("cog -r", corpus.cog, "-r")
+    versions = {cmd.label: [CONTRACT, CONTRACT.replace("waves: 3", "waves: 4")] for cmd in (build, cog_r)}
+
+    def edit_contract(cmd: Command) -> None:
+        # Alternate between two versions of the block, so every run finds every copy stale.
+        versions[cmd.label].reverse()
+        (cmd.cwd / "contracts/release.md").write_text(versions[cmd.label][0], "utf-8", newline="\n")
+
+    samples = rounds([build, cog_r], reps, before=edit_contract)
+    for cmd in (build, cog_r):
+        (cmd.cwd / "contracts/release.md").write_text(CONTRACT, "utf-8", newline="\n")
+        if captured(cmd).returncode != 0:
+            raise SystemExit(f"{cmd.label} could not restore the corpus at N={corpus.n}")
+    for probe in (
+        tools.contractc("check", corpus.contractc, "check", "--no-cache"),
+        tools.cog("check", corpus.cog, "--check"),
+    ):
+        if captured(probe).returncode != 0:  # both repaired every copy
+            raise SystemExit(f"{probe.label} fails after the rewrite at N={corpus.n}: a rewrite was incomplete")
+    report.rewrite[corpus.n] = samples
+    report.disk = disk_costs(corpus.cog / "docs", corpus.targets)
+    print(
+        f"   rewrite all: build {samples[build.label].median * 1000:.1f} ms, cog -r {samples[cog_r.label].median * 1000:.1f} ms",
+        flush=True,
+    )
+
+
+def disk_costs(folder: Path, names: tuple[str, ...], count: int = 300) -> dict[str, float]:
+    """Microseconds per file on this disk: rewriting in place (what ``cog -r`` does) vs a new file renamed
+    over the old one (what an all-or-nothing ``build`` must do)."""
+    data = [(folder.parent / name).read_bytes() for name in names[:count]]
+    paths = [str(folder.parent / name) for name in names[:count]]
+    start = time.perf_counter()
+    for path, body in zip(paths, data):
+        with open(path, "wb") as handle:
+            handle.write(body)
+    middle = time.perf_counter()
+    for path, body in zip(paths, data):
+        fd, tmp = tempfile.mkstemp(prefix=".bench.", dir=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(body)
+        os.replace(tmp, path)
+    end = time.perf_counter()
+    return {"in place": (middle - start) / len(paths) * 1e6, "new file + rename": (end - middle) / len(paths) * 1e6}
+
+
+def bench_startup(tools: Tools, root: Path, reps: int, report: Report) -> None:
+    cmds = [
+        tools.contractc("contractc --help", root, "--help"),
+        tools.contractc("contractc --version", root, "--version"),
+        Command('python -c "import click"', (PY, "-c", "import click"), root, tools.env),
+        tools.python_pass(root),
+    ]
+    report.startup = rounds(cmds, reps)
+    for label, s in report.startup.items():
+        print(f"   {label:28s} {s.median * 1000:8.1f} ms", flush=True)
+
+
+def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Report) -> None:
+    """Site page generation vs ``mkdocs build`` of the same pages; only when this checkout has a site."""
+    probe = captured(
+        Command("probe", (PY, "-c", "from contractc.emit import EMITTERS; print(' '.join(EMITTERS))"), base, tools.env)
+    )
+    if "site" not in probe.stdout.split():
+        report.unavailable["site"] = "this checkout has no site emitter yet (issue 5)"
+        print("   site: not available", flush=True)
+        return
+    from site_corpus import bench_pages
+
+    for p in pages:
+        samples, count, missing = bench_pages(tools, base, p, reps)
+        report.site[p], report.site_pages[p] = samples, count
+        if missing:
+            report.unavailable["mkdocs build with the plugin"] = missing
+        print(
+            f"   P = {p} ({count} pages): " + ", ".join(f"{k} {v.median * 1000:.0f} ms" for k, v in samples.items()),
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10,100,1000,5000", help="comma-separated corpus sizes N")
+    parser.add_argument("--pages", default="10,100,500", help="comma-separated site sizes P")
+    parser.add_argument("--reps", type=int, help=f"timed rounds per row (default: by N, {DEFAULT_REPS})")
+    parser.add_argument(
+        "--out", type=Path, help="results page to write (default docs/performance.md; none with --smoke)"
+    )
+    parser.add_argument("--smoke", action="store_true", help="N = 10, P = 10, one round: proves the harness works")
+    parser.add_argument("--keep", action="store_true", help="keep the generated corpora")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.sizes, args.pages, args.reps = "10", "10", args.reps or 1
+    sizes = [int(s) for s in args.sizes.split(",")]
+    pages = [int(p) for p in args.pages.split(",") if p]
+    out = args.out or (None if args.smoke else REPO / "docs" / "performance.md")
+    tools = Tools()
+    report = Report(sizes=sizes, pages=pages)
+    base = Path(tempfile.mkdtemp(prefix="contractc-bench-"))
+    try:
+        print("== start-up", flush=True)
+        bench_startup(tools, base, max(args.reps or 31, 1), report)
+        for n in sizes:
+            reps = args.reps or DEFAULT_REPS.get(n, 5)
+            corpus = write_corpus(base, n)
+            bench_size(tools, corpus, reps, report)
+            if n == max(sizes) and f"check N={n}" not in report.unavailable:
+                bench_rewrite(tools, corpus, min(reps, 5), report)
+            if not args.keep:
+                shutil.rmtree(corpus.contractc)
+                shutil.rmtree(corpus.cog)
+        print(f"== site ({time.strftime('%H:%M:%S')})", flush=True)
+        bench_site(tools, base, pages, args.reps or 3, report)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+        else:
+            print(f"corpora kept in {base}")
+    text = render(report)
+    print(text)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, "utf-8")
+        print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""The benchmark harness runs end to end (N = 10, one round); it never asserts a time."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+
+@pytest.mark.bench
+def test_benchmark_smoke_run_writes_the_results_page(tmp_path):
+    out = tmp_path / "performance.md"
+    env = {**os.environ, "PYTHONPATH": str(REPO / "compiler")}
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench/run.py"), "--smoke", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    page = out.read_text()
+    assert page.startswith("# Performance\n")
+    targets = page.split("## Targets", 1)[1].split("\n\n")[2].splitlines()
+    assert len(targets) == 2 + 9  # header, rule, one row per target of issue 7
+    row = next(line for line in page.splitlines() if line.startswith("| 10 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[0] == "10" and cells[3] != "n/a" and cells[4] != "n/a"  # cog --check and the floor were timed
