@@ -13,6 +13,28 @@ from contractc.cli import main
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = Path(os.environ.get("CONTRACTC_SEEDS", REPO.parent / "shared" / "seeds"))
 
+# The smallest project with a text shape and a shared section, used by several test files.
+ECHO_CONTRACT = """\
+# C
+
+## Shared
+
+Read me.
+
+## EchoReturn
+
+Produced by `echoer`; consumed by `echo-skill`.
+
+```
+echo: <text>
+```
+
+Receiver checks:
+
+1. Line 1 begins `echo: `.
+"""
+ECHO_CONFIG = "contracts:\n  - path: contracts/c.md\n    shared: [shared]\n"
+
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Create ``files`` (path -> text or bytes) under ``root``; text is written as UTF-8, unchanged."""

@@ -11,28 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import ECHO_CONFIG as CONFIG
+from conftest import ECHO_CONTRACT as CONTRACT
 from conftest import snapshot, write_tree
 
-CONTRACT = """\
-# C
-
-## Shared
-
-Read me.
-
-## EchoReturn
-
-Produced by `echoer`; consumed by `echo-skill`.
-
-```
-echo: <text>
-```
-
-Receiver checks:
-
-1. Line 1 begins `echo: `.
-"""
-CONFIG = "contracts:\n  - path: contracts/c.md\n    shared: [shared]\n"
 CLEAN = "contractc: 2 files checked, all current\n"
 
 

@@ -6,28 +6,10 @@ import os
 
 import pytest
 
+from conftest import ECHO_CONFIG as CONFIG
+from conftest import ECHO_CONTRACT as CONTRACT
 from conftest import REPO, snapshot, write_tree
 
-CONTRACT = """\
-# C
-
-## Shared
-
-Read me.
-
-## EchoReturn
-
-Produced by `echoer`; consumed by `echo-skill`.
-
-```
-echo: <text>
-```
-
-Receiver checks:
-
-1. Line 1 begins `echo: `.
-"""
-CONFIG = "contracts:\n  - path: contracts/c.md\n    shared: [shared]\n"
 
 
 @pytest.fixture

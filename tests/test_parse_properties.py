@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,7 +46,7 @@ def test_sections_slice_exactly_and_cover_the_rest_of_the_file(data):
             assert section.span.start < child.span.start and child.span.end <= section.span.end
     # Top-level sections (those without a parent) are contiguous and end at end of file.
     roots = [s for s in contract.sections if s.parent is None]
-    for before, after in zip(roots, roots[1:]):
+    for before, after in itertools.pairwise(roots):
         assert before.span.end == after.span.start
     if roots:
         assert roots[-1].span.end == len(data)

@@ -199,8 +199,8 @@ def test_a_broken_override_is_a_located_error(project, run_cli):
     result = run_cli("build", "--root", str(project))
     assert (result.code, result.err) == (
         2,
-        "contractc.yaml:5:3: error[site-template]: template folder 'missing' does not exist\n  hint: create it or remove site.templates\n"
-        "  see: https://contractc.dev/drift-codes/#site-template\n",
+        ("contractc.yaml:5:3: error[site-template]: template folder 'missing' does not exist\n  hint: create it or remove site.templates\n"
+        "  see: https://contractc.dev/drift-codes/#site-template\n"),
     )
 
 
@@ -259,8 +259,8 @@ def test_site_pages_outside_the_project_are_refused(project, run_cli):
     result = run_cli("build", "--root", str(project), "--site-pages", "../elsewhere")
     assert (result.code, result.err) == (
         2,
-        "--site-pages: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n"
-        "  see: https://contractc.dev/drift-codes/#unsafe-path\n",
+        ("--site-pages: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n"
+        "  see: https://contractc.dev/drift-codes/#unsafe-path\n"),
     )
 
 

@@ -10,7 +10,7 @@ __all__ = ["ContractcError", "Diagnostic", "ExitCode", "__version__", "compile_p
 
 
 def __getattr__(name: str):
-    # Lazy, so `contractc --help` does not import the whole pipeline (issue 7).
+    # Lazy, so `contractc --help` does not import the whole pipeline.
     if name in ("ContractcError", "Diagnostic", "ExitCode"):
         from contractc import diagnostics
 

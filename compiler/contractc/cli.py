@@ -15,7 +15,7 @@ import click
 from contractc import __version__
 
 # diagnostics (and everything past it) is imported where it is used, so that
-# `--help` and `--version` cost little more than click itself (issue 7).
+# `--help` and `--version` cost little more than click itself.
 if TYPE_CHECKING:
     from pathlib import Path
 

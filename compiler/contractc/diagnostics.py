@@ -60,9 +60,9 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "duplicate-shape": (ExitCode.BAD_INPUT, "two shapes resolve to the same id"),
     "bad-shape": (ExitCode.BAD_INPUT, "a shape section is incomplete"),
     "write-failed": (ExitCode.BAD_INPUT, "an output could not be written; nothing was changed"),
-    # bad input: check options (issue 6)
+    # bad input: check options
     "bad-ref": (ExitCode.BAD_INPUT, "the git ref given to --changed-since cannot be compared with"),
-    # bad input: data shapes and schemas (issue 3)
+    # bad input: data shapes and schemas
     "bad-notation": (ExitCode.BAD_INPUT, "a value in a data shape is not in the notation"),
     "ambiguous-ref": (ExitCode.BAD_INPUT, "a placeholder names more than one shape"),
     "bad-default": (ExitCode.BAD_INPUT, "a `default` in a comment does not fit its field"),
@@ -71,8 +71,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "optional-inferred": (ExitCode.CLEAN, "note: build made a field optional because of its comment"),
     "unknown-shape": (ExitCode.BAD_INPUT, "`validate` was given a shape id the project does not define"),
     "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
-
-    # bad input: managed regions and role files (issue 4)
+    # bad input: managed regions and role files
     "marker-syntax": (ExitCode.BAD_INPUT, "a contractc marker line does not follow the marker grammar"),
     "marker-unclosed": (ExitCode.BAD_INPUT, "a region is begun but never ended"),
     "marker-unopened": (ExitCode.BAD_INPUT, "an end marker has no begin marker"),
@@ -81,8 +80,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "marker-reference": (ExitCode.BAD_INPUT, "a new region names an unknown or ambiguous shape or section"),
     "role-front-matter": (ExitCode.BAD_INPUT, "a role file's YAML front matter is malformed"),
     "unknown-agent": (ExitCode.BAD_INPUT, "a role file is configured for an agent that produces no shape"),
-
-    # bad input: site (issue 5)
+    # bad input: site
     "site-collision": (ExitCode.BAD_INPUT, "two contracts would get the same site page"),
     "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
 
@@ -90,9 +88,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
     "drift-missing": (ExitCode.DRIFT, "a generated file does not exist yet"),
     "drift-orphan": (ExitCode.DRIFT, "a file in an output folder is no longer produced by any contract"),
-    # drift: schemas (issue 3)
-
-    # drift: managed regions, restatements, pins (issue 4)
+    # drift: managed regions, restatements, pins
     "drift-region-new": (ExitCode.DRIFT, "a managed region has not been filled by build yet"),
     "drift-region-stale": (ExitCode.DRIFT, "a managed region is stale: the contract changed since build filled it"),
     "drift-region-edited": (ExitCode.DRIFT, "a managed region was edited by hand; build refuses it without --force"),
@@ -101,13 +97,10 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-region-orphaned": (ExitCode.DRIFT, "a managed region names a shape or section that no longer exists"),
     "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
-
-    # drift: links and anchors (issue 5)
+    # drift: links and anchors
     "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
-
-    # validation of returns and documents (issues 3 and 4)
+    # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
-
 }
 
 

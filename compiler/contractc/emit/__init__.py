@@ -24,16 +24,10 @@ Verifier = Callable[[str, bytes], list[Diagnostic]]
 # of the project naming that folder -- or None)
 EMITTERS: dict[str, tuple[Emitter, OwnedFolder]] = {
     "prompts": (emit_prompts, "prompts"),
-    # schemas (issue 3)
     "schemas": (emit_schemas, "schemas"),
-
-    # managed regions and role-file prompts (issue 4)
     "regions": (emit_regions, None),  # target files are the user's: no folder is owned
     "role-prompts": (emit_role_prompts, "prompts"),
-
-    # site pages (issue 5)
     "site": (emit_site_pages, site_pages_folder),
-
 }
 
 # kind -> a check ``build`` runs on each file of that kind it is about to write

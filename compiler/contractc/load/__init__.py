@@ -15,7 +15,7 @@ from contractc.load.source import read_source
 from contractc.load.targets import load_targets
 from contractc.model import Config, Contract, DataShape, PinRecord, Project, RoleFile, TargetFile
 
-__all__ = ["load_project", "load_config", "parse_contract", "read_source"]
+__all__ = ["load_config", "load_project", "parse_contract", "read_source"]
 
 
 def load_project(root: Path) -> Project:

@@ -18,7 +18,7 @@ from contractc.model import Check, Contract, DataShape, Section, Span, TextShape
 
 _PRODUCED = re.compile(
     r"^Produced by `(?P<producer>[^`]+)`(?P<qualifier>[^;]*);\s*consumed by (?P<consumers>.+?)\.?\s*$",
-    re.S,
+    re.DOTALL,
 )
 _BACKTICKED = re.compile(r"`([^`]+)`")
 _CHECKS_INTRO = re.compile(r"^Receiver checks:?\s*$")
