@@ -120,7 +120,7 @@ def _validate(plain: Any, doc: Any) -> None:
                 where.col,
                 "config-invalid",
                 f"{key_path}: {_message(error)}",
-                "see the configuration reference in docs/guide.md",
+                "see the configuration reference in docs/guide.md#configuration",
             )
         )
     if problems:
