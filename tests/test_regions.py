@@ -108,6 +108,18 @@ def test_bytes_outside_regions_survive_crlf_bom_trailing_blanks_no_final_newline
     assert (project / "agents/crlf.md").stat().st_mode & 0o777 == 0o751
 
 
+def test_a_rewritten_target_keeps_mode_bits_the_umask_would_clear(project, run_cli):
+    write_tree(project, {"agents/open.md": b"<!-- contractc:begin shape=report -->\nold\n<!-- contractc:end -->\n"})
+    os.chmod(project / "agents/open.md", 0o666)
+    mask = os.umask(0o077)
+    try:
+        assert run_cli("build", "--root", str(project)).code == 0
+    finally:
+        os.umask(mask)
+    assert b"old" not in (project / "agents/open.md").read_bytes()
+    assert (project / "agents/open.md").stat().st_mode & 0o777 == 0o666
+
+
 def test_check_before_build_says_each_region_is_new(project, run_cli):
     result = run_cli("check", "--root", str(project), "--no-diff")
     assert result.code == 1

@@ -2,18 +2,19 @@
 
 ``check`` and ``build`` are the same pipeline with a different sink
 (:class:`Mode`).  Writing is all-or-nothing: every new file is staged beside its
-target first, then each is moved into place with an atomic ``os.replace``; if
-anything fails, the files already replaced are restored from their backups, so
-a failed build leaves every file as it was and no file is ever torn.
+target first, then each is moved into place with an atomic ``os.replace``
+after a hard link keeps the old file; if anything fails, the files already
+replaced are restored from those links, so a failed build leaves every file
+as it was and no file is ever torn.
 """
 
 from __future__ import annotations
 
 import enum
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic
 
@@ -83,37 +84,62 @@ def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
 
 def write_changes(root: Path, changes: list[Change]) -> None:
     """Apply ``changes`` all-or-nothing (see the module docstring)."""
-    staged: list[tuple[Path, Path | None]] = []
+    umask = _umask()
+    staged: list[_Staged] = []
     try:
         for change in changes:
-            target = root / change.path
+            target = os.path.join(root, change.path)
             if change.expected is None:
-                staged.append((target, None))
+                staged.append(_Staged(target, None, True))
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".contractc-tmp", dir=target.parent)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(change.expected)
-            if target.exists():
-                os.chmod(tmp, target.stat().st_mode & 0o7777)
-            else:
-                os.chmod(tmp, 0o666 & ~_umask())
-            staged.append((target, Path(tmp)))
+            _stage(target, change.expected, umask, staged)
     except OSError as exc:
         _discard(staged)
         raise _write_error(exc) from None
     _commit(staged)
 
 
-def _commit(staged: list[tuple[Path, Path | None]]) -> None:
-    backups: list[tuple[Path, Path | None]] = []  # (target, backup or None when it did not exist)
+class _Staged(NamedTuple):
+    target: str
+    tmp: str | None
+    """The new bytes, beside the target; None: the target is to be removed (an orphan)."""
+    existed: bool
+
+
+def _stage(target: str, data: bytes, umask: int, staged: list[_Staged]) -> None:
+    """Write ``data`` to a new file beside ``target`` with the target's mode (a new file: the umask's); add it to ``staged``."""
     try:
-        for target, tmp in staged:
-            backup = None
-            if target.exists():
-                backup = target.with_name(f".{target.name}.{os.getpid()}.contractc-bak")
-                backup.unlink(missing_ok=True)
-                os.link(target, backup) if tmp is not None else os.replace(target, backup)
+        mode = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+    # One name per target and process (no mkstemp search): O_EXCL still refuses to write through anything there.
+    tmp = _sibling(target, "contractc-tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    try:
+        fd = os.open(tmp, flags, 0o666 if mode is None else mode)
+    except FileExistsError:  # left by a killed run that had this process id
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o666 if mode is None else mode)
+    staged.append(_Staged(target, tmp, mode is not None))  # from here on, a failure discards it
+    with os.fdopen(fd, "wb") as handle:
+        if mode is not None and mode & umask:  # os.open applied the umask; the target's mode wins
+            os.fchmod(fd, mode)
+        handle.write(data)
+
+
+def _commit(staged: list[_Staged]) -> None:
+    backups: list[tuple[str, str | None]] = []  # (target, backup or None when it did not exist)
+    try:
+        for target, tmp, existed in staged:
+            backup = _sibling(target, "contractc-bak") if existed else None
+            if backup is not None and tmp is None:
+                try:
+                    os.replace(target, backup)  # an orphan: removed for good once every write succeeded
+                except FileNotFoundError:
+                    backup = None
+            elif backup is not None:
+                _link(target, backup)
             backups.append((target, backup))
             if tmp is not None:
                 os.replace(tmp, target)
@@ -121,19 +147,35 @@ def _commit(staged: list[tuple[Path, Path | None]]) -> None:
         for target, backup in reversed(backups):
             if backup is not None:
                 os.replace(backup, target)
-            elif target.exists():
-                target.unlink()
+            elif os.path.exists(target):
+                os.unlink(target)
         _discard(staged)
         raise _write_error(exc) from None
     for _, backup in backups:
-        if backup is not None and backup.exists():
-            backup.unlink()
+        if backup is not None:
+            try:
+                os.unlink(backup)
+            except FileNotFoundError:
+                pass
 
 
-def _discard(staged: list[tuple[Path, Path | None]]) -> None:
-    for _, tmp in staged:
-        if tmp is not None and tmp.exists():
-            tmp.unlink()
+def _sibling(target: str, suffix: str) -> str:
+    folder, name = os.path.split(target)
+    return os.path.join(folder, f".{name}.{os.getpid()}.{suffix}")
+
+
+def _link(target: str, backup: str) -> None:
+    try:
+        os.link(target, backup)
+    except FileExistsError:  # left by a killed run that had this process id
+        os.unlink(backup)
+        os.link(target, backup)
+
+
+def _discard(staged: list[_Staged]) -> None:
+    for _, tmp, _ in staged:
+        if tmp is not None and os.path.lexists(tmp):
+            os.unlink(tmp)
 
 
 def _umask() -> int:
