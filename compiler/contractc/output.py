@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -60,15 +61,21 @@ class Change:
     output: Output | None
 
 
-def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
-    """Every generated file whose bytes differ from disk, and every orphan, in path order."""
+def diff_against_disk(root: Path, outputs: OutputSet, known: Mapping[str, bytes] | None = None) -> list[Change]:
+    """Every generated file whose bytes differ from disk, and every orphan, in path order.
+
+    ``known`` holds files this run already read (the loaded target files): their bytes are not read twice.
+    """
+    known = known or {}
     changes = []
     for path in sorted(outputs.files):
         out = outputs.files[path]
-        try:
-            actual = (root / path).read_bytes()
-        except FileNotFoundError:
-            actual = None
+        actual = known.get(path)
+        if actual is None:
+            try:
+                actual = (root / path).read_bytes()
+            except FileNotFoundError:
+                pass
         if actual != out.data:
             changes.append(Change(path, out.data, actual, out))
     for folder in sorted(outputs.owned):

@@ -79,7 +79,7 @@ def run(
         project, outputs = compile_project(root, only, site_pages)
         result.sources = sources_of(project)
         result.checked = len(outputs.files)
-        changes = diff_against_disk(root, outputs)
+        changes = diff_against_disk(root, outputs, {t.path: t.data for t in project.targets})
         drifted = [d for change in changes for d in explain(change)]
         found = [d for find in FINDERS.values() for d in find(project)]
         if mode is Mode.BUILD:

@@ -69,6 +69,8 @@ def count_newlines(data: bytes, start: int = 0, end: int | None = None) -> int:
     """How many line breaks (``\r\n``, ``\r`` or ``\n``) ``data[start:end]`` holds: ``_NEWLINE``'s count,
     by three C-speed counts instead of a regex match per line."""
     end = len(data) if end is None else end
+    if data.find(b"\r", start, end) < 0:  # the common case: no CR, so one count answers
+        return data.count(b"\n", start, end)
     return data.count(b"\n", start, end) + data.count(b"\r", start, end) - data.count(b"\r\n", start, end)
 
 

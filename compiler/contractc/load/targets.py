@@ -40,7 +40,7 @@ _UNCLOSED_HINT = "add <!-- contractc:end --> on its own line after the region"
 _SYNTAX_HINT = "write <!-- contractc:begin shape=ID --> (or section=ANCHOR[,ANCHOR...], bundle=SHAPE-ID) and <!-- contractc:end -->, each on its own line"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen __init__ costs ~3 us more per marker, and a _Marker never leaves this module
 class _Marker:
     verb: str
     kind: str
