@@ -99,3 +99,22 @@ def test_allow_list_silences_a_location_on_purpose(tmp_path, run_cli):
     )
     result = check(tmp_path, run_cli, {"agents/builder.md": PASTED}, CONFIG + allow_line)
     assert result.code == 0, result.out
+
+
+
+def test_copies_before_between_and_after_regions_are_found_in_a_file_with_regions(tmp_path, run_cli):
+    region = "<!-- contractc:begin shape=report -->\n<!-- contractc:end -->\n"
+    text = "~~~\nstatus: ok\necho: <your text>\n~~~\n"
+    data = "```yaml\ntask_brief:\n  plan: string\n```\n"
+    files = {
+        "agents/before.md": text + region,
+        "agents/between.md": region + data + region,
+        "agents/after.md": region + region + text,
+    }
+    result = check(tmp_path, run_cli, files)
+    assert result.code == 1
+    assert [line for line in result.out.splitlines() if "error[" in line] == [
+        "agents/after.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn",
+        "agents/before.md:1:1: error[drift-restatement]: unmanaged copy of echoreturn",
+        "agents/between.md:7:1: error[drift-restatement]: unmanaged copy of building.task_brief",
+    ]
