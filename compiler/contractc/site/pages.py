@@ -50,18 +50,10 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
     contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
     common = {"agent_pages": agent_pages, "layout": layout}
-    # Lookups built once, not a scan of every contract or shape per page; the first match wins, as a scan's would.
-    contracts_by_path: dict[str, Contract] = {}
-    for c in project.contracts:
-        contracts_by_path.setdefault(c.path, c)
-    shapes_by_id: dict[str, tuple[Contract, Shape]] = {}
-    for c, s in project.shapes():
-        shapes_by_id.setdefault(s.id, (c, s))
-    shapes_last = {s.id: s for _, s in project.shapes()}
-    first_contract_pages: dict[str, str] = {}
-    for p in layout.pages:
-        if p.kind == "contract":
-            first_contract_pages.setdefault(p.key, p.path)
+    # Looked up by key, not found by a scan per page (quadratic in P).  Keys are unique:
+    # one page per contract (else site-collision), one id per shape (else duplicate-shape).
+    contracts_by_path = {c.path: c for c in project.contracts}
+    shapes_by_id = {s.id: (c, s) for c, s in project.shapes()}
     relative = _relative_paths()
 
     files: dict[str, str | bytes] = {}
@@ -87,15 +79,15 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
         elif page.kind == "shape":
             contract, shape = shapes_by_id[page.key]
             context |= _shape_context(
-                env, layout, page.path, contract, shape, snippets, schemas, directory_urls, first_contract_pages, shape_pages
+                env, layout, page.path, contract, shape, snippets, schemas, directory_urls, contract_pages, shape_pages
             )
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = next(a for a in layout.agents if a.name == page.key)
             context |= {
                 "agent": agent,
-                "produced": [_shape_item(shapes_last[i], shape_pages, snippets) for i in agent.produces],
-                "received": [_shape_item(shapes_last[i], shape_pages, snippets) for i in agent.receives],
+                "produced": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.produces],
+                "received": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.receives],
             }
             files[page.path] = _render(env, "agent.md", context)
     for entries in schemas.values():
@@ -115,7 +107,13 @@ def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) 
         if url is None:
             url = urls[a.page] = page_url(a.page, directory_urls)
         entries.append(
-            {"anchor": a.id, "kind": a.kind, "page": url, "url": f"{base}{url}#{a.id}", "source": f"{a.source}:{a.line}"}
+            {
+                "anchor": a.id,
+                "kind": a.kind,
+                "page": url,
+                "url": f"{base}{url}#{a.id}",
+                "source": f"{a.source}:{a.line}",
+            }
         )
     return dump_json({"generator": "contractc", "site_url": base, "anchors": entries})
 
@@ -123,10 +121,7 @@ def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) 
 def producer_consumer_graph(layout: Layout) -> str:
     """A mermaid flowchart: one node per agent or skill, one arrow per text shape and consumer."""
     ids = {agent.name: f"a{i}" for i, agent in enumerate(layout.agents)}
-    titles: dict[str, str] = {}
-    for p in layout.pages:
-        if p.kind == "shape":
-            titles.setdefault(p.key, p.title)  # the first page of the shape, as a scan would find
+    titles = {p.key: p.title for p in layout.pages if p.kind == "shape"}  # one page per shape id
     lines = ["flowchart LR"]
     lines.extend(f'  {ids[a.name]}["{_mermaid_text(a.name)}"]' for a in layout.agents)
     for agent in layout.agents:
