@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import posixpath
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +11,7 @@ from contractc.diagnostics import ContractcError
 from contractc.load.contract import parse_contract
 from contractc.load.source import source_from_bytes
 from contractc.site.annotate import annotate_contract
+from contractc.site.pages import _relative_paths
 from site_helpers import _Ids
 
 # An underscore only inside a word, as in `task_brief`: Python-Markdown reads one at a word's edge
@@ -59,3 +62,24 @@ def test_rendered_ids_are_the_compilers_anchors(data):
     for shape in contract.text_shapes:
         expected += [c.anchor for c in shape.checks]
     assert sorted(parser.ids) == sorted(expected), annotate_contract(contract)
+
+
+# Page links: the memoised fast path must give exactly what posixpath.relpath gives, odd paths included.
+path_part = st.sampled_from(["contracts", "shapes", "agents", "a.md", "index.md", "..", ".", ""])
+docs_path = st.lists(path_part, max_size=4).map("/".join) | st.sampled_from(["/abs/x.md", "a/", "."])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(docs_path, docs_path.filter(bool)), min_size=1, max_size=6))
+def test_page_links_are_relpath(pairs):
+    relative = _relative_paths()
+    for target, here in pairs + pairs:  # the second pass answers from the memo
+        try:
+            expected: object = posixpath.relpath(target, here)
+        except ValueError as exc:
+            expected = str(exc)
+        try:
+            got: object = relative(target, here)
+        except ValueError as exc:
+            got = str(exc)
+        assert got == expected, (target, here)

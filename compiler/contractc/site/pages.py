@@ -16,6 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup  # jinja2's own string type; this module only loads to render
+
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.emit.common import dump_json
 from contractc.load.paths import confined
@@ -25,6 +27,8 @@ from contractc.site.fields import field_rows
 from contractc.site.layout import Layout, field_anchor, page_url, shape_title, site_layout
 
 TEMPLATES_PACKAGE = ("contractc", "site_templates")
+BACKTICKS = re.compile(r"`+")
+FENCES = re.compile(r"^\s*(`{3,})", re.MULTILINE)
 
 
 def render_site(project: Project, root: Path | None = None, *, directory_urls: bool | None = None) -> dict[str, bytes]:
@@ -46,10 +50,15 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
     contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
     common = {"agent_pages": agent_pages, "layout": layout}
+    # Looked up by key, not found by a scan per page (quadratic in P).  Keys are unique:
+    # one page per contract (else site-collision), one id per shape (else duplicate-shape).
+    contracts_by_path = {c.path: c for c in project.contracts}
+    shapes_by_id = {s.id: (c, s) for c, s in project.shapes()}
+    relative = _relative_paths()
 
     files: dict[str, str | bytes] = {}
     for page in layout.pages:
-        context: dict[str, Any] = {**common, "page": page, "link": _linker(page.path)}
+        context: dict[str, Any] = {**common, "page": page, "link": _linker(page.path, relative)}
         if page.kind == "index":
             context |= {
                 "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
@@ -60,7 +69,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
             }
             files[page.path] = _render(env, "index.md", context)
         elif page.kind == "contract":
-            contract = next(c for c in project.contracts if c.path == page.key)
+            contract = contracts_by_path[page.key]
             context |= {
                 "contract": contract,
                 "body": _markup(annotate_contract(contract)),
@@ -68,16 +77,17 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
             }
             files[page.path] = _render(env, "contract.md", context)
         elif page.kind == "shape":
-            contract, shape = next((c, s) for c, s in project.shapes() if s.id == page.key)
-            context |= _shape_context(env, layout, page.path, contract, shape, snippets, schemas, directory_urls)
+            contract, shape = shapes_by_id[page.key]
+            context |= _shape_context(
+                env, layout, page.path, contract, shape, snippets, schemas, directory_urls, contract_pages, shape_pages
+            )
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = next(a for a in layout.agents if a.name == page.key)
-            by_id = {s.id: s for _, s in project.shapes()}
             context |= {
                 "agent": agent,
-                "produced": [_shape_item(by_id[i], shape_pages, snippets) for i in agent.produces],
-                "received": [_shape_item(by_id[i], shape_pages, snippets) for i in agent.receives],
+                "produced": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.produces],
+                "received": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.receives],
             }
             files[page.path] = _render(env, "agent.md", context)
     for entries in schemas.values():
@@ -90,29 +100,34 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
 def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) -> bytes:
     """Every anchor with its page URL and the source ``file:line`` it came from."""
     base = project.config.site_url
-    entries = [
-        {
-            "anchor": a.id,
-            "kind": a.kind,
-            "page": page_url(a.page, directory_urls),
-            "url": f"{base}{page_url(a.page, directory_urls)}#{a.id}",
-            "source": f"{a.source}:{a.line}",
-        }
-        for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id))
-    ]
+    urls: dict[str, str] = {}  # a page carries many anchors: name its URL once
+    entries = []
+    for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id)):
+        url = urls.get(a.page)
+        if url is None:
+            url = urls[a.page] = page_url(a.page, directory_urls)
+        entries.append(
+            {
+                "anchor": a.id,
+                "kind": a.kind,
+                "page": url,
+                "url": f"{base}{url}#{a.id}",
+                "source": f"{a.source}:{a.line}",
+            }
+        )
     return dump_json({"generator": "contractc", "site_url": base, "anchors": entries})
 
 
 def producer_consumer_graph(layout: Layout) -> str:
     """A mermaid flowchart: one node per agent or skill, one arrow per text shape and consumer."""
     ids = {agent.name: f"a{i}" for i, agent in enumerate(layout.agents)}
+    titles = {p.key: p.title for p in layout.pages if p.kind == "shape"}  # one page per shape id
     lines = ["flowchart LR"]
     lines.extend(f'  {ids[a.name]}["{_mermaid_text(a.name)}"]' for a in layout.agents)
     for agent in layout.agents:
         for consumer in (c for c in layout.agents if set(c.receives) & set(agent.produces)):
             for shape_id in (s for s in agent.produces if s in consumer.receives):
-                title = next(p.title for p in layout.pages if p.kind == "shape" and p.key == shape_id)
-                lines.append(f'  {ids[agent.name]} -->|"{_mermaid_text(title)}"| {ids[consumer.name]}')
+                lines.append(f'  {ids[agent.name]} -->|"{_mermaid_text(titles[shape_id])}"| {ids[consumer.name]}')
     return "\n".join(lines) + "\n"
 
 
@@ -182,8 +197,10 @@ def _shape_context(
     snippets: dict,
     schemas: dict,
     directory_urls: bool,
+    contract_pages: dict[str, str],
+    shape_pages: dict[str, str],
 ) -> dict[str, Any]:
-    contract_page = next(p.path for p in layout.pages if p.kind == "contract" and p.key == contract.path)
+    contract_page = contract_pages[contract.path]
     context: dict[str, Any] = {
         "shape": shape,
         "title": shape_title(shape),
@@ -204,7 +221,6 @@ def _shape_context(
         }
     else:
         assert isinstance(shape, DataShape)
-        shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
         rows = [
             {
                 **_row_dict(row),
@@ -276,13 +292,51 @@ def _site_config(project: Project) -> dict[str, Any]:
     return project.config.raw.get("site", {}) or {}
 
 
-def _linker(page_path: str):
+def _linker(page_path: str, relative=None):
+    """``link(target)``: the relative path from this page's folder to ``target`` (both docs-relative)."""
     here = posixpath.dirname(page_path) or "."
+    relative = relative or _relative_paths()
 
     def link(target: str) -> str:
-        return posixpath.relpath(target, here)
+        return relative(target, here)
 
     return link
+
+
+def _relative_paths():
+    """``posixpath.relpath`` for one render, memoised: every page links the same few hundred targets.
+
+    Plain relative paths (no empty, ``.`` or ``..`` part) are related by their parts
+    alone, which is what ``relpath`` computes after prefixing both with the working
+    directory; anything else (and any ``str`` subclass, such as ``Markup``) goes to
+    ``relpath`` itself, unmemoised, so the result is always ``relpath``'s.
+    """
+    memo: dict[tuple[str, str], str] = {}
+
+    def relative(target: str, here: str) -> str:
+        if type(target) is not str or type(here) is not str:
+            return posixpath.relpath(target, here)
+        key = (target, here)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _plain_relpath(target, here)
+        return found
+
+    return relative
+
+
+def _plain_relpath(target: str, here: str) -> str:
+    to = target.split("/")
+    start = [] if here == "." else here.split("/")
+    if not target or any(part in ("", ".", "..") for part in (*to, *start)):
+        return posixpath.relpath(target, here)
+    common = 0
+    for a, b in zip(to, start):
+        if a != b:
+            break
+        common += 1
+    parts = [".."] * (len(start) - common) + to[common:]
+    return "/".join(parts) if parts else "."
 
 
 def url_between(from_page: str, to_page: str, directory_urls: bool) -> str:
@@ -300,15 +354,13 @@ def _fence_body(block: bytes) -> str:
 
 
 def _markup(text: str):
-    from markupsafe import Markup
-
     return Markup(text)
 
 
 def code_span(text: Any):
     """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself)."""
     text = str(text)
-    run = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    run = max((len(m) for m in BACKTICKS.findall(text)), default=0) if "`" in text else 0
     ticks = "`" * (run + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return _markup(f"{ticks}{pad}{text}{pad}{ticks}")
@@ -317,7 +369,7 @@ def code_span(text: Any):
 def fenced(text: Any, info: str = ""):
     """A fenced code block holding ``text`` verbatim, its fence longer than any run inside."""
     text = str(text)
-    run = max((len(m) for m in re.findall(r"^\s*(`{3,})", text, re.MULTILINE)), default=0)
+    run = max((len(m) for m in FENCES.findall(text)), default=0) if "```" in text else 0
     ticks = "`" * max(3, run + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
     return _markup(f"{ticks}{info}\n{body}{ticks}")
