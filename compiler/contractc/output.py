@@ -97,7 +97,7 @@ def write_changes(root: Path, changes: list[Change]) -> None:
         for change in changes:
             target = os.path.join(root, change.path)
             if change.expected is None:
-                staged.append(_Staged(target, None, True))
+                staged.append(_Staged(target, None))
                 continue
             _stage(target, change.expected, umask, staged)
     except OSError as exc:
@@ -110,7 +110,6 @@ class _Staged(NamedTuple):
     target: str
     tmp: str | None
     """The new bytes, beside the target; None: the target is to be removed (an orphan)."""
-    existed: bool
 
 
 def _stage(target: str, data: bytes, umask: int, staged: list[_Staged]) -> None:
@@ -128,7 +127,7 @@ def _stage(target: str, data: bytes, umask: int, staged: list[_Staged]) -> None:
     except FileExistsError:  # left by a killed run that had this process id
         os.unlink(tmp)
         fd = os.open(tmp, flags, 0o666 if mode is None else mode)
-    staged.append(_Staged(target, tmp, mode is not None))  # from here on, a failure discards it
+    staged.append(_Staged(target, tmp))  # from here on, a failure discards it
     with os.fdopen(fd, "wb") as handle:
         if mode is not None and mode & umask:  # os.open applied the umask; the target's mode wins
             os.fchmod(fd, mode)
@@ -138,15 +137,17 @@ def _stage(target: str, data: bytes, umask: int, staged: list[_Staged]) -> None:
 def _commit(staged: list[_Staged]) -> None:
     backups: list[tuple[str, str | None]] = []  # (target, backup or None when it did not exist)
     try:
-        for target, tmp, existed in staged:
-            backup = _sibling(target, "contractc-bak") if existed else None
-            if backup is not None and tmp is None:
-                try:
+        for target, tmp in staged:
+            # Whether the target exists is asked now, not when it was staged: a file
+            # that appeared in between is backed up and restored like any other.
+            backup: str | None = _sibling(target, "contractc-bak")
+            try:
+                if tmp is None:
                     os.replace(target, backup)  # an orphan: removed for good once every write succeeded
-                except FileNotFoundError:
-                    backup = None
-            elif backup is not None:
-                _link(target, backup)
+                else:
+                    _link(target, backup)
+            except FileNotFoundError:
+                backup = None
             backups.append((target, backup))
             if tmp is not None:
                 os.replace(tmp, target)
@@ -154,6 +155,8 @@ def _commit(staged: list[_Staged]) -> None:
         for target, backup in reversed(backups):
             if backup is not None:
                 os.replace(backup, target)
+                if os.path.lexists(backup):  # still a hard link of the target: rename(2) did nothing
+                    os.unlink(backup)
             elif os.path.exists(target):
                 os.unlink(target)
         _discard(staged)
@@ -180,7 +183,7 @@ def _link(target: str, backup: str) -> None:
 
 
 def _discard(staged: list[_Staged]) -> None:
-    for _, tmp, _ in staged:
+    for _, tmp in staged:
         if tmp is not None and os.path.lexists(tmp):
             os.unlink(tmp)
 
