@@ -102,8 +102,6 @@ class Node:
     """The scalar was written in quotes (``"YYYY-MM-DD"``)."""
     block: bool = False
     """A literal or folded block scalar (``key: |``)."""
-    flow: bool = False
-    """A collection written inline (``[ ... ]`` or ``{ ... }``)."""
     fields: tuple[Field, ...] = ()
     """A mapping's keys in source order."""
     items: tuple[Node, ...] = ()
@@ -248,8 +246,6 @@ class PinRecord:
 class Project:
     """Everything the emitters need: the configuration and every parsed contract."""
 
-    root_label: str
-    """How the project root is named in messages (usually ``.``)."""
     config: Config
     contracts: tuple[Contract, ...]
     targets: tuple[TargetFile, ...] = ()

@@ -10,7 +10,12 @@ from __future__ import annotations
 import hashlib
 
 from contractc.emit.common import dump_json
-from contractc.model import Contract, Project
+from contractc.model import Contract, Project, TextShape
+
+
+def snippet_path(project: Project, shape: TextShape) -> str:
+    """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""
+    return f"{project.config.out['prompts']}/{shape.producer}/{shape.id}.md"
 
 
 def emit_prompts(project: Project) -> dict[str, bytes]:
@@ -19,7 +24,7 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
     entries = []
     for contract in project.contracts:
         for shape in contract.text_shapes:
-            path = f"{folder}/{shape.producer}/{shape.id}.md"
+            path = snippet_path(project, shape)
             data = contract.bundle(shape)
             files[path] = data
             entries.append(

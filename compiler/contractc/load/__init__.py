@@ -45,7 +45,6 @@ def load_project(root: Path) -> Project:
     if problems:
         raise ContractcError(problems)
     return Project(
-        root_label=".",
         config=config,
         contracts=tuple(contracts),
         targets=loaded["targets"],

@@ -74,10 +74,10 @@ class _Converter:
 
         fline, fcol = self.first_line + line, col + 1 + self.col_offset
         if isinstance(value, CommentedMap):
-            return Node("map", fline, fcol, flow=value.fa.flow_style(), fields=tuple(self.fields(value)))
+            return Node("map", fline, fcol, fields=tuple(self.fields(value)))
         if isinstance(value, CommentedSeq):
             items = tuple(self.node(item, *value.lc.item(i)) for i, item in enumerate(value))
-            return Node("seq", fline, fcol, flow=value.fa.flow_style(), items=items)
+            return Node("seq", fline, fcol, items=items)
         if value is None:
             return Node("scalar", fline, fcol, text="null")
         if isinstance(value, bool):

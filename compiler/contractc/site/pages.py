@@ -256,17 +256,14 @@ def _row_dict(row) -> dict[str, Any]:
 
 
 def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:
-    """Shape id -> (prompt path, bytes), taken from the prompts emitter so the two never differ."""
-    from contractc.emit.prompts import emit_prompts
+    """Shape id -> (prompt path, bytes): the same path and bundle the prompts emitter writes."""
+    from contractc.emit.prompts import snippet_path
 
-    files = emit_prompts(project)
-    folder = project.config.out["prompts"]
-    found = {}
-    for _, shape in project.shapes():
-        if isinstance(shape, TextShape):
-            path = f"{folder}/{shape.producer}/{shape.id}.md"
-            found[shape.id] = (path, files[path])
-    return found
+    return {
+        shape.id: (snippet_path(project, shape), contract.bundle(shape))
+        for contract in project.contracts
+        for shape in contract.text_shapes
+    }
 
 
 def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
