@@ -7,6 +7,7 @@ located.  Nothing here does I/O.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -249,7 +250,7 @@ class Project:
     config: Config
     contracts: tuple[Contract, ...]
     targets: tuple[TargetFile, ...] = ()
-    """Every file matched by ``targets:``, with its managed regions."""
+    """Every file matched by ``targets:``, with its managed regions, in path order."""
     roles: tuple[RoleFile, ...] = ()
     """Role files by agent (``agents:``), sorted by agent."""
     pins: dict[str, PinRecord] = field(default_factory=dict)
@@ -263,6 +264,11 @@ class Project:
 
     def contract(self, path: str) -> Contract:
         return next(c for c in self.contracts if c.path == path)
+
+    def target(self, path: str) -> TargetFile | None:
+        """The target file at ``path`` (a binary search: targets are in path order)."""
+        i = bisect_left(self.targets, path, key=lambda t: t.path)
+        return self.targets[i] if i < len(self.targets) and self.targets[i].path == path else None
 
 
 @dataclass(frozen=True, slots=True)

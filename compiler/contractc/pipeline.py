@@ -80,7 +80,7 @@ def run(
         result.sources = sources_of(project)
         result.checked = len(outputs.files)
         changes = diff_against_disk(root, outputs, {t.path: t.data for t in project.targets})
-        drifted = [d for change in changes for d in explain(change)]
+        drifted = [d for change in changes for d in explain(change, project)]
         found = [d for find in FINDERS.values() for d in find(project)]
         if mode is Mode.BUILD:
             refused = [d for d in drifted + found if refuses_build(d, force)]
@@ -101,12 +101,12 @@ def run(
     return result
 
 
-def explain(change: Change) -> list[Diagnostic]:
+def explain(change: Change, project: Project) -> list[Diagnostic]:
     """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message."""
     from contractc.drift import EXPLAINERS
 
     explainer = EXPLAINERS.get(change.output.kind) if change.output else None
-    return (explainer(change) if explainer else []) or [drift_diagnostic(change)]
+    return (explainer(change, project) if explainer else []) or [drift_diagnostic(change)]
 
 
 def sources_of(project: Project) -> set[str]:

@@ -3,7 +3,7 @@
 Two named tables, both pure:
 
 * :data:`EXPLAINERS` -- per emitter kind, a finer diagnosis of one drifted
-  output (a :class:`~contractc.output.Change`), read from its bytes alone.
+  output (a :class:`~contractc.output.Change`) of the loaded project.
   ``regions`` says which region of a target drifted and why (stale,
   hand-edited, both ...).  A kind without an explainer gets the generic
   ``drift-output`` message.
@@ -27,7 +27,7 @@ from contractc.model import Project
 from contractc.output import Change
 from contractc.site.links import find_dangling_links
 
-Explainer = Callable[[Change], list[Diagnostic]]
+Explainer = Callable[[Change, Project], list[Diagnostic]]
 Finder = Callable[[Project], list[Diagnostic]]
 
 EXPLAINERS: dict[str, Explainer] = {

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.load.targets import scan_regions
+from contractc.diagnostics import Diagnostic
+from contractc.emit.regions import region_bytes
 from contractc.model import Project, Region
 from contractc.output import Change
 
@@ -19,25 +19,21 @@ _FIX = "run `contractc build`"
 _DECIDE = "build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"
 
 
-def explain_regions(change: Change) -> list[Diagnostic]:
-    """One diagnostic per drifted region of a target file; [] falls back to the generic message."""
-    if change.actual is None or change.expected is None:
-        return []
-    try:
-        held = scan_regions(change.path, change.actual, None)
-        wanted = scan_regions(change.path, change.expected, None)
-    except ContractcError:  # the file changed under us since load; say it plainly
-        return []
-    if len(held) != len(wanted):
+def explain_regions(change: Change, project: Project) -> list[Diagnostic]:
+    """One diagnostic per drifted region of a target file; [] falls back to the generic message.
+
+    The regions are the ones the loader found in these very bytes, and what each
+    must hold is asked of the emitter: nothing is scanned twice.
+    """
+    target = project.target(change.path)
+    if change.actual is None or change.expected is None or target is None or target.data != change.actual:
         return []
     found = []
-    for have, want in zip(held, wanted):
-        diagnostic = region_verdict(
-            change.path,
-            have,
-            change.actual[have.content.start : have.content.end],
-            change.expected[want.content.start : want.content.end],
-        )
+    for region in target.regions:
+        wanted = region_bytes(project, region)
+        if wanted is None:  # orphaned: the orphaned-regions finder reports it
+            continue
+        diagnostic = region_verdict(change.path, region, target.data[region.content.start : region.content.end], wanted)
         if diagnostic:
             found.append(diagnostic)
     return found
