@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import write_tree
+from contractc.site.links import _may_cite
 
 CONTRACT = """\
 # Echo
@@ -103,3 +106,16 @@ def test_links_in_target_files_are_checked_too(project, run_cli):
         "agents/echoer.md:1:34: error[drift-link]: link ../contracts/echo.md#echo-return names no anchor 'echo-return' of contracts/echo.md"
         in result.out
     )
+
+
+SITE = b"https://docs.example.com/"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([b"#", b".md", b"(", b": ", b":", b" ", b"m", b"d", b"\n", SITE, b"x"]), max_size=30))
+def test_the_citation_prefilter_passes_every_file_with_a_citation_mark(parts):
+    # The prefilter (which keeps the link regexes off most files) must pass every file that
+    # holds one of the marks a citation starts from; a file it wrongly skips hides a dangling link.
+    data = b"".join(parts)
+    marks = (b".md#", b"(#", b": #", SITE)
+    assert _may_cite(data, SITE) == any(mark in data for mark in marks)
