@@ -26,7 +26,7 @@ sys.path.insert(0, str(HERE))
 
 from corpus import BEGIN, BLOCK, CONTRACT, END, Corpus, drift, restore, write_corpus
 from report import Report, render
-from timing import Command, captured, rounds
+from timing import Command, Samples, captured, rounds
 
 PY = sys.executable
 CONTRACTC_MAIN = "import sys; from contractc.cli import main; sys.exit(main())"
@@ -138,9 +138,25 @@ def bench_size(tools: Tools, corpus: Corpus, reps: int, report: Report) -> None:
 
 
 def bench_rewrite(tools: Tools, corpus: Corpus, reps: int, report: Report) -> None:
-    """The contract changed: ``build`` rewriting every region vs ``cog -r`` regenerating every region."""
-    build = tools.contractc("contractc build (all regions stale)", corpus.contractc, "build")
-    cog_r = tools.cog("cog -r", corpus.cog, "-r")
+    """The contract changed: ``build`` rewriting every region vs ``cog -r`` regenerating every region.
+
+    Run on the corpus's own disk, then again on a RAM disk (tmpfs) when the machine has
+    one, which takes the file system's cost of new files out of the comparison.
+    """
+    report.rewrite[corpus.n] = _rewrite_rounds(tools, corpus.contractc, corpus.cog, reps, corpus.n)
+    report.disk = disk_costs(corpus.cog / "docs", corpus.targets)
+    ram = _ram_disk()
+    if ram is not None:
+        try:
+            copies = [shutil.copytree(src, ram / src.name, symlinks=True) for src in (corpus.contractc, corpus.cog)]
+            report.rewrite_ram[corpus.n] = _rewrite_rounds(tools, *copies, reps, corpus.n)
+        finally:
+            shutil.rmtree(ram, ignore_errors=True)
+
+
+def _rewrite_rounds(tools: Tools, cc_root: Path, cog_root: Path, reps: int, n: int) -> dict[str, Samples]:
+    build = tools.contractc("contractc build (all regions stale)", cc_root, "build")
+    cog_r = tools.cog("cog -r", cog_root, "-r")
     versions = {cmd.label: [CONTRACT, CONTRACT.replace("waves: 3", "waves: 4")] for cmd in (build, cog_r)}
 
     def edit_contract(cmd: Command) -> None:
@@ -152,19 +168,27 @@ def bench_rewrite(tools: Tools, corpus: Corpus, reps: int, report: Report) -> No
     for cmd in (build, cog_r):
         (cmd.cwd / "contracts/release.md").write_text(CONTRACT, "utf-8", newline="\n")
         if captured(cmd).returncode != 0:
-            raise SystemExit(f"{cmd.label} could not restore the corpus at N={corpus.n}")
+            raise SystemExit(f"{cmd.label} could not restore the corpus in {cmd.cwd}")
     for probe in (
-        tools.contractc("check", corpus.contractc, "check", "--no-cache"),
-        tools.cog("check", corpus.cog, "--check"),
+        tools.contractc("check", cc_root, "check", "--no-cache"),
+        tools.cog("check", cog_root, "--check"),
     ):
         if captured(probe).returncode != 0:  # both repaired every copy
-            raise SystemExit(f"{probe.label} fails after the rewrite at N={corpus.n}: a rewrite was incomplete")
-    report.rewrite[corpus.n] = samples
-    report.disk = disk_costs(corpus.cog / "docs", corpus.targets)
+            raise SystemExit(f"{probe.label} fails after the rewrite in {probe.cwd}: a rewrite was incomplete")
     print(
-        f"   rewrite all: build {samples[build.label].median * 1000:.1f} ms, cog -r {samples[cog_r.label].median * 1000:.1f} ms",
+        f"   rewrite all in {cc_root.parent}: build {samples[build.label].median * 1000:.1f} ms, "
+        f"cog -r {samples[cog_r.label].median * 1000:.1f} ms",
         flush=True,
     )
+    return samples
+
+
+def _ram_disk() -> Path | None:
+    """A new folder on a tmpfs (/dev/shm), or None when the machine has none."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        return None
+    return Path(tempfile.mkdtemp(prefix="contractc-bench-", dir=shm))
 
 
 def disk_costs(folder: Path, names: tuple[str, ...], count: int = 300) -> dict[str, float]:
