@@ -30,6 +30,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from contractc.files import read_bytes
+
 FOLDER = ".contractc"
 NAME = "check.sha256"
 FORMAT = 3
@@ -65,9 +67,8 @@ def confirm(root: str | os.PathLike[str], options: dict[str, object] | None = No
                 if line[64:66] != "  " or not line.endswith("\n"):
                     return None  # a torn or edited cache
                 digest, rel = line[:64], line[66:-1]
-                with open(os.path.join(base, rel), "rb", buffering=0) as target:
-                    if sha256(target.read()).hexdigest() != digest:
-                        return None
+                if sha256(read_bytes(os.path.join(base, rel))).hexdigest() != digest:
+                    return None
         return int(head["checked"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -215,8 +216,7 @@ def recording(root: str | os.PathLike[str], enabled: bool = True) -> Iterator[Re
 
 
 def _file_sha256(path: str) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
+    return hashlib.sha256(read_bytes(path)).hexdigest()
 
 
 def _options(options: dict[str, object] | None) -> str:

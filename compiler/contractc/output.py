@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.files import read_bytes
 
 
 class Mode(enum.Enum):
@@ -73,7 +74,7 @@ def diff_against_disk(root: Path, outputs: OutputSet, known: Mapping[str, bytes]
         actual = known.get(path)
         if actual is None:
             try:
-                actual = (root / path).read_bytes()
+                actual = read_bytes(root / path)
             except FileNotFoundError:
                 pass
         if actual != out.data:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.files import read_bytes
 from contractc.load.paths import confined
 from contractc.load.references import copied_bytes, resolve
 from contractc.load.source import BOM, count_newlines, line_start
@@ -66,7 +67,7 @@ def load_targets(root: Path, config: Config, contracts: list[Contract]) -> tuple
     problems: list[Diagnostic] = []
     targets = []
     for path in _target_paths(root, config, contracts):
-        data = (root / path).read_bytes()
+        data = read_bytes(root / path)
         try:
             targets.append(TargetFile(path, data, scan_regions(path, data, contracts)))
         except ContractcError as exc:
