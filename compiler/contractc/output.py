@@ -129,10 +129,14 @@ def _stage(target: str, data: bytes, umask: int, staged: list[_Staged]) -> None:
         os.unlink(tmp)
         fd = os.open(tmp, flags, 0o666 if mode is None else mode)
     staged.append(_Staged(target, tmp))  # from here on, a failure discards it
-    with os.fdopen(fd, "wb") as handle:
+    try:
         if mode is not None and mode & umask:  # os.open applied the umask; the target's mode wins
             os.fchmod(fd, mode)
-        handle.write(data)
+        view = memoryview(data)
+        while view:  # os.write may write less than asked
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def _commit(staged: list[_Staged]) -> None:
