@@ -238,10 +238,14 @@ def render(r: Report) -> str:
             "it also keeps a hard-link backup per file until every rename succeeded). Each file a",
             "`build` replaces frees an inode; on ext4 without a journal the kernel will not hand out",
             "an inode freed in the last 30 s and scans past them, so new files cost more right after",
-            "a large build (this benchmark runs them back to back). Writing the N = 5000 targets in",
-            f"place would alone take {r.disk['in place'] * 5 / 1000:.2f} s here: against `cog -r`, the",
-            "0.3 target leaves the rest of `build` next to nothing on this disk.",
+            "a large build (this benchmark runs them back to back).",
         ]
+        for n, rows in r.rewrite.items():
+            in_place, cog_r = r.disk["in place"] * n / 1e6, rows["cog -r"].median
+            out.append(
+                f"Writing the N = {n} targets in place would alone take {in_place:.2f} s here, "
+                f"{in_place / cog_r:.2f} of `cog -r`'s {cog_r:.2f} s."
+            )
     out += ["", "## Start-up", "", "| command | median ms | / `python -c pass` |", "|---|---|---|"]
     for label, s in r.startup.items():
         out.append(f"| `{label}` | {_ms(s)} | {paired_ratio(s, r.startup[PASS]):.2f} |")

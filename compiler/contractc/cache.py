@@ -62,12 +62,11 @@ def confirm(root: str | os.PathLike[str], options: dict[str, object] | None = No
             for rel in head["absent"]:
                 if os.path.lexists(os.path.join(base, rel)):
                     return None
-            sha256 = hashlib.sha256
             for line in handle:
                 if line[64:66] != "  " or not line.endswith("\n"):
                     return None  # a torn or edited cache
                 digest, rel = line[:64], line[66:-1]
-                if sha256(read_bytes(os.path.join(base, rel))).hexdigest() != digest:
+                if _file_sha256(os.path.join(base, rel)) != digest:
                     return None
         return int(head["checked"])
     except (OSError, ValueError, KeyError, TypeError):
