@@ -192,7 +192,7 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
         names = archive.namelist()
         archive.extractall(tmp_path / "installed")
     shipped = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("contractc/site_templates/"))
-    assert shipped == sorted(p.name for p in (REPO / "site_templates").iterdir())
+    assert shipped == sorted(p.name for p in (REPO / "compiler" / "contractc" / "site_templates").iterdir())
     assert any(n.endswith("entry_points.txt") for n in names)
 
     script = (

@@ -4,8 +4,8 @@ One pure function, :func:`render_site`, serves every engine: the mkdocs plugin
 hands its result to mkdocs in memory, and ``contractc build --site-pages DIR``
 (or ``out.site`` in contractc.yaml) writes the very same bytes to disk for
 engines without plugins, such as Zensical.  Pages are rendered from the
-templates in the package's ``site_templates/`` (the repository's top-level
-folder), each of which a project can override by name from its own folder
+templates in the package's ``site_templates/`` (ordinary files of the package, the
+one copy), each of which a project can override by name from its own folder
 (``site.templates``), the way mkdocs' ``custom_dir`` overrides a theme.
 """
 
