@@ -225,7 +225,7 @@ def bench_startup(tools: Tools, root: Path, reps: int, report: Report) -> None:
 def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Report) -> None:
     """Site page generation vs ``mkdocs build`` of the same pages; only when this checkout has a site."""
     probe = captured(
-        Command("probe", (PY, "-c", "from contractc.emit import EMITTERS; print(' '.join(EMITTERS))"), base, tools.env)
+        Command("probe", (PY, "-c", "from contractc.pipeline import EMITTERS; print(' '.join(EMITTERS))"), base, tools.env)
     )
     if "site" not in probe.stdout.split():
         report.unavailable["site"] = "this checkout has no site emitter yet (issue 5)"

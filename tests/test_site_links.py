@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import write_tree
-from contractc.site.links import _may_cite
+from contractc.drift.links import _may_cite
 
 CONTRACT = """\
 # Echo

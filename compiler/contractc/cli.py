@@ -161,47 +161,9 @@ def check(
     input. Colour only on a terminal, never when NO_COLOR is set. The only
     file it may write is its cache in .contractc/ (see --no-cache).
     """
-    from contractc.diagnostics import ContractcError, ExitCode
-    from contractc.report import Report
+    from contractc.checking import check as check_project
 
-    def report(found: Report) -> int:
-        return _report(found, fmt, diff, quiet, root)
-
-    changed = None
-    if changed_since is not None:  # a bad ref is exit 2 even when the cache could answer
-        from contractc.changed import changed_files
-
-        try:
-            changed = changed_files(root, changed_since)
-        except ContractcError as exc:
-            return report(Report.of(exc.diagnostics))
-    # Every option that changes what is compared keys the cache: one added later is never
-    # answered by a cache written without it.  The ones that only shape the report do not:
-    # a clean full check is clean in every format, and for every --changed-since.
-    shaping = ("root", "cache", "diff", "fmt", "quiet", "changed_since")
-    options = {k: v for k, v in click.get_current_context().params.items() if k not in shaping}
-    if cache:
-        from contractc.cache import confirm
-
-        checked = confirm(root, options)
-        if checked is not None:  # every file the last clean run read is byte-identical
-            return report(Report.of([], checked=checked, since=changed_since))
-    from contractc.cache import recording
-    from contractc.output import Mode
-    from contractc.pipeline import run
-
-    with recording(root, enabled=cache) as record:
-        result = run(root, Mode.CHECK, site_pages=site_pages)
-    if record and not result.diagnostics:
-        record.save(result.checked, options)
-    if result.exit_code is ExitCode.BAD_INPUT:
-        return report(Report.of(result.diagnostics))
-    diagnostics, changes, hidden = result.diagnostics, result.changes, 0
-    if changed is not None:
-        from contractc.changed import limit_to_changes
-
-        diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
-    return report(Report.of(diagnostics, changes, result.checked, changed_since, hidden))
+    return _report(check_project(root, click.get_current_context().params), fmt, diff, quiet, root)
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path) -> int:
@@ -255,13 +217,12 @@ def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
     the offending key. Exit 0 valid, 1 invalid, 2 unknown shape or unreadable FILE.
     """
     from contractc.diagnostics import ExitCode
-    from contractc.load import load_project
-    from contractc.validate import validate_file
+    from contractc.validate import validate_in
 
-    problems = validate_file(load_project(root), shape_id, file, artifact)
+    problems = validate_in(root, shape_id, file, artifact)
     schema = "artifact schema" if artifact else "wire schema"
     for problem in problems:
-        click.echo(f"{problem.path}:{problem.line}: {problem.message}")
+        click.echo(problem.format(short=True))
     if problems:
         click.echo(f"contractc: {file.as_posix()} does not match {shape_id} ({schema}): {len(problems)} error{'s' * (len(problems) != 1)}")
         return ExitCode.DRIFT

@@ -9,7 +9,7 @@ an anchor of the same name, and a test keeps the two in step.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 DOCS_URL = "https://contractc.dev/drift-codes/"
@@ -139,9 +139,15 @@ class Diagnostic:
     def url(self) -> str:
         return doc_url(self.code)
 
-    def format(self, paint: Callable[[str, str], str] = _plain) -> str:
+    def format(self, paint: Callable[[str, str], str] = _plain, *, short: bool = False) -> str:
         """The one message format; ``paint(role, text)`` may colour the parts (roles:
-        ``location``, the severity's value, ``code``, ``message``, ``hint``, ``url``)."""
+        ``location``, the severity's value, ``code``, ``message``, ``hint``, ``url``).
+
+        ``short`` is the one-line form ``path:line: message`` (``validate`` lists a
+        document's errors so: one line each, the code being the same for all)."""
+        if short:
+            where = f"{self.path}:{self.line}" if self.path and self.line else self.path
+            return f"{paint('location', where)}: {paint('message', self.message)}" if where else paint("message", self.message)
         head = f"{paint(self.severity.value, self.severity.value)}[{paint('code', self.code)}]: {paint('message', self.message)}"
         if self.location:
             head = f"{paint('location', self.location)}: {head}"
@@ -163,6 +169,11 @@ class ContractcError(Exception):
             diagnostics = [diagnostics]
         self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
         super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+
+def json_path(path: Iterable[object]) -> str:
+    """A key path as jsonschema's ``error.json_path`` writes it: ``$.owners[0].name``."""
+    return "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
 
 
 def exit_code_for(diagnostics: list[Diagnostic]) -> ExitCode:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.notation import ShapeSpec, Spec
+from contractc.model import ShapeSpec, Spec
 
 SAMPLE_STRING = "string"
 SAMPLE_TEXT = "text\n"

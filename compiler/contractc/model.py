@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from contractc.layout import Layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +140,84 @@ class DataShape:
     """The YAML between the fences."""
     root: Field
     """The top-level key and its value."""
+    spec: Spec | None = None
+    """The notation interpreted (stage 2, :mod:`contractc.notation`): set by ``load`` on every shape it returns."""
     kind: Literal["data"] = "data"
+
+
+Kind = Literal[
+    "string", "text", "example", "date", "datetime", "integer", "number", "boolean", "null",
+    "enum", "array", "object", "any", "ref", "open",
+]  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """What one value of a data shape may be: the notation, interpreted."""
+
+    kind: Kind
+    line: int
+    col: int
+    enum: tuple[str, ...] = ()
+    """Allowed values of an ``enum``."""
+    examples: tuple[Any, ...] = ()
+    """Literal values the contract wrote (``FR-001``, ``8``), in source order."""
+    items: tuple[Spec, ...] = ()
+    """An array's item variants; empty when any item is allowed."""
+    props: tuple[Prop, ...] = ()
+    """An object's keys in source order."""
+    open: bool = False
+    """An object that also accepts keys the contract does not list."""
+    ref: str = ""
+    """The id of the shape a ``ref`` points at."""
+    written: str = ""
+    """The placeholder as written (``{ ...full x... }``), quoted in descriptions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prop:
+    """One key of an object."""
+
+    name: str
+    spec: Spec
+    comment: str
+    """The attached comment, the property's description."""
+    optional: str = ""
+    """Why the key may be absent: the rule that matched its comment; empty when required."""
+    transient: bool = False
+    """In flight only: in the wire schema, never in the artifact schema."""
+    default: Any = None
+    has_default: bool = False
+    line: int = 0
+    """1-based file line of the key."""
+    col: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeSpec:
+    """A data shape with its notation interpreted, and where it comes from (what schemas and the site read)."""
+
+    id: str
+    key: str
+    contract: str
+    """Project-relative path of the contract."""
+    sha256: str
+    section: str
+    line: int
+    comment: str
+    spec: Spec
+
+    def has_transient(self, specs: dict[str, ShapeSpec]) -> bool:
+        """True when the shape or a shape it refers to has a transient field (so it has an artifact schema)."""
+        return _has_transient(self.spec, specs, {self.id})
+
+
+def _has_transient(spec: Spec, specs: dict[str, ShapeSpec], seen: set[str]) -> bool:
+    if spec.kind == "ref" and spec.ref not in seen:
+        return _has_transient(specs[spec.ref].spec, specs, seen | {spec.ref})
+    return any(p.transient or _has_transient(p.spec, specs, seen) for p in spec.props) or any(
+        _has_transient(i, specs, seen) for i in spec.items
+    )
 
 
 Shape = TextShape | DataShape
@@ -173,6 +253,17 @@ class Contract:
     @property
     def data_shapes(self) -> tuple[DataShape, ...]:
         return tuple(s for s in self.shapes if isinstance(s, DataShape))
+
+    def section_hashes(self) -> dict[str, str]:
+        """Anchor -> SHA-256 of the section's own bytes: its heading up to its first subsection."""
+        import hashlib
+
+        hashes = {}
+        for section in self.sections:
+            children = [s.span.start for s in self.sections if s.parent == section.anchor]
+            end = min(children, default=section.span.end)
+            hashes[section.anchor] = hashlib.sha256(self.data[section.span.start : end]).hexdigest()
+        return hashes
 
     def bundle(self, shape: Shape) -> bytes:
         """The dispatch bundle: shared sections plus the shape's section, sliced, in source order."""
@@ -258,12 +349,20 @@ class Project:
     root: str = "."
     """The project root as given to the loader, for the few emitters that read project files
     (the site's template override folder)."""
+    specs: dict[str, ShapeSpec] = field(default_factory=dict)
+    """Every data shape's interpreted notation by shape id, in source order (the same trees as ``DataShape.spec``)."""
+    site: Layout | None = None
+    """The contract site's pages and anchors, computed once by ``load`` (:mod:`contractc.layout`)."""
 
     def shapes(self) -> list[tuple[Contract, Shape]]:
         return [(c, s) for c in self.contracts for s in c.shapes]
 
     def contract(self, path: str) -> Contract:
         return next(c for c in self.contracts if c.path == path)
+
+    def snippet_path(self, shape: TextShape) -> str:
+        """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""
+        return f"{self.config.out['prompts']}/{shape.producer}/{shape.id}.md"
 
     def target(self, path: str) -> TargetFile | None:
         """The target file at ``path`` (a binary search: targets are in path order)."""

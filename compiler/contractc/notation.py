@@ -12,16 +12,14 @@ must never silently turn into ``{}``.  docs/notation.md is the reference.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, Severity
-from contractc.model import Contract, DataShape, Field, Node, Project
+from contractc.model import Contract, DataShape, Field, Node, Project, Prop, ShapeSpec, Spec
 
-Kind = Literal[
-    "string", "text", "example", "date", "datetime", "integer", "number", "boolean", "null",
-    "enum", "array", "object", "any", "ref", "open",
-]  # fmt: skip
+__all__ = ["Prop", "ShapeSpec", "Spec", "interpret", "interpret_project", "optional_notes", "transient_paths", "walk_props"]
 
 TYPE_WORDS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
 # Words that look like a type but are not notation: a typo here must fail, not become an example value.
@@ -56,78 +54,11 @@ DEFAULT = re.compile(r"(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)", re.IGNO
 ENUM_COMMENT = re.compile(r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$")
 
 
-@dataclass(frozen=True, slots=True)
-class Spec:
-    """What one value of a shape may be: the notation, interpreted."""
-
-    kind: Kind
-    line: int
-    col: int
-    enum: tuple[str, ...] = ()
-    """Allowed values of an ``enum``."""
-    examples: tuple[Any, ...] = ()
-    """Literal values the contract wrote (``FR-001``, ``8``), in source order."""
-    items: tuple[Spec, ...] = ()
-    """An array's item variants; empty when any item is allowed."""
-    props: tuple[Prop, ...] = ()
-    """An object's keys in source order."""
-    open: bool = False
-    """An object that also accepts keys the contract does not list."""
-    ref: str = ""
-    """The id of the shape a ``ref`` points at."""
-    written: str = ""
-    """The placeholder as written (``{ ...full x... }``), quoted in descriptions."""
-
-
-@dataclass(frozen=True, slots=True)
-class Prop:
-    """One key of an object."""
-
-    name: str
-    spec: Spec
-    comment: str
-    """The attached comment, the property's description."""
-    optional: str = ""
-    """Why the key may be absent: the rule that matched its comment; empty when required."""
-    transient: bool = False
-    """In flight only: in the wire schema, never in the artifact schema."""
-    default: Any = None
-    has_default: bool = False
-    line: int = 0
-    """1-based file line of the key."""
-    col: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ShapeSpec:
-    """A data shape with its notation interpreted."""
-
-    id: str
-    key: str
-    contract: str
-    """Project-relative path of the contract."""
-    sha256: str
-    section: str
-    line: int
-    comment: str
-    spec: Spec
-
-    def has_transient(self, specs: dict[str, ShapeSpec]) -> bool:
-        """True when the shape or a shape it refers to has a transient field (so it has an artifact schema)."""
-        return _has_transient(self.spec, specs, {self.id})
-
-
-def _has_transient(spec: Spec, specs: dict[str, ShapeSpec], seen: set[str]) -> bool:
-    if spec.kind == "ref" and spec.ref not in seen:
-        return _has_transient(specs[spec.ref].spec, specs, seen | {spec.ref})
-    return any(p.transient or _has_transient(p.spec, specs, seen) for p in spec.props) or any(
-        _has_transient(i, specs, seen) for i in spec.items
-    )
-
-
-def interpret_project(project: Project) -> dict[str, ShapeSpec]:
-    """Every data shape of the project by id, in source order; raise every notation problem at once."""
-    shapes = [(c, s) for c in project.contracts for s in c.data_shapes]
+def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, ShapeSpec]]:
+    """Stage 2: each contract with every data shape carrying its interpreted notation (``DataShape.spec``),
+    and those shapes by id in source order; raise every notation problem at once."""
+    contracts = list(contracts)
+    shapes = [(c, s) for c in contracts for s in c.data_shapes]
     problems: list[Diagnostic] = []
     specs: dict[str, ShapeSpec] = {}
     for contract, shape in shapes:
@@ -145,7 +76,18 @@ def interpret_project(project: Project) -> dict[str, ShapeSpec]:
         )
     if problems:
         raise ContractcError(problems)
-    return specs
+    if not specs:
+        return contracts, specs
+    interpreted = [
+        replace(c, shapes=tuple(replace(s, spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
+        for c in contracts
+    ]
+    return interpreted, specs
+
+
+def interpret_project(project: Project) -> dict[str, ShapeSpec]:
+    """The data shapes of a loaded project by id: interpreted once, by ``load`` (kept for callers of the API)."""
+    return project.specs
 
 
 def optional_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:

@@ -11,13 +11,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
-from contractc.emit import EMITTERS
-from contractc.emit.site import with_site_pages
+from contractc import emit
 from contractc.load import load_project
 from contractc.load.config import CONFIG_NAME
 from contractc.model import Project
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
+from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
+
+# kind -> (emitter, the folder it owns): every output kind, the site's pages included.
+EMITTERS: dict[str, tuple[emit.Emitter, emit.OwnedFolder]] = {
+    **emit.EMITTERS,
+    "site": (emit_site_pages, site_pages_folder),
+}
 
 
 @dataclass(slots=True)
@@ -134,9 +140,9 @@ def verify_changes(changes: list[Change]) -> None:
 
 def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so a surprising inference is visible: every optional field and why."""
-    from contractc.notation import interpret_project, optional_notes
+    from contractc.notation import optional_notes
 
-    return sorted(optional_notes(interpret_project(project)), key=Diagnostic.sort_key)
+    return sorted(optional_notes(project.specs), key=Diagnostic.sort_key)
 
 
 def drift_diagnostic(change: Change) -> Diagnostic:

@@ -25,7 +25,7 @@ from contractc.drift.regions import explain_regions, find_orphaned_regions
 from contractc.drift.restatements import find_restatements
 from contractc.model import Project
 from contractc.output import Change
-from contractc.site.links import find_dangling_links
+from contractc.drift.links import find_dangling_links
 
 Explainer = Callable[[Change, Project], list[Diagnostic]]
 Finder = Callable[[Project], list[Diagnostic]]

@@ -10,7 +10,6 @@ after the contract moves on, until the pin is updated.
 from __future__ import annotations
 
 from contractc.diagnostics import Diagnostic
-from contractc.emit.prompts import section_hashes
 from contractc.model import Project
 
 
@@ -22,7 +21,7 @@ def find_broken_pins(project: Project) -> list[Diagnostic]:
             continue
         record = project.pins.get(entry.path)
         if record is not None and record.sha256 == entry.sha256:
-            summary = _changes(record.sections, section_hashes(contract))
+            summary = _changes(record.sections, contract.section_hashes())
         else:
             summary = "which sections changed is unknown: prompts/manifest.json holds no record of the pinned bytes"
         where = project.config.where(f"$.contracts[{i}].sha256")

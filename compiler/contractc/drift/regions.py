@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 
 from contractc.diagnostics import Diagnostic
-from contractc.emit.regions import region_bytes
+from contractc.load.references import region_bytes
 from contractc.model import Project, Region
 from contractc.output import Change
 

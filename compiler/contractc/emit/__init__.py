@@ -13,7 +13,6 @@ from contractc.emit.prompts import emit_prompts
 from contractc.emit.regions import emit_regions
 from contractc.emit.roles import emit_role_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
-from contractc.emit.site import emit_site_pages, site_pages_folder
 from contractc.model import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
@@ -27,8 +26,9 @@ EMITTERS: dict[str, tuple[Emitter, OwnedFolder]] = {
     "schemas": (emit_schemas, "schemas"),
     "regions": (emit_regions, None),  # target files are the user's: no folder is owned
     "role-prompts": (emit_role_prompts, "prompts"),
-    "site": (emit_site_pages, site_pages_folder),
 }
+# The site's pages are one more output kind, ``site`` (contractc.site.stored); the
+# pipeline adds it to this table, so that emit and site never import each other.
 
 # kind -> a check ``build`` runs on each file of that kind it is about to write
 # (too slow for ``check``, and redundant there: a current file passed it when written).

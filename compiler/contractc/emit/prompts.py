@@ -9,13 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
-from contractc.emit.common import dump_json
-from contractc.model import Contract, Project, TextShape
-
-
-def snippet_path(project: Project, shape: TextShape) -> str:
-    """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""
-    return f"{project.config.out['prompts']}/{shape.producer}/{shape.id}.md"
+from contractc.files import dump_json
+from contractc.model import Project
 
 
 def emit_prompts(project: Project) -> dict[str, bytes]:
@@ -24,7 +19,7 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
     entries = []
     for contract in project.contracts:
         for shape in contract.text_shapes:
-            path = snippet_path(project, shape)
+            path = project.snippet_path(shape)
             data = contract.bundle(shape)
             files[path] = data
             entries.append(
@@ -48,16 +43,6 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
     return files
 
 
-def section_hashes(contract: Contract) -> dict[str, str]:
-    """Anchor -> SHA-256 of the section's own bytes: its heading up to its first subsection."""
-    hashes = {}
-    for section in contract.sections:
-        children = [s.span.start for s in contract.sections if s.parent == section.anchor]
-        end = min(children, default=section.span.end)
-        hashes[section.anchor] = hashlib.sha256(contract.data[section.span.start : end]).hexdigest()
-    return hashes
-
-
 def pin_records(project: Project) -> dict[str, dict]:
     """What a pinned contract's sections were while its bytes matched the pin (see drift/pins.py).
 
@@ -70,7 +55,7 @@ def pin_records(project: Project) -> dict[str, dict]:
             continue
         contract = project.contract(entry.path)
         if contract.sha256 == entry.sha256:
-            records[entry.path] = {"sha256": entry.sha256, "sections": section_hashes(contract)}
+            records[entry.path] = {"sha256": entry.sha256, "sections": contract.section_hashes()}
         elif (old := project.pins.get(entry.path)) is not None and old.sha256 == entry.sha256:
             records[entry.path] = {"sha256": old.sha256, "sections": old.sections}
     return records

@@ -11,21 +11,14 @@ from __future__ import annotations
 
 import hashlib
 
-from contractc.load.references import copied_bytes
+from contractc.load.references import region_bytes
 from contractc.model import Project, Region, TargetFile
+
+__all__ = ["begin_marker", "emit_regions", "region_bytes", "render_target"]
 
 
 def emit_regions(project: Project) -> dict[str, bytes]:
     return {t.path: render_target(project, t) for t in project.targets if t.regions}
-
-
-def region_bytes(project: Project, region: Region) -> bytes | None:
-    """What a region must hold today, or None when its reference no longer resolves (an orphan)."""
-    if region.sources is None:
-        return None
-    data = copied_bytes(region.kind, region.ref, region.sources, project.contract)
-    # The end marker must start a line of its own; a contract without a final newline gets one here.
-    return data if not data or data.endswith((b"\n", b"\r")) else data + b"\n"
 
 
 def begin_marker(region: Region, data: bytes) -> bytes:

@@ -1,4 +1,9 @@
-"""Stage 1, load: ``contractc.yaml``, ``contracts/*.md`` and target files -> :class:`~contractc.model.Project`."""
+"""Stages 1 and 2, load: ``contractc.yaml``, ``contracts/*.md`` and target files -> :class:`~contractc.model.Project`.
+
+The project comes back complete: every data shape carries its interpreted
+notation (:mod:`contractc.notation`) and the site's pages and anchors are laid
+out (:mod:`contractc.layout`), so no later stage reads raw input again.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.layout import site_layout
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
 from contractc.load.roles import load_roles
 from contractc.load.source import read_source
 from contractc.load.targets import load_targets
 from contractc.model import Config, Contract, DataShape, PinRecord, Project, RoleFile, TargetFile
+from contractc.notation import interpret
 
 __all__ = ["load_config", "load_project", "parse_contract", "read_source"]
 
@@ -44,14 +51,17 @@ def load_project(root: Path) -> Project:
         problems = _regions_in_front_matter(loaded["targets"], loaded["roles"])
     if problems:
         raise ContractcError(problems)
-    return Project(
+    contracts, specs = interpret(contracts)
+    project = Project(
         config=config,
         contracts=tuple(contracts),
         targets=loaded["targets"],
         roles=loaded["roles"],
         pins=_pin_records(root, config),
         root=str(root),
+        specs=specs,
     )
+    return replace(project, site=site_layout(project))
 
 
 def _regions_in_front_matter(targets: tuple[TargetFile, ...], roles: tuple[RoleFile, ...]) -> list[Diagnostic]:

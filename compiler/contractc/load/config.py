@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined
 from contractc.model import Config, ContractEntry, Span
 
@@ -50,7 +50,9 @@ def load_config(root: Path) -> Config:
     except YAMLError as exc:
         raise ContractcError(Diagnostic(CONFIG_NAME, 1, 1, "config-syntax", f"YAML: {exc}")) from None
 
-    plain = _plain(doc if doc is not None else {})
+    from contractc.load.yaml_block import plain as plain_yaml
+
+    plain = plain_yaml(doc if doc is not None else {})
     _validate(plain, doc)
     entries = []
     for i, item in enumerate(plain["contracts"]):
@@ -91,16 +93,6 @@ def _positions(node: Any, path: str, out: dict[str, tuple[int, int]]) -> dict[st
     return out
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
-
-
 def _validate(plain: Any, doc: Any) -> None:
     from jsonschema import Draft202012Validator
 
@@ -112,7 +104,7 @@ def _validate(plain: Any, doc: Any) -> None:
             allowed = error.schema.get("properties", {})
             key_path.append(next(k for k in error.instance if k not in allowed))
         where = _locate(doc, key_path)
-        key_path = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in key_path)
+        key_path = json_path(key_path)
         problems.append(
             Diagnostic(
                 where.path,

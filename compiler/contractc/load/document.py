@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.diagnostics import ContractcError, Diagnostic, json_path
 
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
 
@@ -35,10 +35,6 @@ class Document:
         return (1, 1)
 
 
-def json_path(path: list[Any]) -> str:
-    return "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
-
-
 def load_document(file: Path) -> Document:
     label = file.as_posix()
     try:
@@ -58,7 +54,7 @@ def load_document(file: Path) -> Document:
         text, first_line = _front_matter(label, text)
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    from contractc.load.yaml_block import round_trip_yaml
+    from contractc.load.yaml_block import plain, round_trip_yaml
 
     try:
         doc = round_trip_yaml().load(text)
@@ -80,20 +76,21 @@ def load_document(file: Path) -> Document:
         ) from None
     positions = {"$": (first_line, 1)}
     _positions(doc, [], first_line, positions)
-    return Document(label, _plain(doc), front, positions)
+    return Document(label, plain(doc), front, positions)
 
 
 def _front_matter(label: str, text: str) -> tuple[str, int]:
-    """The YAML between a leading ``---`` line and the next ``---`` (or ``...``) line, and its first line."""
-    lines = text.splitlines()
-    if not lines or lines[0].rstrip() != "---":
+    """The YAML of a Markdown file's front matter (:mod:`contractc.load.front_matter`), and its first line."""
+    from contractc.load.front_matter import find_front_matter
+
+    front = find_front_matter(text.splitlines())
+    if front is None:
         raise ContractcError(
             Diagnostic(label, 1, 1, "document-syntax", "no front matter: the file does not start with a `---` line")
         )
-    for n, line in enumerate(lines[1:], start=1):
-        if line.rstrip() in ("---", "..."):
-            return "\n".join(lines[1:n]) + "\n", 2
-    raise ContractcError(Diagnostic(label, 1, 1, "document-syntax", "front matter is never closed with a `---` line"))
+    if front.closing is None:
+        raise ContractcError(Diagnostic(label, 1, 1, "document-syntax", "front matter is never closed with a `---` line"))
+    return front.text + "\n", front.first_line
 
 
 def _positions(node: Any, path: list[Any], first_line: int, out: dict[str, tuple[int, int]]) -> None:
@@ -107,18 +104,3 @@ def _positions(node: Any, path: list[Any], first_line: int, out: dict[str, tuple
             line, col = node.lc.item(i)
             out[json_path([*path, i])] = (first_line + line, col + 1)
             _positions(sub, [*path, i], first_line, out)
-
-
-def _plain(value: Any) -> Any:
-    """ruamel's round-trip types as plain JSON types (dates were kept as their text when loading)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    return str(value)

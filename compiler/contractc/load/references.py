@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contractc.model import Contract, DataShape, Span, TextShape
+from contractc.model import Contract, DataShape, Project, Region, Span, TextShape
 
 
 def copied_bytes(kind: str, ref: str, spans: tuple[Span, ...], contract: Callable[[str], Contract]) -> bytes:
@@ -20,6 +20,15 @@ def copied_bytes(kind: str, ref: str, spans: tuple[Span, ...], contract: Callabl
         owner = contract(spans[0].path)
         return owner.bundle(next(s for s in owner.shapes if s.id == ref))
     return b"".join(contract(s.path).slice(s) for s in spans)
+
+
+def region_bytes(project: Project, region: Region) -> bytes | None:
+    """What a region must hold today, or None when its reference no longer resolves (an orphan)."""
+    if region.sources is None:
+        return None
+    data = copied_bytes(region.kind, region.ref, region.sources, project.contract)
+    # The end marker must start a line of its own; a contract without a final newline gets one here.
+    return data if not data or data.endswith((b"\n", b"\r")) else data + b"\n"
 
 
 def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:

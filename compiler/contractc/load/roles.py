@@ -1,9 +1,8 @@
 """Role files (``agents:``): an agent's prompt file, whose body precedes its dispatch bundle.
 
-YAML front matter is the block between a first line ``---`` and the next
-``---`` (or ``...``) line; it is validated with PyYAML's safe loader (no object
-is ever constructed from a tag) and must be a mapping.  A file without front
-matter is used whole.
+YAML front matter (:mod:`contractc.load.front_matter`) is validated with the
+safe loader (no object is ever constructed from a tag) and must be a mapping.
+A file without front matter is used whole.
 """
 
 from __future__ import annotations
@@ -11,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.front_matter import find_front_matter, load_safe
 from contractc.load.paths import confined
 from contractc.load.source import SourceFile, read_source
 from contractc.model import Config, Contract, RoleFile
@@ -47,10 +47,10 @@ def load_roles(root: Path, config: Config, contracts: list[Contract]) -> tuple[R
 
 def front_matter_end(src: SourceFile) -> int:
     """Byte offset where the body starts (0 without front matter); raise ``role-front-matter`` if malformed."""
-    if src.line_count == 0 or src.line_text(0).rstrip() != "---":
+    front = find_front_matter([src.line_text(n) for n in range(src.line_count)])
+    if front is None:
         return 0
-    close = next((n for n in range(1, src.line_count) if src.line_text(n).rstrip() in ("---", "...")), None)
-    if close is None:
+    if front.closing is None:
         raise ContractcError(
             Diagnostic(
                 src.path,
@@ -61,15 +61,14 @@ def front_matter_end(src: SourceFile) -> int:
                 "end it with a line holding only ---",
             )
         )
-    import yaml
+    from ruamel.yaml.error import YAMLError
 
-    text = "\n".join(src.line_text(n) for n in range(1, close))
     try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
+        value = load_safe(front.text)
+    except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or "invalid YAML"
-        line, col = (mark.line + 2, mark.column + 1) if mark else (2, 1)
+        line, col = (mark.line + front.first_line, mark.column + 1) if mark else (front.first_line, 1)
         raise ContractcError(
             Diagnostic(src.path, line, col, "role-front-matter", f"front matter YAML: {problem}", _HINT)
         ) from None
@@ -84,4 +83,4 @@ def front_matter_end(src: SourceFile) -> int:
                 _HINT,
             )
         )
-    return src.offset(close + 1)
+    return src.offset(front.closing + 1)

@@ -40,6 +40,25 @@ def _text_dates_constructor() -> type:
     return TextDates
 
 
+def plain(value: Any) -> Any:
+    """ruamel's round-trip types as plain JSON types: what validators and the typed model read.
+
+    Keys become strings; a date stays the text that was written (see :func:`round_trip_yaml`)
+    and any other scalar that is not a JSON type becomes its text.
+    """
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
+
+
 def parse_block(text: str, path: str, first_line: int, col_offset: int = 0) -> Any:
     """Parse YAML ``text`` whose first line is 1-based file line ``first_line``."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError

@@ -1,5 +1,6 @@
-"""The contract site: page layout and anchors (check path), page rendering, the mkdocs plugin.
+"""Stage 3, the contract site: page rendering, the stored pages output kind, the mkdocs plugin.
 
-``layout`` imports no jinja2 and is safe on the ``check`` path; ``pages``
-renders with jinja2 (imported when rendering); ``plugin`` is the mkdocs shell.
+``pages`` renders with jinja2 (imported when rendering) from the layout ``load``
+computed (:mod:`contractc.layout`); ``stored`` is the ``site`` output kind
+(pages written to disk for engines without plugins); ``plugin`` is the mkdocs shell.
 """

@@ -19,12 +19,12 @@ from typing import Any
 from markupsafe import Markup  # jinja2's own string type; this module only loads to render
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.emit.common import dump_json
+from contractc.files import dump_json
 from contractc.load.paths import confined
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import annotate_contract
-from contractc.site.fields import field_rows
-from contractc.site.layout import Layout, field_anchor, page_url, shape_title, site_layout
+from contractc.fields import field_rows
+from contractc.layout import Layout, field_anchor, page_url, shape_title
 
 TEMPLATES_PACKAGE = ("contractc", "site_templates")
 BACKTICKS = re.compile(r"`+")
@@ -40,7 +40,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     ``site.directory_urls`` in contractc.yaml, else true).
     """
     root = Path(project.root) if root is None else root
-    layout = site_layout(project)
+    layout = project.site
     if directory_urls is None:
         directory_urls = bool(_site_config(project).get("directory_urls", True))
     env = template_environment(project, root)
@@ -257,10 +257,8 @@ def _row_dict(row) -> dict[str, Any]:
 
 def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:
     """Shape id -> (prompt path, bytes): the same path and bundle the prompts emitter writes."""
-    from contractc.emit.prompts import snippet_path
-
     return {
-        shape.id: (snippet_path(project, shape), contract.bundle(shape))
+        shape.id: (project.snippet_path(shape), contract.bundle(shape))
         for contract in project.contracts
         for shape in contract.text_shapes
     }
@@ -274,7 +272,7 @@ def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
     """
     if not any(c.data_shapes for c in project.contracts):
         return {}
-    from contractc.emit.schemas import compile_schemas
+    from contractc.shape_schemas import compile_schemas
 
     found: dict[str, list[tuple[str, str, bytes]]] = {}
     for shape_id, compiled in compile_schemas(project).items():

@@ -31,6 +31,13 @@ def find_shape(project: Project, shape_id: str) -> Shape:
     )
 
 
+def validate_in(root: Path, shape_id: str, file: Path, artifact: bool = False) -> list[Diagnostic]:
+    """:func:`validate_file` against the project at ``root`` (loaded here: the CLI only parses and prints)."""
+    from contractc.load import load_project
+
+    return validate_file(load_project(root), shape_id, file, artifact)
+
+
 def validate_file(project: Project, shape_id: str, file: Path, artifact: bool = False) -> list[Diagnostic]:
     """Every way ``file`` fails the shape (empty when it passes); bad input raises :class:`ContractcError`."""
     shape = find_shape(project, shape_id)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from contractc.diagnostics import Diagnostic
-from contractc.load.document import Document, json_path, load_document
+from contractc.diagnostics import Diagnostic, json_path
+from contractc.load.document import Document, load_document
 from contractc.model import DataShape, Project
 from contractc.notation import transient_paths
 
@@ -20,7 +20,7 @@ from contractc.notation import transient_paths
 def validate_data(project: Project, shape: DataShape, file: Path, artifact: bool) -> list[Diagnostic]:
     from jsonschema.exceptions import best_match
 
-    from contractc.emit.schemas import compile_schemas, schema_registry, validator
+    from contractc.shape_schemas import compile_schemas, schema_registry, validator
 
     compiled = compile_schemas(project)
     target = compiled[shape.id]

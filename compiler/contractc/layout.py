@@ -1,10 +1,11 @@
-"""Where every page and anchor of the contract site is, computed from the model alone.
+"""Where every page and anchor of the contract site is, computed from the model alone, once, by ``load``.
 
-This module is on the ``check`` path (link checking reads it), so it imports no
-jinja2 and renders nothing: it only names pages and the anchors each page will
-carry, with the source ``file:line`` each anchor comes from.  The page renderer
-(:mod:`contractc.site.pages`) and ``anchors.json`` are both built from this one
-layout, so the site never derives an anchor differently from the compiler.
+Part of the model (``Project.site``), not of a stage: the page renderer
+(:mod:`contractc.site.pages`), ``anchors.json`` and link checking
+(:mod:`contractc.drift.links`) all read this one layout, so the site never
+derives an anchor differently from the compiler.  It imports no jinja2 and
+renders nothing: it only names pages and the anchors each page will carry,
+with the source ``file:line`` each anchor comes from.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from pathlib import PurePosixPath
 from typing import Literal
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.model import Contract, DataShape, Project, Shape, TextShape
-from contractc.notation import ShapeSpec, interpret_project
-from contractc.site.fields import field_rows
+from contractc.fields import field_rows
+from contractc.model import Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
 DEFAULT_PREFIX = "contracts"
 RESERVED = {"index", "shapes", "agents", "schemas"}
@@ -123,7 +123,7 @@ def site_layout(project: Project) -> Layout:
         anchors.extend(_contract_anchors(contract, path))
     if problems:
         raise ContractcError(problems)
-    specs = interpret_project(project) if any(c.data_shapes for c in project.contracts) else {}
+    specs = project.specs
     for contract, shape in project.shapes():
         path = f"{base}shapes/{shape.id}.md"
         pages.append(Page(path, "shape", shape_title(shape), shape.id))

@@ -1,4 +1,4 @@
-"""The field table of a data shape, read from the notation's typed tree (:mod:`contractc.notation`).
+"""The field rows of a data shape (the site's table and its field anchors), read from its interpreted notation.
 
 Each row is one key with its dotted path (``owners.name``: a list is walked
 into its items), the type the notation gives it (an enum lists its values, a
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from contractc.notation import ShapeSpec, Spec, walk_props
+from contractc.model import ShapeSpec, Spec
+from contractc.notation import walk_props
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Site pages on disk: the contract site's pages, stored for engines without mkdocs plugins.
+"""The ``site`` output kind: the contract site's pages, stored for engines without mkdocs plugins.
 
 Only when ``out.site`` is configured (or ``contractc build --site-pages DIR``
 is given): the mkdocs plugin renders the same pages in memory and needs no
@@ -26,7 +26,7 @@ def emit_site_pages(project: Project) -> dict[str, bytes]:
 
 def site_pages_folder(project: Project) -> str | None:
     """The folder the stored pages own (``<out.site>/<prefix>``); ``anchors.json`` sits beside it."""
-    from contractc.site.layout import site_prefix
+    from contractc.layout import site_prefix
 
     folder = project.config.out.get("site")
     if not folder:

@@ -5,8 +5,8 @@ A citation is ``contracts/x.md#anchor`` (a path to a configured contract,
 relative to the file it is written in) or ``<site_url><page>#anchor``.  Files
 are scanned as bytes with regular expressions, never parsed as Markdown, so
 this stays cheap on the ``check`` path; the valid anchors come from
-:func:`~contractc.site.layout.site_layout`, the same layout the pages are
-rendered from.
+:class:`~contractc.layout.Layout` that ``load`` computed (``Project.site``), the
+same layout the pages are rendered from.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from contractc.diagnostics import Diagnostic
 from contractc.model import Project
-from contractc.site.layout import Layout, page_url, site_layout
+from contractc.layout import Layout, page_url
 
 _INLINE = re.compile(rb"\]\(\s*<?([^)\s>]+)")
 _REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.MULTILINE)
@@ -27,7 +27,7 @@ _BARE_URL = re.compile(rb"https?://[^\s)>\]\"'`]+")
 
 def find_dangling_links(project: Project) -> list[Diagnostic]:
     """A ``drift-link`` diagnostic for every dangling citation in the contracts and target files."""
-    layout = site_layout(project)
+    layout = project.site
     index = _Index(project, layout)
     problems: list[Diagnostic] = []
     site_url = project.config.site_url.encode("utf-8")

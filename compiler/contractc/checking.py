@@ -1,0 +1,62 @@
+"""``contractc check`` as one decision: the cache, ``--changed-since`` and the run, into one :class:`Report`.
+
+The CLI parses options and prints; what they mean is decided here.  The cache
+is asked first, and only when it cannot answer is the compiler imported, so a
+warm ``check`` costs little more than reading the files it hashes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from contractc.diagnostics import ContractcError, ExitCode
+
+if TYPE_CHECKING:
+    from contractc.report import Report
+
+REPORT_ONLY = ("root", "cache", "diff", "fmt", "quiet", "changed_since")
+"""Options of ``check`` that only shape the report.  Every other option changes what is
+compared and keys the cache, so one added later is never answered by a cache written
+without it; a clean full check is clean in every format, and for every ``--changed-since``."""
+
+
+def check(root: Path, params: Mapping[str, object]) -> Report:
+    """The report of ``contractc check`` with the command's options ``params`` (by click parameter name)."""
+    from contractc.report import Report
+
+    changed_since = params.get("changed_since")
+    use_cache = bool(params.get("cache", True))
+    changed = None
+    if changed_since is not None:  # a bad ref is exit 2 even when the cache could answer
+        from contractc.changed import changed_files
+
+        try:
+            changed = changed_files(root, str(changed_since))
+        except ContractcError as exc:
+            return Report.of(exc.diagnostics)
+    options = {k: v for k, v in params.items() if k not in REPORT_ONLY}
+    if use_cache:
+        from contractc.cache import confirm
+
+        checked = confirm(root, options)
+        if checked is not None:  # every file the last clean run read is byte-identical
+            return Report.of([], checked=checked, since=changed_since)
+    from contractc.cache import recording
+    from contractc.output import Mode
+    from contractc.pipeline import run
+
+    site_pages = params.get("site_pages")
+    with recording(root, enabled=use_cache) as record:
+        result = run(root, Mode.CHECK, site_pages=str(site_pages) if site_pages is not None else None)
+    if record and not result.diagnostics:
+        record.save(result.checked, options)
+    if result.exit_code is ExitCode.BAD_INPUT:
+        return Report.of(result.diagnostics)
+    diagnostics, changes, hidden = result.diagnostics, result.changes, 0
+    if changed is not None:
+        from contractc.changed import limit_to_changes
+
+        diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
+    return Report.of(diagnostics, changes, result.checked, changed_since, hidden)
