@@ -18,7 +18,6 @@ from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.fields import field_rows
 from contractc.model import Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
-DEFAULT_PREFIX = "contracts"
 RESERVED = {"index", "shapes", "agents", "schemas"}
 """Names under the prefix that the generated pages use themselves."""
 
@@ -90,7 +89,7 @@ def page_url(path: str, directory_urls: bool = True) -> str:
 
 
 def site_prefix(project: Project) -> str:
-    return str(project.config.raw.get("site", {}).get("prefix", DEFAULT_PREFIX)).strip("/")
+    return project.config.site.prefix
 
 
 def site_layout(project: Project) -> Layout:

@@ -362,7 +362,7 @@ class Project:
 
     def snippet_path(self, shape: TextShape) -> str:
         """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""
-        return f"{self.config.out['prompts']}/{shape.producer}/{shape.id}.md"
+        return f"{self.config.out.prompts}/{shape.producer}/{shape.id}.md"
 
     def target(self, path: str) -> TargetFile | None:
         """The target file at ``path`` (a binary search: targets are in path order)."""
@@ -381,16 +381,69 @@ class ContractEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Outputs:
+    """``out:``, the output folders, project-relative."""
+
+    prompts: str = "prompts"
+    """Dispatch snippets and their manifest."""
+    schemas: str = "schemas"
+    """JSON Schemas of the data shapes."""
+    site: str | None = None
+    """Where ``build`` stores the site's pages; None: the mkdocs plugin renders them in memory."""
+
+    def folders(self) -> tuple[str, ...]:
+        """Every configured output folder: none of their files is ever a target."""
+        return tuple(f for f in (self.prompts, self.schemas, self.site) if f is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class SiteOptions:
+    """``site:``, the contract site."""
+
+    prefix: str = "contracts"
+    """Folder of the generated pages inside the site, without leading or trailing ``/``; empty: the site root."""
+    templates: str | None = None
+    """Project folder whose templates override the shipped ones by name; None: the shipped ones only."""
+    directory_urls: bool = True
+    """Whether the site uses directory URLs (mkdocs' ``use_directory_urls``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AllowedRestatement:
+    """One ``allow_restatements:`` entry: hand-made copies check must not report."""
+
+    path: str
+    """Glob pattern of the target file(s)."""
+    shape: str | None = None
+    """Only copies of this shape id; None: any shape."""
+    line: int | None = None
+    """Only the copy whose opening fence is on this line; None: any line."""
+
+    def allows(self, path: str, shape: str, line: int) -> bool:
+        from fnmatch import fnmatchcase
+
+        return (
+            fnmatchcase(path, self.path)
+            and (self.shape is None or self.shape == shape)
+            and (self.line is None or self.line == line)
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
-    """The validated ``contractc.yaml``."""
+    """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
 
     path: str
     contracts: tuple[ContractEntry, ...]
-    out: dict[str, str]
-    """Output folders by kind (``prompts``, ``schemas`` ...), project-relative."""
+    out: Outputs
     site_url: str
-    raw: dict
-    """The whole validated document, for the keys later stages read."""
+    """Where the site is published, ending with ``/``."""
+    site: SiteOptions = SiteOptions()
+    targets: tuple[str, ...] = ()
+    """Glob patterns of the files that may hold managed regions, as written."""
+    agents: tuple[tuple[str, str], ...] = ()
+    """(agent, role file path as written) by agent name."""
+    allow_restatements: tuple[AllowedRestatement, ...] = ()
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
 

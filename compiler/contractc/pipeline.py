@@ -62,7 +62,7 @@ def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None
         if wanted and kind not in wanted:
             continue
         outputs.add(kind, emit(project))
-        owned = owned_key(project) if callable(owned_key) else project.config.out.get(owned_key) if owned_key else None
+        owned = owned_key(project) if callable(owned_key) else getattr(project.config.out, owned_key) if owned_key else None
         if owned:
             outputs.owned.add(owned)
     return project, outputs
@@ -86,6 +86,7 @@ def run(
         result.sources = sources_of(project)
         result.checked = len(outputs.files)
         changes = diff_against_disk(root, outputs, {t.path: t.data for t in project.targets})
+        verify_examples(project, changes)
         drifted = [d for change in changes for d in explain(change, project)]
         found = [d for find in FINDERS.values() for d in find(project)]
         if mode is Mode.BUILD:
@@ -118,10 +119,21 @@ def explain(change: Change, project: Project) -> list[Diagnostic]:
 def sources_of(project: Project) -> set[str]:
     """The inputs of the compile, project-relative; a folder ends with ``/`` (site template overrides)."""
     sources = {CONFIG_NAME, *(c.path for c in project.contracts), *(r.path for r in project.roles)}
-    templates = (project.config.raw.get("site") or {}).get("templates")
+    templates = project.config.site.templates
     if templates:
         sources.add(templates.rstrip("/") + "/")
     return sources
+
+
+def verify_examples(project: Project, changes: list[Change]) -> None:
+    """Raise when a data shape whose schema changed has a derived example its own schema rejects."""
+    schemas = {c.path for c in changes if c.expected is not None and c.output is not None and c.output.kind == "schemas"}
+    if schemas:
+        from contractc.emit.schemas import verify_examples as examples_of
+
+        problems = examples_of(project, schemas)
+        if problems:
+            raise ContractcError(problems)
 
 
 def verify_changes(changes: list[Change]) -> None:

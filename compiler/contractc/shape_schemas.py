@@ -42,10 +42,15 @@ class CompiledShape:
         return self.artifact if artifact and self.artifact is not None else self.wire
 
 
-def compile_schemas(project: Project) -> dict[str, CompiledShape]:
-    """Every data shape's schemas by shape id, each checked against its derived example."""
+def compile_schemas(project: Project, check: bool = True) -> dict[str, CompiledShape]:
+    """Every data shape's schemas by shape id, each checked against its derived example.
+
+    ``check=False`` leaves that check (and the import of jsonschema it needs) to the
+    caller: the emitter's schemas are checked by the pipeline, and only those that
+    differ from disk (:func:`contractc.emit.schemas.verify_examples`).
+    """
     specs = project.specs
-    folder = project.config.out["schemas"]
+    folder = project.config.out.schemas
     paths = {sid: _paths(folder, s) for sid, s in specs.items()}
     urls = {sid: (project.config.site_url + p[0], project.config.site_url + p[1]) for sid, p in paths.items()}
     with_artifact = {sid for sid, s in specs.items() if s.has_transient(specs)}
@@ -54,7 +59,7 @@ def compile_schemas(project: Project) -> dict[str, CompiledShape]:
         wire = _document(shape, specs, urls, with_artifact, artifact=False)
         artifact = _document(shape, specs, urls, with_artifact, artifact=True) if sid in with_artifact else None
         compiled[sid] = CompiledShape(shape, paths[sid][0], wire, paths[sid][1] if artifact else None, artifact)
-    problems = check_compiled(compiled)
+    problems = check_compiled(compiled) if check else []
     if problems:
         raise ContractcError(problems)
     return compiled
@@ -155,8 +160,11 @@ def _join(*parts: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def check_compiled(compiled: dict[str, CompiledShape]) -> list[Diagnostic]:
-    """Validate each derived example against its own wire and artifact schema, located at the offending field."""
+def check_compiled(compiled: dict[str, CompiledShape], only: set[str] | None = None) -> list[Diagnostic]:
+    """Validate each derived example against its own wire and artifact schema, located at the offending field.
+
+    ``only``: the ids of the shapes to check (default: all); ``$ref`` still resolve to every schema.
+    """
     from jsonschema.exceptions import SchemaError, UnknownType
     from referencing.exceptions import Unresolvable
 
@@ -164,6 +172,8 @@ def check_compiled(compiled: dict[str, CompiledShape]) -> list[Diagnostic]:
     problems = []
     for c in compiled.values():
         shape = c.shape
+        if only is not None and shape.id not in only:
+            continue
         for schema in filter(None, (c.wire, c.artifact)):
             which = "its artifact schema" if schema is c.artifact else "its schema"
             try:

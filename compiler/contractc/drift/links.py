@@ -83,7 +83,7 @@ class _Index:
 
     def __init__(self, project: Project, layout: Layout):
         self.site_url = project.config.site_url
-        directory_urls = bool((project.config.raw.get("site") or {}).get("directory_urls", True))
+        directory_urls = project.config.site.directory_urls
         self.contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
         self.by_url = {page_url(p.path, directory_urls).rstrip("/"): p.path for p in layout.pages}
         self.prefix = layout.prefix

@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
-from contractc.model import DataShape, Project, Shape, TargetFile, TextShape
+from contractc.model import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
 
 _FENCE = re.compile(rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
 _KEY = re.compile(r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
@@ -53,7 +52,7 @@ def find_restatements(project: Project) -> list[Diagnostic]:
             fences = {line for line in inner if line.startswith(("```", "~~~"))}
             if inner - fences:
                 templates.append((shape, inner - fences))
-    allow = project.config.raw.get("allow_restatements", [])
+    allow = project.config.allow_restatements
     found = []
     for target in project.targets:
         managed = sorted((r.content.start, r.content.end) for r in target.regions)
@@ -174,13 +173,8 @@ def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]]) -> S
     return best
 
 
-def _allowed(allow: list[dict], target: TargetFile, shape: Shape, line: int) -> bool:
-    return any(
-        fnmatchcase(target.path, entry["path"])
-        and entry.get("shape", shape.id) == shape.id
-        and entry.get("line", line) == line
-        for entry in allow
-    )
+def _allowed(allow: tuple[AllowedRestatement, ...], target: TargetFile, shape: Shape, line: int) -> bool:
+    return any(entry.allows(target.path, shape.id, line) for entry in allow)
 
 
 def _diagnostic(target: TargetFile, shape: Shape, line: int, col: int) -> Diagnostic:

@@ -14,7 +14,7 @@ from contractc.model import Project
 
 
 def emit_prompts(project: Project) -> dict[str, bytes]:
-    folder = project.config.out["prompts"]
+    folder = project.config.out.prompts
     files: dict[str, bytes] = {}
     entries = []
     for contract in project.contracts:

@@ -15,7 +15,7 @@ from contractc.model import Project
 
 
 def emit_role_prompts(project: Project) -> dict[str, bytes]:
-    folder = project.config.out["prompts"]
+    folder = project.config.out.prompts
     targets = {t.path: t for t in project.targets}
     files = {}
     for role in project.roles:

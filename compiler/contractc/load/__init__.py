@@ -79,7 +79,7 @@ def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
     if not any(entry.sha256 for entry in config.contracts):
         return {}
     try:
-        recorded = json.loads((root / config.out["prompts"] / "manifest.json").read_bytes()).get("pins", {})
+        recorded = json.loads((root / config.out.prompts / "manifest.json").read_bytes()).get("pins", {})
         return {path: PinRecord(r["sha256"], dict(r["sections"])) for path, r in recorded.items()}
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
         return {}  # no record (or a damaged one, which check reports as drift of the manifest)

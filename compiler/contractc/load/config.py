@@ -1,7 +1,10 @@
-"""``contractc.yaml``: parsed with line numbers, validated against the shipped JSON Schema.
+"""``contractc.yaml``: parsed with line numbers, validated against the shipped JSON Schema, read into a typed
+:class:`~contractc.model.Config` (every default applied here, once; no later stage sees the raw document).
 
-Every schema error is reported at the line of the offending key, with its key
-path (``$.contracts[0].shared``) so the user can find it in any editor.
+The schema is checked by a plain reading of it (:mod:`contractc.load.config_schema`);
+jsonschema is imported only to explain a document that fails, so every schema
+error is still reported in the schema's words, at the line of the offending
+key, with its key path (``$.contracts[0].shared``).
 """
 
 from __future__ import annotations
@@ -14,10 +17,9 @@ from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined
-from contractc.model import Config, ContractEntry, Span
+from contractc.model import AllowedRestatement, Config, ContractEntry, Outputs, SiteOptions, Span
 
 CONFIG_NAME = "contractc.yaml"
-DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
 DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 
 
@@ -53,7 +55,10 @@ def load_config(root: Path) -> Config:
     from contractc.load.yaml_block import plain as plain_yaml
 
     plain = plain_yaml(doc if doc is not None else {})
-    _validate(plain, doc)
+    from contractc.load.config_schema import conforms
+
+    if not conforms(plain):
+        _validate(plain, doc)
     entries = []
     for i, item in enumerate(plain["contracts"]):
         where = _locate(doc, ["contracts", i])
@@ -65,15 +70,24 @@ def load_config(root: Path) -> Config:
                 span=where,
             )
         )
-    out = {**DEFAULT_OUT, **plain.get("out", {})}
-    for kind, folder in out.items():
-        out[kind] = confined(root, folder, _locate(doc, ["out", kind]))
+    folders = {kind: confined(root, folder, _locate(doc, ["out", kind])) for kind, folder in plain.get("out", {}).items()}
+    site = plain.get("site", {})
     return Config(
         path=CONFIG_NAME,
         contracts=tuple(entries),
-        out=out,
+        out=Outputs(**folders),
         site_url=plain.get("site_url", DEFAULT_SITE_URL).rstrip("/") + "/",
-        raw=plain,
+        site=SiteOptions(
+            prefix=site.get("prefix", SiteOptions().prefix).strip("/"),
+            templates=site.get("templates"),
+            directory_urls=site.get("directory_urls", True),
+        ),
+        targets=tuple(plain.get("targets", ())),
+        agents=tuple(sorted(plain.get("agents", {}).items())),
+        allow_restatements=tuple(
+            AllowedRestatement(a["path"], a.get("shape"), int(a["line"]) if "line" in a else None)
+            for a in plain.get("allow_restatements", ())
+        ),
         positions=_positions(doc, "$", {}),
     )
 
@@ -115,8 +129,9 @@ def _validate(plain: Any, doc: Any) -> None:
                 "see the configuration reference in docs/guide.md#configuration",
             )
         )
-    if problems:
-        raise ContractcError(problems)
+    if not problems:  # the plain reading and the schema disagree: a bug, said as one rather than let through
+        problems.append(Diagnostic(CONFIG_NAME, 1, 1, "config-invalid", "the configuration does not match its schema", "see the configuration reference in docs/guide.md#configuration"))
+    raise ContractcError(problems)
 
 
 def _message(error: Any) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.slug import slugify, split_explicit
@@ -25,7 +26,9 @@ _CHECKS_INTRO = re.compile(r"^Receiver checks:?\s*$")
 _YAML_INFO = {"yaml", "yml"}
 
 
+@cache
 def _markdown():
+    """One parser per process: building one compiles its rule chains, which costs more than parsing a contract."""
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark").enable("table")

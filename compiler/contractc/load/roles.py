@@ -22,7 +22,7 @@ def load_roles(root: Path, config: Config, contracts: list[Contract]) -> tuple[R
     problems: list[Diagnostic] = []
     roles = []
     producers = sorted({s.producer for c in contracts for s in c.text_shapes})
-    for agent, rel in sorted(config.raw.get("agents", {}).items()):
+    for agent, rel in config.agents:
         where = config.where(f"$.agents.{agent}")
         try:
             if agent not in producers:

@@ -80,11 +80,11 @@ def load_targets(root: Path, config: Config, contracts: list[Contract]) -> tuple
 def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list[str]:
     # Contracts and generated folders are never targets, even when a broad glob (`**/*.md`) matches them.
     skip = {c.path for c in contracts}
-    owned = tuple(f"{folder}/" for folder in config.out.values())
+    owned = tuple(f"{folder}/" for folder in config.out.folders())
     real_root = root.resolve()
     inside: dict[Path, bool] = {}  # folder -> resolves inside the root; one resolve per folder, not per file
     found: set[str] = set()
-    for i, pattern in enumerate(config.raw.get("targets", [])):
+    for i, pattern in enumerate(config.targets):
         where = config.where(f"$.targets[{i}]")
         confined(root, pattern, where)
         for match in root.glob(pattern):

@@ -42,7 +42,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     root = Path(project.root) if root is None else root
     layout = project.site
     if directory_urls is None:
-        directory_urls = bool(_site_config(project).get("directory_urls", True))
+        directory_urls = project.config.site.directory_urls
     env = template_environment(project, root)
     schemas = _schema_files(project)
     snippets = _snippets(project)
@@ -136,7 +136,7 @@ def template_environment(project: Project, root: Path):
     import jinja2
 
     loaders: list[jinja2.BaseLoader] = []
-    override = _site_config(project).get("templates")
+    override = project.config.site.templates
     if override:
         where = project.config.where("$.site.templates")
         folder = root / confined(root, override, where)
@@ -275,16 +275,12 @@ def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
     from contractc.shape_schemas import compile_schemas
 
     found: dict[str, list[tuple[str, str, bytes]]] = {}
-    for shape_id, compiled in compile_schemas(project).items():
+    for shape_id, compiled in compile_schemas(project, check=False).items():  # checked where they are emitted
         found[shape_id] = [("wire schema", compiled.path, dump_json(compiled.wire))]
         if compiled.artifact_path and compiled.artifact is not None:
             label = "artifact schema (without transient fields)"
             found[shape_id].append((label, compiled.artifact_path, dump_json(compiled.artifact)))
     return found
-
-
-def _site_config(project: Project) -> dict[str, Any]:
-    return project.config.raw.get("site", {}) or {}
 
 
 def _linker(page_path: str, relative=None):

@@ -60,7 +60,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             if stale is not None:
                 files.remove(stale)
             files.append(File.generated(config, path, content=data))
-        templates = project.config.raw.get("site", {}).get("templates")
+        templates = project.config.site.templates
         self.watched = [root / CONFIG_NAME, *(root / c.path for c in project.contracts)]
         if templates:
             self.watched.append(root / templates)

@@ -16,7 +16,7 @@ from contractc.model import Project
 
 
 def emit_site_pages(project: Project) -> dict[str, bytes]:
-    folder = project.config.out.get("site")
+    folder = project.config.out.site
     if not folder:
         return {}
     from contractc.site.pages import render_site
@@ -28,7 +28,7 @@ def site_pages_folder(project: Project) -> str | None:
     """The folder the stored pages own (``<out.site>/<prefix>``); ``anchors.json`` sits beside it."""
     from contractc.layout import site_prefix
 
-    folder = project.config.out.get("site")
+    folder = project.config.out.site
     if not folder:
         return None
     prefix = site_prefix(project)
@@ -41,5 +41,5 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     from contractc.model import Span
 
     where = Span("--site-pages", 0, 0, 0, 0)
-    out = {**project.config.out, "site": confined(root, folder, where)}
+    out = replace(project.config.out, site=confined(root, folder, where))
     return replace(project, config=replace(project.config, out=out))

@@ -1,0 +1,110 @@
+"""Does a ``contractc.yaml`` document match the shipped schema (``data/config.schema.json``)? Answered without jsonschema.
+
+Importing jsonschema costs more than the rest of a ``check`` of a thousand
+files, and almost every configuration is valid, so the configuration is read
+with this plain transcription of the schema first; jsonschema is imported only
+to explain a document this rejects (``load/config.py``), in the schema's own
+words.  ``tests/test_config_schema.py`` holds the two in agreement, on
+generated documents, keyword by keyword.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_SITE_URL = re.compile(r"^https?://")
+_PREFIX = re.compile(r"^[A-Za-z0-9_.-]*(/[A-Za-z0-9_.-]+)*$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_AGENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def conforms(doc: Any) -> bool:
+    """True exactly when ``doc`` (plain JSON data) is valid against the configuration schema."""
+    return (
+        isinstance(doc, dict)
+        and "contracts" in doc
+        and _only(doc, {"site_url", "site", "contracts", "targets", "agents", "allow_restatements", "out"})
+        and _optional(doc, "site_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
+        and _optional(doc, "site", _site)
+        and _contracts(doc["contracts"])
+        and _optional(doc, "targets", lambda v: _strings(v, unique=True))
+        and _optional(doc, "agents", _agents)
+        and _optional(doc, "allow_restatements", lambda v: isinstance(v, list) and all(_allowed(i) for i in v))
+        and _optional(doc, "out", _out)
+    )
+
+
+def _only(mapping: dict, keys: set[str]) -> bool:
+    return all(k in keys for k in mapping)
+
+
+def _optional(mapping: dict, key: str, valid) -> bool:
+    return key not in mapping or valid(mapping[key])
+
+
+def _text(value: Any) -> bool:
+    """``{"type": "string", "minLength": 1}``."""
+    return isinstance(value, str) and len(value) >= 1
+
+
+def _strings(value: Any, unique: bool) -> bool:
+    """An array of non-empty strings (JSON Schema's ``uniqueItems`` compares strings by value)."""
+    return isinstance(value, list) and all(_text(v) for v in value) and (not unique or len(set(value)) == len(value))
+
+
+def _site(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and _only(value, {"prefix", "templates", "directory_urls"})
+        and _optional(value, "prefix", lambda v: isinstance(v, str) and _PREFIX.search(v) is not None)
+        and _optional(value, "templates", _text)
+        and _optional(value, "directory_urls", lambda v: isinstance(v, bool))
+    )
+
+
+def _contracts(value: Any) -> bool:
+    return isinstance(value, list) and len(value) >= 1 and all(_contract(v) for v in value)
+
+
+def _contract(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and "path" in value
+        and _only(value, {"path", "shared", "sha256"})
+        and _text(value["path"])
+        and _optional(value, "shared", lambda v: _strings(v, unique=True))
+        and _optional(value, "sha256", lambda v: isinstance(v, str) and _SHA256.search(v) is not None)
+    )
+
+
+def _agents(value: Any) -> bool:
+    return isinstance(value, dict) and all(_AGENT.search(k) is not None and _text(v) for k, v in value.items())
+
+
+def _allowed(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and "path" in value
+        and _only(value, {"path", "shape", "line"})
+        and _text(value["path"])
+        and _optional(value, "shape", _text)
+        and _optional(value, "line", _positive_integer)
+    )
+
+
+def _positive_integer(value: Any) -> bool:
+    """``{"type": "integer", "minimum": 1}``: JSON Schema counts 3.0 as an integer, and no boolean as one."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float):
+        return value.is_integer() and value >= 1
+    return isinstance(value, int) and value >= 1
+
+
+def _out(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and _only(value, {"prompts", "schemas", "site"})
+        and all(_text(v) for v in value.values())
+    )
