@@ -8,6 +8,7 @@ located.  Nothing here does I/O.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -315,6 +316,42 @@ class TargetFile:
 
 
 @dataclass(frozen=True, slots=True)
+class Targets:
+    """The files matched by ``targets:``, in path order, read and scanned one at a time.
+
+    A target is read, its regions found and resolved, when :meth:`scan` reaches
+    it, and is dropped once the caller is done with it: a project of 100,000
+    prompt files is checked in the memory of one.  ``load`` finds the paths and
+    gives the reader (:func:`contractc.load.targets.load_targets`).
+    """
+
+    paths: tuple[str, ...] = ()
+    reader: Callable[[str], TargetFile] | None = field(default=None, repr=False, compare=False)
+    """Reads and scans one target; raises :class:`~contractc.diagnostics.ContractcError` for its marker problems."""
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def scan(self, problems: list) -> Iterator[TargetFile]:
+        """Every target, read in turn; a target's marker problems go to ``problems`` and it is skipped."""
+        from contractc.diagnostics import ContractcError
+
+        read = self.reader
+        for path in self.paths:
+            try:
+                yield read(path)  # type: ignore[misc]
+            except ContractcError as exc:
+                problems.extend(exc.diagnostics)
+
+    def get(self, path: str) -> TargetFile | None:
+        """The target at ``path``, read now, or None when ``path`` is not a target (raises for its marker problems)."""
+        i = bisect_left(self.paths, path)
+        if i < len(self.paths) and self.paths[i] == path and self.reader is not None:
+            return self.reader(path)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class RoleFile:
     """An agent's role file (``agents:`` in the configuration)."""
 
@@ -340,8 +377,8 @@ class Project:
 
     config: Config
     contracts: tuple[Contract, ...]
-    targets: tuple[TargetFile, ...] = ()
-    """Every file matched by ``targets:``, with its managed regions, in path order."""
+    targets: Targets = Targets()
+    """Every file matched by ``targets:``, in path order, read as it is scanned."""
     roles: tuple[RoleFile, ...] = ()
     """Role files by agent (``agents:``), sorted by agent."""
     pins: dict[str, PinRecord] = field(default_factory=dict)
@@ -365,9 +402,8 @@ class Project:
         return f"{self.config.out.prompts}/{shape.producer}/{shape.id}.md"
 
     def target(self, path: str) -> TargetFile | None:
-        """The target file at ``path`` (a binary search: targets are in path order)."""
-        i = bisect_left(self.targets, path, key=lambda t: t.path)
-        return self.targets[i] if i < len(self.targets) and self.targets[i].path == path else None
+        """The target file at ``path``, read now; None when it is not a target."""
+        return self.targets.get(path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,10 @@
 
 ``build`` and ``check`` are :func:`run` with a different :class:`~contractc.output.Mode`.
 This module does no printing; the CLI formats the :class:`Result`.
+
+The target files are not held: :func:`compare_targets` is one pass over them,
+each read, refilled, compared and searched for drift, then dropped, so memory
+stays flat however many prompt files a project has.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_cod
 from contractc import emit
 from contractc.load import load_project
 from contractc.load.config import CONFIG_NAME
-from contractc.model import Project
+from contractc.model import Project, TargetFile
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
@@ -24,6 +28,8 @@ EMITTERS: dict[str, tuple[emit.Emitter, emit.OwnedFolder]] = {
     **emit.EMITTERS,
     "site": (emit_site_pages, site_pages_folder),
 }
+STREAMED = ("regions",)
+"""Output kinds that :func:`run` makes target by target in :func:`compare_targets`, never all at once."""
 
 
 @dataclass(slots=True)
@@ -53,19 +59,68 @@ def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None
 
     ``site_pages`` is ``--site-pages DIR``: write the site's pages there, as ``out.site`` would.
     """
+    project = _load(root, site_pages)
+    return project, emit_outputs(project, only)
+
+
+def _load(root: Path, site_pages: str | None) -> Project:
     project = load_project(root)
-    if site_pages is not None:
-        project = with_site_pages(root, project, site_pages)
+    return with_site_pages(root, project, site_pages) if site_pages is not None else project
+
+
+def emit_outputs(project: Project, only: Iterable[str] = (), skip: Iterable[str] = ()) -> OutputSet:
+    """Run every emitter (or those named in ``only``), but those in ``skip``."""
     outputs = OutputSet()
-    wanted = set(only)
-    for kind, (emit, owned_key) in EMITTERS.items():
-        if wanted and kind not in wanted:
+    wanted, skipped = set(only), set(skip)
+    for kind, (emit_kind, owned_key) in EMITTERS.items():
+        if (wanted and kind not in wanted) or kind in skipped:
             continue
-        outputs.add(kind, emit(project))
+        outputs.add(kind, emit_kind(project))
         owned = owned_key(project) if callable(owned_key) else getattr(project.config.out, owned_key) if owned_key else None
         if owned:
             outputs.owned.add(owned)
-    return project, outputs
+    return outputs
+
+
+def compare_targets(project: Project, render: bool = True) -> tuple[list[Change], list[Diagnostic], list[Diagnostic], int]:
+    """One pass over the target files: each is read, refilled (when ``render``), compared and searched, then dropped.
+
+    Returns the targets that differ from what they must hold, why each does, the
+    drift the target finders found, and how many targets with regions were
+    compared.  Every marker problem of every target is raised together at the
+    end (exit 2), so nothing is reported or written while one is wrong.
+    """
+    from contractc.drift import TARGET_FINDERS
+    from contractc.emit.regions import renderer
+    from contractc.output import Output
+
+    finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
+    refill = renderer(project)
+    problems: list[Diagnostic] = []
+    changes: list[Change] = []
+    drifted: list[Diagnostic] = []
+    found: list[Diagnostic] = []
+    compared = 0
+    for target in project.targets.scan(problems):
+        if render and target.regions:
+            compared += 1
+            expected = refill(target)
+            if expected != target.data:
+                change = Change(target.path, expected, target.data, Output(expected, "regions"))
+                changes.append(change)
+                drifted.extend(explain(change, project, target))
+        for find in finders:
+            found.extend(find(target))
+    if problems:
+        raise ContractcError(problems)
+    return changes, drifted, found, compared
+
+
+def find_drift(project: Project) -> list[Diagnostic]:
+    """What every finder reports on the project and its targets (nothing is compared)."""
+    from contractc.drift import FINDERS
+
+    return [d for find in FINDERS.values() for d in find(project)] + compare_targets(project, render=False)[2]
 
 
 def run(
@@ -82,13 +137,17 @@ def run(
 
     result = Result(mode)
     try:
-        project, outputs = compile_project(root, only, site_pages)
+        project = _load(root, site_pages)
+        wanted = set(only)
+        targets, drifted, found, compared = compare_targets(project, render=not wanted or "regions" in wanted)
+        outputs = emit_outputs(project, wanted, skip=STREAMED)
         result.sources = sources_of(project)
-        result.checked = len(outputs.files)
-        changes = diff_against_disk(root, outputs, {t.path: t.data for t in project.targets})
+        result.checked = len(outputs.files) + compared
+        changes = diff_against_disk(root, outputs)
         verify_examples(project, changes)
-        drifted = [d for change in changes for d in explain(change, project)]
-        found = [d for find in FINDERS.values() for d in find(project)]
+        drifted += [d for change in changes for d in explain(change, project)]
+        found += [d for find in FINDERS.values() for d in find(project)]
+        changes = sorted(changes + targets, key=lambda c: c.path)
         if mode is Mode.BUILD:
             refused = [d for d in drifted + found if refuses_build(d, force)]
             if refused:
@@ -98,7 +157,7 @@ def run(
             write_changes(root, changes)
             result.notes = build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files
-                found = [d for find in FINDERS.values() for d in find(load_project(root))]
+                found = find_drift(load_project(root))
             drifted = []
         result.changes = changes
         result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
@@ -108,12 +167,15 @@ def run(
     return result
 
 
-def explain(change: Change, project: Project) -> list[Diagnostic]:
-    """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message."""
+def explain(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
+    """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message.
+
+    ``target`` is the target file the change is about, when the pass over the targets holds it.
+    """
     from contractc.drift import EXPLAINERS
 
     explainer = EXPLAINERS.get(change.output.kind) if change.output else None
-    return (explainer(change, project) if explainer else []) or [drift_diagnostic(change)]
+    return (explainer(change, project, target) if explainer else []) or [drift_diagnostic(change)]
 
 
 def sources_of(project: Project) -> set[str]:

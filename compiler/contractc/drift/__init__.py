@@ -7,9 +7,12 @@ Two named tables, both pure:
   ``regions`` says which region of a target drifted and why (stale,
   hand-edited, both ...).  A kind without an explainer gets the generic
   ``drift-output`` message.
-* :data:`FINDERS` -- drift that is not a difference of one output: orphaned
-  regions, restatements of a shape outside any region, broken pins, links to
-  anchors that do not exist.
+* :data:`FINDERS` -- drift that is not a difference of one output, found in
+  the project: broken pins, links in the contracts to anchors that do not exist.
+* :data:`TARGET_FINDERS` -- the same, found in one target file at a time, as
+  the pipeline's one pass over the targets reaches it: orphaned regions,
+  restatements of a shape outside any region, dangling links.  Each entry is
+  prepared once per project and returns the finder of one target.
 
 :data:`BUILD_REFUSES` is the policy for the codes that need a person's
 decision: while any is found, ``build`` writes nothing (exit 1).
@@ -20,25 +23,31 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
+from contractc.drift.links import dangling_links_in, find_dangling_links
 from contractc.drift.pins import find_broken_pins
-from contractc.drift.regions import explain_regions, find_orphaned_regions
-from contractc.drift.restatements import find_restatements
-from contractc.model import Project
+from contractc.drift.regions import explain_regions, orphaned_regions_in
+from contractc.drift.restatements import restatements_in
+from contractc.model import Project, TargetFile
 from contractc.output import Change
-from contractc.drift.links import find_dangling_links
 
-Explainer = Callable[[Change, Project], list[Diagnostic]]
+Explainer = Callable[[Change, Project, "TargetFile | None"], list[Diagnostic]]
+"""(the drifted output, the project, the target file whose bytes ``change.actual`` are, when it is one)"""
 Finder = Callable[[Project], list[Diagnostic]]
+TargetFinder = Callable[[Project], Callable[[TargetFile], list[Diagnostic]]]
 
 EXPLAINERS: dict[str, Explainer] = {
     "regions": explain_regions,
 }
 
 FINDERS: dict[str, Finder] = {
-    "orphaned-regions": find_orphaned_regions,
-    "restatements": find_restatements,
     "pins": find_broken_pins,
     "links": find_dangling_links,
+}
+
+TARGET_FINDERS: dict[str, TargetFinder] = {
+    "orphaned-regions": orphaned_regions_in,
+    "restatements": restatements_in,
+    "links": dangling_links_in,
 }
 
 # code -> True when `build --force` may override it.  A hand edit is a decision a

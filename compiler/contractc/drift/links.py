@@ -1,6 +1,7 @@
 """Link checking for ``contractc check``: every link into a contract or the site names a real anchor.
 
-Registered as the ``links`` finder of :data:`contractc.drift.FINDERS`.
+Registered as the ``links`` finder of :data:`contractc.drift.FINDERS` (the contracts)
+and of :data:`contractc.drift.TARGET_FINDERS` (each target file, as the pass reaches it).
 A citation is ``contracts/x.md#anchor`` (a path to a configured contract,
 relative to the file it is written in) or ``<site_url><page>#anchor``.  Files
 are scanned as bytes with regular expressions, never parsed as Markdown, so
@@ -14,10 +15,10 @@ from __future__ import annotations
 import difflib
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
-from contractc.model import Project
+from contractc.model import Project, TargetFile
 from contractc.layout import Layout, page_url
 
 _INLINE = re.compile(rb"\]\(\s*<?([^)\s>]+)")
@@ -26,29 +27,38 @@ _BARE_URL = re.compile(rb"https?://[^\s)>\]\"'`]+")
 
 
 def find_dangling_links(project: Project) -> list[Diagnostic]:
-    """A ``drift-link`` diagnostic for every dangling citation in the contracts and target files."""
-    layout = project.site
-    index = _Index(project, layout)
-    problems: list[Diagnostic] = []
+    """A ``drift-link`` diagnostic for every dangling citation in the contracts."""
+    find = _finder(project)
+    return [d for contract in project.contracts for d in find(contract.path, contract.data)]
+
+
+def dangling_links_in(project: Project) -> Callable[[TargetFile], list[Diagnostic]]:
+    """The finder of dangling citations in one target file."""
+    find = _finder(project)
+    return lambda target: find(target.path, target.data)
+
+
+def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
+    index: list[_Index] = []  # built when a file first may cite: most projects' targets never do
     site_url = project.config.site_url.encode("utf-8")
-    for path, data in _scanned_files(project):
-        if not _may_cite(data, site_url):
-            continue
+
+    def find(path: str, data: bytes) -> list[Diagnostic]:
+        # A link needs `](` or `]:`, and a bare URL is judged only under the site_url: a file with
+        # none of them (most prompt files) is passed with three finds, before the `#` marks are looked at.
+        if (b"](" not in data and b"]:" not in data and site_url not in data) or not _may_cite(data, site_url):
+            return []
+        if not index:
+            index.append(_Index(project, project.site))
+        problems = []
         for offset, target in _links(data):
-            message = index.dangling(path, target)
+            message = index[0].dangling(path, target)
             if message:
                 line = data.count(b"\n", 0, offset) + 1
                 col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
                 problems.append(Diagnostic(path, line, col, "drift-link", message[0], message[1]))
-    return problems
+        return problems
 
-
-def _scanned_files(project: Project) -> Iterable[tuple[str, bytes]]:
-    """The contracts, then every target file (``targets:``), as the loader read them."""
-    for contract in project.contracts:
-        yield contract.path, contract.data
-    for target in project.targets:
-        yield target.path, target.data
+    return find
 
 
 def _may_cite(data: bytes, site_url: bytes) -> bool:

@@ -9,23 +9,26 @@ recorded == wanted means the contract did not change since.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.references import region_bytes
-from contractc.model import Project, Region
+from contractc.model import Project, Region, TargetFile
 from contractc.output import Change
 
 _FIX = "run `contractc build`"
 _DECIDE = "build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"
 
 
-def explain_regions(change: Change, project: Project) -> list[Diagnostic]:
+def explain_regions(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
     """One diagnostic per drifted region of a target file; [] falls back to the generic message.
 
-    The regions are the ones the loader found in these very bytes, and what each
-    must hold is asked of the emitter: nothing is scanned twice.
+    The regions are the ones the loader found in these very bytes (``target``, the
+    file the pipeline's pass holds; read again when not given), and what each must
+    hold is asked of the emitter: nothing is scanned twice.
     """
-    target = project.target(change.path)
+    if target is None:
+        target = project.target(change.path)
     if change.actual is None or change.expected is None or target is None or target.data != change.actual:
         return []
     found = []
@@ -79,20 +82,24 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
     return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
 
 
-def find_orphaned_regions(project: Project) -> list[Diagnostic]:
-    return [
-        Diagnostic(
-            target.path,
-            region.marker.line,
-            region.marker.col,
-            "drift-region-orphaned",
-            f"region {region.label} is orphaned: {region.missing}",
-            "point the marker at an existing shape or section, or delete the region with its markers",
-        )
-        for target in project.targets
-        for region in target.regions
-        if region.sources is None
-    ]
+def orphaned_regions_in(project: Project) -> Callable[[TargetFile], list[Diagnostic]]:
+    """The finder of orphaned regions in one target: a region whose reference no longer resolves."""
+
+    def find(target: TargetFile) -> list[Diagnostic]:
+        return [
+            Diagnostic(
+                target.path,
+                region.marker.line,
+                region.marker.col,
+                "drift-region-orphaned",
+                f"region {region.label} is orphaned: {region.missing}",
+                "point the marker at an existing shape or section, or delete the region with its markers",
+            )
+            for region in target.regions
+            if region.sources is None
+        ]
+
+    return find
 
 
 def _sha(data: bytes) -> str:

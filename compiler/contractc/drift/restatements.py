@@ -11,7 +11,7 @@ same character at least as long); nothing is parsed as Markdown or YAML.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from contractc.diagnostics import Diagnostic
@@ -39,9 +39,8 @@ class _Block:
     """The first non-blank, non-comment line, unstripped (a top-level key sits at column 1)."""
 
 
-def find_restatements(project: Project) -> list[Diagnostic]:
-    if not project.targets:
-        return []
+def restatements_in(project: Project) -> Callable[[TargetFile], list[Diagnostic]]:
+    """The finder of restatements in one target; the shapes' keys and template lines are read once."""
     keys: dict[str, list[tuple[DataShape, set[str]]]] = {}
     templates: list[tuple[TextShape, set[str]]] = []
     for contract, shape in project.shapes():
@@ -53,11 +52,12 @@ def find_restatements(project: Project) -> list[Diagnostic]:
             if inner - fences:
                 templates.append((shape, inner - fences))
     allow = project.config.allow_restatements
-    found = []
-    for target in project.targets:
+
+    def find(target: TargetFile) -> list[Diagnostic]:
         managed = sorted((r.content.start, r.content.end) for r in target.regions)
         if not _fence_outside(target.data, managed):
-            continue
+            return []
+        found = []
         for block in _blocks(target.data, managed):
             shape = _data_shape(block, keys) or _text_shape(block, templates)
             if shape is None:
@@ -65,7 +65,9 @@ def find_restatements(project: Project) -> list[Diagnostic]:
             line = count_newlines(target.data, 0, block.start) + 1
             if not _allowed(allow, target, shape, line):
                 found.append(_diagnostic(target, shape, line, block.col))
-    return found
+        return found
+
+    return find
 
 
 def _fence_outside(data: bytes, managed: list[tuple[int, int]]) -> bool:

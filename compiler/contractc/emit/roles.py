@@ -16,10 +16,9 @@ from contractc.model import Project
 
 def emit_role_prompts(project: Project) -> dict[str, bytes]:
     folder = project.config.out.prompts
-    targets = {t.path: t for t in project.targets}
     files = {}
     for role in project.roles:
-        target = targets.get(role.path)
+        target = project.target(role.path)  # read again: the targets are not held
         data = render_target(project, target) if target is not None and target.regions else role.data
         # A region never sits inside front matter (load refuses that), so the offset holds after rendering.
         body = data[role.body_start :]

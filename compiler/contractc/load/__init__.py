@@ -19,7 +19,7 @@ from contractc.load.contract import parse_contract
 from contractc.load.roles import load_roles
 from contractc.load.source import read_source
 from contractc.load.targets import load_targets
-from contractc.model import Config, Contract, DataShape, PinRecord, Project, RoleFile, TargetFile
+from contractc.model import Config, Contract, DataShape, PinRecord, Project, RoleFile, Targets
 from contractc.notation import interpret
 
 __all__ = ["load_config", "load_project", "parse_contract", "read_source"]
@@ -64,14 +64,21 @@ def load_project(root: Path) -> Project:
     return replace(project, site=site_layout(project))
 
 
-def _regions_in_front_matter(targets: tuple[TargetFile, ...], roles: tuple[RoleFile, ...]) -> list[Diagnostic]:
-    bodies = {role.path: role.body_start for role in roles}
-    return [
-        Diagnostic(t.path, r.marker.line, r.marker.col, "marker-syntax", f"region {r.label} sits in the role file's front matter", "move the region below the closing --- line")
-        for t in targets
-        for r in t.regions
-        if r.marker.start < bodies.get(t.path, 0)
-    ]
+def _regions_in_front_matter(targets: Targets, roles: tuple[RoleFile, ...]) -> list[Diagnostic]:
+    """A region inside a role file's front matter (the role files that are also targets, read here)."""
+    problems: list[Diagnostic] = []
+    for role in roles:
+        try:
+            target = targets.get(role.path) if role.body_start else None
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        problems.extend(
+            Diagnostic(target.path, r.marker.line, r.marker.col, "marker-syntax", f"region {r.label} sits in the role file's front matter", "move the region below the closing --- line")
+            for r in (target.regions if target else ())
+            if r.marker.start < role.body_start
+        )
+    return problems
 
 
 def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:

@@ -12,24 +12,29 @@ search for ``<!-- contractc:``, then one compiled regex over that line::
 A marker is a line of its own (spaces and tabs around it allowed).  Every
 marker problem in every target is collected and raised together (exit 2), so
 nothing is written while any marker is wrong.
+
+Targets are not held: ``load`` finds their paths, and each is read and scanned
+when the pipeline's one pass over them reaches it (:class:`~contractc.model.Targets`).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.files import read_bytes
+from contractc.load.globbing import glob_files
 from contractc.load.paths import confined
 from contractc.load.references import copied_bytes, resolve
 from contractc.load.source import BOM, count_newlines, line_start
-from contractc.model import Config, Contract, Region, Span, TargetFile
+from contractc.model import Config, Contract, Region, Span, TargetFile, Targets
 
 # Searched with a literal prefix (fast); a hit is a marker only when nothing but blanks precedes it on its line.
 _OPENING = re.compile(rb"<!--[ \t]*contractc:")
-_EOL = re.compile(rb"[\r\n]")
 _MARKER = re.compile(rb"[ \t]*(?P<marker><!--[ \t]*contractc:(?P<verb>\S*?)(?P<args>(?:[ \t]+\S+?)*?)[ \t]*-->)[ \t]*")
 _REF = re.compile(r"(?P<kind>shape|section|bundle)=(?P<ref>\S+)")
 _SHA = re.compile(r"sha256=(?P<hex>[0-9a-f]{64})")
@@ -62,19 +67,21 @@ class _Marker:
         return f"{self.kind}={self.ref}"
 
 
-def load_targets(root: Path, config: Config, contracts: list[Contract]) -> tuple[TargetFile, ...]:
-    """Every file matched by ``targets:`` with its regions resolved against ``contracts``."""
-    problems: list[Diagnostic] = []
-    targets = []
-    for path in _target_paths(root, config, contracts):
-        data = read_bytes(root / path)
-        try:
-            targets.append(TargetFile(path, data, scan_regions(path, data, contracts)))
-        except ContractcError as exc:
-            problems.extend(exc.diagnostics)
-    if problems:
-        raise ContractcError(problems)
-    return tuple(targets)
+def load_targets(root: Path, config: Config, contracts: list[Contract]) -> Targets:
+    """The files matched by ``targets:``, each read and its regions resolved against ``contracts`` when scanned."""
+    return Targets(tuple(_target_paths(root, config, contracts)), target_reader(root, contracts))
+
+
+def target_reader(root: Path, contracts: list[Contract]) -> Callable[[str], TargetFile]:
+    """Reads one target and finds its regions; what a reference resolves to is worked out once per reference."""
+    base = str(root)
+    resolved: dict[tuple[str, str], tuple[tuple[Span, ...] | None, str]] = {}
+
+    def read(path: str) -> TargetFile:
+        data = read_bytes(os.path.join(base, path))
+        return TargetFile(path, data, scan_regions(path, data, contracts, resolved))
+
+    return read
 
 
 def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list[str]:
@@ -82,35 +89,41 @@ def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list
     skip = {c.path for c in contracts}
     owned = tuple(f"{folder}/" for folder in config.out.folders())
     real_root = root.resolve()
-    inside: dict[Path, bool] = {}  # folder -> resolves inside the root; one resolve per folder, not per file
+    inside: dict[str, bool] = {}  # folder -> resolves inside the root; one resolve per folder, not per file
     found: set[str] = set()
     for i, pattern in enumerate(config.targets):
         where = config.where(f"$.targets[{i}]")
         confined(root, pattern, where)
-        for match in root.glob(pattern):
-            if not match.is_file():
-                continue
-            rel = match.relative_to(root).as_posix()
-            if match.parent not in inside:
-                inside[match.parent] = match.parent.resolve().is_relative_to(real_root)
-            if not inside[match.parent] or (match.is_symlink() and not match.resolve().is_relative_to(real_root)):
+        for rel, is_link in glob_files(str(root), pattern):
+            parent = rel.rpartition("/")[0]
+            if parent not in inside:
+                inside[parent] = (root / parent).resolve().is_relative_to(real_root)
+            if not inside[parent] or (is_link and not (root / rel).resolve().is_relative_to(real_root)):
                 confined(root, rel, where)  # raises unsafe-path, located at the pattern
             if rel not in skip and not rel.startswith(owned):
                 found.add(rel)
     return sorted(found)
 
 
-def scan_regions(path: str, data: bytes, contracts: list[Contract] | tuple[Contract, ...] | None) -> tuple[Region, ...]:
+def scan_regions(
+    path: str,
+    data: bytes,
+    contracts: list[Contract] | tuple[Contract, ...] | None,
+    resolved: dict[tuple[str, str], tuple[tuple[Span, ...] | None, str]] | None = None,
+) -> tuple[Region, ...]:
     """Find the regions of one target file and resolve their references; raise every marker problem.
 
     With ``contracts=None`` references are left unresolved (``sources`` None): the
-    drift report re-reads regions from bytes that way.
+    drift report re-reads regions from bytes that way.  ``resolved`` remembers what
+    each reference resolved to, across the files of one scan.
     """
-    if b"contractc:" not in data:  # the common case, decided without a regex
+    first = data.find(b"contractc:")
+    if first < 0:  # the common case, decided without a regex
         return ()
     problems: list[Diagnostic] = []
-    pairs = _pair(path, _markers(path, data, problems), problems)
-    regions = tuple(_region(path, begin, end, contracts, problems) for begin, end in pairs)
+    pairs = _pair(path, _markers(path, data, problems, first), problems)
+    memo = {} if resolved is None else resolved
+    regions = tuple(_region(path, begin, end, contracts, problems, memo) for begin, end in pairs)
     if problems:
         raise ContractcError(problems)
     return regions
@@ -154,20 +167,44 @@ def _pair(path: str, markers: list[_Marker], problems: list[Diagnostic]) -> list
     return pairs
 
 
-def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker]:
+_PARSED: dict[bytes, tuple[tuple[str, str, str, str | None], int, int, int]] = {}
+"""A well-formed marker line's bytes -> (verb, kind, ref, recorded), column, and where ``<!--`` and ``-->`` are
+in it.  Thousands of targets hold the same few marker lines: each is parsed once per process."""
+
+
+def _openings(data: bytes, at: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of every match of ``<!--[ \t]*contractc:`` from offset ``at`` on, found with ``bytes.find``."""
+    while at >= 0:
+        start = at
+        while start > 0 and data[start - 1] in b" \t":
+            start -= 1
+        if start >= 4 and data.startswith(b"<!--", start - 4):
+            yield start - 4, at + 10
+        at = data.find(b"contractc:", at + 10)
+
+
+def _markers(path: str, data: bytes, problems: list[Diagnostic], first: int = 0) -> list[_Marker]:
     markers = []
     line, counted = 1, 0
-    for found in _OPENING.finditer(data):
-        begin = line_start(data, found.start())
+    size = len(data)
+    for found_start, found_end in _openings(data, data.find(b"contractc:", first)):
+        begin = line_start(data, found_start)
         offset = begin + (len(BOM) if begin == 0 and data.startswith(BOM) else 0)
-        if data[offset : found.start()].strip(b" \t"):
+        if data[offset:found_start].strip(b" \t"):
             continue  # text before it: a mention of a marker, not a marker
-        eol = _EOL.search(data, found.end())
-        text_end = eol.start() if eol else len(data)
-        line_end = text_end + (2 if data.startswith(b"\r\n", text_end) else 1 if eol else 0)
+        newline = data.find(b"\n", found_end)
+        text_end = data.find(b"\r", found_end, size if newline < 0 else newline)
+        if text_end < 0:
+            text_end = size if newline < 0 else newline
+        line_end = text_end + (2 if data.startswith(b"\r\n", text_end) else 1 if text_end < size else 0)
         line += count_newlines(data, counted, begin)
         counted = begin
         text = data[offset:text_end]
+        known = _PARSED.get(text)
+        if known is not None:
+            marker, col, start, end = known
+            markers.append(_Marker(*marker, line, col, offset + start, offset + end, begin, line_end))
+            continue
         strict = _MARKER.fullmatch(text)
         col = len(text) - len(text.lstrip(b" \t")) + 1
         if strict is None:
@@ -180,6 +217,10 @@ def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker
             verb = strict.group("verb").decode("ascii", "replace")
             args = strict.group("args").decode("utf-8", "replace").split()
             marker = _parse(path, line, col, verb, args, problems)
+            if marker is not None:
+                if len(_PARSED) >= 4096:
+                    _PARSED.clear()
+                _PARSED[text] = (marker, col, strict.start("marker"), strict.end("marker"))
         if marker is None:
             # Still pair it with its partner, so one typo is one error, not a cascade of unmatched markers.
             marker = ("broken-end" if re.search(rb"contractc:end\b", text) else "broken-begin", "", "", None)
@@ -223,17 +264,25 @@ def _at(path: str, m: _Marker, code: str, message: str, hint: str) -> Diagnostic
     return Diagnostic(path, m.line, m.col, code, message, hint)
 
 
-def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[Diagnostic]) -> Region:
-    sources, missing = resolve(begin.kind, begin.ref, contracts) if contracts is not None else (None, "")
-    if sources is not None and contracts is not None:
+def _resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
+    sources, missing = resolve(kind, ref, contracts)
+    if sources is not None:
         by_path = {c.path: c for c in contracts}
-        copied = copied_bytes(begin.kind, begin.ref, sources, by_path.__getitem__)
+        copied = copied_bytes(kind, ref, sources, by_path.__getitem__)
         if b"contractc:" in copied and _holds_marker_line(copied):
             # Copied into a target, the line would open or close a region of its own.
-            sources, missing = (
-                None,
-                f"{begin.label} holds a contractc marker line, which cannot be copied into a region",
-            )
+            return None, f"{kind}={ref} holds a contractc marker line, which cannot be copied into a region"
+    return sources, missing
+
+
+def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[Diagnostic], resolved: dict) -> Region:
+    sources, missing = None, ""
+    if contracts is not None:
+        key = (begin.kind, begin.ref)
+        found = resolved.get(key)
+        if found is None:
+            found = resolved[key] = _resolve(begin.kind, begin.ref, contracts)
+        sources, missing = found
     if sources is None and begin.recorded is None and contracts is not None:
         # Never built: a typo, not a reference that went away.  Orphans (built once) are drift instead.
         problems.append(
