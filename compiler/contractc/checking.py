@@ -43,15 +43,19 @@ def check(root: Path, params: Mapping[str, object]) -> Report:
         checked = confirm(root, options)
         if checked is not None:  # every file the last clean run read is byte-identical
             return Report.of([], checked=checked, since=changed_since)
-    from contractc.cache import recording
     from contractc.output import Mode
     from contractc.pipeline import run
 
-    site_pages = params.get("site_pages")
-    with recording(root, enabled=use_cache) as record:
-        result = run(root, Mode.CHECK, site_pages=str(site_pages) if site_pages is not None else None)
-    if record and not result.diagnostics:
-        record.save(result.checked, options)
+    site_pages = str(params["site_pages"]) if params.get("site_pages") is not None else None
+    if use_cache:
+        from contractc.cache import recording
+
+        with recording(root) as record:
+            result = run(root, Mode.CHECK, site_pages=site_pages)
+        if record and not result.diagnostics:
+            record.save(result.checked, options)
+    else:
+        result = run(root, Mode.CHECK, site_pages=site_pages)
     if result.exit_code is ExitCode.BAD_INPUT:
         return Report.of(result.diagnostics)
     diagnostics, changes, hidden = result.diagnostics, result.changes, 0

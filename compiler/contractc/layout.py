@@ -1,6 +1,6 @@
-"""Where every page and anchor of the contract site is, computed from the model alone, once, by ``load``.
+"""Where every page and anchor of the contract site is, computed from the model alone, once (``Project.site``).
 
-Part of the model (``Project.site``), not of a stage: the page renderer
+Part of the model, not of a stage: the page renderer
 (:mod:`contractc.site.pages`), ``anchors.json`` and link checking
 (:mod:`contractc.drift.links`) all read this one layout, so the site never
 derives an anchor differently from the compiler.  It imports no jinja2 and
@@ -88,13 +88,9 @@ def page_url(path: str, directory_urls: bool = True) -> str:
     return pure.with_suffix("").as_posix() + "/"
 
 
-def site_prefix(project: Project) -> str:
-    return project.config.site.prefix
-
-
 def site_layout(project: Project) -> Layout:
     """Every page and anchor of the site; two pages on one path is a ``site-collision``."""
-    prefix = site_prefix(project)
+    prefix = project.config.site.prefix
     base = f"{prefix}/" if prefix else ""
     pages = [Page(f"{base}index.md", "index", "Contracts", "")]
     anchors: list[Anchor] = []

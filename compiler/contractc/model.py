@@ -388,8 +388,21 @@ class Project:
     (the site's template override folder)."""
     specs: dict[str, ShapeSpec] = field(default_factory=dict)
     """Every data shape's interpreted notation by shape id, in source order (the same trees as ``DataShape.spec``)."""
-    site: Layout | None = None
-    """The contract site's pages and anchors, computed once by ``load`` (:mod:`contractc.layout`)."""
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """What is derived from the model on first use and kept (the site's layout); a new project starts empty."""
+
+    @property
+    def site(self) -> Layout:
+        """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
+
+        ``check`` needs them only for a file that may cite the site, and most prompt files do not.
+        """
+        layout = self.memo.get("site")
+        if layout is None:
+            from contractc.layout import site_layout
+
+            layout = self.memo["site"] = site_layout(self)
+        return layout
 
     def shapes(self) -> list[tuple[Contract, Shape]]:
         return [(c, s) for c in self.contracts for s in c.shapes]

@@ -6,8 +6,8 @@ A citation is ``contracts/x.md#anchor`` (a path to a configured contract,
 relative to the file it is written in) or ``<site_url><page>#anchor``.  Files
 are scanned as bytes with regular expressions, never parsed as Markdown, so
 this stays cheap on the ``check`` path; the valid anchors come from
-:class:`~contractc.layout.Layout` that ``load`` computed (``Project.site``), the
-same layout the pages are rendered from.
+:class:`~contractc.layout.Layout` of the project (``Project.site``), the same
+layout the pages are rendered from.
 """
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ import difflib
 import posixpath
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from contractc.diagnostics import Diagnostic
 from contractc.model import Project, TargetFile
-from contractc.layout import Layout, page_url
+
+if TYPE_CHECKING:
+    from contractc.layout import Layout
 
 _INLINE = re.compile(rb"\]\(\s*<?([^)\s>]+)")
 _REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.MULTILINE)
@@ -92,6 +95,8 @@ class _Index:
     """Which anchors each contract and each site URL offers."""
 
     def __init__(self, project: Project, layout: Layout):
+        from contractc.layout import page_url  # the layout is needed only once a file may cite
+
         self.site_url = project.config.site_url
         directory_urls = project.config.site.directory_urls
         self.contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}

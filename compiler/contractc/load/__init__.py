@@ -1,8 +1,9 @@
 """Stages 1 and 2, load: ``contractc.yaml``, ``contracts/*.md`` and target files -> :class:`~contractc.model.Project`.
 
-The project comes back complete: every data shape carries its interpreted
-notation (:mod:`contractc.notation`) and the site's pages and anchors are laid
-out (:mod:`contractc.layout`), so no later stage reads raw input again.
+The project comes back complete: the configuration typed, every data shape
+carrying its interpreted notation (:mod:`contractc.notation`), so no later stage
+reads raw input again; the site's pages and anchors are laid out from it on
+first use (``Project.site``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.layout import site_layout
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
 from contractc.load.roles import load_roles
@@ -61,7 +61,7 @@ def load_project(root: Path) -> Project:
         root=str(root),
         specs=specs,
     )
-    return replace(project, site=site_layout(project))
+    return project
 
 
 def _regions_in_front_matter(targets: Targets, roles: tuple[RoleFile, ...]) -> list[Diagnostic]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,8 @@ DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 
 @cache
 def config_schema() -> dict:
+    from importlib import resources  # only to explain a rejected configuration: it costs 10 ms of imports
+
     return json.loads(resources.files("contractc.data").joinpath("config.schema.json").read_text("utf-8"))
 
 

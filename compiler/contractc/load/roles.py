@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.load.front_matter import find_front_matter, load_safe
 from contractc.load.paths import confined
 from contractc.load.source import SourceFile, read_source
 from contractc.model import Config, Contract, RoleFile
@@ -47,6 +46,8 @@ def load_roles(root: Path, config: Config, contracts: list[Contract]) -> tuple[R
 
 def front_matter_end(src: SourceFile) -> int:
     """Byte offset where the body starts (0 without front matter); raise ``role-front-matter`` if malformed."""
+    from contractc.load.front_matter import find_front_matter, load_safe
+
     front = find_front_matter([src.line_text(n) for n in range(src.line_count)])
     if front is None:
         return 0

@@ -26,12 +26,10 @@ def emit_site_pages(project: Project) -> dict[str, bytes]:
 
 def site_pages_folder(project: Project) -> str | None:
     """The folder the stored pages own (``<out.site>/<prefix>``); ``anchors.json`` sits beside it."""
-    from contractc.layout import site_prefix
-
     folder = project.config.out.site
     if not folder:
         return None
-    prefix = site_prefix(project)
+    prefix = project.config.site.prefix
     return f"{folder}/{prefix}" if prefix else folder
 
 
