@@ -175,6 +175,7 @@ def _innermost(sections: list[Section], offset: int) -> Section | None:
 
 def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: list[Diagnostic]) -> list[TextShape]:
     shapes = []
+    starts: list[int] | None = None  # each token's first byte, worked out once per contract, not once per shape
     for i, tok in enumerate(tokens):
         if tok.type != "inline" or tok.level != 1 or tok.map is None:
             continue
@@ -194,7 +195,10 @@ def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
                 Diagnostic(src.path, span.line, 1, "bad-shape", "the consumers of a shape must be written in backticks", "write: consumed by `skill-name`.")
             )
             continue
-        inside = [t for t in tokens if t.map and section.span.start <= src.offset(t.map[0]) < section.span.end]
+        if starts is None:
+            starts = [src.offset(t.map[0]) if t.map else -1 for t in tokens]
+        low, high = section.span.start, section.span.end
+        inside = [t for t, start in zip(tokens, starts) if low <= start < high]
         fence = next((t for t in inside if t.type == "fence" and t.level == 0), None)
         shapes.append(
             TextShape(
