@@ -240,7 +240,7 @@ FILES: dict[str, str] = {
 }
 
 # -- what scan must find ---------------------------------------------------------------------------
-# shape id -> owner, identical copies (besides the owner), divergent copies and the planted change.
+# shape id -> owner, identical copies (besides the owner), divergent copies with the line planted in each.
 
 EXPECTED: dict[str, dict] = {
     "survey-stage.task_brief": {
@@ -251,7 +251,7 @@ EXPECTED: dict[str, dict] = {
     "drafting-stage.task_brief": {
         "owner": "agents/draft-orchestrator.md",
         "identical": ["agents/example-writer.md"],
-        "divergent": {"agents/section-writer.md": "+  tone: formal | casual"},
+        "divergent": {"agents/section-writer.md": "  tone: formal | casual"},
     },
     "review-stage.task_brief": {
         "owner": "agents/review-orchestrator.md",
@@ -261,12 +261,12 @@ EXPECTED: dict[str, dict] = {
     "survey_findings": {
         "owner": "agents/survey-orchestrator.md",
         "identical": ["agents/term-harvester.md"],
-        "divergent": {"agents/source-scout.md": "+    claim: string                   # one sentence\n"},
+        "divergent": {"agents/source-scout.md": "    claim: string                   # one sentence"},
     },
     "draft_section": {
         "owner": "agents/draft-orchestrator.md",
         "identical": ["agents/section-writer.md"],
-        "divergent": {"agents/example-writer.md": '+  word_count: "0"'},
+        "divergent": {"agents/example-writer.md": '  word_count: "0"'},
     },
     "critique_report": {
         "owner": "agents/review-orchestrator.md",
@@ -276,12 +276,12 @@ EXPECTED: dict[str, dict] = {
     "revision_request": {
         "owner": "agents/review-orchestrator.md",
         "identical": [],
-        "divergent": {"agents/style-critic.md": "+  change: string                    # imperative"},
+        "divergent": {"agents/style-critic.md": "  change: string                    # what to rewrite, imperative"},
     },
     "verdict": {
         "owner": "agents/review-orchestrator.md",
         "identical": ["agents/style-critic.md", "skills/review/SKILL.md"],
-        "divergent": {"agents/fact-checker.md": "+<reason>"},
+        "divergent": {"agents/fact-checker.md": "<reason>"},
     },
     "draft_status": {
         "owner": "agents/draft-orchestrator.md",

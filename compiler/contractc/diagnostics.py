@@ -99,6 +99,11 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
     "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
+    # scan: copies of a shape in a plugin that is not (yet) managed
+    "scan-shape": (ExitCode.CLEAN, "note: a shape scan found, its copies and its owning copy"),
+    "scan-divergent": (ExitCode.DRIFT, "a copy of a shape differs from the shape's owning copy"),
+    "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
+    "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
 }
