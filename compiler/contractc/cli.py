@@ -310,6 +310,48 @@ def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners:
 
 
 @cli.command()
+@_scan_options
+@click.option("--name", metavar="NAME", help="The contract's name: contracts/NAME.md (default: the plugin folder's name).")
+@click.option("--write", is_flag=True, help="Apply the plan, all-or-nothing. Without it, adopt only prints the plan.")
+@click.option("--diff/--no-diff", default=True, show_default=True, help="Show each file's diff in the dry-run plan.")
+def adopt(
+    path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], name: str | None, write: bool, diff: bool
+) -> int:
+    """Move the pasted copies scan finds in PATH (default .) under one contract.
+
+    \b
+    Dry run by default: prints the plan, i.e. the contract it would write
+    (contracts/NAME.md, one section per stage holding each shape's owning
+    copy byte for byte), the contractc.yaml, every file it would change with
+    a diff, and each copy whose bytes change (where copies diverge, the
+    owning copy wins; choose it with --owner GLOB).
+    --write applies it all-or-nothing: every copy becomes a managed region,
+    the schemas and dispatch snippets build would write are written, and
+    `contractc check` is clean right after.  No byte outside the replaced
+    blocks changes; adopting an adopted plugin changes nothing.
+
+    \b
+    Exit 0 when the plan was printed or applied, 2 for bad input (a shape
+    whose notation contractc cannot read, a plugin that already has a
+    contractc.yaml).
+    """
+    from contractc.adopt import plan_adoption
+    from contractc.adopt.show import format_plan
+    from contractc.diagnostics import ContractcError, ExitCode
+
+    try:
+        plan = plan_adoption(path, name, include, exclude, owners)
+        if write and plan.changes:
+            from contractc.output import write_changes
+
+            write_changes(path, plan.changes)
+    except ContractcError as exc:
+        return _fail(exc.diagnostics)
+    click.echo(format_plan(plan, written=write, diff=diff), nl=False)
+    return ExitCode.CLEAN
+
+
+@cli.command()
 @ROOT_OPTION
 @click.option("--artifact", is_flag=True, help="Use the artifact schema: transient fields are not allowed.")
 @click.argument("shape_id", metavar="SHAPE")

@@ -104,6 +104,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "scan-divergent": (ExitCode.DRIFT, "a copy of a shape differs from the shape's owning copy"),
     "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
     "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
+    "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
 }

@@ -62,6 +62,11 @@ class Block:
     end: int
     """Byte offset past the closing fence line."""
     info: str
+    """The info string as written (``yaml``, ``json title="x"``)."""
+    fence: str
+    """The opening fence's backticks or tildes."""
+    newline: str
+    """The closing fence line's line break (empty at the end of a file without one)."""
     example: str
     """Why the block is a worked example, or empty when it is a shape's copy."""
 
@@ -130,8 +135,13 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None) -
     if kind is None:
         return []
 
+    closing = src.data[src.offset(end - 1) : src.offset(end)]
+    newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
+
     def block(example: str) -> Block:
-        return Block(src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), example)
+        return Block(
+            src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline, example
+        )
 
     if kind == "yaml":
         return _yaml_units(content, start + 2, stage, before, block, "example" in tok.info.lower())
