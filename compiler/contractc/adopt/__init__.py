@@ -19,7 +19,7 @@ The plan is computed in full before anything is written:
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from contractc.adopt.contract import render_config, render_contract
@@ -119,7 +119,10 @@ def plan_adoption(
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
     targets = sorted(files)
     config = render_config(contract_path, targets, [])
-    outputs, found = _compile(root, contract_path, contract_bytes, config, files)
+    try:
+        outputs, found = _compile(root, contract_path, contract_bytes, config, files)
+    except ContractcError as exc:
+        raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
     if found:
         plan.allowed = [_allowance(d, result) for d in found]
         config = render_config(contract_path, targets, plan.allowed)
@@ -194,6 +197,21 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
         for rel, data in files.items():
             rendered.setdefault(rel, (data, "regions"))
         return rendered, found
+
+
+def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:
+    """A problem found in the contract-to-be, located at the owning copy it came from (the contract is not on disk yet)."""
+    if d.path != contract_path:
+        return d
+    for p in placed:
+        fence_line = contract.count(b"\n", 0, p.offset) + 1
+        length = p.group.owner.text.count("\n") + 1
+        if fence_line < d.line <= fence_line + length:
+            owner = p.group.owner
+            line = owner.line + d.line - fence_line - 1
+            col = d.col + (owner.block.col - 1)
+            return replace(d, path=owner.block.path, line=line, col=col, message=f"{d.message} (in the owning copy of {p.group.id})")
+    return d
 
 
 def _allowance(d: Diagnostic, result: ScanResult) -> tuple[str, str, int, str]:

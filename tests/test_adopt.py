@@ -1,0 +1,172 @@
+"""`contractc adopt` on the realistic plugin of tests/adopt_plugin.py: plan, write, then check is clean."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+
+import pytest
+
+from adopt_plugin import EXPECTED, FILES, IGNORED, write_plugin
+from conftest import snapshot
+from contractc.adopt import plan_adoption
+from contractc.scan import scan_plugin
+
+_BEGIN = re.compile(rb"^<!-- contractc:begin .*?-->\r?\n", re.M)
+_END = re.compile(rb"^<!-- contractc:end -->(\r?\n|$)", re.M)
+
+
+@pytest.fixture
+def plugin(tmp_path):
+    return write_plugin(tmp_path / "docs-pipeline")
+
+
+def _outside_regions(data: bytes) -> list[bytes]:
+    """The bytes of a written file outside its regions (begin marker line to end marker line), in order."""
+    parts, done = [], 0
+    for begin in _BEGIN.finditer(data):
+        if begin.start() < done:
+            continue
+        end = _END.search(data, begin.end())
+        parts.append(data[done : begin.start()])
+        done = end.end()
+    parts.append(data[done:])
+    return [p for p in parts if p]
+
+
+def _outside_spans(data: bytes, spans: list[tuple[int, int]]) -> list[bytes]:
+    parts, done = [], 0
+    for start, end in sorted(spans):
+        parts.append(data[done:start])
+        done = end
+    parts.append(data[done:])
+    return [p for p in parts if p]
+
+
+def test_dry_run_prints_the_plan_and_writes_nothing(plugin, run_cli):
+    before = snapshot(plugin)
+    run = run_cli("adopt", str(plugin))
+    assert run.code == 0, run.err
+    assert snapshot(plugin) == before
+    assert "would write contracts/docs-pipeline.md (new, contract)" in run.out
+    assert "would write contractc.yaml (new, config)" in run.out
+    for path in {p for g in EXPECTED.values() for p in [g["owner"], *g["identical"], *g["divergent"]]}:
+        assert f"would write {path} (changed, regions)" in run.out
+    assert "+++ contracts/docs-pipeline.md (after adopt)" in run.out
+    assert run.out.splitlines()[-1].endswith("run `contractc adopt --write` to apply")
+
+
+def test_the_plan_lists_every_copy_whose_bytes_change(plugin, run_cli):
+    run = run_cli("adopt", str(plugin), "--no-diff")
+    listed = run.out[run.out.index("copies whose bytes will change") :]
+    for group in EXPECTED.values():
+        for path in group["divergent"]:
+            assert re.search(rf"^  {re.escape(path)}:\d+: \S+: differs from the owning copy", listed, re.M), path
+    assert "agents/review-orchestrator.md:" in listed and "its block holds 2 keys" in listed
+
+
+def test_write_then_check_is_clean_and_build_writes_nothing(plugin, run_cli):
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    check = run_cli("check", "--root", str(plugin), "--no-cache")
+    assert check.code == 0, check.out + check.err
+    assert check.out.strip().endswith("all current")
+    after = snapshot(plugin)
+    build = run_cli("build", "--root", str(plugin))
+    assert build.code == 0 and "nothing written" in build.out
+    assert snapshot(plugin) == after
+
+
+def test_no_byte_outside_the_replaced_blocks_changes(plugin):
+    before = snapshot(plugin)
+    plan = plan_adoption(plugin)
+    from contractc.output import write_changes
+
+    write_changes(plugin, plan.changes)
+    after = snapshot(plugin)
+    assert plan.replaced
+    for path, spans in plan.replaced.items():
+        old = hashlib.sha256(b"".join(_outside_spans(before[path], spans))).hexdigest()
+        new = hashlib.sha256(b"".join(_outside_regions(after[path]))).hexdigest()
+        assert old == new, path
+    untouched = set(before) - set(plan.replaced)
+    assert untouched >= {"README.md", *IGNORED}
+    for path in untouched:
+        assert after[path] == before[path], path
+
+
+def test_every_copy_becomes_a_stamped_region_holding_the_owners_bytes(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    fact_checker = (plugin / "agents/fact-checker.md").read_text()
+    assert "<!-- contractc:begin shape=verdict sha256=" in fact_checker
+    assert "<one-line reason>" in fact_checker and "<reason>" not in fact_checker
+    contract = (plugin / "contracts/docs-pipeline.md").read_bytes()
+    for group in scan_plugin(write_plugin(plugin.parent / "fresh")).groups:
+        assert group.owner.text.encode() in contract, group.id
+    assert not scan_plugin(plugin).groups  # nothing unmanaged is left
+
+
+def test_the_contract_has_one_section_per_stage(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    contract = (plugin / "contracts/docs-pipeline.md").read_text()
+    for anchor in ("survey-stage", "drafting-stage", "review-stage"):
+        assert len(re.findall(rf"^## .* \{{#{anchor}\}}$", contract, re.M)) == 1
+    config = (plugin / "contractc.yaml").read_text()
+    assert 'path: "contracts/docs-pipeline.md"' in config
+    assert "a worked example, not a copy" in config
+
+
+def test_adopting_an_adopted_plugin_changes_nothing(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    before = snapshot(plugin)
+    for args in (("adopt", str(plugin)), ("adopt", str(plugin), "--write")):
+        run = run_cli(*args)
+        assert run.code == 0
+        assert "nothing to adopt" in run.out
+    assert snapshot(plugin) == before
+
+
+def test_a_failed_write_changes_nothing(plugin, run_cli, monkeypatch):
+    before = snapshot(plugin)
+    real = os.replace
+    calls = []
+
+    def failing(src, dst):
+        calls.append(dst)
+        if len(calls) == 5:
+            raise PermissionError(13, "Permission denied", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing)
+    run = run_cli("adopt", str(plugin), "--write")
+    monkeypatch.undo()
+    assert run.code == 2 and "write-failed" in run.err
+    assert snapshot(plugin) == before
+
+
+def test_owner_glob_decides_whose_bytes_win(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write", "--owner", "agents/fact-checker.md")
+    assert "<reason>" in (plugin / "skills/review/SKILL.md").read_text()
+
+
+def test_a_plugin_with_a_configuration_and_unmanaged_copies_is_refused(plugin, run_cli):
+    (plugin / "contractc.yaml").write_text("contracts: []\n")
+    before = snapshot(plugin)
+    run = run_cli("adopt", str(plugin), "--write")
+    assert run.code == 2 and "error[adopt-configured]" in run.err
+    assert snapshot(plugin) == before
+
+
+def test_notation_adopt_cannot_read_is_located_at_the_owning_copy(tmp_path, run_cli):
+    block = "# A\n\n```yaml\nping:\n  kind: a | b\n  at: str\n```\n"
+    write_plugin(tmp_path, {"agents/a.md": block, "skills/x/SKILL.md": block})
+    run = run_cli("adopt", str(tmp_path))
+    assert run.code == 2
+    assert run.err.startswith("skills/x/SKILL.md:6:7: error[bad-notation]: ping: $.at: `str` is not a type of the notation")
+
+
+def test_the_fixture_scans_clean_after_adopt(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    run = run_cli("scan", str(plugin))
+    assert run.code == 0
+    assert len(FILES) > 12
