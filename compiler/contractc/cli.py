@@ -203,7 +203,10 @@ def check(
         from contractc.changed import limit_to_changes
 
         diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
-    return report(Report.of(diagnostics, changes, result.checked, changed_since, hidden))
+    from dataclasses import replace
+
+    attached = {d: c for d, c in result.attached.items() if d in set(diagnostics)}
+    return report(replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached))
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path) -> int:

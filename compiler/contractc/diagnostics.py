@@ -90,6 +90,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-orphan": (ExitCode.DRIFT, "a file in an output folder is no longer produced by any contract"),
     # drift: managed regions, restatements, pins
     "drift-region-new": (ExitCode.DRIFT, "a managed region has not been filled by build yet"),
+    "drift-region-new-differs": (ExitCode.DRIFT, "a new region already holds bytes that differ from the contract; build refuses it without --force"),
     "drift-region-stale": (ExitCode.DRIFT, "a managed region is stale: the contract changed since build filled it"),
     "drift-region-edited": (ExitCode.DRIFT, "a managed region was edited by hand; build refuses it without --force"),
     "drift-region-stale-edited": (ExitCode.DRIFT, "a managed region is stale and was edited by hand; build refuses it without --force"),

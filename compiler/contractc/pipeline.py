@@ -36,6 +36,8 @@ class Result:
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
     notes: list[Diagnostic] = field(default_factory=list)
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
+    attached: dict[Diagnostic, Change] = field(default_factory=dict)
+    """Check mode: the diff shown under one diagnostic (a restatement against the contract's bytes)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -95,6 +97,10 @@ def run(
             drifted = []
         result.changes = changes
         result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
+        if mode is Mode.CHECK:
+            from contractc.drift.restatements import restatement_changes
+
+            result.attached = restatement_changes(project, result.diagnostics)
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []

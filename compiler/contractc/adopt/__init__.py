@@ -215,7 +215,7 @@ def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Dia
 
 
 def _allowance(d: Diagnostic, result: ScanResult) -> tuple[str, str, int, str]:
-    shape = d.message.removeprefix("unmanaged copy of ")
+    shape = d.message.removeprefix("unmanaged copy of ").split(",", 1)[0]
     example = next((u for u in result.examples if u.block.path == d.path), None)
     why = "a worked example, not a copy" if example is not None else "left as it is by adopt: make it a region or delete it"
     return d.path, shape, d.line, why

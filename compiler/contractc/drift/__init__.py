@@ -45,6 +45,7 @@ FINDERS: dict[str, Finder] = {
 # person can take with --force; an orphaned region has nothing to be filled with.
 BUILD_REFUSES: dict[str, bool] = {
     "drift-region-edited": True,
+    "drift-region-new-differs": True,
     "drift-region-stale-edited": True,
     "drift-region-orphaned": False,
 }
