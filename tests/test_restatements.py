@@ -150,3 +150,35 @@ def test_wrapping_a_copy_in_the_hinted_markers_then_build_then_check_is_clean(tm
     (root / "agents/builder.md").write_text(wrapped)
     assert run_cli("build", "--root", str(root)).code == 0
     assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+def test_allowances_that_silence_nothing_are_reported_at_their_entry(tmp_path, run_cli):
+    allow = (
+        "allow_restatements:\n"
+        "  - path: agents/builder.md\n    shape: no_such_shape\n"
+        "  - path: agents/gone.md\n"
+        "  - path: agents/builder.md\n    shape: building.task_brief\n    line: 4\n"
+        "  - path: agents/builder.md\n    shape: task_brief\n"
+        "  - path: agents/builder.md\n    line: 13\n"
+    )
+    result = check(tmp_path, run_cli, {"agents/builder.md": PASTED}, CONFIG + allow)
+    lines = [line for line in result.out.splitlines() if "drift-allowance" in line and "error[" in line]
+    assert lines == [
+        "contractc.yaml:9:5: error[drift-allowance]: allow_restatements entry names shape 'no_such_shape', which no contract defines",
+        "contractc.yaml:11:5: error[drift-allowance]: allow_restatements entry 'agents/gone.md' matches no target file",
+        "contractc.yaml:12:5: error[drift-allowance]: allow_restatements entry allows line 4 of agents/builder.md, "
+        "but no copy starts there; copies of building.task_brief start at agents/builder.md:5",
+        "contractc.yaml:15:5: error[drift-allowance]: allow_restatements entry names shape 'task_brief', which is used in several stages",
+    ]
+    assert "hint: name one: building.task_brief, planning.task_brief" in result.out
+    assert result.code == 1
+
+
+def test_build_exit_0_means_check_is_clean_with_allowances(tmp_path, run_cli):
+    allow = "allow_restatements:\n  - path: agents/builder.md\n    line: 5\n  - path: agents/builder.md\n    line: 13\n"
+    root = write_tree(tmp_path, project_files(**{"contractc.yaml": CONFIG + allow, "agents/builder.md": PASTED}))
+    assert run_cli("build", "--root", str(root)).code == 0
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+    (root / "agents/builder.md").write_text("moved down\n\n" + PASTED)
+    assert run_cli("build", "--root", str(root)).code == 1  # the copies moved: the entries point at nothing
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 1

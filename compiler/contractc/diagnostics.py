@@ -97,6 +97,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-region-unstamped": (ExitCode.DRIFT, "a managed region holds the current bytes but its marker records others"),
     "drift-region-orphaned": (ExitCode.DRIFT, "a managed region names a shape or section that no longer exists"),
     "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),
+    "drift-allowance": (ExitCode.DRIFT, "an allow_restatements entry matches nothing, names an unknown shape, or points at a line that moved"),
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
     "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),

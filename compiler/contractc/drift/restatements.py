@@ -55,9 +55,26 @@ def restatement_changes(project: Project, diagnostics: list[Diagnostic]) -> dict
     return {d: change for d, change in _found(project) if d in wanted and change is not None}
 
 
+def unmanaged_copies(project: Project) -> list[tuple[str, str, int]]:
+    """(path, shape id, line) of every restatement, allowed or not: what an allow_restatements entry may match."""
+    return [(target.path, shape.id, line) for target, _, shape, line in _candidates(project)]
+
+
 def _found(project: Project) -> list[tuple[Diagnostic, Change | None]]:
+    allow = project.config.raw.get("allow_restatements", [])
+    found = []
+    for target, block, shape, line in _candidates(project):
+        if not _allowed(allow, target, shape, line):
+            held = target.data[block.start : block.end]
+            source = _source(project, shape)
+            last = line + count_newlines(held.rstrip(b"\r\n")) if held else line
+            found.append(_diagnostic(target, shape, line, last, block.col, source, held))
+    return found
+
+
+def _candidates(project: Project) -> Iterator[tuple[TargetFile, _Block, Shape, int]]:
     if not project.targets:
-        return []
+        return
     keys: dict[str, list[tuple[DataShape, set[str]]]] = {}
     templates: list[tuple[TextShape, set[str]]] = []
     for contract, shape in project.shapes():
@@ -68,23 +85,14 @@ def _found(project: Project) -> list[tuple[Diagnostic, Change | None]]:
             fences = {line for line in inner if line.startswith(("```", "~~~"))}
             if inner - fences:
                 templates.append((shape, inner - fences))
-    allow = project.config.raw.get("allow_restatements", [])
-    found = []
     for target in project.targets:
         managed = sorted((r.content.start, r.content.end) for r in target.regions)
         if not _fence_outside(target.data, managed):
             continue
         for block in _blocks(target.data, managed):
             shape = _data_shape(block, keys) or _text_shape(block, templates)
-            if shape is None:
-                continue
-            line = count_newlines(target.data, 0, block.start) + 1
-            if not _allowed(allow, target, shape, line):
-                held = target.data[block.start : block.end]
-                source = _source(project, shape)
-                last = line + count_newlines(held.rstrip(b"\r\n")) if held else line
-                found.append(_diagnostic(target, shape, line, last, block.col, source, held))
-    return found
+            if shape is not None:
+                yield target, block, shape, count_newlines(target.data, 0, block.start) + 1
 
 
 def _fence_outside(data: bytes, managed: list[tuple[int, int]]) -> bool:
