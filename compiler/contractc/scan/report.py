@@ -50,7 +50,8 @@ def scan_report(result: ScanResult) -> Report:
         d = _at(
             near.unit,
             "scan-near-copy",
-            f"block {near.unit.key} is nearly a copy of {near.group.id} ({near.ratio:.0%} alike) under another key",
+            f"block {near.unit.key} is {'a copy' if near.ratio >= 1 else f'nearly a copy ({near.ratio:.0%} alike)'} "
+            f"of {near.group.id} under another key",
             f"if it is {near.group.id}, give it that key; otherwise ignore this warning",
             Severity.WARNING,
         )
@@ -63,7 +64,8 @@ def scan_report(result: ScanResult) -> Report:
     copies = sum(len(g.copies) for g in result.groups)
     headline = (
         f"contractc: {len(result.files)} files, {len(result.groups)} shapes with {copies} unmanaged copies: "
-        f"{result.divergent} divergent, {len(result.near)} near-copies, {len(result.examples)} worked examples"
+        f"{_n(result.divergent, 'divergent')}, {_n(len(result.near), 'near-copy', 'near-copies')}, "
+        f"{_n(len(result.examples), 'worked example', 'worked examples')}"
     )
     if not result.gitignore:
         headline += " (git not found: .gitignore was not honoured)"
@@ -71,6 +73,10 @@ def scan_report(result: ScanResult) -> Report:
         headline += "; run `contractc adopt` to see the plan that makes them one"
     report = Report.of(diagnostics, checked=len(result.files))
     return replace(report, attached=attached, labels=LABELS, headline=headline)
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 or many is None else many}"
 
 
 def _at(unit: Unit, code: str, message: str, hint: str, severity: Severity = Severity.ERROR) -> Diagnostic:
