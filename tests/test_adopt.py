@@ -170,3 +170,25 @@ def test_the_fixture_scans_clean_after_adopt(plugin, run_cli):
     run = run_cli("scan", str(plugin))
     assert run.code == 0
     assert len(FILES) > 12
+
+
+def test_a_plugin_with_its_own_schemas_folder_keeps_it(plugin, run_cli):
+    mine = {"schemas/handwritten.json": '{"type": "object"}\n', "prompts/notes.txt": "mine\n"}
+    write_plugin(plugin, mine)
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    for path, text in mine.items():
+        assert (plugin / path).read_text() == text
+    config = (plugin / "contractc.yaml").read_text()
+    assert 'prompts: "contractc/prompts"' in config and 'schemas: "contractc/schemas"' in config
+    assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
+    assert run_cli("build", "--root", str(plugin)).code == 0
+    for path, text in mine.items():  # build removes orphans only in folders contractc owns
+        assert (plugin / path).read_text() == text
+
+
+def test_symbolic_links_are_not_read_so_adopt_never_writes_through_one(plugin, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_bytes((plugin / "agents/fact-checker.md").read_bytes())
+    (plugin / "agents/linked.md").symlink_to(outside)
+    assert "agents/linked.md" not in scan_plugin(plugin).files
+    assert "agents/linked.md" not in {c.path for c in plan_adoption(plugin).changes}

@@ -118,14 +118,15 @@ def plan_adoption(
     files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
     targets = sorted(files)
-    config = render_config(contract_path, targets, [])
+    out = _out_folders(root)
+    config = render_config(contract_path, targets, [], out)
     try:
         outputs, found = _compile(root, contract_path, contract_bytes, config, files)
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
     if found:
         plan.allowed = [_allowance(d, result) for d in found]
-        config = render_config(contract_path, targets, plan.allowed)
+        config = render_config(contract_path, targets, plan.allowed, out)
         outputs, found = _compile(root, contract_path, contract_bytes, config, files)
     written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
@@ -219,6 +220,33 @@ def _allowance(d: Diagnostic, result: ScanResult) -> tuple[str, str, int, str]:
     example = next((u for u in result.examples if u.block.path == d.path), None)
     why = "a worked example, not a copy" if example is not None else "left as it is by adopt: make it a region or delete it"
     return d.path, shape, d.line, why
+
+
+def _out_folders(root: Path) -> dict[str, str]:
+    """Where the schemas and dispatch snippets go: folders contractc will own (and clean), so never the user's.
+
+    The defaults (``prompts/``, ``schemas/``) when the plugin has no such folder, else ``contractc/<kind>``.
+    """
+    from contractc.load.config import DEFAULT_OUT
+
+    out = {}
+    for kind, folder in DEFAULT_OUT.items():
+        for candidate in (folder, f"contractc/{kind}"):
+            if not (root / candidate).exists():
+                out[kind] = candidate
+                break
+        else:
+            raise ContractcError(
+                Diagnostic(
+                    f"contractc/{kind}",
+                    0,
+                    0,
+                    "adopt-configured",
+                    f"both {folder}/ and contractc/{kind}/ exist; contractc needs a folder of its own for its {kind}",
+                    "move one of them, then run adopt again",
+                )
+            )
+    return out
 
 
 def _read(path: Path) -> bytes | None:

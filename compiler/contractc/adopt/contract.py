@@ -72,8 +72,10 @@ def fenced(unit: Unit) -> str:
     return f"{unit.block.fence}{info}\n{_ends(unit.text)}{unit.block.fence}\n"
 
 
-def render_config(contract: str, targets: list[str], allowed: list[tuple[str, str, int, str]]) -> bytes:
-    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose."""
+def render_config(
+    contract: str, targets: list[str], allowed: list[tuple[str, str, int, str]], out: dict[str, str] | None = None
+) -> bytes:
+    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output folders."""
     lines = [
         "# Written by `contractc adopt`; see docs/guide.md#configuration.",
         "contracts:",
@@ -81,6 +83,11 @@ def render_config(contract: str, targets: list[str], allowed: list[tuple[str, st
         "targets:",
         *(f"  - {json.dumps(t)}" for t in targets),
     ]
+    from contractc.load.config import DEFAULT_OUT
+
+    if out and out != DEFAULT_OUT:
+        lines.append("out:  # folders contractc owns: it removes files there that no contract produces")
+        lines += [f"  {kind}: {json.dumps(folder)}" for kind, folder in sorted(out.items())]
     if allowed:
         lines.append("allow_restatements:")
         for path, shape, line, why in allowed:

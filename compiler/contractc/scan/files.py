@@ -38,6 +38,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
     ignored_by_git = listed is not None
     if listed is None:
         listed = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
+    real_root = root.resolve()
     paths = []
     for rel in listed:
         if not rel.lower().endswith(MARKDOWN) or rel.startswith(".contractc/"):
@@ -48,7 +49,9 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
             continue
         if any(fnmatchcase(rel, g) for g in exclude):
             continue
-        if (root / rel).is_file():  # git lists deleted-but-tracked files too
+        path = root / rel
+        # git lists deleted-but-tracked files too; a symbolic link is skipped: adopt must not write through it
+        if path.is_file() and not path.is_symlink() and path.resolve().is_relative_to(real_root):
             paths.append(rel)
     return Listing(tuple(sorted(set(paths))), ignored_by_git)
 
