@@ -192,3 +192,38 @@ def test_symbolic_links_are_not_read_so_adopt_never_writes_through_one(plugin, t
     (plugin / "agents/linked.md").symlink_to(outside)
     assert "agents/linked.md" not in scan_plugin(plugin).files
     assert "agents/linked.md" not in {c.path for c in plan_adoption(plugin).changes}
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PROSE = st.text(alphabet="abcdefgh XYZ.,:;!?\t-*_()", min_size=0, max_size=60)
+_BLOCK = "```yaml\nping:\n  at: string   # when\n  kind: a | b\n```\n"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    before=st.lists(_PROSE, max_size=4),
+    after=st.lists(_PROSE, max_size=4),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    bom=st.booleans(),
+    final_newline=st.booleans(),
+    drifted=st.booleans(),
+)
+def test_property_bytes_outside_the_replaced_blocks_never_change(tmp_path_factory, before, after, newline, bom, final_newline, drifted):
+    root = tmp_path_factory.mktemp("plugin")
+    files = {}
+    for n, path in enumerate(("skills/a/SKILL.md", "agents/b.md")):
+        block = _BLOCK.replace("# when", "# when, UTC") if drifted and n else _BLOCK
+        text = newline.join([*before, "", block.rstrip("\n").replace("\n", newline), "", *after])
+        data = (b"\xef\xbb\xbf" if bom else b"") + (text + (newline if final_newline else "")).encode()
+        files[path] = data
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    plan = plan_adoption(root)
+    from contractc.output import write_changes
+
+    write_changes(root, plan.changes)
+    for path, spans in plan.replaced.items():
+        assert b"".join(_outside_spans(files[path], spans)) == b"".join(_outside_regions((root / path).read_bytes()))
+    assert set(plan.replaced) == set(files)

@@ -185,3 +185,11 @@ def test_blocks_inside_managed_regions_are_not_copies(tmp_path):
     write_plugin(tmp_path, {"agents/a.md": block, "agents/b.md": block, "agents/c.md": managed})
     (group,) = scan_plugin(tmp_path).groups
     assert [u.block.path for u in group.copies] == ["agents/a.md", "agents/b.md"]
+
+
+def test_a_file_that_is_not_utf8_is_bad_input_located(tmp_path, run_cli):
+    write_plugin(tmp_path, {"agents/a.md": "# A\n"})
+    (tmp_path / "agents/b.md").write_bytes(b"# B\n\xff\n")
+    run = run_cli("scan", str(tmp_path))
+    assert run.code == 2
+    assert run.err.startswith("agents/b.md:2:1: error[not-utf8]: byte 0xff is not valid UTF-8")
