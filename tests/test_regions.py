@@ -308,3 +308,11 @@ def test_a_new_region_already_holding_the_contract_bytes_is_stamped_without_forc
     write_tree(project, {"agents/same.md": b"<!-- contractc:begin shape=report -->\n" + block + b"<!-- contractc:end -->\n"})
     assert run_cli("build", "--root", str(project)).code == 0
     assert b"shape=report sha256=" in (project / "agents/same.md").read_bytes()
+
+
+def test_a_refused_build_shows_the_diff_of_what_force_would_overwrite(built, run_cli):
+    _edit_region(built, "agents/orchestrator.md", b"kind: a | b", b"kind: a | b | z")
+    build = run_cli("build", "--root", str(built))
+    assert build.code == 1
+    assert "--- agents/orchestrator.md (on disk)\n+++ agents/orchestrator.md (from contracts)\n" in build.err
+    assert "\n-  kind: a | b | z\n+  kind: a | b\n" in build.err

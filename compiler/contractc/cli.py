@@ -118,7 +118,11 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
     if result.refused:
+        from contractc.report import unified_diff
+
         code = _fail(result.diagnostics)
+        for change in result.changes:  # what --force would write over: the hand-made bytes are shown, not lost unseen
+            click.echo(unified_diff(change), nl=False, err=True)
         click.echo(f"contractc: nothing written; {len(result.diagnostics)} region(s) need a decision", err=True)
         return code
     for change in result.changes:

@@ -88,6 +88,8 @@ def run(
             refused = [d for d in drifted + found if refuses_build(d, force)]
             if refused:
                 result.diagnostics, result.refused = sorted(refused, key=Diagnostic.sort_key), True
+                paths = {d.path for d in refused}
+                result.changes = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
                 return result
             verify_changes(changes)
             write_changes(root, changes)

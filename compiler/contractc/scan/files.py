@@ -68,7 +68,7 @@ def _git_listing(root: Path) -> list[str] | None:
             done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, env=env, check=True)
         else:
             with tempfile.TemporaryDirectory(prefix="contractc-scan-") as git_dir:
-                subprocess.run(["git", "init", "-q", "--bare", git_dir], capture_output=True, env=env, check=True)
+                subprocess.run(["git", "init", "-q", "--bare", "--template=", git_dir], capture_output=True, env=env, check=True)
                 done = subprocess.run(
                     ["git", f"--git-dir={git_dir}", f"--work-tree={root}", "-C", str(root), *args],
                     capture_output=True,
