@@ -227,3 +227,15 @@ def test_property_bytes_outside_the_replaced_blocks_never_change(tmp_path_factor
     for path, spans in plan.replaced.items():
         assert b"".join(_outside_spans(files[path], spans)) == b"".join(_outside_regions((root / path).read_bytes()))
     assert set(plan.replaced) == set(files)
+
+
+def test_an_indented_copy_is_left_as_it_is_listed_and_check_stays_clean(tmp_path, run_cli):
+    block = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
+    listed = "# B\n\n- hand over:\n\n" + "".join(f"  {line}\n" for line in block.splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": listed})
+    before = (tmp_path / "agents/c.md").read_bytes()
+    run = run_cli("adopt", str(tmp_path), "--write")
+    assert run.code == 0
+    assert "copies left as they are:\n  agents/c.md:6: ping: indented (inside a list item or quote)" in run.out
+    assert (tmp_path / "agents/c.md").read_bytes() == before
+    assert run_cli("check", "--root", str(tmp_path), "--no-cache").code == 0

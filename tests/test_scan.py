@@ -193,3 +193,13 @@ def test_a_file_that_is_not_utf8_is_bad_input_located(tmp_path, run_cli):
     run = run_cli("scan", str(tmp_path))
     assert run.code == 2
     assert run.err.startswith("agents/b.md:2:1: error[not-utf8]: byte 0xff is not valid UTF-8")
+
+
+def test_copies_in_quotes_and_list_items_are_found_and_compared_dedented(tmp_path):
+    block = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
+    quoted = "".join(f"> {line}\n" for line in block.splitlines())
+    listed = "- hand over:\n\n" + "".join(f"  {line}\n" for line in block.splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": quoted, "agents/c.md": listed})
+    (group,) = scan_plugin(tmp_path).groups
+    assert [u.block.path for u in group.copies] == ["agents/b.md", "agents/c.md", "skills/a/SKILL.md"]
+    assert not group.divergent

@@ -160,7 +160,7 @@ def _rewrites(
         elif len(units) > 1:
             why = f"its block holds {len(units)} keys: each adopted key gets a region of its own"
         elif adopted[id(unit)][1] != original[block.start : block.end]:
-            why = "its fence or blank lines differ from the owning copy's block, which replaces it"
+            why = "its bytes (fence, blank lines or line endings) differ from the owning copy's block, which replaces it"
         else:
             continue
         found.append(Rewritten(unit, ids[group.id], why))

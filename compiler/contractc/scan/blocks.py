@@ -130,7 +130,7 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None) -
     content = tok.content
     opening = src.line_text(start)
     col = len(opening) - len(opening.lstrip(" \t>")) + 1
-    closed = end - start >= 2 and src.line_text(end - 1).strip().startswith(tok.markup)
+    closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
     if not closed:
         return []  # an unclosed fence runs to the end of the file: nothing to compare
     before = _line_before(src, start)
