@@ -7,6 +7,8 @@ import os
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adopt_plugin import EXPECTED, FILES, IGNORED, write_plugin
 from conftest import snapshot
@@ -192,10 +194,6 @@ def test_symbolic_links_are_not_read_so_adopt_never_writes_through_one(plugin, t
     (plugin / "agents/linked.md").symlink_to(outside)
     assert "agents/linked.md" not in scan_plugin(plugin).files
     assert "agents/linked.md" not in {c.path for c in plan_adoption(plugin).changes}
-
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _PROSE = st.text(alphabet="abcdefgh XYZ.,:;!?\t-*_()", min_size=0, max_size=60)
 _BLOCK = "```yaml\nping:\n  at: string   # when\n  kind: a | b\n```\n"

@@ -158,10 +158,9 @@ def test_exit_2_for_a_path_that_is_not_a_folder(tmp_path, run_cli):
 
 
 def test_json_report_matches_the_check_report_schema(plugin, run_cli):
-    from jsonschema import Draft202012Validator
-
-    from contractc.cli import main  # noqa: F401  (the package data is found through it)
     from importlib import resources
+
+    from jsonschema import Draft202012Validator
 
     schema = json.loads(resources.files("contractc.data").joinpath("check-report.schema.json").read_text("utf-8"))
     run = run_cli("scan", str(plugin), "--format", "json")
