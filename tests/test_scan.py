@@ -202,3 +202,9 @@ def test_copies_in_quotes_and_list_items_are_found_and_compared_dedented(tmp_pat
     (group,) = scan_plugin(tmp_path).groups
     assert [u.block.path for u in group.copies] == ["agents/b.md", "agents/c.md", "skills/a/SKILL.md"]
     assert not group.divergent
+
+
+def test_an_owner_glob_that_matches_no_file_is_bad_input(plugin, run_cli):
+    run = run_cli("scan", str(plugin), "--owner", "agent/typo.md")
+    assert run.code == 2
+    assert "error[file-missing]: --owner agent/typo.md matches no file scan reads" in run.err

@@ -55,6 +55,20 @@ def scan_plugin(
             Diagnostic(root.as_posix(), 0, 0, "file-missing", f"{root.as_posix()} is not a folder", "pass the plugin's root folder")
         )
     listing = plugin_files(root, include, exclude, _owned_by_contractc(root))
+    from fnmatch import fnmatchcase
+
+    unmatched = [g for g in owners if not any(fnmatchcase(p, g) for p in listing.paths)]
+    if unmatched:
+        raise ContractcError(
+            Diagnostic(
+                "",
+                0,
+                0,
+                "file-missing",
+                f"--owner {unmatched[0]} matches no file scan reads",
+                "give a project-relative glob such as agents/*-orchestrator.md",
+            )
+        )
     units: list[Unit] = []
     data: dict[str, bytes] = {}
     dispatchers = set()
