@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),  # fmt: skip
     ("stages", ("emit", "drift", "site", "validate")),
-    ("pipeline", ("pipeline", "report", "changed", "cache", "checking")),
+    ("pipeline", ("pipeline", "report", "changed", "cache", "checking", "scan", "adopt")),
     ("cli", ("cli", "__main__", "__init__")),
 )
 STAGES = ("emit", "drift", "site", "validate")

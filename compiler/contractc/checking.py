@@ -63,4 +63,8 @@ def check(root: Path, params: Mapping[str, object]) -> Report:
         from contractc.changed import limit_to_changes
 
         diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
-    return Report.of(diagnostics, changes, result.checked, changed_since, hidden)
+    from dataclasses import replace
+
+    kept = set(diagnostics)
+    attached = {d: c for d, c in result.attached.items() if d in kept}
+    return replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached)

@@ -173,6 +173,8 @@ class Spec:
     """The id of the shape a ``ref`` points at."""
     written: str = ""
     """The placeholder as written (``{ ...full x... }``), quoted in descriptions."""
+    nullable: bool = False
+    """``null`` is also allowed (``string | null``, or a ``# ← NULLABLE`` comment)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,8 @@ Two named tables, both pure:
   hand-edited, both ...).  A kind without an explainer gets the generic
   ``drift-output`` message.
 * :data:`FINDERS` -- drift that is not a difference of one output, found in
-  the project: broken pins, links in the contracts to anchors that do not exist.
+  the project: broken pins, links in the contracts to anchors that do not exist,
+  allow_restatements entries that no longer allow anything.
 * :data:`TARGET_FINDERS` -- the same, found in one target file at a time, as
   the pipeline's one pass over the targets reaches it: orphaned regions,
   restatements of a shape outside any region, dangling links.  Each entry is
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
+from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.links import dangling_links_in, find_dangling_links
 from contractc.drift.pins import find_broken_pins
 from contractc.drift.regions import explain_regions, orphaned_regions_in
@@ -40,6 +42,7 @@ EXPLAINERS: dict[str, Explainer] = {
 }
 
 FINDERS: dict[str, Finder] = {
+    "allowances": find_stale_allowances,
     "pins": find_broken_pins,
     "links": find_dangling_links,
 }
@@ -54,6 +57,7 @@ TARGET_FINDERS: dict[str, TargetFinder] = {
 # person can take with --force; an orphaned region has nothing to be filled with.
 BUILD_REFUSES: dict[str, bool] = {
     "drift-region-edited": True,
+    "drift-region-new-differs": True,
     "drift-region-stale-edited": True,
     "drift-region-orphaned": False,
 }

@@ -20,6 +20,8 @@ from contractc.model import AllowedRestatement, Config, ContractEntry, Outputs, 
 
 CONFIG_NAME = "contractc.yaml"
 DEFAULT_SITE_URL = "https://example.invalid/contracts/"
+DEFAULT_OUT = {"prompts": Outputs().prompts, "schemas": Outputs().schemas}
+"""The output folders a configuration without ``out:`` gets (``adopt`` writes them only when they differ)."""
 
 
 @cache
