@@ -31,6 +31,7 @@ from contractc.checks.rules import (
     StatusLine,
     When,
 )
+from contractc.diagnostics import Diagnostic, Severity
 from contractc.model import Check, Contract, TextShape
 
 _CODE = re.compile(r"`([^`]+)`")
@@ -228,3 +229,23 @@ def compile_checks(contract: Contract, tokens) -> Contract:
     forms = find_forms(tokens)
     shapes = tuple(compile_shape(s, forms) if isinstance(s, TextShape) else s for s in contract.shapes)
     return replace(contract, shapes=shapes)
+
+
+def unmechanised_notes(contracts: tuple[Contract, ...]) -> list[Diagnostic]:
+    """A ``check-not-mechanised`` note for every receiver check that compiled to no rules."""
+    return [
+        Diagnostic(
+            contract.path,
+            check.span.line,
+            check.span.col,
+            "check-not-mechanised",
+            f"{shape.name} check {check.number} is not mechanised: no check kind reads its prose, "
+            "so `contractc validate` skips it and receivers judge it by reading",
+            "word it the way docs/receiver-checks.md lists, or define the form it names",
+            Severity.NOTE,
+        )
+        for contract in contracts
+        for shape in contract.text_shapes
+        for check in shape.checks
+        if check.rules is None
+    ]
