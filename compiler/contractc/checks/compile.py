@@ -140,7 +140,10 @@ RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
         re.compile(rf"^Line 1 is exactly `(?P<prefix>[^`]*)` followed by one of (?P<values>{_ALTERNATIVES})"),
         _status,
     ),
-    "status-alternatives": (re.compile(rf"^Line 1 is exactly (?P<alts>{_ALTERNATIVES})"), _status_alternatives),
+    "status-alternatives": (
+        re.compile(rf"^Line 1 is (?:exactly )?(?P<alts>{_ALTERNATIVES})(?=[.;,]?(?:\s|$))"),
+        _status_alternatives,
+    ),
     "line-after-status": (
         re.compile(r"the first non-blank line after the status line begins `(?P<prefix>[^`]+)`"),
         _after_status,
