@@ -369,3 +369,23 @@ def test_any_return_is_judged_without_raising_and_crlf_never_changes_the_verdict
         crlf = seed.validate(shape, text.replace("\n", "\r\n"))
         assert lf == crlf
         assert lf.passed is (not lf.failures)
+
+
+def test_the_loop_in_the_docs_shows_what_validate_really_prints(tmp_path, run_cli, monkeypatch):
+    import re
+    import textwrap
+
+    page = (REPO / "docs/receiver-checks.md").read_text("utf-8")
+    blocks = re.findall(r"^ {4}```console\n(.*?)^ {4}```\n", page, flags=re.MULTILINE | re.DOTALL)
+    assert len(blocks) == 2
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "return.txt").write_text(
+        "verdict: changes\n\n- **The new flag is never read** in the CLI\n  — `--strict` is parsed and dropped.\n\n"
+        "**Not checked**: nothing\n"
+    )
+    for block in blocks:
+        command, *shown = textwrap.dedent(block).splitlines()
+        args = command.removeprefix("$ contractc ").split()
+        result = run_cli(*args[:1], "--root", str(REPO), *args[1:])
+        assert result.code == 1
+        assert result.out.splitlines() == shown
