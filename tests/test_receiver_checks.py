@@ -117,11 +117,29 @@ def test_the_contract_bytes_are_unchanged_by_compiling_its_checks(seed_root, see
     assert (seed_root / "contracts/return-shapes.md").read_bytes() == (seeds / "return-shapes.md").read_bytes()
 
 
-def test_this_repositorys_own_checks_are_all_mechanised():
+@pytest.mark.parametrize("root", [REPO, REPO / "examples" / "review-plugin"], ids=["contracts", "example"])
+def test_this_repositorys_own_checks_are_all_mechanised(root):
     from contractc.load import load_project
 
-    checks = [c for contract in load_project(REPO).contracts for s in contract.text_shapes for c in s.checks]
+    checks = [c for contract in load_project(root).contracts for s in contract.text_shapes for c in s.checks]
     assert checks and [c.anchor for c in checks if c.rules is None] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "failed"),
+    [
+        ("status: done\n\n1. `src/a.py:3` — the guard is inverted.\n2. `src/b.py:9` — a leak.\n\nUnread: none\n", ()),
+        ("status: partial\n\nUnread: docs/big.pdf\n", ()),  # no numbered line: none to carry a location
+        ("status: done\n\n1. `src/a.py:3` — the guard is inverted.\n2. the leak in b.py\n\nUnread: none\n", (2,)),
+        ("status: done\n\n1. `src/a.py:3` — the guard is inverted.\n", (3,)),  # the last line is not `Unread: `
+        ("status: done\n\n1. `src/a.py:3` — the guard is inverted.\n\nUnread: none\n\n", (3,)),  # a blank last line
+    ],
+)
+def test_the_example_plugins_return_is_judged_by_its_last_line_and_numbered_lines(text, failed):
+    from contractc import Receiver
+
+    verdict = Receiver.load(REPO / "examples" / "review-plugin").validate("findingsreturn", text)
+    assert verdict.failed == failed
 
 
 # --- the command line -------------------------------------------------------------------------

@@ -273,6 +273,8 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
     project = load_project(root)
     shape = find_shape(project, shape_id, mode)
     if shape.kind == "text":
+        if artifact:
+            raise click.UsageError("--artifact is for data shapes; a text shape is judged by its receiver checks")
         return _judge(project, shape, file, fmt, evidence)
     if evidence or file == "-":
         raise click.UsageError("a data shape needs a FILE, and --evidence is for text shapes")

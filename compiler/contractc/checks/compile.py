@@ -82,6 +82,10 @@ def _after_status(m, when, ctx) -> Rule:
     return LineBegins(0, m["prefix"], when)
 
 
+def _last_line(m, when, ctx) -> Rule:
+    return LineBegins(-1, m["prefix"], when)
+
+
 def _nth_line(m, when, ctx) -> Rule:
     number = int(m["n"]) if m["n"] else _ORDINALS.index(m["ord"].lower()) + 1
     return LineBegins(number, m["prefix"], when)
@@ -102,6 +106,10 @@ def _bullets(m, when, ctx) -> Rule:
 
 def _numbered(m, when, ctx) -> Rule:
     return NumberedList(int(m["start"]), ctx.form(m["form"]), bool(m["file"]), when)
+
+
+def _numbered_items(m, when, ctx) -> Rule:
+    return NumberedList(0, ctx.form(m["form"]), bool(m["file"]), when)
 
 
 def _heading(m, when, ctx) -> Rule:
@@ -154,6 +162,7 @@ RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
         ),
         _nth_line,
     ),
+    "last-line": (re.compile(r"\b[Tt]he last line begins (?:with )?`(?P<prefix>[^`]+)`"), _last_line),
     "heading-bullets": (
         re.compile(
             r"^If an? `(?P<heading>[^`]+)` heading is present, it is the line `(?P=heading)` alone, and every"
@@ -175,6 +184,13 @@ RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
             r"(?:,? and every item carries the (?P<form>[\w-]+) form(?P<file> and names a file)?)?"
         ),
         _numbered,
+    ),
+    "numbered-items": (
+        re.compile(
+            r"\b[Ee]very numbered (?:item|line) carries (?:the|an? [\w ]+? in the) (?P<form>[\w-]+) form"
+            r"(?P<file> and names a file)?"
+        ),
+        _numbered_items,
     ),
     "item-lines": (
         re.compile(r"^Every (?P<noun>\w+) has (?P<keys>an? `[^`]+` line(?:(?:,\s*and\s+|,\s*|\s+and\s+)an? `[^`]+` line)*)"),

@@ -23,7 +23,7 @@ Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is drop
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 RuleKind = Literal[
@@ -54,8 +54,8 @@ class Form:
     """The form as written where it is defined; each ``<placeholder>`` is a wildcard (no
     whitespace, brackets, parentheses or backticks), and a placeholder used twice must match
     the same text both times."""
-    line: int
-    """1-based contract line of the definition."""
+    line: int = field(default=0, compare=False)
+    """1-based contract line of the definition (where, not what: not compared)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ class LineBegins:
 
     kind: ClassVar[RuleKind] = "line-begins"
     line: int
-    """1-based line number; 0 means the first non-blank line after the status line."""
+    """1-based line number; 0 means the first non-blank line after the status line, -1 the last line."""
     prefix: str
     when: When = ()
 
@@ -101,6 +101,7 @@ class NumberedList:
 
     kind: ClassVar[RuleKind] = "numbered-list"
     start: int = 1
+    """The number the list must start at; 0 when the check only speaks of each item (no list is then required)."""
     form: Form | None = None
     names_file: bool = False
     when: When = ()

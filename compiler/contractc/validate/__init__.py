@@ -53,7 +53,7 @@ def validate_file(project: Project, shape_id: str, file: Path, artifact: bool = 
     validate = VALIDATORS.get(shape.kind)
     if validate is None:
         raise ContractcError(
-            Diagnostic(shape_id, 0, 0, "unknown-shape", f"{shape_id!r} is a {shape.kind} shape; judge it with `judge_file`")
+            Diagnostic(shape_id, 0, 0, "unknown-shape", f"{shape_id!r} is a {shape.kind} shape; judge a return with `contractc.Receiver`")
         )
     return validate(project, shape, file, artifact)
 

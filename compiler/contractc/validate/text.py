@@ -219,6 +219,11 @@ def _line_begins(rule: LineBegins, ret: Return) -> list[Problem]:
         if index is None:
             return [Problem("nothing follows the status line", 1, (ret.quote(0),))]
         where = "the first non-blank line after the status line"
+    elif rule.line < 0:
+        if not ret.count:
+            return [Problem("the return has no lines, so no last line", 1)]
+        index = ret.count - 1
+        where = f"the last line (line {ret.count})"
     else:
         index = rule.line - 1
         if index >= ret.count:
@@ -251,10 +256,12 @@ def _bullets(rule: Bullets, ret: Return) -> list[Problem]:
 
 def _numbered_list(rule: NumberedList, ret: Return) -> list[Problem]:
     if not ret.numbered:
+        if not rule.start:
+            return []
         return [Problem(f"the body holds no numbered list (items `{rule.start}. `, ...)", 1, ret.body_quotes())]
     problems = []
     first = ret.numbered[0][0]
-    if int(_NUMBERED.match(ret.lines[first])[1]) != rule.start:
+    if rule.start and int(_NUMBERED.match(ret.lines[first])[1]) != rule.start:
         problems.append(Problem(f"the numbered list does not start at `{rule.start}.`", first + 1, (ret.quote(first),)))
     for item in ret.numbered:
         start, text = item[0], ret.item_text(item)
