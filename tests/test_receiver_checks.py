@@ -214,6 +214,21 @@ def test_json_gives_the_same_failures_as_data(seed_root, run_cli, monkeypatch):
     assert doc["evidence"].startswith("## Failure evidence: the previous return was discarded\n")
 
 
+def test_github_format_annotates_each_failed_check_on_its_line(seed_root, run_cli, monkeypatch):
+    monkeypatch.chdir(seed_root)
+    _write_return(seed_root, "r.txt", "return-shapes/auditreturn/finding-without-where.txt")
+    result = run_cli("validate", "auditreturn", "r.txt", "--format", "github")
+    assert result.code == 1
+    annotation, summary_line = result.out.splitlines()
+    assert annotation.startswith(
+        "::error file=r.txt,line=6,col=1,title=contractc check-failed::AuditReturn check 3 failed: "
+        "the finding on line 6 has no `where:` line%0Ahint: check 3 (https://example.invalid/"
+    )
+    assert "Every finding has a `where:` line and a `prescription:` line." in annotation
+    assert "%0A6 | - **The planner's brief is free prose**" in annotation  # the quoted line, escaped onto one line
+    assert summary_line.startswith("contractc: r.txt fails check 3 of AuditReturn's 5 receiver checks")
+
+
 def test_evidence_is_the_block_for_the_one_redispatch_and_byte_stable(seed_root, run_cli, monkeypatch):
     monkeypatch.chdir(seed_root)
     _write_return(seed_root, "r.txt", "return-shapes/editplanreturn/item-names-no-file.txt")
@@ -407,3 +422,18 @@ def test_the_loop_in_the_docs_shows_what_validate_really_prints(tmp_path, run_cl
         result = run_cli(*args[:1], "--root", str(REPO), *args[1:])
         assert result.code == 1
         assert result.out.splitlines() == shown
+
+
+WORDS = ["If", "`abc`,", "`- **`", "Line", "1", "is", "exactly", "followed", "by", "one", "of", "/", "every", "bullet",
+         "carries", "the", "citation", "form", "≤80", "lines", "begins", "numbered", "list", "starting", "at", "`1.`",
+         "and", "names", "a", "file", "Every", "finding", "has", "`where:`", "line", "\n", "present", "heading", "`"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=40).map(" ".join))
+def test_any_check_prose_compiles_to_rules_or_to_not_mechanised_without_raising(text):
+    from contractc.checks.compile import compile_check
+    from contractc.checks.rules import Form
+
+    rules = compile_check(text, {"citation": Form("citation", "[<id>](<id>)")}, ("abc",))
+    assert rules is None or (isinstance(rules, tuple) and rules)

@@ -242,8 +242,9 @@ def _workspace_prefix(root: Path) -> str:
 @click.option("--artifact", is_flag=True, help="Data shapes: use the artifact schema (transient fields are not allowed).")
 @click.option("--mode", metavar="MODE", help="Text shapes: SHAPE is a producer; judge the shape it produces in MODE "
               "(`design-auditor --mode audit` for a shape 'Produced by `design-auditor` in audit mode').")
-@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True,
-              help="text: located messages for people; json: one document (failures, quoted lines, evidence).")
+@click.option("--format", "fmt", type=click.Choice(("text", "json", "github")), default="text", show_default=True,
+              help="text: located messages for people; json: one document (failures, quoted lines, evidence); "
+              "github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
 @click.argument("shape_id", metavar="SHAPE")
@@ -285,12 +286,11 @@ def _judge(project, shape, file: str, fmt: str, evidence: bool) -> int:
     from contractc.diagnostics import ExitCode
     from contractc.validate import read_return
     from contractc.validate.receiver import Receiver
-    from contractc.validate.render import render_evidence, render_json, render_text
+    from contractc.validate.render import FORMATS, render_evidence
 
     label, text = read_return(file)
     verdict = Receiver(project).validate(shape, text)
-    out = render_evidence(verdict) if evidence else render_json(label, verdict) if fmt == "json" else render_text(label, verdict)
-    click.echo(out, nl=False)
+    click.echo(render_evidence(verdict) if evidence else FORMATS[fmt](label, verdict), nl=False)
     return ExitCode.CLEAN if verdict.passed else ExitCode.DRIFT
 
 
@@ -302,14 +302,18 @@ def _validate_data(project, shape_id: str, file: str, artifact: bool, fmt: str) 
 
     problems = validate_file(project, shape_id, Path(file), artifact)
     schema = "artifact schema" if artifact else "wire schema"
-    if fmt == "json":
+    if fmt == "github":
+        from contractc.report import github_annotation
+
+        click.echo("".join(github_annotation(p) for p in problems), nl=False)
+    elif fmt == "json":
         import json
 
         errors = [{"path": p.path, "line": p.line, "col": p.col, "message": p.message} for p in problems]
         document = {"file": file, "shape": shape_id, "schema": schema, "passed": not problems, "errors": errors}
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
         return ExitCode.DRIFT if problems else ExitCode.CLEAN
-    for problem in problems:
+    for problem in problems if fmt == "text" else ():
         click.echo(f"{problem.path}:{problem.line}: {problem.message}")
     if problems:
         click.echo(f"contractc: {file} does not match {shape_id} ({schema}): {len(problems)} error{'s' * (len(problems) != 1)}")

@@ -210,17 +210,16 @@ def compile_check(text: str, forms: dict[str, Form], statuses: tuple[str, ...] =
         condition = _CONDITION.match(clause)
         when: When = tuple(_CODE.findall(condition["values"])) if condition else ()
         body = clause[condition.end() :] if condition else clause
-        rule = _recognise(body, clause, when, ctx)
+        rule = _recognise(body, when, ctx)
         if rule is None:
             return None
         ctx.rules.append(rule)
     return tuple(ctx.rules) or None
 
 
-def _recognise(body: str, clause: str, when: When, ctx: _Context) -> Rule | None:
+def _recognise(body: str, when: When, ctx: _Context) -> Rule | None:
     for pattern, build in RECOGNISERS.values():
-        # heading-bullets reads its own "If a `X` heading is present" condition
-        m = pattern.search(clause if pattern.pattern.startswith("^If") else body)
+        m = pattern.search(body)
         if m is None:
             continue
         try:

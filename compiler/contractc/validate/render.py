@@ -23,6 +23,20 @@ def failure_diagnostic(path: str, verdict: Verdict, failure: Failure) -> Diagnos
     return Diagnostic(path, failure.line, 1, CODE, message)
 
 
+def render_github(path: str, verdict: Verdict) -> str:
+    """One GitHub Actions annotation per failed check (its text, anchor and quoted lines in the body), then the summary."""
+    from contractc.report import github_annotation
+
+    out = []
+    for failure in verdict.failures:
+        d = failure_diagnostic(path, verdict, failure)
+        detail = [f"check {failure.number} ({failure.url or failure.anchor}): {' '.join(failure.text.split())}"]
+        detail += [f"also: {p.message}" for p in failure.problems[1:]]
+        detail += _quoted(failure.quotes, "")
+        out.append(github_annotation(Diagnostic(d.path, d.line, d.col, d.code, d.message, "\n".join(detail))))
+    return "".join(out) + summary(path, verdict) + "\n"
+
+
 def _quoted(quotes: tuple[Quote, ...], indent: str) -> list[str]:
     width = len(str(max((q.line for q in quotes), default=1)))
     return [f"{indent}{q.line:>{width}} |" + (f" {q.text}" if q.text else "") for q in quotes]
@@ -117,3 +131,7 @@ def render_evidence(verdict: Verdict) -> str:
             out += ["", "The offending lines of the previous return:", ""]
             out += _quoted(failure.quotes, "    ")
     return "\n".join(out) + "\n"
+
+
+FORMATS = {"text": render_text, "json": render_json, "github": render_github}
+"""``--format`` name -> ``(path, verdict) -> text``."""
