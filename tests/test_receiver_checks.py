@@ -313,6 +313,14 @@ def test_bad_input_is_exit_2_with_a_located_message(seed_root, run_cli, monkeypa
     assert result.err.startswith(message), result.err
 
 
+def test_options_of_the_other_shape_kind_are_usage_errors(seed_root, run_cli, monkeypatch):
+    monkeypatch.chdir(seed_root)
+    _write_return(seed_root, "r.txt", "return-shapes/auditreturn/findings-valid.txt")
+    result = run_cli("validate", "auditreturn", "r.txt", "--artifact")
+    assert result.code == 2 and result.out == ""
+    assert "Error: --artifact is for data shapes; a text shape is judged by its receiver checks" in result.err
+
+
 # --- nothing silently unenforced ---------------------------------------------------------------
 
 

@@ -90,7 +90,7 @@ def cli() -> None:
       contractc check          in CI: exit 1 if any copy drifted from its contract
                                (--format github: annotations on the pull request)
       contractc hash FILE      print the SHA-256 a contract is published with
-      contractc validate SHAPE FILE   check a document against a shape
+      contractc validate SHAPE FILE   judge an agent's return (or a document) against a shape
 
     Exit codes: 0 clean, 1 drift or failed validation, 2 bad input or usage.
     """
@@ -265,6 +265,12 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
     under the shape's key) or a Markdown file's front matter against the
     shape's wire schema (what travels between agents), or with --artifact its
     artifact schema (what may be written to disk).
+
+    \b
+    The loop a skill runs (see docs/receiver-checks.md):
+      contractc validate auditreturn return.txt             exit 1: discard it
+      contractc validate auditreturn return.txt --evidence  append to the prompt,
+                                                            re-dispatch once
 
     Exit 0 valid, 1 invalid, 2 unknown shape, unreadable FILE or bad usage.
     """
