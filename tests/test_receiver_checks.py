@@ -375,6 +375,20 @@ def test_a_form_the_contract_does_not_define_leaves_the_check_unmechanised(tmp_p
     assert (rule.kind, rule.form.template, rule.when) == ("bullets", "<n> received", ("1",))
 
 
+def test_a_condition_no_status_line_allows_is_not_mechanised(tmp_path):
+    """A check conditional on a status that line 1 can never carry would pass unenforced: it is not mechanised."""
+    from contractc.load import load_project
+
+    typo = UNMECHANISED.replace("2. The return sounds friendly.", "2. If `3`, the second line begins `- `.\n3. If `2`, the second line begins `- `.")
+    root = write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/pings.md\n", "contracts/pings.md": typo})
+    (shape,) = load_project(root).contracts[0].text_shapes
+    assert [c.rules is not None for c in shape.checks] == [True, False, True]
+    no_status = typo.replace("1. Line 1 is exactly `pong: ` followed by one of `1` / `2`.", "1. Line 1 names the count.")
+    (root / "contracts/pings.md").write_text(no_status)
+    (shape,) = load_project(root).contracts[0].text_shapes
+    assert [c.rules is not None for c in shape.checks] == [False, False, False]
+
+
 # --- the Python API ----------------------------------------------------------------------------
 
 

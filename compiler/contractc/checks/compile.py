@@ -231,13 +231,21 @@ def _recognise(body: str, when: When, ctx: _Context) -> Rule | None:
 
 def compile_shape(shape: TextShape, forms: dict[str, Form]) -> TextShape:
     """The shape with every check's ``rules`` filled in (None for a check that is not mechanised)."""
-    checks: list[Check] = []
+    compiled: list[tuple[Check, tuple[Rule, ...] | None]] = []
     statuses: tuple[str, ...] = ()
     for check in shape.checks:
         rules = compile_check(check.text, forms, statuses)
         statuses = statuses or next((r.values for r in rules or () if isinstance(r, StatusLine)), ())
-        checks.append(replace(check, rules=rules))
-    return replace(shape, checks=tuple(checks))
+        compiled.append((check, rules))
+    # A condition is only as good as the status it names: one that no compiled status line
+    # allows could never hold, so its check would pass unenforced.  It is not mechanised.
+    return replace(
+        shape,
+        checks=tuple(
+            replace(check, rules=None if any(set(r.when) - set(statuses) for r in rules or ()) else rules)
+            for check, rules in compiled
+        ),
+    )
 
 
 def compile_checks(contract: Contract, tokens) -> Contract:
