@@ -39,6 +39,18 @@ def find_shape(project: Project, shape_id: str, mode: str | None = None) -> Shap
         return found[0][1]
     if found or mode is not None:
         return find_text_shape(project, shape_id, mode)[1]  # raises, naming the producer's modes
+    qualified = sorted(i for i, s in shapes.items() if getattr(s, "key", None) == shape_id)
+    if qualified:
+        raise ContractcError(
+            Diagnostic(
+                shape_id,
+                0,
+                0,
+                "unknown-shape",
+                f"shape key {shape_id!r} is used in several stages, so it has no id of its own",
+                f"name one: {', '.join(qualified)}",
+            )
+        )
     producers = {s.producer for _, s in project.shapes() if s.kind == "text"}
     known = ", ".join(sorted(shapes)) or "none"
     also = f"; producers: {', '.join(sorted(producers))}" if producers else ""
