@@ -212,6 +212,12 @@ def test_json_gives_the_same_failures_as_data(seed_root, run_cli, monkeypatch):
     assert doc["failures"][2]["problems"][0]["message"] == "the return is 102 lines; at most 100 are allowed"
     assert doc["failures"][1]["text"] == "Every finding has a `where:` line and a `prescription:` line."
     assert doc["evidence"].startswith("## Failure evidence: the previous return was discarded\n")
+    import jsonschema
+
+    schema = json.loads((REPO / "compiler/contractc/data/verdict.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(doc, schema)  # the shipped schema describes the document
+    assert doc["$schema"] == schema["$id"]
 
 
 def test_github_format_annotates_each_failed_check_on_its_line(seed_root, run_cli, monkeypatch):

@@ -14,6 +14,8 @@ from contractc.diagnostics import Diagnostic
 from contractc.validate.text import Failure, Quote, Verdict
 
 CODE = "check-failed"
+SCHEMA_ID = "https://contractc.dev/schemas/verdict.schema.json"
+"""``data/verdict.schema.json``: what ``--format json`` prints for a text shape."""
 
 
 def failure_diagnostic(path: str, verdict: Verdict, failure: Failure) -> Diagnostic:
@@ -75,6 +77,7 @@ def _numbers(numbers: tuple[int, ...]) -> str:
 
 def verdict_document(path: str, verdict: Verdict) -> dict:
     return {
+        "$schema": SCHEMA_ID,
         "file": path,
         "shape": verdict.shape,
         "name": verdict.name,
