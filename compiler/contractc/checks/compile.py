@@ -38,6 +38,10 @@ _CODE = re.compile(r"`([^`]+)`")
 _CLAUSE = re.compile(r"\s(?=If `)")
 _CONDITION = re.compile(r"^If (?P<values>`[^`]+`(?:(?:,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*),\s*")
 _ALTERNATIVES = r"`[^`]+`(?:(?:\s*/\s*|,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*"
+_TAIL = re.compile(r"\s*(?:$|[.,;:(—–]|(?:that|which)\b)")
+"""What may follow a recognised requirement: the clause's end, punctuation, or a relative clause
+("names at least one file that was examined").  Anything else ("... and is short") may be a
+further requirement no rule reads, so the clause is not recognised rather than half enforced."""
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
@@ -220,7 +224,7 @@ def compile_check(text: str, forms: dict[str, Form], statuses: tuple[str, ...] =
 def _recognise(body: str, when: When, ctx: _Context) -> Rule | None:
     for pattern, build in RECOGNISERS.values():
         m = pattern.search(body)
-        if m is None:
+        if m is None or not _TAIL.match(body, m.end()):
             continue
         try:
             return build(m, when, ctx)
