@@ -18,12 +18,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "model/load",
         (
-            "diagnostics", "model", "files", "notation", "example", "fields", "layout",
+            "diagnostics", "report", "model", "files", "notation", "checks", "example", "fields", "layout",
             "shape_schemas", "output", "load",
         ),
-    ),  # fmt: skip
+    ),  # fmt: skip  (report: the output formats of diagnostics, below every command that prints them)
     ("stages", ("emit", "drift", "site", "validate")),
-    ("pipeline", ("pipeline", "report", "changed", "cache", "checking", "scan", "adopt")),
+    ("pipeline", ("pipeline", "changed", "cache", "checking", "scan", "adopt")),
     ("cli", ("cli", "__main__", "__init__")),
 )
 STAGES = ("emit", "drift", "site", "validate")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from contractc.checks.rules import Rule
     from contractc.layout import Layout
 
 
@@ -64,6 +65,8 @@ class Check:
     """The whole list item."""
     anchor: str
     """``<shape-anchor>-check-<number>``."""
+    rules: tuple[Rule, ...] | None = None
+    """The check compiled from its prose (:mod:`contractc.checks.rules`); None when it is not mechanised."""
 
 
 @dataclass(frozen=True, slots=True)
