@@ -111,9 +111,14 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     introduce(project, "orphan output")
     github_path, summary = tmp_path / "github_path", tmp_path / "step_summary"
     github_path.touch()
+    # pip builds a source folder in place (setuptools writes build/ there): install from a copy of this checkout
+    package = tmp_path / "contractc"
+    package.mkdir()
+    _snapshot_checkout(package)
     env = _clean_env(
         INPUT_ROOT="plugin",
         INPUT_SITE="auto",
+        INPUT_PACKAGE=str(package),
         CONTRACTC_VENV=str(tmp_path / "venv"),
         GITHUB_PATH=str(github_path),
         GITHUB_STEP_SUMMARY=str(summary),

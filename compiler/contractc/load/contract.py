@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from contractc.checks.compile import compile_checks
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.slug import slugify, split_explicit
 from contractc.load.source import SourceFile
@@ -80,6 +79,10 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
         shared=ordered_shared,
         data=src.data,
     )
+    if not any(shape.checks for shape in contract.text_shapes):
+        return contract  # the rule vocabulary is imported only for a contract with receiver checks
+    from contractc.checks.compile import compile_checks
+
     return compile_checks(contract, tokens)
 
 
