@@ -34,4 +34,5 @@ def test_rollback_restores_a_file_that_appeared_after_staging(tmp_path, monkeypa
     monkeypatch.setattr(os, "replace", real_replace)
     assert (tmp_path / "a.md").read_bytes() == b"written by a person meanwhile"
     assert (tmp_path / "b.md").read_bytes() == b"old b"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.md"]  # no staged or backup file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".contractc", "a.md", "b.md"]  # no staged or backup file left
+    assert sorted(p.name for p in (tmp_path / ".contractc").iterdir()) == [".gitignore"]  # nor a journal

@@ -49,9 +49,11 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "config-missing": (ExitCode.BAD_INPUT, "no contractc.yaml was found"),
     "config-syntax": (ExitCode.BAD_INPUT, "contractc.yaml is not valid YAML"),
     "config-invalid": (ExitCode.BAD_INPUT, "contractc.yaml does not match its schema"),
-    "unsafe-path": (ExitCode.BAD_INPUT, "a path leaves the project root"),
+    "unsafe-path": (ExitCode.BAD_INPUT, "a path leaves the project root, or an output folder would hold the user's files"),
+    "unsafe-name": (ExitCode.BAD_INPUT, "a name that becomes part of an output path is not a plain name"),
     # bad input: contracts
     "file-missing": (ExitCode.BAD_INPUT, "a file named by the configuration does not exist"),
+    "file-unreadable": (ExitCode.BAD_INPUT, "an input exists but cannot be read: permissions, not a regular file, or too large"),
     "not-utf8": (ExitCode.BAD_INPUT, "a file is not valid UTF-8"),
     "unclosed-fence": (ExitCode.BAD_INPUT, "a fenced block is never closed"),
     "duplicate-anchor": (ExitCode.BAD_INPUT, "two sections derive the same anchor"),
@@ -88,6 +90,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
     "drift-missing": (ExitCode.DRIFT, "a generated file does not exist yet"),
     "drift-orphan": (ExitCode.DRIFT, "a file in an output folder is no longer produced by any contract"),
+    "leftover": (ExitCode.DRIFT, "a staged or backup file left by an interrupted build"),
+    "recovered": (ExitCode.CLEAN, "note: an interrupted build was finished or rolled back"),
     # drift: managed regions, restatements, pins
     "drift-region-new": (ExitCode.DRIFT, "a managed region has not been filled by build yet"),
     "drift-region-stale": (ExitCode.DRIFT, "a managed region is stale: the contract changed since build filled it"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.files import FileRefused
 from contractc.model import Span
 
 
@@ -25,3 +26,10 @@ def confined(root: Path, rel: str, where: Span) -> str:
             Diagnostic(where.path, where.line, where.col, "unsafe-path", f"path {rel!r} {problem}", "use a path inside the project")
         )
     return pure.as_posix()
+
+
+def unreadable(label: str, exc: OSError, where: Span | None = None) -> Diagnostic:
+    """The ``file-unreadable`` error for an input that exists but cannot be read (permissions, a FIFO, too large)."""
+    at = where or Span(label, 1, 1, 0, 0)
+    reason = exc.strerror or str(exc)
+    return Diagnostic(at.path, at.line or 1, at.col or 1, "file-unreadable", f"{label} {reason}" if isinstance(exc, FileRefused) else f"cannot read {label}: {reason}", "contractc reads only regular files it may open")
