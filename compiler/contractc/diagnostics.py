@@ -40,6 +40,10 @@ class ExitCode(enum.IntEnum):
     """A copy drifted, or a validated document failed its checks."""
     BAD_INPUT = 2
     """Bad input or usage: nothing was compared and nothing was written."""
+    INTERNAL = 3
+    """A bug in contractc: a short message asking for a report (the traceback with ``--debug``)."""
+    INTERRUPTED = 130
+    """Ctrl-C: whatever was being written was rolled back first."""
 
 
 # code -> (exit code it implies, one-line summary).  Bad-input codes exit 2,

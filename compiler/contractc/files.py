@@ -28,7 +28,10 @@ class FileRefused(OSError):
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
     """Every byte of the regular file at ``path`` (raises ``OSError`` like ``open``; :class:`FileRefused`
     for a FIFO, socket, device or folder, or a file over ``limit`` bytes)."""
-    fd = os.open(path, _FLAGS)
+    try:
+        fd = os.open(path, _FLAGS)
+    except ValueError:  # a NUL byte in the name: no such file can exist
+        raise FileRefused(errno.EINVAL, "has a NUL byte in its name", os.fsdecode(os.fspath(path)).replace("\0", "\\0")) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

@@ -76,15 +76,25 @@ def recover(root: str | os.PathLike[str]) -> list[Diagnostic]:
     """Finish or undo a build that was killed; a note per file it touched (empty when there was nothing to do)."""
     path = os.path.join(state_folder(root), NAME)
     try:
-        with open(path, encoding="utf-8") as handle:
-            plan = json.load(handle)
-        phase, entries, folders = plan["phase"], plan["entries"], plan["folders"]
+        from contractc.files import read_bytes
+
+        plan = json.loads(read_bytes(path))
+        phase, entries, folders = plan["phase"], list(plan["entries"]), list(plan["folders"])
+        if phase not in ("stage", "commit") or not all(isinstance(e, dict) for e in entries):
+            raise ValueError(phase)
     except FileNotFoundError:
         return []
     except (OSError, ValueError, KeyError, TypeError):
         # A journal is written whole or not at all; one that does not parse was not written by contractc.
         raise ContractcError(
-            Diagnostic(f"{FOLDER}/{NAME}", 1, 1, "leftover", "the journal of an interrupted build cannot be read", f"remove {FOLDER}/{NAME}, then run `contractc build`")
+            Diagnostic(
+                f"{FOLDER}/{NAME}",
+                1,
+                1,
+                "file-unreadable",
+                "the journal of an interrupted build cannot be read: contractc did not write it",
+                f"remove {FOLDER}/{NAME}, then run `contractc check` and fix what it reports",
+            )
         ) from None
     base = os.fspath(root)
     forward = phase == "commit"

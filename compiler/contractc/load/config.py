@@ -59,6 +59,9 @@ def load_config(root: Path) -> Config:
     out = {**DEFAULT_OUT, **plain.get("out", {})}
     for kind, folder in out.items():
         out[kind] = confined(root, folder, _locate(doc, ["out", kind]))
+    templates = (plain.get("site") or {}).get("templates")
+    if isinstance(templates, str):  # read only for the site, refused whenever it is configured
+        confined(root, templates, _locate(doc, ["site", "templates"]))
     _check_outputs(root, out, plain, doc, entries)
     return Config(
         path=CONFIG_NAME,

@@ -53,9 +53,11 @@ def load_document(file: Path) -> Document:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line, col = data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
         raise ContractcError(
             Diagnostic(
-                label, 0, 0, "not-utf8", f"byte 0x{data[exc.start]:02x} is not valid UTF-8", "save the file as UTF-8"
+                label, line, col, "not-utf8", f"byte 0x{data[start]:02x} is not valid UTF-8", "save the file as UTF-8"
             )
         ) from None
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
