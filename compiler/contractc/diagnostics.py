@@ -144,6 +144,11 @@ class Diagnostic:
         return self.path
 
     @property
+    def on_command_line(self) -> bool:
+        """The message is about an option (``--site-pages:1:1``) or an argument (``argv:1:N``), not a file."""
+        return self.path.startswith("-") or self.path == "argv"
+
+    @property
     def url(self) -> str:
         return doc_url(self.code)
 
