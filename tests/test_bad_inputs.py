@@ -497,3 +497,18 @@ def test_reliability_page_states_the_corpus_size() -> None:
     page = (REPO / "docs/reliability.md").read_text("utf-8")
     hostile = sum(len(case.commands) for case in CASES if case.hostile)
     assert f"{len(PARAMS)} bad inputs" in page and f"{hostile} of them hostile" in page
+
+
+def test_scan_and_adopt_skip_alias_bombs_and_deep_nesting_in_a_plugin(tmp_path, capsys):
+    """scan reads every Markdown file of a plugin: a block it cannot walk safely is no shape, not a hang."""
+    root = tmp_path / "plugin"
+    (root / "agents").mkdir(parents=True)
+    (root / "agents/a.md").write_text("# A\n\n```yaml\nbrief:\n  x: " + DEEP_FLOW + "\n```\n")
+    (root / "agents/b.md").write_text("# B\n\n```yaml\n" + BOMB + "```\n")
+    (root / "agents/c.md").write_text(f"---\nx: {HUGE_INT}\n---\n# C\n\n```yaml\nn: {HUGE_INT}\n```\n")
+    before = tree_state(tmp_path)
+    for command in ("scan", "adopt"):
+        assert main([command, str(root)]) == 0
+        said = capsys.readouterr()
+        assert "Traceback" not in said.out + said.err
+    assert tree_state(tmp_path) == before
