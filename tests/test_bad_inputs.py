@@ -512,3 +512,24 @@ def test_scan_and_adopt_skip_alias_bombs_and_deep_nesting_in_a_plugin(tmp_path, 
         said = capsys.readouterr()
         assert "Traceback" not in said.out + said.err
     assert tree_state(tmp_path) == before
+
+
+@pytest.mark.parametrize("victim, where", [("contractc.yaml", "contractc.yaml:1:1"), ("contracts/c.md", "contractc.yaml:2:5"), ("agents/orchestrator.md", "agents/orchestrator.md:1:1")])
+def test_a_file_without_read_permission_is_a_located_exit_2(victim, where, built, tmp_path, monkeypatch, run_cli):
+    """As root every file is readable, so the refusal is simulated where contractc opens files."""
+    root = tmp_path / "project"
+    shutil.copytree(built, root, symlinks=True)
+    real_open = os.open
+
+    def no_permission(path, flags, *args, **kwargs):
+        if os.fspath(path).endswith(victim):
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", no_permission)
+    before = tree_state(tmp_path)
+    for command in ("build", "check"):
+        result = run_cli(command, "--root", str(root))
+        assert result.code == 2, result.err
+        assert result.err.startswith(f"{where}: error[file-unreadable]: cannot read {victim}: Permission denied"), result.err
+    assert tree_state(tmp_path) == before
