@@ -347,6 +347,8 @@ CASES: list[Case] = [
     Case("document without front matter", files={"doc.md": "just text\n"}, commands=VALIDATE_MD, where="doc.md", code="document-syntax"),
     Case("document path with a NUL byte", commands=(("validate", "brief", "doc\0.yaml"),), where="argv", code="unsafe-path"),
     Case("document fails its shape", files={"doc.yaml": "topic: 7\ncount: 1\ntags: [a]\n"}, commands=VALIDATE, where="doc.yaml", code="", exit=1),
+    Case("return to judge is a named pipe", setup=_fifo("ret.txt"), commands=(("validate", "echoreturn", "ret.txt"),), where="ret.txt", code="file-unreadable"),
+    Case("return to judge is a folder", setup=_folder("ret"), commands=(("validate", "echoreturn", "ret"),), where="ret", code="file-unreadable"),
     # --- hash
     Case("hash of a named pipe", setup=_fifo("pipe"), commands=(("hash", "pipe"),), where="pipe", code="file-unreadable"),
     Case("hash of a path with a NUL byte", commands=(("hash", "a\0b"),), where="argv", code="unsafe-path"),

@@ -111,9 +111,16 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     introduce(project, "missing snippet")
     github_path, summary = tmp_path / "github_path", tmp_path / "step_summary"
     github_path.touch()
+    # Installed from a copy: pip builds in place, and setuptools writes build/ beside the sources it builds.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    shutil.copytree(REPO / "compiler", source / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     env = _clean_env(
         INPUT_ROOT="plugin",
         INPUT_SITE="auto",
+        INPUT_PACKAGE=str(source),
         CONTRACTC_VENV=str(tmp_path / "venv"),
         GITHUB_PATH=str(github_path),
         GITHUB_STEP_SUMMARY=str(summary),
