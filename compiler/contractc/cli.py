@@ -171,7 +171,9 @@ def check(
     Exit 0 when every copy is current, 1 when any drifted or a link dangles
     (each one is named with file:line, drifted files with a diff), 2 for bad
     input. Colour only on a terminal, never when NO_COLOR is set. The only
-    file it may write is its cache in .contractc/ (see --no-cache).
+    file it may write is its cache in .contractc/ (see --no-cache), except
+    that it first finishes or undoes a build that was killed (its journal in
+    .contractc/), and reports files such a build left behind.
     """
     from contractc.diagnostics import ContractcError, ExitCode
     from contractc.report import Report
