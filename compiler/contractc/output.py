@@ -176,6 +176,8 @@ def _unreadable_output(rel: str, exc: OSError) -> Diagnostic:
 
 def write_changes(root: Path, changes: list[Change]) -> None:
     """Apply ``changes`` all-or-nothing (see the module docstring); Ctrl-C rolls back, then re-raises."""
+    if not changes:  # nothing to do, so not even a journal: a build with nothing to write writes nothing
+        return
     umask = _umask()
     plan = [_Staged(os.path.join(root, c.path), None if c.expected is None else _sibling(os.path.join(root, c.path), "contractc-tmp"), c.path) for c in changes]
     created = _missing_folders(root, changes)

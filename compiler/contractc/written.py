@@ -58,12 +58,15 @@ def load_record(root: Path) -> dict[str, str]:
 
 def save_record(root: Path, outputs: OutputSet, removed: list[str]) -> None:
     """After a build: every generated file now on disk (outside target files), plus what was recorded before and still stands."""
-    record = load_record(root)
+    old = load_record(root)
+    record = dict(old)
     for rel in removed:
         record.pop(rel, None)
     for path, out in outputs.files.items():
         if out.kind != "regions":
             record[path] = hashlib.sha256(out.data).hexdigest()
+    if record == old:
+        return  # a build that wrote nothing writes nothing here either
     folder = state_folder(root)
     try:
         os.makedirs(folder, exist_ok=True)
