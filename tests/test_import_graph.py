@@ -19,7 +19,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "model/load",
         (
             "diagnostics", "report", "model", "files", "notation", "checks", "example", "fields", "layout",
-            "shape_schemas", "output", "load",
+            "shape_schemas", "output", "journal", "written", "load",
         ),
     ),  # fmt: skip  (report: the output formats of diagnostics, below every command that prints them)
     ("stages", ("emit", "drift", "site", "validate")),

@@ -39,6 +39,12 @@ def check(root: Path, params: Mapping[str, object]) -> Report:
     options = {k: v for k, v in params.items() if k not in REPORT_ONLY}
     if use_cache:
         from contractc.cache import confirm
+        from contractc.journal import state_folder
+
+        try:  # the cache is read from .contractc only when that is a plain folder of the project
+            state_folder(root)
+        except ContractcError as exc:
+            return Report.of(exc.diagnostics)
 
         checked = confirm(root, options)
         if checked is not None:  # every file the last clean run read is byte-identical

@@ -19,7 +19,9 @@ from contractc import emit
 from contractc.load import load_project
 from contractc.load.config import CONFIG_NAME
 from contractc.model import Project, TargetFile
-from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
+from contractc.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
+from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
+from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
 
@@ -73,6 +75,12 @@ def _load(root: Path, site_pages: str | None) -> Project:
 def emit_outputs(project: Project, only: Iterable[str] = (), skip: Iterable[str] = ()) -> OutputSet:
     """Run every emitter (or those named in ``only``), but those in ``skip``."""
     outputs = OutputSet()
+    out = project.config.out
+    outputs.folders = {
+        folder: project.config.where(f"$.out.{kind}")
+        for kind, folder in (("prompts", out.prompts), ("schemas", out.schemas), ("site", out.site))
+        if folder
+    }
     wanted, skipped = set(only), set(skip)
     for kind, (emit_kind, owned_key) in EMITTERS.items():
         if (wanted and kind not in wanted) or kind in skipped:
@@ -125,6 +133,8 @@ def find_drift(project: Project) -> list[Diagnostic]:
     return [d for find in FINDERS.values() for d in find(project)] + compare_targets(project, render=False)[2]
 
 
+
+
 def run(
     root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False, site_pages: str | None = None
 ) -> Result:
@@ -139,14 +149,18 @@ def run(
 
     result = Result(mode)
     try:
+        recovered = recover(root)
         project = _load(root, site_pages)
         wanted = set(only)
         targets, drifted, found, compared = compare_targets(project, render=not wanted or "regions" in wanted)
         outputs = emit_outputs(project, wanted, skip=STREAMED)
         result.sources = sources_of(project)
         result.checked = len(outputs.files) + compared
+        guard_paths(root, outputs)
         changes = diff_against_disk(root, outputs)
         verify_examples(project, changes)
+        written = [*outputs.files, *project.targets.paths, *(c.path for c in changes)]
+        leftovers = find_leftovers(root, {path.rpartition("/")[0] for path in written})
         drifted += [d for change in changes for d in explain(change, project)]
         found += [d for find in FINDERS.values() for d in find(project)]
         changes = sorted(changes + targets, key=lambda c: c.path)
@@ -157,12 +171,19 @@ def run(
                 paths = {d.path for d in refused}
                 result.changes = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
                 return result
+            kept = [c for c in changes if not c.removable]  # orphans build cannot prove it wrote: left alone
+            changes = [c for c in changes if c.removable]
             verify_changes(changes)
+            remove_leftovers(root, leftovers)
             write_changes(root, changes)
-            result.notes = build_notes(project)
+            save_record(root, outputs, [c.path for c in changes if c.expected is None])
+            result.notes = recovered + build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files
                 found = find_drift(load_project(root))
-            drifted = []
+            drifted = [drift_diagnostic(c) for c in kept]
+        else:
+            result.notes = recovered
+            drifted += [leftover_diagnostic(rel) for rel in leftovers]
         result.changes = changes
         result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
         if mode is Mode.CHECK:
@@ -233,6 +254,15 @@ def build_notes(project: Project) -> list[Diagnostic]:
 def drift_diagnostic(change: Change) -> Diagnostic:
     """The located message for one drifted output."""
     fix = "run `contractc build`"
+    if change.expected is None and not change.removable:
+        return Diagnostic(
+            change.path,
+            0,
+            0,
+            "drift-orphan",
+            "no contract produces this file, and contractc has no record of writing it",
+            "build removes only files it wrote: remove it by hand, or move it out of the output folder",
+        )
     if change.expected is None:
         return Diagnostic(change.path, 0, 0, "drift-orphan", "no contract produces this file any more", f"{fix} to remove it")
     if change.actual is None:

@@ -2,16 +2,15 @@
 
 The one reader of front matter, for role files (``agents:``, whose body follows
 it) and for documents given to ``validate`` (whose front matter is checked).
-Both are read with ruamel.yaml, the project's YAML library: a role file's with
-the safe loader (it only has to be a mapping; no object is ever constructed
-from a tag), a document's in round-trip mode, which knows every key's line.
+Both are then loaded by :func:`contractc.load.yaml_safe.load_yaml` (bounded,
+no object ever constructed from a tag), which also turns a YAML error into a
+located diagnostic.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 OPENING = "---"
 CLOSING = ("---", "...")
@@ -36,10 +35,3 @@ def find_front_matter(lines: Sequence[str]) -> FrontMatter | None:
     closing = next((n for n in range(1, len(lines)) if lines[n].rstrip() in CLOSING), None)
     body = lines[1:closing] if closing is not None else lines[1:]
     return FrontMatter("\n".join(body), 2, closing)
-
-
-def load_safe(text: str) -> Any:
-    """The YAML ``text`` as plain data, constructing nothing from tags (raises ruamel's ``YAMLError``)."""
-    from ruamel.yaml import YAML
-
-    return YAML(typ="safe", pure=True).load(text)

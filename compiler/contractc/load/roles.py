@@ -1,8 +1,8 @@
 """Role files (``agents:``): an agent's prompt file, whose body precedes its dispatch bundle.
 
-YAML front matter (:mod:`contractc.load.front_matter`) is validated with the
-safe loader (no object is ever constructed from a tag) and must be a mapping.
-A file without front matter is used whole.
+YAML front matter (:mod:`contractc.load.front_matter` finds it) is loaded by
+:func:`~contractc.load.yaml_safe.load_yaml` (bounded, no object is ever
+constructed from a tag) and must be a mapping.  A file without front matter is used whole.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def load_roles(root: Path, config: Config, contracts: list[Contract]) -> tuple[R
 
 def front_matter_end(src: SourceFile) -> int:
     """Byte offset where the body starts (0 without front matter); raise ``role-front-matter`` if malformed."""
-    from contractc.load.front_matter import find_front_matter, load_safe
+    from contractc.load.front_matter import find_front_matter
 
     front = find_front_matter([src.line_text(n) for n in range(src.line_count)])
     if front is None:
@@ -62,17 +62,9 @@ def front_matter_end(src: SourceFile) -> int:
                 "end it with a line holding only ---",
             )
         )
-    from ruamel.yaml.error import YAMLError
+    from contractc.load.yaml_safe import load_yaml
 
-    try:
-        value = load_safe(front.text)
-    except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or "invalid YAML"
-        line, col = (mark.line + front.first_line, mark.column + 1) if mark else (front.first_line, 1)
-        raise ContractcError(
-            Diagnostic(src.path, line, col, "role-front-matter", f"front matter YAML: {problem}", _HINT)
-        ) from None
+    value = load_yaml(front.text, src.path, "role-front-matter", first_line=front.first_line, hint=_HINT, what="front matter YAML")
     if value is not None and not isinstance(value, dict):
         raise ContractcError(
             Diagnostic(
@@ -80,7 +72,7 @@ def front_matter_end(src: SourceFile) -> int:
                 2,
                 1,
                 "role-front-matter",
-                f"front matter must be a mapping of keys, not a {type(value).__name__}",
+                f"front matter must be a mapping of keys, not a {'list' if isinstance(value, list) else type(value).__name__}",
                 _HINT,
             )
         )

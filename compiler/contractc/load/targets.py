@@ -73,12 +73,20 @@ def load_targets(root: Path, config: Config, contracts: list[Contract]) -> Targe
 
 
 def target_reader(root: Path, contracts: list[Contract]) -> Callable[[str], TargetFile]:
-    """Reads one target and finds its regions; what a reference resolves to is worked out once per reference."""
+    """Reads one target and finds its regions; what a reference resolves to is worked out once per reference.
+
+    A file that cannot be read is a located ``unreadable`` problem, raised like a marker problem.
+    """
     base = str(root)
     resolved: dict[tuple[str, str], tuple[tuple[Span, ...] | None, str]] = {}
 
     def read(path: str) -> TargetFile:
-        data = read_bytes(os.path.join(base, path))
+        try:
+            data = read_bytes(os.path.join(base, path))
+        except OSError as exc:
+            from contractc.load.paths import unreadable
+
+            raise ContractcError(unreadable(path, exc)) from None
         return TargetFile(path, data, scan_regions(path, data, contracts, resolved))
 
     return read

@@ -38,6 +38,29 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     from contractc.load.paths import confined
     from contractc.model import Span
 
-    where = Span("--site-pages", 0, 0, 0, 0)
+    from contractc.diagnostics import ContractcError
+    from contractc.load.out_folders import out_folder_problems
+
+    where = Span("--site-pages", 1, 1, 0, 0)
     out = replace(project.config.out, site=confined(root, folder, where))
+    problems = out_folder_problems(
+        root,
+        {"prompts": out.prompts, "schemas": out.schemas, "site": out.site},
+        _user_paths(project),
+        lambda kind: where if kind == "site" else project.config.where(f"$.out.{kind}"),
+    )
+    if problems:
+        raise ContractcError(problems)
     return replace(project, config=replace(project.config, out=out))
+
+
+def _user_paths(project: Project) -> dict:
+    """The keys of the configuration that name the user's files, in the shape the out-folder rules read."""
+    config = project.config
+    site = {"prefix": config.site.prefix, **({"templates": config.site.templates} if config.site.templates else {})}
+    return {
+        "contracts": [{"path": c.path} for c in config.contracts],
+        "agents": dict(config.agents),
+        "targets": list(config.targets),
+        "site": site,
+    }
