@@ -243,6 +243,12 @@ def _bullets(rule: Bullets, ret: Return) -> list[Problem]:
     if rule.exempt and bullets and ret.lines[bullets[0][0]].startswith(rule.exempt):
         bullets = bullets[1:]
     problems = []
+    if rule.begins:
+        # A numbered item where a bullet beginning `- **` is required is that bullet written wrongly, not no bullet.
+        for start, _ in ret.numbered:
+            problems.append(
+                Problem(f"line {start + 1} is a numbered item, not a bullet beginning `{rule.begins}`", start + 1, (ret.quote(start),))
+            )
     for item in bullets:
         start = item[0]
         if rule.begins and not ret.lines[start].startswith(rule.begins):
