@@ -60,6 +60,8 @@ class Change:
     actual: bytes | None
     """None: the file does not exist yet."""
     output: Output | None
+    expected_path: str | None = None
+    """Where the expected bytes are, when not at ``path`` (``scan``: the owning copy in another file)."""
 
 
 def diff_against_disk(root: Path, outputs: OutputSet, known: Mapping[str, bytes] | None = None) -> list[Change]:

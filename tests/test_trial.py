@@ -1,0 +1,71 @@
+"""A new user's first hour: scan/adopt on a plugin the authors never saw, returns a model really writes.
+
+The plugin is tests/trial_plugin.py (an SDLC pipeline modelled on a real hand-off page);
+the returns are the ones a chatty model produces against ../shared/seeds/return-shapes.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_seed_conformance import seed_project
+from trial_plugin import DIVERGENT, write_plugin
+
+
+@pytest.fixture
+def plugin(tmp_path):
+    return write_plugin(tmp_path / "sdlc")
+
+
+@pytest.fixture
+def seed_root(tmp_path, seeds):
+    return seed_project(tmp_path / "seed", seeds)
+
+
+# --- scan -------------------------------------------------------------------------------------------
+
+
+def test_scan_finds_the_planted_divergences_and_no_other(plugin, run_cli):
+    run = run_cli("scan", str(plugin), "-q")
+    assert run.code == 1
+    found = set(re.findall(r"^(\S+?):\d+:\d+: error\[scan-divergent\]: copy of (?:[\w-]+\.)?(\w+) ", run.out, re.M))
+    assert found == DIVERGENT
+
+
+def test_each_diff_header_names_the_file_and_line_of_its_side(plugin, run_cli):
+    run = run_cli("scan", str(plugin))
+    # the interface specialist's brief differs from the design orchestrator's
+    assert "--- agents/interface-specialist.md:11 (this copy)\n+++ agents/design-orchestrator.md:11 (owning copy)\n" in run.out
+    assert "+++ agents/interface-specialist.md" not in run.out
+
+
+# --- validate ---------------------------------------------------------------------------------------
+
+
+def test_a_status_line_with_trailing_blanks_says_so_in_the_evidence(seed_root):
+    from contractc import Receiver
+
+    receiver = Receiver.load(seed_root)
+    verdict = receiver.validate("consultationreturn", "status: surface-unavailable  \n\natlas_read is not in this session.\n")
+    assert verdict.failed == (1,)
+    evidence = receiver.evidence(verdict)
+    # the quoted line looks right to a reader; the evidence must name what is invisible
+    assert "trailing" in evidence and "`status: surface-unavailable`" in evidence
+
+
+def test_a_return_read_as_bytes_is_judged_like_its_text(seed_root):
+    from contractc import Receiver
+
+    receiver = Receiver.load(seed_root)
+    text = "status: surface-unavailable\n\natlas_read is not in this session.\n"
+    assert receiver.validate("consultationreturn", text.encode()) == receiver.validate("consultationreturn", text)
+
+
+def test_a_return_of_bytes_that_are_not_utf8_is_a_located_error_not_a_traceback(seed_root):
+    from contractc import ContractcError, Receiver
+
+    receiver = Receiver.load(seed_root)
+    with pytest.raises(ContractcError, match=r"not-utf8.*byte 0xff"):
+        receiver.validate("consultationreturn", b"status: consulted\n\n\xff\n")
