@@ -206,6 +206,10 @@ def _status_line(rule: StatusLine, ret: Return) -> list[Problem]:
     if first.startswith(rule.prefix) and first[len(rule.prefix) :] in rule.values:
         return []
     allowed = " / ".join(f"`{v}`" for v in rule.values)
+    bare = first.rstrip()
+    if bare != first and bare.startswith(rule.prefix) and bare[len(rule.prefix) :] in rule.values:
+        # the quoted line looks right to a reader: say what cannot be seen
+        return [Problem(f"line 1 is `{bare}` followed by trailing blanks; it must be exactly `{bare}`", 1, (ret.quote(0),))]
     later = next((i for i in range(1, ret.count) if ret.lines[i].startswith(rule.prefix)), None)
     if later is not None:
         quotes = tuple(ret.quote(i) for i in range(0, later + 1) if ret.lines[i].strip() or i == 0)[:QUOTE_LIMIT]
