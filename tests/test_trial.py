@@ -69,3 +69,26 @@ def test_a_return_of_bytes_that_are_not_utf8_is_a_located_error_not_a_traceback(
     receiver = Receiver.load(seed_root)
     with pytest.raises(ContractcError, match=r"not-utf8.*byte 0xff"):
         receiver.validate("consultationreturn", b"status: consulted\n\n\xff\n")
+
+
+# --- adopt ------------------------------------------------------------------------------------------
+
+BRIEF = "# {title}\n\n```yaml\nbrief:\n  goal: string\n  mode: {modes}\n```\n"
+
+
+def test_a_file_whose_name_looks_like_a_glob_stays_under_check_after_adopt(tmp_path, run_cli):
+    from conftest import write_tree
+
+    root = write_tree(
+        tmp_path / "plugin",
+        {
+            "agents/[old] writer.md": BRIEF.format(title="Writer", modes="a | b"),
+            "agents/orchestrator.md": BRIEF.format(title="Orchestrator", modes="a | b | c"),
+        },
+    )
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert "sha256=" in (root / "agents/[old] writer.md").read_text()  # stamped as build stamps it
+    path = root / "agents/[old] writer.md"
+    path.write_text(path.read_text().replace("mode: a | b | c", "mode: a | b | c | d"))
+    run = run_cli("check", "--root", str(root), "--no-cache")
+    assert run.code == 1 and "agents/[old] writer.md:3:1: error[drift-region-edited]" in run.out
