@@ -92,3 +92,21 @@ def test_a_file_whose_name_looks_like_a_glob_stays_under_check_after_adopt(tmp_p
     path.write_text(path.read_text().replace("mode: a | b | c", "mode: a | b | c | d"))
     run = run_cli("check", "--root", str(root), "--no-cache")
     assert run.code == 1 and "agents/[old] writer.md:3:1: error[drift-region-edited]" in run.out
+
+
+def test_a_legacy_file_that_is_not_utf8_names_the_exclude_that_gets_past_it(tmp_path, run_cli):
+    from conftest import write_tree
+
+    root = write_tree(
+        tmp_path / "plugin",
+        {
+            "agents/orchestrator.md": BRIEF.format(title="Orchestrator", modes="a | b"),
+            "agents/writer.md": BRIEF.format(title="Writer", modes="a | b"),
+            "docs/old notes.md": b"# Notes\n\nCaf\xe9 notes from 2019\n",
+        },
+    )
+    run = run_cli("scan", str(root))
+    assert run.code == 2
+    assert "docs/old notes.md:3:4: error[not-utf8]: byte 0xe9 is not valid UTF-8\n" in run.out + run.err
+    assert "--exclude 'docs/old notes.md'" in run.out + run.err
+    assert run_cli("scan", str(root), "--exclude", "docs/old notes.md").code == 0  # the hint works as written
