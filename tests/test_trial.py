@@ -110,3 +110,15 @@ def test_a_legacy_file_that_is_not_utf8_names_the_exclude_that_gets_past_it(tmp_
     assert "docs/old notes.md:3:4: error[not-utf8]: byte 0xe9 is not valid UTF-8\n" in run.out + run.err
     assert "--exclude 'docs/old notes.md'" in run.out + run.err
     assert run_cli("scan", str(root), "--exclude", "docs/old notes.md").code == 0  # the hint works as written
+
+
+def test_one_envelope_pasted_byte_for_byte_into_each_stage_skill_is_one_shape_and_adopt_manages_every_copy(plugin, run_cli):
+    from contractc.scan import scan_plugin
+
+    envelopes = [g for g in scan_plugin(plugin).groups if g.key == "dispatch-envelope"]
+    assert [len(g.copies) for g in envelopes] == [4]  # the orchestrator and the three stage skills
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    for skill in ("requirements", "design", "qa"):
+        text = (plugin / f"skills/{skill}/SKILL.md").read_text()
+        assert text.count("<!-- contractc:begin shape=") == 2, skill  # the brief and the envelope
+    assert "dispatch-envelope" not in (plugin / "contractc.yaml").read_text()
