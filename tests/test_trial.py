@@ -122,3 +122,45 @@ def test_one_envelope_pasted_byte_for_byte_into_each_stage_skill_is_one_shape_an
         text = (plugin / f"skills/{skill}/SKILL.md").read_text()
         assert text.count("<!-- contractc:begin shape=") == 2, skill  # the brief and the envelope
     assert "dispatch-envelope" not in (plugin / "contractc.yaml").read_text()
+
+
+# --- a second plugin: Key: value templates ----------------------------------------------------------
+
+
+@pytest.fixture
+def orchestration(tmp_path):
+    from trial_plugin import write_orchestration_plugin
+
+    return write_orchestration_plugin(tmp_path / "orchestration")
+
+
+def test_key_value_templates_are_one_shape_each_not_a_shape_per_line(orchestration):
+    from contractc.scan import scan_plugin
+
+    result = scan_plugin(orchestration)
+    sizes = sorted((len(g.copies), len(g.owner.text.splitlines())) for g in result.groups)
+    # the ledger entry (3 copies), the packet (3), the handoff (3, one CRLF), the report (3); 6 to 7 lines each
+    assert sizes == [(3, 6), (3, 6), (3, 7), (3, 7)]
+    assert len(result.examples) == 2  # the filled-in packet and its handoff in docs/protocol.md
+
+
+def test_key_value_template_drift_is_found_and_nothing_else(orchestration, run_cli):
+    from trial_plugin import ORCHESTRATION_DIVERGENT
+
+    run = run_cli("scan", str(orchestration), "-q")
+    assert run.code == 1
+    assert set(re.findall(r"^(\S+?):\d+:\d+: error\[scan-divergent\]", run.out, re.M)) == ORCHESTRATION_DIVERGENT
+    assert "-Status: OPEN | INCORPORATED | REJECTED | DEFERRED\n+Status: OPEN | INCORPORATED | REJECTED\n" in run_cli(
+        "scan", str(orchestration)
+    ).out
+
+
+def test_adopting_key_value_templates_leaves_check_clean_and_build_idempotent(orchestration, run_cli):
+    from conftest import snapshot
+
+    assert run_cli("adopt", str(orchestration), "--write").code == 0
+    assert run_cli("check", "--root", str(orchestration), "--no-cache").code == 0
+    before = snapshot(orchestration)
+    assert run_cli("build", "--root", str(orchestration)).code == 0
+    assert snapshot(orchestration) == before
+    assert "nothing to adopt" in run_cli("adopt", str(orchestration)).out

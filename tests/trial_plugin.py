@@ -311,3 +311,110 @@ def write_plugin(root: Path) -> Path:
         else:
             path.write_bytes(content.encode("utf-8"))
     return root
+
+
+# -- a second plugin: Key: value templates, as a bounded-orchestration skill writes them ------------
+
+LEDGER_ENTRY = """\
+ID: F-001
+Status: OPEN | INCORPORATED | REJECTED
+Summary:
+Reason:
+Plan version introduced:
+Plan version disposed:
+"""
+
+PACKET = """\
+Packet ID:
+Objective:
+Boundaries:
+Owned files or read-only scope:
+Stop conditions:
+Acceptance criteria:
+Required handoff:
+"""
+
+HANDOFF = """\
+Packet ID:
+Status: COMPLETE | BLOCKED | PARTIAL
+Work completed:
+Files or evidence:
+Checks run:
+Remaining risks:
+"""
+
+REPORT = """\
+Plan: PLAN_APPROVED vN | NOT_APPROVED vN
+Review rounds: N/5
+Findings: incorporated N, rejected N, open N
+Routes: <role> — route accepted | used and confirmed | unavailable
+Execution: <packet statuses>
+Root verification: <checks and result>
+Remaining risks: <only material items>
+"""
+
+
+def orchestration_sources() -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {}
+    files["skills/bounded-orchestration/SKILL.md"] = (
+        front("bounded-orchestration", "Planner, Reviewer and bounded Executors.")
+        + "# Bounded orchestration\n\n## Findings ledger\n\nEach entry contains:\n\n"
+        + fence(LEDGER_ENTRY, "")
+        + "\n## Bounded executor packet\n\n"
+        + fence(PACKET, "")
+        + "\n## Executor handoff\n\nRequire a compact result:\n\n"
+        + fence(HANDOFF, "")
+        + "\n## Output\n\nKeep the user-facing report compact:\n\n"
+        + fence(REPORT, "")
+    )
+    files["agents/planner.md"] = front("planner", "Plans.") + "# Planner\n\nKeep the ledger:\n\n" + fence(LEDGER_ENTRY, "")
+    files["agents/reviewer.md"] = (
+        front("reviewer", "Reviews.")
+        + "# Reviewer\n\nRecord each finding as:\n\n"
+        + fence(_swap(LEDGER_ENTRY, "REJECTED\n", "REJECTED | DEFERRED\n"), "")
+    )
+    files["agents/executor.md"] = (
+        front("executor", "Executes one packet.")
+        + "# Executor\n\nYou receive:\n\n"
+        + fence(PACKET, "")
+        + "\nReturn:\n\n"
+        + fence(_swap(HANDOFF, "Checks run:\n", ""), "")
+    )
+    files["agents/executor-windows.md"] = (
+        (front("executor-windows", "Executes on Windows hosts.") + "# Executor (Windows)\n\nReturn:\n\n" + fence(HANDOFF, ""))
+        .replace("\n", "\r\n")
+        .encode()
+    )
+    files["agents/root-verifier.md"] = (
+        front("root-verifier", "Verifies.") + "# Root verifier\n\nReport:\n\n" + fence(_swap(REPORT, "N/5", "N/3"), "")
+    )
+    files["commands/orchestrate.md"] = (
+        front("orchestrate", "Run the workflow.")
+        + "# Orchestrate\n\nRelease each packet as:\n\n"
+        + fence(PACKET, "")
+        + "\nFinish with:\n\n"
+        + fence(REPORT, "")
+    )
+    files["docs/protocol.md"] = (
+        "# Protocol\n\nFor example, a filled-in packet:\n\n"
+        + fence(
+            "Packet ID: P-002\nObjective: Add a retry budget to the fetcher\nBoundaries: src/fetch/ only\n"
+            "Owned files or read-only scope: src/fetch/retry.py\nStop conditions: any change outside src/fetch/\n"
+            "Acceptance criteria: tests/test_retry.py passes\nRequired handoff: the executor handoff\n",
+            "",
+        )
+        + "\nAnd its handoff:\n\n"
+        + fence("Packet ID: P-002\nStatus: COMPLETE\nWork completed: retry budget added\n", "")
+    )
+    return files
+
+
+ORCHESTRATION_DIVERGENT = {"agents/reviewer.md", "agents/executor.md", "agents/root-verifier.md"}
+
+
+def write_orchestration_plugin(root: Path) -> Path:
+    for rel, content in orchestration_sources().items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return root
