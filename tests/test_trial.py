@@ -164,3 +164,37 @@ def test_adopting_key_value_templates_leaves_check_clean_and_build_idempotent(or
     assert run_cli("build", "--root", str(orchestration)).code == 0
     assert snapshot(orchestration) == before
     assert "nothing to adopt" in run_cli("adopt", str(orchestration)).out
+
+
+def test_markdown_reached_through_a_symbolic_link_is_not_read_and_scan_says_so(tmp_path, run_cli):
+    from conftest import write_tree
+
+    shared = write_tree(tmp_path / "shared", {"writer.md": BRIEF.format(title="Writer", modes="a | b | c")})
+    root = write_tree(
+        tmp_path / "plugin",
+        {
+            "agents/orchestrator.md": BRIEF.format(title="Orchestrator", modes="a | b"),
+            "agents/critic.md": BRIEF.format(title="Critic", modes="a | b"),
+        },
+    )
+    (root / "agents/writer.md").symlink_to(shared / "writer.md")  # shared agents linked into many plugins
+    run = run_cli("scan", str(root))
+    assert run.code == 0
+    assert run.out.splitlines()[-1].endswith(
+        "(1 symbolic link not read: agents/writer.md; adopt never writes through a link)"
+    )
+
+
+def test_counts_of_one_read_as_english(tmp_path, run_cli):
+    from conftest import write_tree
+
+    root = write_tree(
+        tmp_path / "plugin",
+        {
+            "agents/orchestrator.md": BRIEF.format(title="Orchestrator", modes="a | b"),
+            "agents/critic.md": BRIEF.format(title="Critic", modes="a | b | c"),
+        },
+    )
+    assert "2 files, 1 shape with 2 unmanaged copies: 1 divergent" in run_cli("scan", str(root)).out
+    assert "1 shape into contracts/plugin.md, 2 files rewritten" in run_cli("adopt", str(root)).out
+    assert "1 copy changes bytes" in run_cli("adopt", str(root)).out

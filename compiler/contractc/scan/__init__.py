@@ -41,6 +41,8 @@ class ScanResult:
     dispatchers: frozenset[str]
     gitignore: bool
     """Whether .gitignore was honoured (git was found)."""
+    links: tuple[str, ...] = ()
+    """Markdown files not read because they are symbolic links (adopt must not write through them)."""
 
     @property
     def divergent(self) -> int:
@@ -102,6 +104,7 @@ def scan_plugin(
         tuple(u for u in units if u.block.example),
         frozenset(dispatchers),
         listing.ignored_by_git,
+        listing.links,
     )
 
 
