@@ -198,3 +198,33 @@ def test_counts_of_one_read_as_english(tmp_path, run_cli):
     assert "2 files, 1 shape with 2 unmanaged copies: 1 divergent" in run_cli("scan", str(root)).out
     assert "1 shape into contracts/plugin.md, 2 files rewritten" in run_cli("adopt", str(root)).out
     assert "1 copy changes bytes" in run_cli("adopt", str(root)).out
+
+
+def test_adopt_then_check_build_and_adopt_again_on_the_sdlc_plugin(plugin, run_cli):
+    from conftest import snapshot
+
+    before = snapshot(plugin)
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
+    adopted = snapshot(plugin)
+    assert run_cli("build", "--root", str(plugin)).code == 0 and snapshot(plugin) == adopted
+    assert "nothing to adopt" in run_cli("adopt", str(plugin)).out and snapshot(plugin) == adopted
+    # what the user wrote around the copies keeps its bytes
+    assert adopted["agents/component-specialist.md"].startswith(b"\xef\xbb\xbf---\n")  # the BOM
+    assert adopted["agents/interface-specialist.md"].endswith(b"\nReturn your interfaces and stop.")  # no final newline
+    crlf = adopted["agents/nfr-specialist.md"]
+    assert crlf.startswith(before["agents/nfr-specialist.md"][: before["agents/nfr-specialist.md"].index(b"```")])
+    assert adopted["scratch/old-brief.md"] == before["scratch/old-brief.md"]  # gitignored: never touched
+
+
+def test_editing_the_adopted_contract_then_build_refreshes_every_copy(plugin, run_cli):
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    contract = next((plugin / "contracts").glob("*.md"))
+    text = contract.read_text()
+    contract.write_text(text.replace("  target_category: component | interface\n", "  target_category: component | interface | decision\n"))
+    run = run_cli("check", "--root", str(plugin), "--no-cache")
+    stale = set(re.findall(r"^(\S+?):\d+:\d+: error\[drift-region-stale\]", run.out, re.M))
+    assert stale == {"agents/design-orchestrator.md", "agents/component-specialist.md", "agents/interface-specialist.md", "skills/design/SKILL.md"}
+    assert run_cli("build", "--root", str(plugin)).code == 0
+    assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
+    assert "target_category: component | interface | decision" in (plugin / "agents/interface-specialist.md").read_text()
