@@ -228,3 +228,13 @@ def test_editing_the_adopted_contract_then_build_refreshes_every_copy(plugin, ru
     assert run_cli("build", "--root", str(plugin)).code == 0
     assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
     assert "target_category: component | interface | decision" in (plugin / "agents/interface-specialist.md").read_text()
+
+
+def test_validating_against_an_adopted_template_with_no_checks_says_nothing_was_judged(orchestration, run_cli):
+    assert run_cli("adopt", str(orchestration), "--write").code == 0
+    returned = orchestration / "return.txt"
+    returned.write_text("Packet ID: P-1\nStatus: COMPLETE\nWork completed: done\n")
+    run = run_cli("validate", "--root", str(orchestration), "packet-id-1", str(returned))
+    assert run.code == 0
+    assert "was not judged: packet-id-1 states no receiver checks" in run.out
+    assert "passes 0 of 0" not in run.out
