@@ -238,3 +238,27 @@ def test_validating_against_an_adopted_template_with_no_checks_says_nothing_was_
     assert run.code == 0
     assert "was not judged: packet-id-1 states no receiver checks" in run.out
     assert "passes 0 of 0" not in run.out
+
+
+# --- checks as a user words them: a sentence starts with a capital --------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The second line begins `Packet ID: `.",
+        "A `Checks run:` line is present.",
+        "An `Owner:` line is present.",
+        "The first non-blank line after the status line begins `- **`.",
+        "Every bullet carries the citation form.",
+        "The body carries the citation form.",
+        "At most 12 lines.",
+        "No more than 40 lines, counting blank ones.",
+    ],
+)
+def test_a_check_that_starts_its_sentence_with_a_capital_is_mechanised(text):
+    from contractc.checks.compile import compile_check
+    from contractc.checks.rules import Form
+
+    forms = {"citation": Form("citation", "[<id> § <section>](https://atlas.example/<id>#<section>)", 0)}
+    assert compile_check(text, forms, ("ok",)) is not None, text
