@@ -111,9 +111,16 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     introduce(project, "orphan output")
     github_path, summary = tmp_path / "github_path", tmp_path / "step_summary"
     github_path.touch()
+    # installed from a copy: pip builds in the source folder and would leave build/ in this checkout
+    package = tmp_path / "package"
+    package.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, package / name)
+    shutil.copytree(REPO / "compiler", package / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     env = _clean_env(
         INPUT_ROOT="plugin",
         INPUT_SITE="auto",
+        INPUT_PACKAGE=str(package),
         CONTRACTC_VENV=str(tmp_path / "venv"),
         GITHUB_PATH=str(github_path),
         GITHUB_STEP_SUMMARY=str(summary),
