@@ -52,7 +52,9 @@ def test_a_status_line_with_trailing_blanks_says_so_in_the_evidence(seed_root):
     assert verdict.failed == (1,)
     evidence = receiver.evidence(verdict)
     # the quoted line looks right to a reader; the evidence must name what is invisible
-    assert "trailing" in evidence and "`status: surface-unavailable`" in evidence
+    assert "trailing blanks" in evidence and "`status: surface-unavailable`" in evidence
+    bom = receiver.evidence(receiver.validate("consultationreturn", "\ufeffstatus: surface-unavailable\n\nno atlas\n"))
+    assert "line 1 is `status: surface-unavailable` with a byte order mark (U+FEFF) before it;" in bom
 
 
 def test_a_return_read_as_bytes_is_judged_like_its_text(seed_root):
