@@ -264,3 +264,25 @@ def test_a_check_that_starts_its_sentence_with_a_capital_is_mechanised(text):
 
     forms = {"citation": Form("citation", "[<id> § <section>](https://atlas.example/<id>#<section>)", 0)}
     assert compile_check(text, forms, ("ok",)) is not None, text
+
+
+def test_after_adopt_a_copy_pasted_into_a_new_agent_file_fails_check(plugin, run_cli):
+    from trial_plugin import DRAFT_COMPONENTS, fence, front
+
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    (plugin / "agents/adr-writer.md").write_text(front("adr-writer", "Writes ADRs.") + "# ADR writer\n\n" + fence(DRAFT_COMPONENTS))
+    (plugin / "skills/adr").mkdir()
+    (plugin / "skills/adr/SKILL.md").write_text("# ADR\n\n" + fence(DRAFT_COMPONENTS))
+    run = run_cli("check", "--root", str(plugin), "--no-cache")
+    assert run.code == 1
+    assert "agents/adr-writer.md:8:1: error[drift-restatement]: unmanaged copy of draft_components, identical to the contract" in run.out
+    assert "skills/adr/SKILL.md:3:1: error[drift-restatement]" in run.out
+
+
+def test_adopt_never_targets_a_file_scan_did_not_read(plugin, run_cli):
+    (plugin / ".gitignore").write_text("scratch/\nagents/*.draft.md\n")
+    (plugin / "agents/old.draft.md").write_text("# Old\n\n```yaml\ndraft_components:\n  - id: string\n```\n")
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
+    (plugin / "agents/old.draft.md").unlink()  # an ignored file is not in the CI checkout
+    assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0

@@ -82,8 +82,7 @@ def render_config(
         "contracts:",
         f"  - path: {json.dumps(contract)}",
         "targets:",
-        # targets and allow_restatements paths are globs: a file named `[draft] x.md` must match itself
-        *(f"  - {json.dumps(glob.escape(t), ensure_ascii=False)}" for t in targets),
+        *(f"  - {json.dumps(t, ensure_ascii=False)}" for t in targets),  # globs, escaped by the caller
     ]
     from contractc.load.config import DEFAULT_OUT
 
@@ -93,7 +92,7 @@ def render_config(
     if allowed:
         lines.append("allow_restatements:")
         for path, shape, line, why in allowed:
-            where = json.dumps(glob.escape(path), ensure_ascii=False)
+            where = json.dumps(glob.escape(path), ensure_ascii=False)  # a glob: `[old] x.md` must match itself
             lines.append(f"  - {{ path: {where}, shape: {json.dumps(shape)}, line: {line} }}  # {why}")
     return ("\n".join(lines) + "\n").encode()
 
