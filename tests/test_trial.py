@@ -286,3 +286,12 @@ def test_adopt_never_targets_a_file_scan_did_not_read(plugin, run_cli):
     assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
     (plugin / "agents/old.draft.md").unlink()  # an ignored file is not in the CI checkout
     assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
+
+
+def test_a_folder_with_no_markdown_says_so(tmp_path, run_cli):
+    from conftest import write_tree
+
+    root = write_tree(tmp_path / "not-a-plugin", {"src/main.py": "print('hi')\n", "notes.txt": "todo\n"})
+    run = run_cli("scan", str(root))
+    assert run.code == 0
+    assert run.out.splitlines()[-1] == "contractc: no Markdown file to scan in this folder (agents/, skills/*/SKILL.md, commands/, docs/ ...); is it the plugin's root?"

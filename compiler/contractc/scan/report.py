@@ -68,6 +68,8 @@ def scan_report(result: ScanResult) -> Report:
         f"{_n(result.divergent, 'divergent')}, {_n(len(result.near), 'near-copy', 'near-copies')}, "
         f"{_n(len(result.examples), 'worked example', 'worked examples')}"
     )
+    if not result.files:
+        headline = "contractc: no Markdown file to scan in this folder (agents/, skills/*/SKILL.md, commands/, docs/ ...); is it the plugin's root?"
     if not result.gitignore:
         headline += " (git not found: .gitignore was not honoured)"
     if result.divergent:
