@@ -231,5 +231,5 @@ def _diagnostic(
     d = Diagnostic(target.path, line, col, "drift-restatement", f"unmanaged copy of {shape.id}, {verdict}", hint)
     span = shape.block if isinstance(shape, DataShape) else shape.template
     where = f"{span.path}:{span.line}" if span is not None else None
-    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"), where)
+    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"), expected_path=where)
     return d, change

@@ -94,5 +94,5 @@ def _where(unit: Unit) -> str:
 
 
 def _change(copy: Unit, owner: Unit) -> Change:
-    return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"), _where(owner))
+    return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"), expected_path=_where(owner))
 
