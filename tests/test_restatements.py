@@ -7,7 +7,7 @@ from region_project import CONFIG, project_files
 
 HINT = (
     "  hint: replace the block with the managed region <!-- contractc:begin shape={id} --> ... <!-- contractc:end --> "
-    "and run `contractc build`; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
+    "and run `contractc build`; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml; more: `contractc explain drift-restatement`"
 )
 PASTED = """\
 # Builder
@@ -42,10 +42,8 @@ def test_pasted_data_and_text_shapes_are_reported_with_the_marker_that_replaces_
         [
             "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief",
             HINT.format(id="building.task_brief"),
-            "  see: https://contractc.dev/drift-codes/#drift-restatement",
             "agents/builder.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn",
             HINT.format(id="echoreturn"),
-            "  see: https://contractc.dev/drift-codes/#drift-restatement",
             "contractc: 2 drifted, 7 checked; run `contractc build` to fix",
             "",
         ]

@@ -137,7 +137,12 @@ def test_the_plugin_names_the_markdown_extensions_it_needs(tmp_path, caplog):
     )
     with pytest.raises(Abort):
         mkdocs_build(root, tmp_path / "site")
-    assert "contractc: mkdocs.yml must enable the markdown extensions attr_list, pymdownx.superfences;" in caplog.text
+    assert (
+        "contractc: mkdocs.yml: error[site-config]: mkdocs.yml must enable the markdown extensions "
+        "attr_list, pymdownx.superfences: the generated pages carry their anchors as attr_list ids\n"
+        "  hint: add attr_list, pymdownx.superfences under markdown_extensions:; more: `contractc explain site-config`"
+    ) in caplog.text
+    assert "docs/site.md" not in caplog.text  # a path in this repository means nothing to an installed package
 
 
 def test_a_contract_error_stops_the_site_build_with_the_located_message(tmp_path, caplog):
@@ -194,12 +199,16 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
     shipped = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("contractc/site_templates/"))
     assert shipped == sorted(p.name for p in (REPO / "site_templates").iterdir())
     assert any(n.endswith("entry_points.txt") for n in names)
+    # `contractc explain` reads the drift-codes page from the package: the wheel holds the page itself
+    assert archive_page(tmp_path / "installed") == (REPO / "docs/drift-codes.md").read_bytes()
 
     script = (
         "import json, sys; from pathlib import Path; import contractc;"
         "from contractc.load import load_project; from contractc.site.pages import render_site;"
         "root = Path(sys.argv[1]); files = render_site(load_project(root), root);"
-        "print(json.dumps({'module': contractc.__file__, 'files': {k: v.decode() for k, v in files.items()}}))"
+        "from contractc.explain import explain;"
+        "print(json.dumps({'module': contractc.__file__, 'explain': explain('drift-link'),"
+        " 'files': {k: v.decode() for k, v in files.items()}}))"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(tmp_path / "installed")}
     done = subprocess.run(
@@ -214,8 +223,15 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["module"].startswith(str(tmp_path / "installed"))
+    assert result["explain"].startswith("drift-link: ") and "**Fix:** edit the link" in result["explain"]
     from contractc.load import load_project
     from contractc.site.pages import render_site
 
     here = {k: v.decode() for k, v in render_site(load_project(REPO), REPO).items()}
     assert result["files"] == here
+
+
+def archive_page(installed: Path) -> bytes:
+    page = installed / "contractc" / "data" / "drift-codes.md"
+    assert page.is_file() and not page.is_symlink(), "the wheel must hold the page's bytes, not a link"
+    return page.read_bytes()

@@ -199,8 +199,7 @@ def test_a_broken_override_is_a_located_error(project, run_cli):
     result = run_cli("build", "--root", str(project))
     assert (result.code, result.err) == (
         2,
-        ("contractc.yaml:5:3: error[site-template]: template folder 'missing' does not exist\n  hint: create it or remove site.templates\n"
-        "  see: https://contractc.dev/drift-codes/#site-template\n"),
+        ("contractc.yaml:5:3: error[site-template]: template folder 'missing' does not exist\n  hint: create it or remove site.templates; more: `contractc explain site-template`\n"),
     )
 
 
@@ -217,11 +216,9 @@ def test_two_contracts_with_one_page_name_collide(project, run_cli):
     assert result.code == 2
     assert result.err.splitlines() == [
         "contractc.yaml:4:5: error[site-collision]: the site page of other/echo.md would be contracts/echo.md, already used by contracts/echo.md",
-        "  hint: rename the contract file: its name without .md names its site page",
-        "  see: https://contractc.dev/drift-codes/#site-collision",
+        "  hint: rename the contract file: its name without .md names its site page; more: `contractc explain site-collision`",
         "contractc.yaml:5:5: error[site-collision]: the site page of other/index.md would be contracts/index.md, already used by the generated pages",
-        "  hint: rename the contract file: its name without .md names its site page",
-        "  see: https://contractc.dev/drift-codes/#site-collision",
+        "  hint: rename the contract file: its name without .md names its site page; more: `contractc explain site-collision`",
     ]
 
 
@@ -242,11 +239,9 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
     assert result.code == 1
     assert result.out.splitlines() == [
         "docs/contracts/shapes/echoreturn.md:1:1: error[drift-output]: differs from what the contracts compile to",
-        "  hint: run `contractc build` to regenerate it; edit the contract, not the copy",
-        "  see: https://contractc.dev/drift-codes/#drift-output",
+        "  hint: run `contractc build` to regenerate it; edit the contract, not the copy; more: `contractc explain drift-output`",
         "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file any more",
-        "  hint: run `contractc build` to remove it",
-        "  see: https://contractc.dev/drift-codes/#drift-orphan",
+        "  hint: run `contractc build` to remove it; more: `contractc explain drift-orphan`",
         "contractc: 2 drifted, 14 checked; run `contractc build` to fix",
     ]
     assert snapshot(project) == before
@@ -259,8 +254,7 @@ def test_site_pages_outside_the_project_are_refused(project, run_cli):
     result = run_cli("build", "--root", str(project), "--site-pages", "../elsewhere")
     assert (result.code, result.err) == (
         2,
-        ("--site-pages: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n"
-        "  see: https://contractc.dev/drift-codes/#unsafe-path\n"),
+        ("--site-pages: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project; more: `contractc explain unsafe-path`\n"),
     )
 
 

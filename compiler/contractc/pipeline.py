@@ -36,6 +36,8 @@ class Result:
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
     notes: list[Diagnostic] = field(default_factory=list)
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
+    docs_url: str = ""
+    """``docs_url`` of contractc.yaml, for the messages' ``see:`` links (empty: none, or not loaded)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -77,6 +79,7 @@ def run(
     result = Result(mode)
     try:
         project, outputs = compile_project(root, only, site_pages)
+        result.docs_url = project.config.docs_url
         result.sources = sources_of(project)
         result.checked = len(outputs.files)
         changes = diff_against_disk(root, outputs, {t.path: t.data for t in project.targets})

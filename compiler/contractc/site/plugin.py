@@ -16,7 +16,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from contractc.diagnostics import ContractcError
+from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 
 REQUIRED_EXTENSIONS = ("attr_list", "pymdownx.superfences")
@@ -35,10 +35,16 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
     def on_config(self, config):
         missing = [name for name in REQUIRED_EXTENSIONS if name not in config.markdown_extensions]
         if missing:
-            raise PluginError(
-                f"contractc: mkdocs.yml must enable the markdown extensions {', '.join(missing)}; "
-                "the generated pages carry their anchors as attr_list ids (see docs/site.md)"
+            problem = Diagnostic(
+                "mkdocs.yml",
+                0,
+                0,
+                "site-config",
+                f"mkdocs.yml must enable the markdown extensions {', '.join(missing)}: "
+                "the generated pages carry their anchors as attr_list ids",
+                f"add {', '.join(missing)} under markdown_extensions:",
             )
+            raise PluginError("contractc: " + problem.format())
         return config
 
     def on_files(self, files: Files, *, config) -> Files:
