@@ -105,6 +105,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
     "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
+    # drift: context budget
+    "over-budget": (ExitCode.DRIFT, "a dispatch snippet is larger than its context budget"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
 }
