@@ -42,8 +42,11 @@ def test_this_repository_site_builds_strict_with_every_anchor_in_place(tmp_path)
     # search indexes the generated pages
     index = json.loads((site / "search/search_index.json").read_text("utf-8"))
     assert any(doc["location"] == "contracts/shapes/findingsreturn/" for doc in index["docs"])
-    # the producer/consumer graph is handed to the theme's mermaid
-    assert '<pre class="mermaid"><code>flowchart LR' in (site / "contracts/index.html").read_text("utf-8")
+    # the producer/consumer graph is drawn at build time: inline SVG, its node links turned into page URLs
+    index_page = (site / "contracts/index.html").read_text("utf-8")
+    assert '<div class="contractc-graph"' in index_page and "mermaid" not in index_page
+    assert '<a href="agents/code-reviewer/" class="cc-node cc-agent"' in index_page
+    assert '<a href="shapes/findingsreturn/" class="cc-node cc-shape"' in index_page
 
 
 def test_seed_site_builds_strict_and_each_sections_anchor_equals_the_manifest(seeds, tmp_path, run_cli):

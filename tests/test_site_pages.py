@@ -41,11 +41,21 @@ echo_brief:
 ```
 """
 CONFIG = "contracts:\n  - path: contracts/echo.md\n    shared: [shared]\n"
+SPACE = (
+    '<span class="contractc-space" title="a space" style="white-space:pre;border-bottom:1px dotted currentColor"> </span>'
+)
 
 
 @pytest.fixture
 def project(tmp_path):
     return write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/echo.md": CONTRACT})
+
+
+def render_bytes(root):
+    from contractc.load import load_project
+    from contractc.site.pages import render_site
+
+    return render_site(load_project(root), root)
 
 
 def render(root):
@@ -65,9 +75,30 @@ def test_one_page_per_contract_shape_and_agent_plus_index_and_anchors(project):
         "contracts/index.md",
         "contracts/shapes/echo_brief.md",
         "contracts/shapes/echoreturn.md",
+        "contracts/snippets/echoer/echoreturn.md.txt",
+        "contracts/snippets/echoer/echoreturn.md.txt.sha256",
         "schemas/echo/echo_brief.artifact.schema.json",
+        "schemas/echo/echo_brief.artifact.schema.json.sha256",
         "schemas/echo/echo_brief.schema.json",
+        "schemas/echo/echo_brief.schema.json.sha256",
     ]
+
+
+def test_snippets_and_schemas_are_published_byte_for_byte_with_their_sha256_beside_them(project, run_cli):
+    import hashlib
+
+    assert run_cli("build", "--root", str(project)).code == 0
+    pages = {path: data for path, data in render_bytes(project).items()}
+    snippet = pages["contracts/snippets/echoer/echoreturn.md.txt"]
+    assert snippet == (project / "prompts/echoer/echoreturn.md").read_bytes()  # the very bytes the prompt holds
+    manifest = json.loads((project / "prompts/manifest.json").read_text())
+    (entry,) = manifest["snippets"]
+    digest = hashlib.sha256(snippet).hexdigest()
+    assert entry["sha256"] == digest
+    assert pages["contracts/snippets/echoer/echoreturn.md.txt.sha256"] == f"{digest}  echoreturn.md.txt\n".encode()
+    schema = pages["schemas/echo/echo_brief.schema.json"]
+    assert schema == (project / "schemas/echo/echo_brief.schema.json").read_bytes()
+    assert pages["schemas/echo/echo_brief.schema.json.sha256"].split()[0].decode() == hashlib.sha256(schema).hexdigest()
 
 
 def test_contract_page_is_the_contract_with_explicit_ids_on_headings_and_checks(project):
@@ -75,10 +106,22 @@ def test_contract_page_is_the_contract_with_explicit_ids_on_headings_and_checks(
     assert page.startswith(
         "# Echo contract {#echo-contract}\n\n## Shared {#shared}\n\nRead me.\n\n## EchoReturn {#echoreturn}\n"
     )
-    # a blank line is added before the list (Python-Markdown needs one), the id goes on the item's last line
-    assert "Receiver checks:\n\n1. Line 1 begins `echo: `.\n   {#echoreturn-check-1}\n" in page
-    assert "2. The return is one line,\n   never two.\n   {#echoreturn-check-2}\n" in page
-    assert "## Hand-off {#handoff}\n" in page
+    # a blank line is added before the list (Python-Markdown needs one), then a visible permalink and the id
+    # on the item's last lines; the code span's trailing space is kept and shown
+    assert (
+        "Receiver checks:\n\n1. Line 1 begins <code>echo&#58;" + SPACE + "</code>.\n"
+        '   [§](#echoreturn-check-1 "Permanent link to this check")\n   {#echoreturn-check-1}\n'
+    ) in page
+    assert (
+        '2. The return is one line,\n   never two.\n   [§](#echoreturn-check-2 "Permanent link to this check")\n'
+        "   {#echoreturn-check-2}\n"
+    ) in page
+    # each section that defines a shape links its shape page and its producer's agent page, mode included
+    assert (
+        "## EchoReturn {#echoreturn}\n\n*Shape page:* [EchoReturn](shapes/echoreturn.md), "
+        "produced by [`echoer`](agents/echoer.md) in loud mode\n\n"
+    ) in page
+    assert "## Hand-off {#handoff}\n\n*Shape page:* [echo&#95;brief](shapes/echo_brief.md)\n\n" in page
     assert "*Source:* `contracts/echo.md`" in page
 
 
@@ -88,12 +131,29 @@ def test_text_shape_page_has_producer_consumers_template_checks_and_snippet(proj
     assert "| Producer | [`echoer`](../agents/echoer.md) in loud mode |" in page
     assert "| Consumers | [`echo-skill`](../agents/echo-skill.md), [`auditor`](../agents/auditor.md) |" in page
     assert "## Template {#shape-template}\n\n```\necho: <text>\n```\n" in page
+    # a check's § links to itself on this page; the contract's copy is a second link
     assert (
-        '1. Line 1 begins `echo: `. [§](../echo.md#echoreturn-check-1 "the check in the contract")\n    {#echoreturn-check-1}\n'
-        in page
-    )
+        "1. Line 1 begins <code>echo&#58;" + SPACE + '</code>. [§](#echoreturn-check-1 "Permanent link to this check")'
+        " · [in the contract](../echo.md#echoreturn-check-1)\n    {#echoreturn-check-1}\n"
+    ) in page
     assert "`prompts/echoer/echoreturn.md`" in page
-    assert "```markdown\n## Shared\n\nRead me.\n\n## EchoReturn\n" in page
+    assert "| Dispatch snippet | 220 bytes, ~55 tokens (estimated: bytes ÷ 4, rounded up) |" in page
+    assert "- Raw file: [`echoreturn.md.txt`](../snippets/echoer/echoreturn.md.txt)\n" in page
+
+
+def test_the_copy_button_carries_the_snippets_exact_bytes_final_newline_included(project):
+    import html
+    import re
+
+    page = render(project)["contracts/shapes/echoreturn.md"]
+    snippet = render_bytes(project)["contracts/snippets/echoer/echoreturn.md.txt"]
+    assert snippet.endswith(b"`echo: `.\n2. The return is one line,\n   never two.\n\n")  # up to the next section
+    (block,) = [line for line in page.splitlines() if line.startswith('<div class="contractc-snippet no-copy">')]
+    (copied,) = re.findall(r'data-clipboard-text="([^"]*)"', block)
+    assert "\n" not in copied  # one line: no Markdown rule can read inside the block
+    assert html.unescape(copied).encode() == snippet
+    shown = re.search(r"<code>(.*)</code>", block).group(1)
+    assert html.unescape(shown) + "\n" == snippet.decode()
 
 
 def test_data_shape_page_escapes_comments_and_anchors_every_field(project):
@@ -121,7 +181,7 @@ def test_data_shape_page_escapes_comments_and_anchors_every_field(project):
 def test_data_shape_page_links_its_schemas_copied_where_their_id_points(project):
     pages = render(project)
     page = pages["contracts/shapes/echo_brief.md"]
-    assert "- [`echo_brief.schema.json`](../../schemas/echo/echo_brief.schema.json): wire schema" in page
+    assert "- [`echo_brief.schema.json`](../../schemas/echo/echo_brief.schema.json): wire schema; SHA-256 `" in page
     schema = json.loads(pages["schemas/echo/echo_brief.schema.json"])
     assert schema["$id"] == "https://example.invalid/contracts/schemas/echo/echo_brief.schema.json"
     assert "trace" not in json.loads(pages["schemas/echo/echo_brief.artifact.schema.json"])["properties"]
@@ -131,6 +191,9 @@ def test_agent_pages_list_what_they_produce_and_receive(project):
     pages = render(project)
     assert "## Produces {#agent-produces}" in pages["contracts/agents/echoer.md"]
     assert "[EchoReturn](../shapes/echoreturn.md) | in loud mode |" in pages["contracts/agents/echoer.md"]
+    write_tree(project, {"contracts/echo.md": CONTRACT.replace(" in loud mode", "")})
+    assert "[EchoReturn](../shapes/echoreturn.md) | *none named: every dispatch* |" in render(project)["contracts/agents/echoer.md"]
+    write_tree(project, {"contracts/echo.md": CONTRACT})
     assert "## Receives" not in pages["contracts/agents/echoer.md"]
     assert (
         "[EchoReturn](../shapes/echoreturn.md) | [`echoer`](echoer.md) in loud mode | [2](../shapes/echoreturn.md#shape-checks) |"
@@ -138,11 +201,35 @@ def test_agent_pages_list_what_they_produce_and_receive(project):
     )
 
 
-def test_index_has_a_mermaid_graph_of_producers_and_consumers(project):
+def test_index_draws_the_producer_consumer_graph_as_inline_svg_linking_every_node(project):
+    import re
+
     page = render(project)["contracts/index.md"]
-    assert (
-        '```mermaid\nflowchart LR\n  a0["auditor"]\n  a1["echo-skill"]\n  a2["echoer"]\n  a2 -->|"EchoReturn"| a0\n  a2 -->|"EchoReturn"| a1\n```'
-        in page
+    assert "mermaid" not in page and "<script" not in page
+    graph = page[page.index('<div class="contractc-graph"') : page.index("</div>") + 6]
+    assert "\n\n" not in graph  # one raw HTML block
+    assert "http://" not in graph.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in graph
+    nodes = re.findall(r'<a href="([^"]+)" class="cc-node [^"]+" data-node="([^"]+)">', graph)
+    assert sorted(nodes) == [
+        ("agents/auditor.md", "agent:auditor"),
+        ("agents/echo-skill.md", "agent:echo-skill"),
+        ("agents/echoer.md", "agent:echoer"),
+        ("shapes/echoreturn.md", "shape:echoreturn"),
+    ]
+    assert graph.count('class="cc-edge"') == 3  # echoer -> EchoReturn -> auditor, echo-skill
+    assert '<text class="cc-mode"' in graph and ">in loud mode</text>" in graph  # the producer's mode
+    # left to right: producer, shape, consumers
+    xs = {key: float(x) for key, x in re.findall(r'data-node="([^"]+)"><title>[^<]*</title><rect x="([\d.]+)"', graph)}
+    assert xs["agent:echoer"] < xs["shape:echoreturn"] < xs["agent:auditor"] == xs["agent:echo-skill"]
+
+
+def test_the_index_names_modes_and_says_why_a_cell_is_empty(project):
+    page = render(project)["contracts/index.md"]
+    assert "| [EchoReturn](shapes/echoreturn.md) | text | [`echoer`](agents/echoer.md) in loud mode |" in page
+    row = next(line for line in page.splitlines() if line.startswith("| [echo_brief]"))
+    assert row == (
+        "| [echo_brief](shapes/echo_brief.md) | data | *none named: a data shape travels inside a dispatch* "
+        "| *none named: see the contract section* |"
     )
 
 
@@ -242,7 +329,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
         "  hint: run `contractc build` to regenerate it; edit the contract, not the copy; more: `contractc explain drift-output`",
         "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file any more",
         "  hint: run `contractc build` to remove it; more: `contractc explain drift-orphan`",
-        "contractc: 2 drifted, 14 checked; run `contractc build` to fix",
+        "contractc: 2 drifted, 18 checked; run `contractc build` to fix",
     ]
     assert snapshot(project) == before
     assert run_cli("build", "--root", str(project)).code == 0
