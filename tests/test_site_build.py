@@ -238,3 +238,68 @@ def archive_page(installed: Path) -> bytes:
     page = installed / "contractc" / "data" / "drift-codes.md"
     assert page.is_file() and not page.is_symlink(), "the wheel must hold the page's bytes, not a link"
     return page.read_bytes()
+
+
+def _nav_links(site: Path, page: str = "index.html") -> list[str]:
+    """The hrefs of the primary navigation of a built page, in order."""
+    import re
+
+    html = (site / page).read_text("utf-8")
+    nav = html[html.index('<nav class="md-nav md-nav--primary"') :]
+    nav = nav[: nav.index("</nav>\n</div>")] if "</nav>\n</div>" in nav else nav
+    return re.findall(r'<a href="([^"]+)" class="md-nav__link', nav)
+
+
+@pytest.mark.parametrize(
+    ("nav", "where"),
+    [
+        ("nav:\n  - Home: index.md\n  - Reference: contractc\n  - About: about.md\n", "at the placeholder"),
+        ("nav:\n  - Home: index.md\n  - About: about.md\n", "as the last section"),
+    ],
+)
+def test_an_explicit_nav_gets_the_generated_pages(seeds, tmp_path, nav, where):
+    root = write_tree(
+        tmp_path / "project",
+        {
+            "contractc.yaml": SEED_CONFIG,
+            "contracts/return-shapes.md": (seeds / "return-shapes.md").read_bytes(),
+            "mkdocs.yml": MKDOCS_YML.format(name="nav") + nav,
+            "docs/index.md": "# Seed\n",
+            "docs/about.md": "# About\n",
+        },
+    )
+    site = mkdocs_build(root, tmp_path / "site")
+    links = _nav_links(site)
+    generated = [i for i, href in enumerate(links) if href.startswith("contracts/")]
+    expected = {
+        "contracts/",
+        "contracts/return-shapes/",
+        "contracts/shapes/auditreturn/",
+        "contracts/shapes/consultationreturn/",
+        "contracts/shapes/editplanreturn/",
+        "contracts/agents/design-auditor/",
+        "contracts/agents/pattern-librarian/",
+    }
+    assert expected <= {links[i] for i in generated}, links
+    about = links.index("about/")
+    if where == "at the placeholder":
+        assert max(generated) < about  # between Home and About, where the user wrote `contractc`
+        assert "Reference" in (site / "index.html").read_text("utf-8")
+    else:
+        assert min(generated) > about  # after the user's own entries
+    assert "contractc" not in links
+
+
+def test_the_plugin_turns_off_web_fonts_unless_mkdocs_yml_names_one(tmp_path):
+    files = {
+        "contractc.yaml": SEED_CONFIG.replace("    shared: [shared-forms, traversal-rules]\n", ""),
+        "contracts/return-shapes.md": "# Shapes\n",
+        "docs/index.md": "# x\n",
+    }
+    root = write_tree(tmp_path / "a", {**files, "mkdocs.yml": MKDOCS_YML.format(name="x")})
+    home = (mkdocs_build(root, tmp_path / "a-site") / "index.html").read_text("utf-8")
+    assert "fonts.googleapis.com" not in home and "fonts.gstatic.com" not in home
+    asked = MKDOCS_YML.format(name="x").replace("  name: material\n", "  name: material\n  font:\n    text: Roboto\n")
+    root = write_tree(tmp_path / "b", {**files, "mkdocs.yml": asked})
+    home = (mkdocs_build(root, tmp_path / "b-site") / "index.html").read_text("utf-8")
+    assert "fonts.googleapis.com" in home  # the user's own mkdocs.yml asked for it
