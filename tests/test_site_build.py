@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, write_tree
-from site_helpers import MKDOCS_YML, html_ids, load_site_config, mkdocs_build, zensical_build
+from site_helpers import MKDOCS_YML, crawl, html_ids, load_site_config, mkdocs_build, zensical_build_of_repo
 
 SEED_CONFIG = "contracts:\n  - path: contracts/return-shapes.md\n    shared: [shared-forms, traversal-rules]\n"
 
@@ -75,15 +74,9 @@ def test_seed_site_builds_strict_and_each_sections_anchor_equals_the_manifest(se
     } <= ids
 
 
-def test_zensical_builds_the_same_anchors_from_the_stored_pages(tmp_path, run_cli):
+def test_zensical_builds_the_same_anchors_from_the_stored_pages_and_both_builds_link_exactly(tmp_path):
     # Zensical runs no mkdocs plugins: `contractc build --site-pages docs` stores the very pages the plugin makes.
-    for name in ("contracts", "docs"):
-        shutil.copytree(REPO / name, tmp_path / "zensical" / name)
-    for name in ("contractc.yaml", "mkdocs.yml"):
-        shutil.copy(REPO / name, tmp_path / "zensical" / name)
-    zroot = tmp_path / "zensical"
-    assert run_cli("build", "--root", str(zroot), "--site-pages", "docs").code == 0
-    zsite = zensical_build(zroot)
+    zsite = zensical_build_of_repo(tmp_path / "zensical")
     msite = mkdocs_build(REPO, tmp_path / "mkdocs-site")
 
     assert (zsite / "anchors.json").read_bytes() == (msite / "anchors.json").read_bytes()
@@ -93,6 +86,21 @@ def test_zensical_builds_the_same_anchors_from_the_stored_pages(tmp_path, run_cl
         assert anchors <= m_ids, page
         assert z_ids == m_ids, page  # every id of a generated page, not only the listed anchors
     assert {p for p in pages} == {p for p in site_anchors(zsite)}
+    # every internal link and fragment of every page of both builds resolves
+    for site in (msite, zsite):
+        followed, problems = crawl(site)
+        assert followed > 1000 and problems == [], problems
+    # the field table's link to another shape (raw HTML) reaches the same page in both
+    for site in (msite, zsite):
+        page = (site / "contracts/shapes/building-stage.task_brief/index.html").read_text("utf-8")
+        assert '<a href="../draft_plan/">draft_plan (shape)</a>' in page
+    # the raw files are published by both, byte for byte
+    for site in (msite, zsite):
+        raw = site / "contracts/snippets/code-reviewer/findingsreturn.md.txt"
+        assert raw.read_bytes() == (REPO / "prompts/code-reviewer/findingsreturn.md").read_bytes()
+        assert (site / "schemas/check-report.schema.json").read_bytes() == (
+            REPO / "compiler/contractc/data/check-report.schema.json"
+        ).read_bytes()
 
 
 def test_each_build_reads_the_contracts_again_and_serve_watches_them(tmp_path):
