@@ -370,3 +370,26 @@ def test_contract_values_in_templates_are_escaped_not_markup(tmp_path):
         line for line in pages["contracts/agents/echoer.md"].splitlines() if line.startswith("| [EchoReturn]")
     )
     assert "| &lt;img src=x onerror=alert(1)&gt; |" in produced and "<img" not in produced
+
+
+def test_code_spans_with_an_edge_space_become_html_that_keeps_it_and_others_stay_as_written():
+    import html
+    import re
+
+    from contractc.site.code_spans import visible_code_spans
+    from contractc.site.pages import code_span
+
+    text = (
+        "1. Line 1 is exactly `status: ` then `ok`; `` `tick ``, ` padded ` and `*star* ` too.\n\n"
+        "| form | example |\n|---|---|\n| prefix | `- ` |\n\n```\nfenced `code ` stays\n```\n"
+    )
+    out = visible_code_spans(text)
+    spans = re.findall(r"<code>(.*?)</code>", out)
+    plain = [html.unescape(re.sub(r"<[^>]+>", "", s)) for s in spans]
+    assert plain == ["status: ", "*star* ", "- "]  # every character, in order; `*` is not emphasis
+    assert all(s.count(SPACE) == 1 for s in spans)
+    assert "`ok`" in out and "`` `tick ``" in out and "` padded `" in out  # CommonMark strips those: left alone
+    assert "```\nfenced `code ` stays\n```\n" in out  # code blocks are not prose
+    assert visible_code_spans("no spans here `x`\n") == "no spans here `x`\n"
+    assert str(code_span("done ")) == "<code>done" + SPACE + "</code>"
+    assert str(code_span("``a``")) == "``` ``a`` ```"

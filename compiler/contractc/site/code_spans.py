@@ -43,7 +43,7 @@ def visible_code_spans(text: str) -> str:
             if found is None:
                 continue
             start, stop = found
-            edits.append((start, stop, _html_code(content)))
+            edits.append((start, stop, html_code(content)))
             cursor = stop
     for start, stop, html in reversed(edits):
         text = text[:start] + html + text[stop:]
@@ -62,7 +62,7 @@ def _find_span(text: str, ticks: str, content: str, start: int, end: int) -> tup
     return None
 
 
-def _html_code(content: str) -> str:
+def html_code(content: str) -> str:
     """``<code>`` holding ``content``: punctuation as character references so no Markdown rule reads it."""
     core = content.strip(" ")
     lead, trail = len(content) - len(content.lstrip(" ")), len(content) - len(content.rstrip(" "))

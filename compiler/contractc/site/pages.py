@@ -423,8 +423,16 @@ def _markup(text: str):
 
 
 def code_span(text: Any):
-    """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself)."""
+    """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself).
+
+    Text with a leading or trailing space becomes HTML that keeps and shows the
+    space (see :mod:`contractc.site.code_spans`), which no engine strips.
+    """
     text = str(text)
+    if text.strip(" ") != text and text.strip(" "):
+        from contractc.site.code_spans import html_code
+
+        return _markup(html_code(text))
     run = max((len(m) for m in BACKTICKS.findall(text)), default=0) if "`" in text else 0
     ticks = "`" * (run + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
