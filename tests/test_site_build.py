@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -38,6 +39,10 @@ def test_this_repository_site_builds_strict_with_every_anchor_in_place(tmp_path)
         assert (site / url / "index.html").is_file(), doc.name
         assert f'href="{url or "."}"' in home or f'href="./{url}"' in home or f'href="{url}"' in home, doc.name
     assert 'href="contracts/agents/code-reviewer/"' in home
+    # the site's name heads the nav once: the home page's own entry does not repeat it
+    nav = home[home.index('<nav class="md-nav md-nav--primary"') :]
+    entries = [" ".join(t.split()) for t in re.findall(r'<span class="md-ellipsis">(.*?)</span>', nav, re.S)]
+    assert entries[0] == "Overview" and "contractc" not in entries
     # search indexes the generated pages
     index = json.loads((site / "search/search_index.json").read_text("utf-8"))
     assert any(doc["location"] == "contracts/shapes/findingsreturn/" for doc in index["docs"])
@@ -250,8 +255,6 @@ def archive_page(installed: Path) -> bytes:
 
 def _nav_links(site: Path, page: str = "index.html") -> list[str]:
     """The hrefs of the primary navigation of a built page, in order."""
-    import re
-
     html = (site / page).read_text("utf-8")
     nav = html[html.index('<nav class="md-nav md-nav--primary"') :]
     nav = nav[: nav.index("</nav>\n</div>")] if "</nav>\n</div>" in nav else nav

@@ -155,7 +155,9 @@ def check(
     """Compare every output with what the contracts compile to; write nothing.
 
     Also checks that every link into a contract (`contracts/x.md#anchor`) or
-    into the contract site (the site_url) names an anchor that exists.
+    into the contract site (the site_url) names an anchor that exists, and that
+    no dispatch snippet exceeds its context budget (budgets: in contractc.yaml,
+    in estimated tokens: UTF-8 bytes / 4).
 
     Exit 0 when every copy is current, 1 when any drifted or a link dangles
     (each one is named with file:line, drifted files with a diff), 2 for bad
