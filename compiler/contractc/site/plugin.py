@@ -18,8 +18,10 @@ Beyond adding the pages, the plugin
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from mkdocs.config import config_options
@@ -48,6 +50,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
     def __init__(self) -> None:
         self.watched: list[Path] = []
         self.generated: set[str] = set()
+        self.user_nav: list | None = None
 
     def on_config(self, config):
         missing = [name for name in REQUIRED_EXTENSIONS if name not in config.markdown_extensions]
@@ -64,6 +67,8 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             raise PluginError("contractc: " + problem.format())
         if _theme_name(config) == "material" and "font" not in _user_theme(config):
             config.theme["font"] = False  # the theme's default fetches Google Fonts
+        # The nav as the user wrote it: each build places the pages in it afresh (serve rebuilds).
+        self.user_nav = copy.deepcopy(config.nav)
         return config
 
     def on_files(self, files: Files, *, config) -> Files:
@@ -79,10 +84,10 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
                 "contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)
             ) from None
         self.generated = {path for path in pages if path.endswith(".md")}
-        if config.nav:
+        if self.user_nav:
             from contractc.site.layout import site_layout
 
-            config.nav = place_in_nav(config.nav, site_layout(project).pages)
+            config.nav = place_in_nav(self.user_nav, site_layout(project).pages)
         for path, data in pages.items():
             # Pages stored on disk by `contractc build --site-pages` are the same bytes; the
             # in-memory ones win so a stale stored copy never reaches the site.
@@ -167,7 +172,7 @@ def _generated_section(pages) -> list:
     return out
 
 
-def _nav_paths(items) -> list[str]:
+def _nav_paths(items) -> Iterator[str]:
     for item in items if isinstance(items, list) else [items]:
         if isinstance(item, str):
             yield item
