@@ -393,3 +393,51 @@ def test_code_spans_with_an_edge_space_become_html_that_keeps_it_and_others_stay
     assert visible_code_spans("no spans here `x`\n") == "no spans here `x`\n"
     assert str(code_span("done ")) == "<code>done" + SPACE + "</code>"
     assert str(code_span("``a``")) == "``` ``a`` ```"
+
+
+def test_the_graph_of_an_orchestrator_that_dispatches_and_receives_places_every_node(tmp_path):
+    import re
+
+    contract = """\
+# Loop
+
+## PlanReturn
+
+Produced by `planner`; consumed by `orchestrating`.
+
+```
+plan: <steps>
+```
+
+Receiver checks:
+
+1. Line 1 begins `plan:`.
+
+## BriefReturn
+
+Produced by `orchestrating` in replan mode; consumed by `planner` and `reviewer`.
+
+```
+brief: <text>
+```
+
+Receiver checks:
+
+1. Line 1 begins `brief:`.
+"""
+    root = write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/loop.md\n", "contracts/loop.md": contract})
+    graph = render(root)["contracts/index.md"]
+    boxes = dict(re.findall(r'data-node="([^"]+)"><title>[^<]*</title><rect x="([\d.]+)"', graph))
+    assert set(boxes) == {
+        "agent:orchestrating",
+        "agent:planner",
+        "agent:reviewer",
+        "shape:briefreturn",
+        "shape:planreturn",
+    }
+    assert graph.count('class="cc-edge"') == 5  # planner->Plan->orchestrating->Brief->planner, Brief->reviewer
+    x = {k: float(v) for k, v in boxes.items()}
+    # the cycle is cut once: every arrow but the one closing it (PlanReturn -> orchestrating) runs left to right
+    assert x["agent:orchestrating"] < x["shape:briefreturn"] < x["agent:planner"] == x["agent:reviewer"]
+    assert x["agent:planner"] < x["shape:planreturn"]
+    assert ">in replan mode</text>" in graph

@@ -53,6 +53,10 @@ def graph_svg(layout: Layout, shapes: list[TextShape], link: Callable[[str], str
         for j, key in enumerate(col):
             where[key] = (xs[i], top + j * ROW + ROW / 2, widths[i])
     width = xs[-1] + widths[-1] + 1
+    # An edge back to an earlier column (one per cycle) runs below every node, in a lane of its own.
+    backward = [(s, t) for s, t, _ in edges if where[t][0] <= where[s][0]]
+    lane = height + 6
+    height += 14 * len(backward) + (6 if backward else 0)
     out = [
         '<div class="contractc-graph" style="overflow-x:auto">',
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width:.0f}" height="{height:.0f}" '
@@ -72,9 +76,10 @@ def graph_svg(layout: Layout, shapes: list[TextShape], link: Callable[[str], str
     for source, target, mode in edges:
         (x1, y1, w1), (x2, y2, _) = where[source], where[target]
         start, end = x1 + w1, x2
-        if end <= start:  # an edge back to an earlier column: leave and enter from below
-            dip = max(y1, y2) + ROW / 2 + 4
-            d = f"M{x1 + w1 / 2:.1f},{y1 + 14:.1f} C{x1 + w1 / 2:.1f},{dip:.1f} {x2 + 20:.1f},{dip:.1f} {x2 + 20:.1f},{y2 + 15:.1f}"
+        if end <= start:  # back to an earlier column: down from the source, along its lane, up into the target
+            dip = lane + 14 * backward.index((source, target))
+            sx, tx = x1 + w1 / 2, x2 + 20
+            d = f"M{sx:.1f},{y1 + 14:.1f} L{sx:.1f},{dip:.1f} L{tx:.1f},{dip:.1f} L{tx:.1f},{y2 + 15:.1f}"
         else:
             bend = (end - start) / 2
             d = f"M{start:.1f},{y1:.1f} C{start + bend:.1f},{y1:.1f} {end - bend:.1f},{y2:.1f} {end:.1f},{y2:.1f}"

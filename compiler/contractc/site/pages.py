@@ -266,6 +266,7 @@ def _shape_context(
                 for c in shape.checks
             ],
             "snippet_path": path,
+            "snippet": data.decode("utf-8"),  # for override templates that show it with `| fence`
             "snippet_file": raw.snippets[shape.id],
             "snippet_sha256": hashlib.sha256(data).hexdigest(),
             "snippet_size": snippet_size(data),
