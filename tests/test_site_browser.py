@@ -236,12 +236,17 @@ def test_checks_have_visible_permalinks_and_a_shape_pages_checks_link_to_themsel
     tab.page.goto(tab.base + "contracts/review-returns/", wait_until="load")
     permalink = tab.page.locator('#findingsreturn-check-2 a[href="#findingsreturn-check-2"]')
     assert permalink.is_visible() and permalink.text_content() == "§"
+    heading = tab.page.locator("h2#findingsreturn > a.headerlink")  # the section's, seen without hovering
+    assert float(heading.evaluate("el => getComputedStyle(el).opacity")) >= 0.4 and heading.is_visible()
     note = tab.page.locator("h2#findingsreturn + p")
     assert note.locator('a[href$="shapes/findingsreturn/"]').count() == 1
     assert note.locator('a[href$="agents/code-reviewer/"]').count() == 1
     tab.page.goto(tab.base + "contracts/shapes/findingsreturn/", wait_until="load")
     own = tab.page.locator('#findingsreturn-check-2 a[href="#findingsreturn-check-2"]')
     assert own.is_visible() and own.text_content() == "§"
+    tab.page.goto(tab.base + "contracts/shapes/building-stage.task_brief/", wait_until="load")
+    field = tab.page.locator('[id="building-stage.task_brief-plan"] a[href="#building-stage.task_brief-plan"]')
+    assert field.is_visible() and field.text_content() == "§"
 
 
 def test_a_citation_link_lands_on_the_receiver_check_in_view(offline):
