@@ -38,6 +38,8 @@ class Result:
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
     docs_url: str = ""
     """``docs_url`` of contractc.yaml, for the messages' ``see:`` links (empty: none, or not loaded)."""
+    attached: dict[Diagnostic, Change] = field(default_factory=dict)
+    """Check mode: the diff shown under one diagnostic (a restatement against the contract's bytes)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -89,6 +91,8 @@ def run(
             refused = [d for d in drifted + found if refuses_build(d, force)]
             if refused:
                 result.diagnostics, result.refused = sorted(refused, key=Diagnostic.sort_key), True
+                paths = {d.path for d in refused}
+                result.changes = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
                 return result
             verify_changes(changes)
             write_changes(root, changes)
@@ -98,6 +102,10 @@ def run(
             drifted = []
         result.changes = changes
         result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
+        if mode is Mode.CHECK:
+            from contractc.drift.restatements import restatement_changes
+
+            result.attached = restatement_changes(project, result.diagnostics)
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []

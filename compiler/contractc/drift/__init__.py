@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from contractc.budget import find_over_budget
 from contractc.diagnostics import Diagnostic
+from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.pins import find_broken_pins
 from contractc.drift.regions import explain_regions, find_orphaned_regions
 from contractc.drift.restatements import find_restatements
@@ -38,6 +39,7 @@ EXPLAINERS: dict[str, Explainer] = {
 FINDERS: dict[str, Finder] = {
     "orphaned-regions": find_orphaned_regions,
     "restatements": find_restatements,
+    "allowances": find_stale_allowances,
     "pins": find_broken_pins,
     "links": find_dangling_links,
     "budgets": find_over_budget,
@@ -47,6 +49,7 @@ FINDERS: dict[str, Finder] = {
 # person can take with --force; an orphaned region has nothing to be filled with.
 BUILD_REFUSES: dict[str, bool] = {
     "drift-region-edited": True,
+    "drift-region-new-differs": True,
     "drift-region-stale-edited": True,
     "drift-region-orphaned": False,
 }
