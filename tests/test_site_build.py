@@ -99,6 +99,17 @@ def test_zensical_builds_the_same_anchors_from_the_stored_pages_and_both_builds_
     for site in (msite, zsite):
         page = (site / "contracts/shapes/building-stage.task_brief/index.html").read_text("utf-8")
         assert '<a href="../draft_plan/">draft_plan (shape)</a>' in page
+    # every $id and $ref the data-shape schemas name is a file both sites publish
+    named = set()
+    for schema in sorted((msite / "schemas/handoffs").glob("*.schema.json")):
+        document = json.loads(schema.read_text("utf-8"))
+        named.add(document["$id"])
+        named.update(re.findall(r'"\$ref": "(https?://[^"#]+)', schema.read_text("utf-8")))
+    assert len(named) >= 7
+    for url in sorted(named):
+        assert url.startswith("https://contractc.dev/"), url
+        for site in (msite, zsite):
+            assert (site / url.removeprefix("https://contractc.dev/")).is_file(), (site.name, url)
     # the raw files are published by both, byte for byte
     for site in (msite, zsite):
         raw = site / "contracts/snippets/code-reviewer/findingsreturn.md.txt"
