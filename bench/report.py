@@ -39,6 +39,8 @@ class Report:
     disk: dict[str, float] = field(default_factory=dict)
     estimator: dict[int, tuple[float, float, int]] = field(default_factory=dict)
     """Snippet KB -> (estimate us, sha256 us, estimated tokens)."""
+    validate_us: float | None = None
+    """Median microseconds to judge a 100-line return after load (``Receiver.validate``)."""
     scan: dict[int, dict[str, Samples]] = field(default_factory=dict)
     """P -> the ``contractc scan`` row: scan, the read-and-compare floor, python -c pass."""
     unavailable: dict[str, str] = field(default_factory=dict)
@@ -104,6 +106,12 @@ TARGETS = [
     Target("page generation / `mkdocs build`, same P (worst P)", "<= 0.05", _pages, lambda v: v <= 0.05),
     Target("peak RSS N = 5000 / N = 100", "<= 1.1", _rss, lambda v: v <= 1.1),
     Target("a clean `check` prints", "one line", _lines, lambda v: v == "1 line"),
+    Target(
+        "judging a 100-line return after load (`Receiver.validate`), ms",
+        "< 1",
+        lambda r: r.validate_us / 1000 if r.validate_us is not None else None,
+        lambda v: v < 1,
+    ),
 ]
 
 # The same ratios without the local cache: what a fresh CI checkout pays.

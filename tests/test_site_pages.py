@@ -106,15 +106,16 @@ def test_contract_page_is_the_contract_with_explicit_ids_on_headings_and_checks(
     assert page.startswith(
         "# Echo contract {#echo-contract}\n\n## Shared {#shared}\n\nRead me.\n\n## EchoReturn {#echoreturn}\n"
     )
-    # a blank line is added before the list (Python-Markdown needs one), then a visible permalink and the id
-    # on the item's last lines; the code span's trailing space is kept and shown
+    # a blank line is added before the list (Python-Markdown needs one), then the mark saying whether
+    # `contractc validate` runs the check with a visible permalink, and the id on the item's last line;
+    # the code span's trailing space is kept and shown
     assert (
         "Receiver checks:\n\n1. Line 1 begins <code>echo&#58;" + SPACE + "</code>.\n"
-        '   [§](#echoreturn-check-1 "Permanent link to this check")\n   {#echoreturn-check-1}\n'
+        '   *mechanised* [§](#echoreturn-check-1 "Permanent link to this check")\n   {#echoreturn-check-1}\n'
     ) in page
     assert (
-        '2. The return is one line,\n   never two.\n   [§](#echoreturn-check-2 "Permanent link to this check")\n'
-        "   {#echoreturn-check-2}\n"
+        "2. The return is one line,\n   never two.\n   **not mechanised** (the receiver judges it by reading) "
+        '[§](#echoreturn-check-2 "Permanent link to this check")\n   {#echoreturn-check-2}\n'
     ) in page
     # each section that defines a shape links its shape page and its producer's agent page, mode included
     assert (
@@ -134,7 +135,12 @@ def test_text_shape_page_has_producer_consumers_template_checks_and_snippet(proj
     # a check's § links to itself on this page; the contract's copy is a second link
     assert (
         "1. Line 1 begins <code>echo&#58;" + SPACE + '</code>. [§](#echoreturn-check-1 "Permanent link to this check")'
-        " · [in the contract](../echo.md#echoreturn-check-1)\n    {#echoreturn-check-1}\n"
+        " · [in the contract](../echo.md#echoreturn-check-1)\n"
+        "    *mechanised* (`line-begins`)\n    {#echoreturn-check-1}\n"
+    ) in page
+    assert (
+        "    **not mechanised**: `contractc validate` skips it; the receiver judges it by reading\n"
+        "    {#echoreturn-check-2}\n"
     ) in page
     assert "`prompts/echoer/echoreturn.md`" in page
     assert "| Dispatch snippet | 220 bytes, ~55 tokens (estimated: bytes ÷ 4, rounded up) |" in page

@@ -2,10 +2,11 @@
 
 Every heading gets an explicit ``{#anchor}`` (attr_list), and every receiver
 check list item gets its ``{#<shape>-check-<n>}`` on a line of its own at the
-end of the item, after a visible permalink (``§``), so no site engine ever
-derives an id differently from the compiler.  A section may get a note after
-its heading (the links to the shape and agent pages it defines).  Everything
-else is the contract's bytes, unchanged.
+end of the item, after a line marking it *mechanised* or **not mechanised**
+(whether ``contractc validate`` runs it) and a visible permalink (``§``), so no
+site engine ever derives an id differently from the compiler.  A section may
+get a note after its heading (the links to the shape and agent pages it
+defines).  Everything else is the contract's bytes, unchanged.
 """
 
 from __future__ import annotations
@@ -52,9 +53,14 @@ def annotate_contract(contract: Contract, notes: dict[str, str] | None = None) -
                 # Python-Markdown, unlike CommonMark, needs a blank line before a list.
                 edits.append((check.span.start, check.span.start, b"\n"))
             newline = b"" if data[: check.span.end].endswith(b"\n") else b"\n"
+            mark = "*mechanised*" if check.rules else "**not mechanised** (the receiver judges it by reading)"
             permalink = PERMALINK.format(anchor=check.anchor)
             edits.append(
-                (check.span.end, check.span.end, newline + f"{indent}{permalink}\n{indent}{{#{check.anchor}}}\n".encode())
+                (
+                    check.span.end,
+                    check.span.end,
+                    newline + f"{indent}{mark} {permalink}\n{indent}{{#{check.anchor}}}\n".encode(),
+                )
             )
     out = bytearray(data)
     for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):

@@ -262,6 +262,7 @@ def _shape_context(
                     "number": c.number,
                     "anchor": c.anchor,
                     "markdown": _markup(visible_code_spans(c.text).replace("\n", "\n    ")),
+                    "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
                 }
                 for c in shape.checks
             ],
