@@ -11,6 +11,7 @@
 #   INPUT_CHANGED_SINCE  git ref: report only drift the changes since it touch (default: full check)
 #   INPUT_SITE           true | false | auto: build the site; auto = when ROOT/mkdocs.yml exists
 #   INPUT_PACKAGE        pip requirement to install (default: this repository, the Action's own copy)
+#   INPUT_CACHE          true: let check use a .contractc/ cache (default false: --no-cache)
 #   CONTRACTC_VENV       where to create the virtualenv (default $RUNNER_TEMP/contractc-venv)
 set -euo pipefail
 
@@ -44,6 +45,10 @@ install() {
 
 check() {
   local args=(check --root "$root" --format github)
+  # A gate never trusts a .contractc/ cache it did not write (anyone who can write it can make check pass).
+  if [ "${INPUT_CACHE:-false}" != "true" ]; then
+    args+=(--no-cache)
+  fi
   if [ -n "${INPUT_CHANGED_SINCE:-}" ]; then
     args+=(--changed-since "$INPUT_CHANGED_SINCE")
   fi

@@ -118,12 +118,19 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     workspace = tmp_path / "workspace"
     project = write_tree(workspace / "plugin", PROJECT)
     run_cli("build", "--root", str(project))
-    introduce(project, "orphan output")
+    introduce(project, "missing snippet")
     github_path, summary = tmp_path / "github_path", tmp_path / "step_summary"
     github_path.touch()
+    # Installed from a copy: pip builds in place, and setuptools writes build/ beside the sources it builds.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    shutil.copytree(REPO / "compiler", source / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     env = _clean_env(
         INPUT_ROOT="plugin",
         INPUT_SITE="auto",
+        INPUT_PACKAGE=str(source),
         CONTRACTC_VENV=str(tmp_path / "venv"),
         GITHUB_PATH=str(github_path),
         GITHUB_STEP_SUMMARY=str(summary),
@@ -141,7 +148,7 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     drift = _run(["bash", str(ACTION), "check"], workspace, env)
     assert drift.returncode == 1, drift.stdout + drift.stderr
     assert drift.stdout.startswith(
-        "::error file=plugin/prompts/gone/old.md,title=contractc drift-orphan::no contract produces this file any more"
+        "::error file=plugin/prompts/reporter/reportreturn.md,title=contractc drift-missing::prompts output has not been generated"
     )
     assert (
         summary.read_text()
