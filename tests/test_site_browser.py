@@ -3,7 +3,7 @@
 This repository's site is built twice, by mkdocs (with the plugin) and by
 Zensical (from the stored pages), and each is served on 127.0.0.1 and opened
 with every request to another host blocked and recorded.  One browser for the
-module.  Screenshots go to ``$CONTRACTC_ARTIFACTS`` when set, else to a
+module.  Screenshots go to ``$CONTRACTC_TEST_ARTIFACTS`` when set, else to a
 temporary folder, never into the source tree.  Skips, saying why, only where
 no browser is installed (.ci/run installs Debian's chromium).
 """
@@ -55,7 +55,7 @@ def system_chromium() -> str:
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory) -> Path:
-    wanted = os.environ.get("CONTRACTC_ARTIFACTS")
+    wanted = os.environ.get("CONTRACTC_TEST_ARTIFACTS")
     folder = Path(wanted) if wanted else tmp_path_factory.mktemp("artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     assert not folder.resolve().is_relative_to(REPO / "compiler") and folder.resolve() != REPO
