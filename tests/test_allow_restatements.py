@@ -109,3 +109,36 @@ def test_an_entry_pinned_by_line_still_works_and_is_reported_when_the_copy_moves
     moved = _check(root, run_cli, monkeypatch)
     assert moved.code == 1
     assert "error[drift-allowance]" in moved.out and "sha256" in moved.out  # the hint offers the sturdy form
+
+
+EXAMPLE_AND_COPY = """\
+# Builder
+
+For example, a filled-in brief:
+
+```yaml
+task_brief:
+  plan: plans/42-migrate.md
+  workspace: /srv/work/42
+```
+
+For example, the brief's shape with one comment changed (a copy, not an example: its values are notation):
+
+```yaml
+task_brief:
+  plan: string
+  workspace: string   # edited copy
+```
+"""
+
+
+def test_check_and_scan_agree_a_filled_in_block_is_an_example_and_a_notation_block_is_a_copy(tmp_path, run_cli):
+    from contractc.load.worked import example_reason
+    from contractc.scan import blocks
+    from test_restatements import check
+
+    assert blocks.example_reason is example_reason  # one rule, called by both commands
+    result = check(tmp_path, run_cli, {"agents/builder.md": EXAMPLE_AND_COPY})
+    reported = [line for line in result.out.splitlines() if "error[drift-restatement]" in line]
+    assert len(reported) == 1, result.out
+    assert reported[0].startswith("agents/builder.md:13:1:") and "different from the contract" in reported[0]
