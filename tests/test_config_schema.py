@@ -42,7 +42,7 @@ SITE = st.fixed_dictionaries(
         "directory_urls": st.booleans(),
     },
 )
-ALLOW = st.fixed_dictionaries({"path": GOOD_TEXT}, optional={"shape": GOOD_TEXT, "line": st.sampled_from([1, 7, 1.0])})
+ALLOW = st.fixed_dictionaries({"path": GOOD_TEXT}, optional={"shape": GOOD_TEXT, "line": st.sampled_from([1, 7, 1.0]), "sha256": SHA})
 AGENT_NAMES = st.sampled_from(["echoer", "a.b-c_d", "9lives", "x"])
 VALID = st.fixed_dictionaries(
     {"contracts": st.lists(CONTRACT, min_size=1, max_size=2)},
@@ -50,7 +50,11 @@ VALID = st.fixed_dictionaries(
         "site_url": st.sampled_from(["https://x.dev/", "http://x", "http://"]),
         "site": SITE,
         "targets": unique_texts(),
+        "docs_url": st.sampled_from(["https://contractc.dev/drift-codes/", "http://x"]),
         "agents": st.dictionaries(AGENT_NAMES, GOOD_TEXT, max_size=2),
+        "budgets": st.fixed_dictionaries(
+            {}, optional={"agents": st.dictionaries(AGENT_NAMES, st.sampled_from([1, 900, 2.0]), max_size=2), "shapes": st.dictionaries(GOOD_TEXT, st.sampled_from([1, 40]), max_size=2)}
+        ),
         "allow_restatements": st.lists(ALLOW, max_size=2),
         "out": st.fixed_dictionaries({}, optional={"prompts": GOOD_TEXT, "schemas": GOOD_TEXT, "site": GOOD_TEXT}),
     },

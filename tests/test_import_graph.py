@@ -18,10 +18,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "model/load",
         (
-            "diagnostics", "report", "model", "files", "notation", "checks", "example", "fields", "layout",
-            "shape_schemas", "output", "journal", "written", "load",
+            "diagnostics", "report", "explain", "model", "files", "notation", "checks", "example", "fields", "layout",
+            "shape_schemas", "budget", "output", "journal", "written", "load",
         ),
-    ),  # fmt: skip  (report: the output formats of diagnostics, below every command that prints them)
+    ),  # fmt: skip  (report, explain: the output formats of diagnostics and the page of their codes, below
+    #    every command that prints them; budget: snippet sizes, shared by emit, site and drift)
     ("stages", ("emit", "drift", "site", "validate")),
     ("pipeline", ("pipeline", "changed", "cache", "checking", "scan", "adopt")),
     ("cli", ("cli", "__main__", "__init__")),

@@ -22,8 +22,9 @@ compared and keys the cache, so one added later is never answered by a cache wri
 without it; a clean full check is clean in every format, and for every ``--changed-since``."""
 
 
-def check(root: Path, params: Mapping[str, object]) -> Report:
-    """The report of ``contractc check`` with the command's options ``params`` (by click parameter name)."""
+def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
+    """The report of ``contractc check`` with the command's options ``params`` (by click parameter name),
+    and the project's ``docs_url`` for the messages' ``see:`` links (empty when none, or not loaded)."""
     from contractc.report import Report
 
     changed_since = params.get("changed_since")
@@ -35,7 +36,7 @@ def check(root: Path, params: Mapping[str, object]) -> Report:
         try:
             changed = changed_files(root, str(changed_since))
         except ContractcError as exc:
-            return Report.of(exc.diagnostics)
+            return Report.of(exc.diagnostics), ""
     options = {k: v for k, v in params.items() if k not in REPORT_ONLY}
     if use_cache:
         from contractc.cache import confirm
@@ -44,11 +45,11 @@ def check(root: Path, params: Mapping[str, object]) -> Report:
         try:  # the cache is read from .contractc only when that is a plain folder of the project
             state_folder(root)
         except ContractcError as exc:
-            return Report.of(exc.diagnostics)
+            return Report.of(exc.diagnostics), ""
 
         checked = confirm(root, options)
         if checked is not None:  # every file the last clean run read is byte-identical
-            return Report.of([], checked=checked, since=changed_since)
+            return Report.of([], checked=checked, since=changed_since), ""
     from contractc.output import Mode
     from contractc.pipeline import run
 
@@ -63,7 +64,7 @@ def check(root: Path, params: Mapping[str, object]) -> Report:
     else:
         result = run(root, Mode.CHECK, site_pages=site_pages)
     if result.exit_code is ExitCode.BAD_INPUT:
-        return Report.of(result.diagnostics)
+        return Report.of(result.diagnostics), result.docs_url
     diagnostics, changes, hidden = result.diagnostics, result.changes, 0
     if changed is not None:
         from contractc.changed import limit_to_changes
@@ -73,4 +74,4 @@ def check(root: Path, params: Mapping[str, object]) -> Report:
 
     kept = set(diagnostics)
     attached = {d: c for d, c in result.attached.items() if d in kept}
-    return replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached)
+    return replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached), result.docs_url

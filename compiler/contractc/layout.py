@@ -18,7 +18,7 @@ from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.fields import field_rows
 from contractc.model import Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
-RESERVED = {"index", "shapes", "agents", "schemas"}
+RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
 """Names under the prefix that the generated pages use themselves."""
 
 PageKind = Literal["index", "contract", "shape", "agent"]

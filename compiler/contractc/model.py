@@ -463,6 +463,16 @@ class SiteOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class Budgets:
+    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.budget`)."""
+
+    agents: tuple[tuple[str, int], ...] = ()
+    """(agent, ceiling on each dispatch snippet sent to it) by agent name."""
+    shapes: tuple[tuple[str, int], ...] = ()
+    """(text shape id, ceiling on its dispatch snippet) by shape id."""
+
+
+@dataclass(frozen=True, slots=True)
 class AllowedRestatement:
     """One ``allow_restatements:`` entry: hand-made copies check must not report."""
 
@@ -471,16 +481,21 @@ class AllowedRestatement:
     shape: str | None = None
     """Only copies of this shape id; None: any shape."""
     line: int | None = None
-    """Only the copy whose opening fence is on this line; None: any line."""
+    """Without ``sha256``: only the copy whose opening fence is on this line; None: any line.
+    With ``sha256``: a hint only (a note says where the copy moved)."""
+    sha256: str | None = None
+    """Only the copy whose bytes (opening fence line through closing fence line) have this SHA-256."""
 
-    def allows(self, path: str, shape: str, line: int) -> bool:
+    def allows(self, path: str, shape: str, line: int, digest: Callable[[], str]) -> bool:
+        """Whether the entry covers the copy: path glob and shape, then its bytes (``digest()``,
+        computed only when asked) or else its ``line``."""
         from fnmatch import fnmatchcase
 
-        return (
-            fnmatchcase(path, self.path)
-            and (self.shape is None or self.shape == shape)
-            and (self.line is None or self.line == line)
-        )
+        if not fnmatchcase(path, self.path) or (self.shape is not None and self.shape != shape):
+            return False
+        if self.sha256 is not None:
+            return self.sha256 == digest()
+        return self.line is None or self.line == line
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,8 +513,11 @@ class Config:
     agents: tuple[tuple[str, str], ...] = ()
     """(agent, role file path as written) by agent name."""
     allow_restatements: tuple[AllowedRestatement, ...] = ()
+    budgets: Budgets = Budgets()
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
+    docs_url: str = ""
+    """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
 
     def where(self, key_path: str) -> Span:
         """The span of a key path (``$.out.prompts``), for locating messages about it."""

@@ -50,6 +50,8 @@ class Result:
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
     notes: list[Diagnostic] = field(default_factory=list)
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
+    docs_url: str = ""
+    """``docs_url`` of contractc.yaml, for the messages' ``see:`` links (empty: none, or not loaded)."""
     attached: dict[Diagnostic, Change] = field(default_factory=dict)
     """Check mode: the diff shown under one diagnostic (a restatement against the contract's bytes)."""
 
@@ -151,6 +153,7 @@ def run(
     try:
         recovered = recover(root)
         project = _load(root, site_pages)
+        result.docs_url = project.config.docs_url
         wanted = set(only)
         targets, drifted, found, compared = compare_targets(project, render=not wanted or "regions" in wanted)
         outputs = emit_outputs(project, wanted, skip=STREAMED)

@@ -9,7 +9,8 @@ Two named tables, both pure:
   ``drift-output`` message.
 * :data:`FINDERS` -- drift that is not a difference of one output, found in
   the project: broken pins, links in the contracts to anchors that do not exist,
-  allow_restatements entries that no longer allow anything.
+  allow_restatements entries that no longer allow anything, dispatch snippets
+  over their context budget.
 * :data:`TARGET_FINDERS` -- the same, found in one target file at a time, as
   the pipeline's one pass over the targets reaches it: orphaned regions,
   restatements of a shape outside any region, dangling links.  Each entry is
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from contractc.budget import find_over_budget
 from contractc.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.links import dangling_links_in, find_dangling_links
@@ -45,6 +47,7 @@ FINDERS: dict[str, Finder] = {
     "allowances": find_stale_allowances,
     "pins": find_broken_pins,
     "links": find_dangling_links,
+    "budgets": find_over_budget,
 }
 
 TARGET_FINDERS: dict[str, TargetFinder] = {

@@ -5,17 +5,28 @@ target file, outside its regions: a fenced block whose first key is a data
 shape's key, or a fenced block whose lines mostly repeat a text shape's
 template.  Target files are scanned as bytes for fence lines (CommonMark's
 rule: up to three spaces, three or more backticks or tildes, closed by the
-same character at least as long); nothing is parsed as Markdown or YAML.
+same character at least as long); nothing is parsed as Markdown.
+
+A filled-in example of a data shape is not a restatement when ``scan`` would
+call it a worked example (:func:`contractc.load.worked.example_reason`, the one
+rule both commands use), unless it is byte-identical to the contract or the
+contract's own block would pass that rule (then the rule cannot tell them apart).
+
+An ``allow_restatements`` entry with ``sha256`` matches the copy by its bytes
+(:func:`block_digest`), wherever the copy sits; an entry with only ``line``
+matches by line (the older form).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
+from contractc.load.worked import yaml_example_reason
 from contractc.model import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
 from contractc.output import Change, Output
 
@@ -40,6 +51,10 @@ class _Block:
     """The block's non-blank lines, stripped."""
     first: str
     """The first non-blank, non-comment line, unstripped (a top-level key sits at column 1)."""
+    body: str = ""
+    """The text between the fences."""
+    full_info: str = ""
+    """The info string as written."""
 
 
 Shapes = tuple[dict[str, list[tuple[DataShape, set[str]]]], list[tuple[TextShape, set[str]]]]
@@ -81,25 +96,31 @@ def restatement_changes(project: Project, diagnostics: list[Diagnostic]) -> dict
     return changes
 
 
-def unmanaged_copies(project: Project) -> list[tuple[str, str, int]]:
-    """(path, shape id, line) of every restatement, allowed or not: what an allow_restatements entry may match.
+def unmanaged_copies(project: Project) -> list[tuple[str, str, int, str]]:
+    """(path, shape id, line, sha256) of every restatement, allowed or not, worked examples
+    included: what an allow_restatements entry may match.
 
     A pass of its own over the targets, made only for a project with allow_restatements entries.
     """
     shapes = _shapes(project)
     problems: list[Diagnostic] = []  # marker problems: the pipeline's own pass reports them
     return [
-        (target.path, shape.id, line)
+        (target.path, shape.id, line, block_digest(target.data, block))
         for target in project.targets.scan(problems)
-        for _, shape, line in _candidates(target, shapes)
+        for block, shape, line in _candidates(project, target, shapes, examples=True)
     ]
+
+
+def block_digest(data: bytes, block: _Block) -> str:
+    """The SHA-256 an allow_restatements entry names: the bytes from the opening fence line through the closing one."""
+    return hashlib.sha256(data[block.start : block.end]).hexdigest()
 
 
 def _found(project: Project, target: TargetFile, shapes: Shapes) -> list[tuple[Diagnostic, Change | None]]:
     allow = project.config.allow_restatements
     found = []
-    for block, shape, line in _candidates(target, shapes):
-        if not _allowed(allow, target, shape, line):
+    for block, shape, line in _candidates(project, target, shapes):
+        if not _allowed(allow, target, shape, line, block):
             held = target.data[block.start : block.end]
             source = _source(project, shape)
             last = line + count_newlines(held.rstrip(b"\r\n")) if held else line
@@ -121,16 +142,20 @@ def _shapes(project: Project) -> Shapes:
     return keys, templates
 
 
-def _candidates(target: TargetFile, shapes: Shapes) -> Iterator[tuple[_Block, Shape, int]]:
-    """Every fenced block of ``target`` outside its regions that restates a shape, with its line."""
+def _candidates(project: Project, target: TargetFile, shapes: Shapes, examples: bool = False) -> Iterator[tuple[_Block, Shape, int]]:
+    """Every fenced block of ``target`` outside its regions that restates a shape, with its line;
+    worked examples only when ``examples``."""
     keys, templates = shapes
     managed = sorted((r.content.start, r.content.end) for r in target.regions)
     if not _fence_outside(target.data, managed):
         return
     for block in _blocks(target.data, managed):
         shape = _data_shape(block, keys) or _text_shape(block, templates)
-        if shape is not None:
-            yield block, shape, count_newlines(target.data, 0, block.start) + 1
+        if shape is None:
+            continue
+        if not examples and isinstance(shape, DataShape) and _worked_example(project, target.data, block, shape):
+            continue
+        yield block, shape, count_newlines(target.data, 0, block.start) + 1
 
 
 def _fence_outside(data: bytes, managed: list[tuple[int, int]]) -> bool:
@@ -207,7 +232,7 @@ def _blocks(data: bytes, managed: list[tuple[int, int]] = ()) -> Iterator[_Block
         first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
         info = opening["info"].decode("utf-8", "replace").strip().split(" ")[0].lower()
         end = _line_end(data, fences[close][0].end()) if close is not None else len(data)
-        yield _Block(start, end, col, info, lines, first)
+        yield _Block(start, end, col, info, lines, first, text, opening["info"].decode("utf-8", "replace").strip())
         i = close + 1 if close is not None else len(fences)
 
 
@@ -242,8 +267,38 @@ def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]]) -> S
     return best
 
 
-def _allowed(allow: tuple[AllowedRestatement, ...], target: TargetFile, shape: Shape, line: int) -> bool:
-    return any(entry.allows(target.path, shape.id, line) for entry in allow)
+def _worked_example(project: Project, data: bytes, block: _Block, shape: DataShape) -> bool:
+    """Whether scan's worked-example rule calls the block an example of ``shape`` (see the module docstring)."""
+    source = _source(project, shape)
+    held = data[block.start : block.end]
+    if held == source or held == source + b"\n":
+        return False
+    if not yaml_example_reason(block.body, _line_before(data, block.start), "example" in block.full_info.lower()):
+        return False
+    contract = next(c for c in project.contracts if shape in c.shapes)
+    # A contract whose own block reads as an example (no notation at all): the rule cannot tell a copy from an example.
+    return not yaml_example_reason(contract.slice(shape.body).decode("utf-8", "replace"), "", False)
+
+
+def _line_before(data: bytes, offset: int) -> str:
+    """The nearest non-blank line among the three above the line at ``offset`` (as scan reads it)."""
+    lines = data[max(0, offset - 4096) : offset].decode("utf-8", "replace").splitlines()
+    for text in reversed(lines[-3:]):
+        if text.strip():
+            return text.strip()
+    return ""
+
+
+def _allowed(allow: tuple[AllowedRestatement, ...], target: TargetFile, shape: Shape, line: int, block: _Block) -> bool:
+    """Whether an entry covers the copy: path glob and shape, then its bytes (``sha256``) or else its ``line``."""
+    digests: list[str] = []
+
+    def digest() -> str:
+        if not digests:
+            digests.append(block_digest(target.data, block))
+        return digests[0]
+
+    return any(entry.allows(target.path, shape.id, line, digest) for entry in allow)
 
 
 def _source(project: Project, shape: Shape) -> bytes:
@@ -265,5 +320,7 @@ def _diagnostic(
         + "; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
     )
     d = Diagnostic(target.path, line, col, "drift-restatement", f"unmanaged copy of {shape.id}, {verdict}", hint)
-    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"))
+    span = shape.block if isinstance(shape, DataShape) else shape.template
+    where = f"{span.path}:{span.line}" if span is not None else None
+    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"), expected_path=where)
     return d, change

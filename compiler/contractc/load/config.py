@@ -16,7 +16,7 @@ from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
-from contractc.model import AllowedRestatement, Config, ContractEntry, Outputs, SiteOptions, Span
+from contractc.model import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
 
 CONFIG_NAME = "contractc.yaml"
 DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
@@ -85,10 +85,15 @@ def load_config(root: Path) -> Config:
         targets=tuple(plain.get("targets", ())),
         agents=tuple(sorted(plain.get("agents", {}).items())),
         allow_restatements=tuple(
-            AllowedRestatement(a["path"], a.get("shape"), int(a["line"]) if "line" in a else None)
+            AllowedRestatement(a["path"], a.get("shape"), int(a["line"]) if "line" in a else None, a.get("sha256"))
             for a in plain.get("allow_restatements", ())
         ),
+        budgets=Budgets(
+            agents=tuple(sorted((k, int(v)) for k, v in plain.get("budgets", {}).get("agents", {}).items())),
+            shapes=tuple(sorted((k, int(v)) for k, v in plain.get("budgets", {}).get("shapes", {}).items())),
+        ),
         positions=_positions(doc, "$", {}),
+        docs_url=plain.get("docs_url", ""),
     )
 
 

@@ -24,12 +24,14 @@ def conforms(doc: Any) -> bool:
     return (
         isinstance(doc, dict)
         and "contracts" in doc
-        and _only(doc, {"site_url", "site", "contracts", "targets", "agents", "allow_restatements", "out"})
+        and _only(doc, {"site_url", "docs_url", "site", "contracts", "targets", "agents", "budgets", "allow_restatements", "out"})
         and _optional(doc, "site_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
+        and _optional(doc, "docs_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
         and _optional(doc, "site", _site)
         and _contracts(doc["contracts"])
         and _optional(doc, "targets", lambda v: _strings(v, unique=True))
         and _optional(doc, "agents", _agents)
+        and _optional(doc, "budgets", _budgets)
         and _optional(doc, "allow_restatements", lambda v: isinstance(v, list) and all(_allowed(i) for i in v))
         and _optional(doc, "out", _out)
     )
@@ -82,14 +84,23 @@ def _agents(value: Any) -> bool:
     return isinstance(value, dict) and all(_AGENT.search(k) is not None and _text(v) for k, v in value.items())
 
 
+def _budgets(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and _only(value, {"agents", "shapes"})
+        and all(isinstance(v, dict) and all(_positive_integer(n) for n in v.values()) for v in value.values())
+    )
+
+
 def _allowed(value: Any) -> bool:
     return (
         isinstance(value, dict)
         and "path" in value
-        and _only(value, {"path", "shape", "line"})
+        and _only(value, {"path", "shape", "line", "sha256"})
         and _text(value["path"])
         and _optional(value, "shape", _text)
         and _optional(value, "line", _positive_integer)
+        and _optional(value, "sha256", lambda v: isinstance(v, str) and _SHA256.search(v) is not None)
     )
 
 

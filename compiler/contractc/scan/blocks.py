@@ -9,11 +9,12 @@ span; no fence scanner here).  Three kinds are read:
   its discriminator (``"event": "dispatch"`` -> ``dispatch-envelope``) or by its
   top-level keys;
 * a template (a plain, ``text`` or ``markdown`` fence holding ``<placeholders>``
-  and a status line or headings): one unit named by its status line or first heading.
+  and a status line or headings, or only ``Label: value`` lines such as ``Packet ID:``):
+  one unit named by its status line, first heading or first label.
 
 Each unit records the stage it sits in (the nearest heading above it whose
 title says *stage* or *phase*) and whether it is a worked example (see
-:func:`example_reason`).
+:func:`contractc.load.worked.example_reason`, shared with ``check``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from typing import Any, Literal
 
 from contractc.load.slug import slugify
 from contractc.load.source import SourceFile
+from contractc.load.worked import Scalar as _Scalar
+from contractc.load.worked import example_reason
+from contractc.load.worked import is_notation as _is_notation
 
 Kind = Literal["yaml", "json", "template"]
 
@@ -35,17 +39,10 @@ _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 _PLACEHOLDER = re.compile(r"<[^<>\n]+>")
+_LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
 _STAGE = re.compile(r"\b(stage|phase)\b", re.IGNORECASE)
-_EXAMPLE_WORDS = re.compile(r"\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b", re.IGNORECASE)
 # A top-level JSON key whose literal value names the variant of an envelope.
 DISCRIMINATORS = ("event", "type", "kind", "action", "op", "message", "variant", "name")
-# What counts as notation in a value (docs/notation.md); anything else is a concrete value.
-_NOTATION = re.compile(
-    r"^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|\||<[^<>]+>|\.\.\.|^\{.*\}$|^\[.*\]$", re.IGNORECASE
-)
-
-
-_NEUTRAL = re.compile(r"^([-+]?\d+(\.\d+)?|true|false)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +132,10 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None) -
         return []  # an unclosed fence runs to the end of the file: nothing to compare
     before = _line_before(src, start)
     kind: Kind | None = None
-    if info in _YAML_INFO or (info == "" and _TOP_KEY.match(_first(content)) and not _PLACEHOLDER.search(content)):
+    labelled = _label_lines(content) if info in _TEMPLATE_INFO else None
+    if labelled is not None:
+        kind = "template"
+    elif info in _YAML_INFO or (info == "" and _TOP_KEY.match(_first(content)) and not _PLACEHOLDER.search(content)):
         kind = "yaml"
     elif info == "json":
         kind = "json"
@@ -156,8 +156,32 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None) -
         return _yaml_units(content, start + 2, stage, before, block, "example" in tok.info.lower())
     if kind == "json":
         return _json_units(content, start + 2, stage, before, block, "example" in tok.info.lower())
+    if labelled is not None:
+        # a `Label: value` template: its labels are its fields, so one changed value is drift, not another shape
+        example = example_reason([_Scalar(value or None) for _, value in labelled], before, "example" in tok.info.lower())
+        return [Unit(block(example), slugify(labelled[0][0]), content, start + 2, frozenset(k for k, _ in labelled), stage)]
     lines = [_normal(line) for line in content.splitlines() if line.strip()]
     return [Unit(block(""), _template_label(content), content, start + 2, frozenset(lines), stage)]
+
+
+def _label_lines(content: str) -> list[tuple[str, str]] | None:
+    """The ``(label, value)`` lines of a report or hand-off template written as ``Packet ID:`` / ``Status: A | B``.
+
+    Every non-blank line is ``Label:`` or ``Label: value`` at column 1, and some label is
+    written for people (a capital or a space), which YAML shapes' snake_case keys are not.
+    None for anything else: such a block is a YAML shape or a template of another kind.
+    """
+    pairs = []
+    for line in content.splitlines():
+        if not line.strip():
+            continue
+        m = _LABEL_LINE.match(line)
+        if m is None:
+            return None
+        pairs.append((m["label"], (m["value"] or "").strip()))
+    if len(pairs) < 2 or not any(" " in label or label[0].isupper() for label, _ in pairs):
+        return None
+    return pairs
 
 
 def _first(content: str) -> str:
@@ -272,57 +296,9 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
     return [Unit(block(example), name, content, first_line, frozenset(doc), stage)]
 
 
-@dataclass(frozen=True, slots=True)
-class _Scalar:
-    """A JSON leaf, shaped like a YAML scalar node for :func:`example_reason`."""
-
-    value: Any
-
-
 def _leaves(value: Any) -> list[Any]:
     if isinstance(value, dict):
         return [leaf for v in value.values() for leaf in _leaves(v)]
     if isinstance(value, list):
         return [leaf for v in value for leaf in _leaves(v)]
     return [value]
-
-
-def _is_notation(text: str) -> bool:
-    return bool(_NOTATION.search(text.strip()))
-
-
-def example_reason(values: list[Any], before: str, info_example: bool) -> str:
-    """Why a block is a worked example rather than a shape's copy; empty when it is a copy.
-
-    The rule (docs/adopt.md, "Worked examples"): a shape is written in the
-    notation, so a block none of whose values is notation (a type word, an
-    ``a | b`` enum, a ``<placeholder>``, ``...``, ``YYYY-MM-DD``, ``null``) is an
-    example; so is a block the sentence above it (or its info string) calls an
-    example, unless at least half of its values are notation.
-    """
-    leaves = [leaf for v in values for leaf in _scalars(v)]
-    # Numbers and booleans are neutral: a shape writes `start: 1` as readily as an example does.
-    strings = [str(leaf) for leaf in leaves if leaf is None or (isinstance(leaf, str) and not _NEUTRAL.match(leaf))]
-    notation = sum(1 for s in strings if s == "None" or _is_notation(s))
-    labelled = info_example or bool(_EXAMPLE_WORDS.search(before))
-    if strings and notation == 0:
-        return "none of its values is notation (types, enums, <placeholders>)"
-    if labelled and strings and notation * 2 < len(strings):
-        return f"the text above calls it an example ({before[:60]!r}) and most of its values are concrete"
-    return ""
-
-
-def _scalars(node: Any) -> list[Any]:
-    import yaml
-
-    if isinstance(node, _Scalar):
-        return [node.value]
-    if isinstance(node, yaml.ScalarNode):
-        if node.style in ("|", ">"):
-            return []  # a block of prose says nothing about notation
-        return [node.value if node.value != "" or node.style else None]
-    if isinstance(node, yaml.MappingNode):
-        return [s for _, v in node.value for s in _scalars(v)]
-    if isinstance(node, yaml.SequenceNode):
-        return [s for v in node.value for s in _scalars(v)]
-    return []
