@@ -41,6 +41,8 @@ class Report:
     """The ``--changed-since`` ref, when the report is limited to changed files."""
     hidden: int = 0
     """Drift left out because neither its copy nor its sources changed since ``since``."""
+    headline: str = ""
+    """The last line of a report that is not about drift (``diff``); empty: the drift summary."""
 
     @classmethod
     def of(
@@ -50,9 +52,15 @@ class Report:
         checked: int = 0,
         since: str | None = None,
         hidden: int = 0,
+        headline: str = "",
     ) -> Report:
         return cls(
-            tuple(sorted(diagnostics, key=Diagnostic.sort_key)), {c.path: c for c in changes}, checked, since, hidden
+            tuple(sorted(diagnostics, key=Diagnostic.sort_key)),
+            {c.path: c for c in changes},
+            checked,
+            since,
+            hidden,
+            headline,
         )
 
     @property
@@ -123,6 +131,8 @@ def unified_diff(change: Change) -> str:
 
 def summary(report: Report) -> str:
     """The last line: what was found and the command that fixes it."""
+    if report.headline and report.exit_code is not ExitCode.BAD_INPUT:
+        return report.headline
     elsewhere = f"{report.hidden} more drifted outside the changes since {report.since}" if report.hidden else ""
     if report.exit_code is ExitCode.BAD_INPUT:
         return "contractc: bad input, nothing was compared"
@@ -259,19 +269,7 @@ def report_document(report: Report, options: Options) -> dict:
         "hidden": report.hidden,
         "fix": report.fix() if report.drifted else None,
         "summary": summary(report),
-        "diagnostics": [
-            {
-                "path": d.path,
-                "line": d.line,
-                "col": d.col,
-                "severity": d.severity.value,
-                "code": d.code,
-                "message": d.message,
-                "hint": d.hint,
-                "url": d.url,
-            }
-            for d in report.diagnostics
-        ],
+        "diagnostics": [diagnostic_document(d) for d in report.diagnostics],
         "changes": [
             {
                 "path": c.path,
@@ -283,6 +281,20 @@ def report_document(report: Report, options: Options) -> dict:
             }
             for c in sorted(report.changes.values(), key=lambda c: c.path)
         ],
+    }
+
+
+def diagnostic_document(d: Diagnostic) -> dict:
+    """One diagnostic as the JSON reports hold it."""
+    return {
+        "path": d.path,
+        "line": d.line,
+        "col": d.col,
+        "severity": d.severity.value,
+        "code": d.code,
+        "message": d.message,
+        "hint": d.hint,
+        "url": d.url,
     }
 
 

@@ -1,0 +1,158 @@
+"""The two sides of a diff: today's contracts, and an older revision from git or from a path.
+
+Only ``contractc.yaml`` and the contracts are read on either side: target files,
+role files and outputs say nothing about what a contract promises.  A git
+revision is read with ``git show REF:./PATH`` into a temporary folder, so the
+older side is loaded by the same loader as today's.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load import load_config, parse_contract, read_source
+from contractc.load import _qualify_shape_ids as qualify_shape_ids
+from contractc.load.config import CONFIG_NAME
+from contractc.model import Config, Contract, Project
+
+CHANGES_NAME = "contractc.changes.yaml"
+"""The approval file, beside contractc.yaml (see :mod:`contractc.diff.accept`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One revision of the project's contracts."""
+
+    label: str
+    """How reports name it: ``working tree``, the git ref, or the path given."""
+    project: Project
+    changes: bytes | None
+    """The approval file's bytes on this side; None when it has none."""
+
+
+def load_contracts(root: Path) -> Project:
+    """contractc.yaml and every contract it lists, parsed (no targets, no role files)."""
+    config = load_config(root)
+    problems: list[Diagnostic] = []
+    contracts: list[Contract] = []
+    for i, entry in enumerate(config.contracts):
+        try:
+            src = read_source(root, entry.path, referenced_from=entry.span)
+            contracts.append(parse_contract(src, entry.shared, config.where(f"$.contracts[{i}].shared")))
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise ContractcError(problems)
+    return Project(config=config, contracts=tuple(qualify_shape_ids(contracts)), root=str(root))
+
+
+def working_side(root: Path) -> Side:
+    return Side("working tree", load_contracts(root), _read(root / CHANGES_NAME))
+
+
+def git_side(root: Path, ref: str) -> Side:
+    """The contracts at git ``ref``; a revision without contractc.yaml is an empty project."""
+    _git(root, ref, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+    with tempfile.TemporaryDirectory(prefix="contractc-diff-") as tmp:
+        folder = Path(tmp)
+        config = _show(root, ref, CONFIG_NAME)
+        if config is None:
+            return Side(ref, _empty_project(root, folder), None)
+        (folder / CONFIG_NAME).write_bytes(config)
+        listed = _relabel(ref, lambda: load_config(folder))
+        for entry in listed.contracts:
+            data = _show(root, ref, entry.path)
+            if data is not None:  # a missing one is reported by the loader, located in REF's contractc.yaml
+                target = folder / entry.path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        project = _relabel(ref, lambda: load_contracts(folder))
+        return Side(ref, replace(project, root=str(root)), _show(root, ref, CHANGES_NAME))
+
+
+def path_side(root: Path, path: Path, today: Project) -> Side:
+    """An older revision on disk: a project folder holding contractc.yaml, or one contract file.
+
+    A single file is the earlier revision of today's contract with the same file
+    name (or of the only contract), compiled with today's configuration.
+    """
+    label = path.as_posix()
+    if path.is_dir():
+        if not (path / CONFIG_NAME).is_file():
+            raise _bad_against(f"--against-path {label}", f"no {CONFIG_NAME} in that folder", "give the folder holding the older contractc.yaml, or one contract file")
+        project = _relabel(label, lambda: load_contracts(path))
+        return Side(label, project, _read(path / CHANGES_NAME))
+    if not path.is_file():
+        raise _bad_against(f"--against-path {label}", "no such file or folder", "give the older contract file or the folder holding its contractc.yaml")
+    entries = [e for e in today.config.contracts if Path(e.path).name == path.name] or (
+        list(today.config.contracts) if len(today.config.contracts) == 1 else []
+    )
+    if len(entries) != 1:
+        names = ", ".join(e.path for e in today.config.contracts)
+        raise _bad_against(f"--against-path {label}", f"names none of today's contracts ({names}) by file name", "give the older revision the same file name as the contract it precedes")
+    entry = entries[0]
+    with tempfile.TemporaryDirectory(prefix="contractc-diff-") as tmp:
+        target = Path(tmp) / entry.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+        src = _relabel(label, lambda: read_source(Path(tmp), entry.path))
+        contract = _relabel(label, lambda: parse_contract(src, entry.shared))
+    config = replace(today.config, contracts=(entry,))
+    return Side(label, Project(config=config, contracts=tuple(qualify_shape_ids([contract])), root=str(root)), None)
+
+
+def _empty_project(root: Path, folder: Path) -> Project:
+    config = Config(path=CONFIG_NAME, contracts=(), out={}, site_url="https://example.invalid/", raw={})
+    return Project(config=config, contracts=(), root=str(root))
+
+
+def _relabel(label: str, load):
+    """Run ``load``; its diagnostics name the older side (``REF:contracts/x.md``), not a temporary folder."""
+    try:
+        return load()
+    except ContractcError as exc:
+        raise ContractcError(
+            [replace(d, path=f"{label}:{d.path}" if d.path else label) for d in exc.diagnostics]
+        ) from None
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _show(root: Path, ref: str, path: str) -> bytes | None:
+    """``path``'s bytes at ``ref`` (relative to ``root``), or None when it does not exist there."""
+    done = subprocess.run(["git", "show", f"{ref}:./{path}"], cwd=root, capture_output=True, check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
+def _git(root: Path, ref: str, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+    except OSError as exc:
+        raise _bad_against(f"--against {ref}", f"git cannot run: {exc.strerror}") from None
+    if done.returncode:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise _bad_against(f"--against {ref}", reason[0] if reason else f"'{ref}' is not a commit")
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def _bad_against(option: str, reason: str, hint: str = "") -> ContractcError:
+    return ContractcError(
+        Diagnostic(
+            "",
+            0,
+            0,
+            "bad-against",
+            f"{option}: {reason}",
+            hint
+            or "name a commit git knows (in CI fetch it first, e.g. actions/checkout with fetch-depth: 0), or use --against-path",
+        )
+    )
