@@ -91,10 +91,15 @@ def _renames(old: Contract, new: Contract, gone: list[Section], came: list[Secti
     """Sections that lost their anchor and gained another: the same prose (or nearly) at the same level."""
     renamed: dict[str, str] = {}
     for section in gone:
-        prose = _prose(old, section)
+
+        def likeness(other: Section, section: Section = section) -> float:
+            prose, theirs = _prose(old, section), _prose(new, other)
+            # a heading with no prose of its own (only subsections) is judged by its title
+            return _similarity(section.title, other.title) if not (prose or theirs) else _similarity(prose, theirs)
+
         candidates = [s for s in came if s.level == section.level and s.anchor not in renamed.values()]
-        best = max(candidates, key=lambda s: _similarity(prose, _prose(new, s)), default=None)
-        if best is not None and _similarity(prose, _prose(new, best)) >= SIMILAR:
+        best = max(candidates, key=likeness, default=None)
+        if best is not None and likeness(best) >= SIMILAR:
             renamed[section.anchor] = best.anchor
     return renamed
 

@@ -78,7 +78,7 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
     """An older revision on disk: a project folder holding contractc.yaml, or one contract file.
 
     A single file is the earlier revision of today's contract with the same file
-    name (or of the only contract), compiled with today's configuration.
+    name (or of the only contract), beside today's other contracts and configuration.
     """
     label = path.as_posix()
     if path.is_dir():
@@ -101,8 +101,9 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
         target.write_bytes(path.read_bytes())
         src = _relabel(label, lambda: read_source(Path(tmp), entry.path))
         contract = _relabel(label, lambda: parse_contract(src, entry.shared))
-    config = replace(today.config, contracts=(entry,))
-    return Side(label, Project(config=config, contracts=tuple(qualify_shape_ids([contract])), root=str(root)), None)
+    # today's project with that one contract as it was: every other contract compares equal
+    contracts = [contract if c.path == entry.path else c for c in today.contracts]
+    return Side(label, replace(today, contracts=tuple(qualify_shape_ids(contracts))), None)
 
 
 def _empty_project(root: Path, folder: Path) -> Project:
