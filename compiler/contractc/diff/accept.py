@@ -83,9 +83,14 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
     plain = json.loads(json.dumps(doc, default=str))
     for error in Draft202012Validator(changes_schema()).iter_errors(plain):
         path = list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            path.append(next(k for k in error.instance if k not in error.schema.get("properties", {})))
         line = _line(doc, path)
         where = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
-        raise _invalid(label, line, f"{where}: {error.message}")
+        message = error.message
+        if error.validator == "additionalProperties":
+            message = f"unknown key; allowed keys: {', '.join(sorted(error.schema.get('properties', {})))}"
+        raise _invalid(label, line, f"{where}: {message}")
     entries = doc.get("accepted") or []
     accepted = tuple(
         Acceptance(
@@ -125,7 +130,11 @@ def append_entries(data: bytes | None, records: list[ChangeRecord], why: str, da
     entries_node = doc["accepted"]
     if entries_node is not None and getattr(entries_node.fa, "_flow_style", False):
         raise _invalid(CHANGES_NAME, doc.lc.key("accepted")[0] + 1, "`accepted:` is a flow list ([...]); write it as a block list so entries can be added")
-    indent = entries_node.lc.item(0)[1] if entries_node else 2
+    if entries_node:  # the column of the first entry's dash, so new entries line up with it
+        first = lines[entries_node.lc.item(0)[0]]
+        indent = len(first) - len(first.lstrip(" "))
+    else:
+        indent = 2
     keys = list(doc)
     after = keys[keys.index("accepted") + 1 :]
     at = doc.lc.key(after[0])[0] if after else len(lines)
