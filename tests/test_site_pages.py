@@ -61,6 +61,7 @@ def test_one_page_per_contract_shape_and_agent_plus_index_and_anchors(project):
         "contracts/agents/auditor.md",
         "contracts/agents/echo-skill.md",
         "contracts/agents/echoer.md",
+        "contracts/changes/echo.md",  # the contract's Changes page (tests/test_diff_site.py)
         "contracts/echo.md",
         "contracts/index.md",
         "contracts/shapes/echo_brief.md",
@@ -247,7 +248,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
         "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file any more",
         "  hint: run `contractc build` to remove it",
         "  see: https://contractc.dev/drift-codes/#drift-orphan",
-        "contractc: 2 drifted, 14 checked; run `contractc build` to fix",
+        "contractc: 2 drifted, 15 checked; run `contractc build` to fix",
     ]
     assert snapshot(project) == before
     assert run_cli("build", "--root", str(project)).code == 0
@@ -270,6 +271,7 @@ def test_templates_load_through_importlib_resources():
     shipped = resources.files("contractc") / "site_templates"
     assert sorted(p.name for p in shipped.iterdir()) == [
         "agent.md",
+        "changes.md",
         "contract.md",
         "fields.html",
         "index.md",
