@@ -91,8 +91,10 @@ def cli() -> None:
                                (--format github: annotations on the pull request)
       contractc hash FILE      print the SHA-256 a contract is published with
       contractc validate SHAPE FILE   check a document against a shape
+      contractc diff --against REF    in CI: exit 1 if a contract change since REF
+                               breaks producers, receivers or links unaccepted
 
-    Exit codes: 0 clean, 1 drift or failed validation, 2 bad input or usage.
+    Exit codes: 0 clean, 1 drift, failed validation or a breaking change, 2 bad input or usage.
     """
 
 

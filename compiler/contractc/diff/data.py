@@ -154,6 +154,9 @@ class _Walk:
         for gone in list(self.removed):
             same_name = [f for f in self.added + nested if f.prop.name == gone.prop.name]
             same_form = [f for f in self.added if f.parent == gone.parent and _signature(f.prop) == _signature(gone.prop)]
+            twins = [f for f in self.removed if f.parent == gone.parent and _signature(f.prop) == _signature(gone.prop)]
+            if len(twins) > 1:  # two fields of one form gone, one come: which was renamed is a guess
+                same_form = []
             if len(same_name) == 1:
                 new = same_name[0]
                 self.record(
