@@ -146,3 +146,15 @@ def test_shapes_and_contracts_added_and_removed(repo):
     # a renamed shape section keeps its shape (paired through the rename); the id follows the anchor
     assert "section-anchor-renamed:summaryreturn" in found
     assert not any(k.startswith("shape-removed") for k in found)
+
+
+def test_a_heading_retitled_under_an_explicit_anchor_keeps_its_links(repo):
+    edit(repo, REVIEW, "## Scope rules", "## Scope rules {#scope}")
+    commit(repo, "explicit anchor")
+    edit(repo, REVIEW, "## Scope rules {#scope}", "## Reading scope {#scope}")
+    edit(repo, "contractc.yaml", "shared: [shared-forms, scope-rules]", "shared: [shared-forms, scope]")
+    commit(repo, "shared by its explicit anchor")
+    edit(repo, REVIEW, "## Reading scope {#scope}", "## What a reviewer reads {#scope}")
+    [record] = diff(repo).values()
+    assert (record.id, record.verdicts) == ("section-retitled:scope", ())
+    assert 'now titled "What a reviewer reads" (was "Reading scope")' in record.message

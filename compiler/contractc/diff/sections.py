@@ -52,6 +52,8 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
             continue
         if target.anchor != section.anchor:
             record("section-anchor-renamed", section, f"section {_title(section)} is now #{target.anchor} ({_title(target)})", (), section, target)
+        elif target.title != section.title:  # an explicit {#id} kept the anchor
+            record("section-retitled", section, f"section #{section.anchor} is now titled {_title(target)} (was {_title(section)}); its anchor stays", (), section, target)
         was_shared, is_shared = section.anchor in old.shared, target.anchor in new.shared
         if is_shared and not was_shared:
             agents = carriers(new, target)
