@@ -17,7 +17,11 @@ def git(root: Path, *args: str) -> str:
 
 def make_repo(root: Path, files: dict[str, str] | None = None) -> Path:
     """A repository whose first commit holds contractc.yaml and contracts/*.md (this project's own)."""
-    files = files if files is not None else {"contractc.yaml": CONFIG, **{f"contracts/{n}": t for n, t in CONTRACTS.items()}}
+    files = (
+        files
+        if files is not None
+        else {"contractc.yaml": CONFIG, **{f"contracts/{n}": t for n, t in CONTRACTS.items()}}
+    )
     for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,10 @@ import pytest
 from diff_repo import commit, edit, make_repo
 
 REVIEW = "contracts/review-returns.md"
-ADD_CHECK = ("4. The whole return is at most 60 lines.", "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.")
+ADD_CHECK = (
+    "4. The whole return is at most 60 lines.",
+    "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.",
+)
 CHANGES = "contractc.changes.yaml"
 
 
@@ -30,7 +33,10 @@ def test_accept_writes_one_entry_per_breaking_change_and_the_diff_then_passes(re
     assert accepted.out.startswith("contractc: accepted 2 change(s) in contractc.changes.yaml\n")
     text = (repo / CHANGES).read_text()
     assert text.startswith("# Breaking contract changes accepted on purpose")
-    assert "  - change: check-added:findingsreturn:check-4\n    contract: contracts/review-returns.md\n    verdict: breaking for producers\n    why: every reviewer prompt is regenerated in this PR\n" in text
+    assert (
+        "  - change: check-added:findingsreturn:check-4\n    contract: contracts/review-returns.md\n    verdict: breaking for producers\n    why: every reviewer prompt is regenerated in this PR\n"
+        in text
+    )
     assert "  - change: check-renumbered:findingsreturn:check-4\n" in text
     again = diff(run_cli, repo)
     assert again.code == 0
@@ -55,7 +61,12 @@ def test_accept_keeps_every_byte_of_an_existing_file_and_adds_after_the_last_ent
     text = (repo / CHANGES).read_text()
     head, tail = existing.split("\n\nredirects:")
     assert text.startswith(head + "\n  - change: enum-values-removed:planning-stage.task_brief:$.kind\n")
-    assert text.endswith("    why: chore was never used\n    date: " + text.rsplit("date: ", 1)[1].split("\n")[0] + "\n\nredirects:" + tail)
+    assert text.endswith(
+        "    why: chore was never used\n    date: "
+        + text.rsplit("date: ", 1)[1].split("\n")[0]
+        + "\n\nredirects:"
+        + tail
+    )
 
 
 def test_accept_with_nothing_breaking_writes_nothing(repo, run_cli):
@@ -81,7 +92,12 @@ def test_acceptances_already_on_the_older_side_are_history_not_stale_and_accept_
     commit(repo, "check 4 added, accepted")
     assert diff(run_cli, repo).code == 0  # the committed entries are history: not stale
     # the same change made again later is judged afresh: history does not pre-approve it
-    edit(repo, REVIEW, "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.", "4. The whole return is at most 60 lines.")
+    edit(
+        repo,
+        REVIEW,
+        "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.",
+        "4. The whole return is at most 60 lines.",
+    )
     commit(repo, "reverted")
     edit(repo, REVIEW, *ADD_CHECK)
     assert diff(run_cli, repo).code == 1

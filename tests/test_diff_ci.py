@@ -18,7 +18,9 @@ from diff_repo import edit, make_repo
 ACTION = REPO / "scripts" / "contractc-action.sh"
 WIDEN = ("kind: feature | fix | chore", "kind: feature | fix | chore | docs")
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None, reason="needs git and bash")
+pytestmark = pytest.mark.skipif(
+    shutil.which("git") is None or shutil.which("bash") is None, reason="needs git and bash"
+)
 
 
 def _action_diff(workspace: Path, tmp_path: Path, against: str) -> tuple[subprocess.CompletedProcess[str], Path]:
@@ -26,7 +28,9 @@ def _action_diff(workspace: Path, tmp_path: Path, against: str) -> tuple[subproc
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR",)}
     env.update(INPUT_ROOT="project", INPUT_DIFF_AGAINST=against, GITHUB_STEP_SUMMARY=str(summary))
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"  # this checkout's contractc
-    done = subprocess.run(["bash", str(ACTION), "diff"], cwd=workspace, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["bash", str(ACTION), "diff"], cwd=workspace, env=env, capture_output=True, text=True, check=False
+    )
     return done, summary
 
 
@@ -53,7 +57,11 @@ def test_action_diff_step_is_skipped_without_a_ref(tmp_path):
 def test_action_declares_the_diff_input_and_step():
     action = yaml.safe_load((REPO / "action.yml").read_text())
     assert action["inputs"]["diff-against"]["default"] == ""
-    step = next(s for s in action["runs"]["steps"] if s["run"].endswith("contractc-action.sh\" diff'") or s["run"].endswith('diff'))
+    step = next(
+        s
+        for s in action["runs"]["steps"]
+        if s["run"].endswith("contractc-action.sh\" diff'") or s["run"].endswith("diff")
+    )
     assert step["env"]["INPUT_DIFF_AGAINST"] == "${{ inputs.diff-against }}"
 
 

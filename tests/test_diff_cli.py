@@ -12,7 +12,10 @@ from jsonschema import Draft202012Validator
 from diff_repo import commit, edit, git, make_repo
 
 REVIEW = "contracts/review-returns.md"
-ADD_CHECK = ("4. The whole return is at most 60 lines.", "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.")
+ADD_CHECK = (
+    "4. The whole return is at most 60 lines.",
+    "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.",
+)
 WIDEN = ("kind: feature | fix | chore", "kind: feature | fix | chore | docs")
 
 
@@ -27,7 +30,12 @@ def test_no_change_exits_0_with_one_line(repo, run_cli):
 
 
 def test_compatible_changes_exit_0_and_are_listed_as_notes(repo, run_cli):
-    edit(repo, "contracts/handoffs.md", "  budget_hours: 8\n", "  budget_hours: 8\n  labels: [ string ]       # optional — for search\n")
+    edit(
+        repo,
+        "contracts/handoffs.md",
+        "  budget_hours: 8\n",
+        "  budget_hours: 8\n  labels: [ string ]       # optional — for search\n",
+    )
     result = run_cli("diff", "--root", str(repo), "--against", "HEAD")
     assert result.code == 0
     assert result.out.startswith(
@@ -45,7 +53,7 @@ def test_a_breaking_change_exits_1_located_with_its_id_and_the_accept_command(re
         "contracts/review-returns.md:59:1: error[breaking-producers]: breaking for producers: FindingsReturn: "
         "receiver check 4 is new: a return that passed before may now be refused [check-added:findingsreturn:check-4]"
         "; dispatches: code-reviewer\n"
-        '  hint: if this is intended, say why in contractc.changes.yaml: `contractc diff --against REF --accept --why TEXT`\n'
+        "  hint: if this is intended, say why in contractc.changes.yaml: `contractc diff --against REF --accept --why TEXT`\n"
         "  see: https://contractc.dev/drift-codes/#breaking-producers\n"
     ) in result.out
     assert "error[breaking-links]: breaking for links: FindingsReturn: check 4 is now check 5" in result.out
@@ -112,7 +120,11 @@ def test_an_unknown_ref_exits_2_in_every_format(repo, run_cli, fmt):
         assert result.out.startswith(f"::error title=contractc bad-against::{message}%0Ahint: ")
     else:
         document = json.loads(result.out)
-        assert (document["status"], document["records"], document["diagnostics"][0]["message"]) == ("bad-input", [], message)
+        assert (document["status"], document["records"], document["diagnostics"][0]["message"]) == (
+            "bad-input",
+            [],
+            message,
+        )
 
 
 def test_outside_a_git_repository_exits_2(tmp_path, run_cli):
@@ -127,7 +139,12 @@ def test_outside_a_git_repository_exits_2(tmp_path, run_cli):
 def test_a_broken_contract_on_the_older_side_is_bad_input_named_by_the_ref(repo, run_cli):
     edit(repo, REVIEW, "## SummaryReturn", "## Scope rules")  # a duplicate anchor
     commit(repo, "broken")
-    edit(repo, REVIEW, "## Scope rules\n\nProduced by `change-summarizer`", "## SummaryReturn\n\nProduced by `change-summarizer`")
+    edit(
+        repo,
+        REVIEW,
+        "## Scope rules\n\nProduced by `change-summarizer`",
+        "## SummaryReturn\n\nProduced by `change-summarizer`",
+    )
     result = run_cli("diff", "--root", str(repo), "--against", "HEAD")
     assert result.code == 2
     assert result.err.startswith("HEAD:contracts/review-returns.md:")
@@ -158,10 +175,14 @@ def test_against_path_takes_an_older_project_folder_or_one_contract_file(repo, t
     git(repo, "worktree", "add", "-q", str(old), "HEAD")
     edit(repo, "contracts/handoffs.md", *WIDEN)
     folder = run_cli("diff", "--root", str(repo), "--against-path", str(old), "--format", "json")
-    single = run_cli("diff", "--root", str(repo), "--against-path", str(old / "contracts/handoffs.md"), "--format", "json")
+    single = run_cli(
+        "diff", "--root", str(repo), "--against-path", str(old / "contracts/handoffs.md"), "--format", "json"
+    )
     for result in (folder, single):
         assert result.code == 1
-        assert [r["id"] for r in json.loads(result.out)["records"]] == ["enum-values-added:planning-stage.task_brief:$.kind"]
+        assert [r["id"] for r in json.loads(result.out)["records"]] == [
+            "enum-values-added:planning-stage.task_brief:$.kind"
+        ]
     missing = run_cli("diff", "--root", str(repo), "--against-path", str(tmp_path / "nowhere.md"))
     assert (missing.code, "no such file or folder" in missing.err) == (2, True)
     stranger = tmp_path / "stranger.md"

@@ -43,10 +43,30 @@ EDITS = [
         "  objective: string                          # one sentence",
         ("field-renamed", PLANNING, "$.goal", PR),
     ),
-    ("integer widened to number", "  budget_hours: 8\n", "  budget_hours: 8.5\n", ("type-changed", PLANNING, "$.budget_hours", R)),
-    ("string narrowed to a date", "  workspace: string ", '  workspace: "YYYY-MM-DD"', ("type-changed", BUILDING, "$.workspace", P)),
-    ("enum value added", "kind: feature | fix | chore", "kind: feature | fix | chore | docs", ("enum-values-added", PLANNING, "$.kind", R)),
-    ("enum value removed", "kind: feature | fix | chore", "kind: feature | fix", ("enum-values-removed", PLANNING, "$.kind", P)),
+    (
+        "integer widened to number",
+        "  budget_hours: 8\n",
+        "  budget_hours: 8.5\n",
+        ("type-changed", PLANNING, "$.budget_hours", R),
+    ),
+    (
+        "string narrowed to a date",
+        "  workspace: string ",
+        '  workspace: "YYYY-MM-DD"',
+        ("type-changed", BUILDING, "$.workspace", P),
+    ),
+    (
+        "enum value added",
+        "kind: feature | fix | chore",
+        "kind: feature | fix | chore | docs",
+        ("enum-values-added", PLANNING, "$.kind", R),
+    ),
+    (
+        "enum value removed",
+        "kind: feature | fix | chore",
+        "kind: feature | fix",
+        ("enum-values-removed", PLANNING, "$.kind", P),
+    ),
     (
         "transient flag dropped",
         "    blocked_by: [ PLAN-002 ]                 # ← TRANSIENT, resolved by the orchestrator\n",
@@ -79,8 +99,8 @@ EDITS = [
     ),
     (
         "required field made optional",
-        "  finished_at: \"YYYY-MM-DD\"\n",
-        "  finished_at: \"YYYY-MM-DD\"                 # optional — only when the run ended\n",
+        '  finished_at: "YYYY-MM-DD"\n',
+        '  finished_at: "YYYY-MM-DD"                 # optional — only when the run ended\n',
         ("field-made-optional", "build_report", "$.finished_at", R),
     ),
 ]
@@ -94,7 +114,9 @@ def repo(tmp_path: Path) -> Path:
 def records(root: Path, anchors: bool = False) -> list[tuple]:
     """The shape records (or, with ``anchors``, the published-anchor records) of a diff against HEAD."""
     result = run_diff(root, "HEAD", None)
-    return [(r.kind, r.subject, r.detail, r.verdicts) for r in result.records if r.kind.startswith("anchor-") == anchors]
+    return [
+        (r.kind, r.subject, r.detail, r.verdicts) for r in result.records if r.kind.startswith("anchor-") == anchors
+    ]
 
 
 @pytest.mark.parametrize("name,old,new,expected", [e for e in EDITS if e[3]], ids=[e[0] for e in EDITS if e[3]])
@@ -109,7 +131,12 @@ def test_each_edit_of_a_data_shape_is_one_record_with_its_verdict(repo, name, ol
 
 def test_a_field_moved_into_another_object_is_a_nesting_change_not_a_removal(repo):
     edit(repo, HANDOFFS, "  workspace: string                          # absolute path, supplied by the skill\n", "")
-    edit(repo, HANDOFFS, "  checks:\n    lint: true\n", "  checks:\n    lint: true\n    workspace: string                        # absolute path, supplied by the skill\n")
+    edit(
+        repo,
+        HANDOFFS,
+        "  checks:\n    lint: true\n",
+        "  checks:\n    lint: true\n    workspace: string                        # absolute path, supplied by the skill\n",
+    )
     result = run_diff(repo, "HEAD", None)
     [anchor, moved] = sorted(result.records, key=lambda r: r.kind)
     assert (anchor.kind, anchor.subject) == ("anchor-removed", "building-stage.task_brief-workspace")
@@ -122,7 +149,7 @@ def test_a_field_moved_into_another_object_is_a_nesting_change_not_a_removal(rep
 
 def test_a_near_copy_in_another_stage_is_compared_with_its_own_stage_only(repo):
     # task_brief exists in both stages; editing the building one must not touch the planning one
-    edit(repo, HANDOFFS, "  created_at: \"YYYY-MM-DD\"\n  reviewer:", "  reviewer:")
+    edit(repo, HANDOFFS, '  created_at: "YYYY-MM-DD"\n  reviewer:', "  reviewer:")
     assert records(repo) == [("field-removed", BUILDING, "$.created_at", PR)]
     assert records(repo, anchors=True) == [("anchor-removed", f"{BUILDING}-created_at", "", ("links",))]
 

@@ -12,7 +12,9 @@ from contractc.diff.compare import compare_projects
 from contractc.diff.sides import load_contracts
 from diff_repo import CONFIG, CONTRACTS
 
-WORDS = st.lists(st.sampled_from(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta"]), min_size=2, max_size=5, unique=True)
+WORDS = st.lists(
+    st.sampled_from(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta"]), min_size=2, max_size=5, unique=True
+)
 FIELDS = st.lists(st.sampled_from(["owner", "due", "scope", "notes", "labels", "area"]), max_size=4, unique=True)
 
 

@@ -35,12 +35,24 @@ def older_revision(seed: str) -> str:
     """The revision before the seed: no traversal rules, a tensions paragraph, four checks per shape."""
     text = cut(seed, "## Traversal rules", "## ConsultationReturn")
     text = text.replace("(plus the\nShared forms and Traversal rules sections)", "(plus the\nShared forms section)")
-    consultation, audit, plan = text.index("## ConsultationReturn"), text.index("## AuditReturn"), text.index("## EditPlanReturn")
+    consultation, audit, plan = (
+        text.index("## ConsultationReturn"),
+        text.index("## AuditReturn"),
+        text.index("## EditPlanReturn"),
+    )
     degradation = text.index("## Degradation rules")
-    parts = [text[:consultation], text[consultation:audit], text[audit:plan], text[plan:degradation], text[degradation:]]
+    parts = [
+        text[:consultation],
+        text[consultation:audit],
+        text[audit:plan],
+        text[plan:degradation],
+        text[degradation:],
+    ]
     # ConsultationReturn: the tensions bullets were a paragraph; no check on the tensions form yet
     parts[1] = cut(parts[1], "**Tensions**", "```")
-    parts[1] = parts[1].replace("\n```\n\nWith `status: nothing-bears`", "\n" + OLD_TENSIONS + "```\n\nWith `status: nothing-bears`")
+    parts[1] = parts[1].replace(
+        "\n```\n\nWith `status: nothing-bears`", "\n" + OLD_TENSIONS + "```\n\nWith `status: nothing-bears`"
+    )
     for i in (1, 2, 3):  # each shape lacked its fourth check; the last one was number 4
         parts[i] = cut(parts[i], "4. ", "5. ").replace("\n5. The whole return", "\n4. The whole return")
     return "".join(parts)

@@ -27,8 +27,15 @@ def test_the_page_lists_every_change_since_the_last_tag_and_the_accepted_entries
     root = make_repo(tmp_path / "p")
     git(root, "tag", "v1.0.0")
     edit(root, HANDOFFS, "kind: feature | fix | chore", "kind: feature | fix")
-    edit(root, HANDOFFS, "  budget_hours: 8\n", "  budget_hours: 8\n  labels: [ string ]       # optional — for search\n")
-    assert run_cli("diff", "--root", str(root), "--against", "v1.0.0", "--accept", "--why", "chore | was never | used").code == 0
+    edit(
+        root, HANDOFFS, "  budget_hours: 8\n", "  budget_hours: 8\n  labels: [ string ]       # optional — for search\n"
+    )
+    assert (
+        run_cli(
+            "diff", "--root", str(root), "--against", "v1.0.0", "--accept", "--why", "chore | was never | used"
+        ).code
+        == 0
+    )
     commit(root, "narrow kind")
     page = changes_page(run_cli, root, "handoffs")
     assert "Every change since `v1.0.0`, in line order:" in page
@@ -38,7 +45,10 @@ def test_the_page_lists_every_change_since_the_last_tag_and_the_accepted_entries
     ) in page
     assert "| `field-added-optional:planning-stage.task_brief:$.labels`:" in page and "| compatible | 24 |" in page
     # the entry added since the tag accepts the change; the table lists it with its reason, cells escaped
-    assert "| `enum-values-removed:planning-stage.task_brief:$.kind` | breaking for producers | chore \\| was never \\| used |" in page
+    assert (
+        "| `enum-values-removed:planning-stage.task_brief:$.kind` | breaking for producers | chore \\| was never \\| used |"
+        in page
+    )
     # the other contract changed in nothing
     other = (root / "site/contracts/changes/review-returns.md").read_text("utf-8")
     assert "No change to this contract since `v1.0.0`." in other
@@ -50,6 +60,11 @@ def test_a_tag_whose_contracts_do_not_load_is_said_on_the_page_not_a_failed_buil
     edit(root, HANDOFFS, "## Building stage", "## Planning stage")
     commit(root, "broken")
     git(root, "tag", "v0.9")
-    edit(root, HANDOFFS, "## Planning stage\n\n```yaml\ntask_brief:\n  plan:", "## Building stage\n\n```yaml\ntask_brief:\n  plan:")
+    edit(
+        root,
+        HANDOFFS,
+        "## Planning stage\n\n```yaml\ntask_brief:\n  plan:",
+        "## Building stage\n\n```yaml\ntask_brief:\n  plan:",
+    )
     page = changes_page(run_cli, root, "handoffs")
     assert "Could not compare with `v0.9`: `v0.9:contracts/handoffs.md:" in page

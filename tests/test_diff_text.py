@@ -33,7 +33,12 @@ def test_a_template_change_is_breaking_for_the_producer_and_names_it(repo):
 
 
 def test_a_check_added_in_the_middle_is_one_addition_and_renumbers_the_checks_after_it(repo):
-    edit(repo, REVIEW, "4. The whole return is at most 60 lines.", "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.")
+    edit(
+        repo,
+        REVIEW,
+        "4. The whole return is at most 60 lines.",
+        "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.",
+    )
     found = diff(repo)
     assert found["check-added:findingsreturn:check-4"].verdicts == ("producers",)
     renumbered = found["check-renumbered:findingsreturn:check-4"]
@@ -63,12 +68,22 @@ def test_a_reworded_check_is_changed_unclassified_never_compatible(repo):
 
 
 def test_a_check_rewrapped_without_new_words_is_no_change(repo):
-    edit(repo, REVIEW, "2. If `changes`, every bullet begins `- **` and carries a location in the\n   evidence form.", "2. If `changes`, every bullet begins `- **` and carries a\n   location in the evidence form.")
+    edit(
+        repo,
+        REVIEW,
+        "2. If `changes`, every bullet begins `- **` and carries a location in the\n   evidence form.",
+        "2. If `changes`, every bullet begins `- **` and carries a\n   location in the evidence form.",
+    )
     assert diff(repo) == {}
 
 
 def test_producer_and_consumer_changes(repo):
-    edit(repo, REVIEW, "consumed by\n`writing-release-notes` and `reviewing-changes`.", "consumed by\n`writing-release-notes`.")
+    edit(
+        repo,
+        REVIEW,
+        "consumed by\n`writing-release-notes` and `reviewing-changes`.",
+        "consumed by\n`writing-release-notes`.",
+    )
     edit(repo, REVIEW, "Produced by `code-reviewer`;", "Produced by `security-reviewer`;")
     found = diff(repo)
     assert found["consumer-removed:summaryreturn:reviewing-changes"].verdicts == ()
@@ -84,7 +99,12 @@ def test_a_shared_section_change_names_every_agent_whose_snippet_carries_it(repo
 
 
 def test_a_prose_change_in_a_section_no_dispatch_carries_is_compatible(repo):
-    edit(repo, "contracts/handoffs.md", "The release pipeline runs in two stages", "The release pipeline always runs in two stages")
+    edit(
+        repo,
+        "contracts/handoffs.md",
+        "The release pipeline runs in two stages",
+        "The release pipeline always runs in two stages",
+    )
     [record] = diff(repo).values()
     assert (record.id, record.verdicts) == ("section-changed:hand-offs-the-yaml-blocks-between-pipeline-stages", ())
 

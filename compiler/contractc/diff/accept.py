@@ -94,7 +94,12 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
     entries = doc.get("accepted") or []
     accepted = tuple(
         Acceptance(
-            str(e["change"]), str(e.get("contract", "")), str(e["why"]), str(e.get("verdict", "")), str(e.get("date", "")), entries.lc.item(i)[0] + 1
+            str(e["change"]),
+            str(e.get("contract", "")),
+            str(e["why"]),
+            str(e.get("verdict", "")),
+            str(e.get("date", "")),
+            entries.lc.item(i)[0] + 1,
         )
         for i, e in enumerate(entries)
     )
@@ -129,7 +134,11 @@ def append_entries(data: bytes | None, records: list[ChangeRecord], why: str, da
         return ("".join(lines) + "accepted:\n" + _indent(block, 2)).encode("utf-8")
     entries_node = doc["accepted"]
     if entries_node is not None and getattr(entries_node.fa, "_flow_style", False):
-        raise _invalid(CHANGES_NAME, doc.lc.key("accepted")[0] + 1, "`accepted:` is a flow list ([...]); write it as a block list so entries can be added")
+        raise _invalid(
+            CHANGES_NAME,
+            doc.lc.key("accepted")[0] + 1,
+            "`accepted:` is a flow list ([...]); write it as a block list so entries can be added",
+        )
     if entries_node:  # the column of the first entry's dash, so new entries line up with it
         first = lines[entries_node.lc.item(0)[0]]
         indent = len(first) - len(first.lstrip(" "))
@@ -164,5 +173,7 @@ def _line(doc, path: list) -> int:
 
 def _invalid(label: str, line: int, message: str) -> ContractcError:
     return ContractcError(
-        Diagnostic(label, line, 1, "changes-invalid", message, "see the approval file's format in docs/diff.md#approval")
+        Diagnostic(
+            label, line, 1, "changes-invalid", message, "see the approval file's format in docs/diff.md#approval"
+        )
     )

@@ -12,7 +12,15 @@ from contractc.report import Report
 
 
 def diff_command(
-    root: Path, against: str | None, against_path: Path | None, fmt: str, quiet: bool, accept: bool, why: str | None, color: bool, prefix: str
+    root: Path,
+    against: str | None,
+    against_path: Path | None,
+    fmt: str,
+    quiet: bool,
+    accept: bool,
+    why: str | None,
+    color: bool,
+    prefix: str,
 ) -> int:
     from contractc.diff.gate import diagnostics, headline, run_diff
 
@@ -39,7 +47,7 @@ def _accept(root: Path, result, why: str) -> int:
     if not failing:
         return 0
     before = result.side.changes if result.side is not None else None
-    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    today = datetime.datetime.now(datetime.UTC).date().isoformat()
     data = append_entries(before, failing, why, today)
     write_changes(root, [Change(CHANGES_NAME, data, before, None)])
     return len(failing)

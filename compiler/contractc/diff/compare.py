@@ -23,7 +23,15 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
             records.append(_whole(n, "contract-added", f"contract {path} is new", (), new=True))
         elif n is None:
             found = verdicts("producers", "receivers") if o.shapes else ()
-            records.append(_whole(o, "contract-removed", f"contract {path} was removed with its {len(o.shapes)} shape(s)", found, new=False))
+            records.append(
+                _whole(
+                    o,
+                    "contract-removed",
+                    f"contract {path} was removed with its {len(o.shapes)} shape(s)",
+                    found,
+                    new=False,
+                )
+            )
         else:
             section_records, renamed = compare_sections(o, n)
             records.extend(section_records)
@@ -33,14 +41,27 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
 
 
 def _compare_shapes(
-    old: Contract, new: Contract, renamed: dict[str, str], old_specs: dict[str, ShapeSpec], new_specs: dict[str, ShapeSpec]
+    old: Contract,
+    new: Contract,
+    renamed: dict[str, str],
+    old_specs: dict[str, ShapeSpec],
+    new_specs: dict[str, ShapeSpec],
 ) -> list[ChangeRecord]:
     records: list[ChangeRecord] = []
     matched: set[str] = set()
     for shape in old.shapes:
         twin = _twin(shape, new, renamed)
         if twin is None:
-            records.append(_shape_record(old, shape, "shape-removed", f"shape {shape.id} was removed", verdicts("producers", "receivers"), gone=True))
+            records.append(
+                _shape_record(
+                    old,
+                    shape,
+                    "shape-removed",
+                    f"shape {shape.id} was removed",
+                    verdicts("producers", "receivers"),
+                    gone=True,
+                )
+            )
             continue
         matched.add(twin.id)
         if isinstance(shape, TextShape) and isinstance(twin, TextShape):
@@ -59,7 +80,9 @@ def _twin(shape: Shape, new: Contract, renamed: dict[str, str]) -> Shape | None:
     for other in new.shapes:
         if other.kind != shape.kind or other.section != section:
             continue
-        if isinstance(shape, TextShape) or (isinstance(other, DataShape) and isinstance(shape, DataShape) and other.key == shape.key):
+        if isinstance(shape, TextShape) or (
+            isinstance(other, DataShape) and isinstance(shape, DataShape) and other.key == shape.key
+        ):
             return other
     return None
 
@@ -76,12 +99,16 @@ def _line_of(shape: Shape) -> Location:
 def _shape_record(contract: Contract, shape: Shape, kind: str, message: str, found, gone: bool) -> ChangeRecord:
     where = _line_of(shape)
     agents = (shape.producer,) if isinstance(shape, TextShape) else ()
-    return ChangeRecord(kind, shape.id, "", contract.path, message, found, where if gone else None, None if gone else where, agents)
+    return ChangeRecord(
+        kind, shape.id, "", contract.path, message, found, where if gone else None, None if gone else where, agents
+    )
 
 
 def _whole(contract: Contract, kind: str, message: str, found, new: bool) -> ChangeRecord:
     where = Location(contract.path, 1)
-    return ChangeRecord(kind, contract.path, "", contract.path, message, found, None if new else where, where if new else None)
+    return ChangeRecord(
+        kind, contract.path, "", contract.path, message, found, None if new else where, where if new else None
+    )
 
 
 def _order(record: ChangeRecord) -> tuple:

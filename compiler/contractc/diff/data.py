@@ -56,7 +56,9 @@ class _Walk:
         self.removed: list[_Field] = []
         self.added: list[_Field] = []
 
-    def record(self, kind: str, path: str, message: str, found: tuple[Verdict, ...], old_line: int, new_line: int) -> None:
+    def record(
+        self, kind: str, path: str, message: str, found: tuple[Verdict, ...], old_line: int, new_line: int
+    ) -> None:
         self.records.append(
             ChangeRecord(
                 kind,
@@ -81,7 +83,14 @@ class _Walk:
         elif o == "array":
             self.array(old, new, path)
         elif o == "ref" and old.ref != new.ref:
-            self.record("type-changed", path, f"now the shape {new.ref} (was {old.ref})", verdicts("producers", "receivers"), old.line, new.line)
+            self.record(
+                "type-changed",
+                path,
+                f"now the shape {new.ref} (was {old.ref})",
+                verdicts("producers", "receivers"),
+                old.line,
+                new.line,
+            )
 
     def kind_changed(self, old: Spec, new: Spec, path: str) -> None:
         if _nesting(old, new):
@@ -107,17 +116,35 @@ class _Walk:
         added = [v for v in new.enum if v not in old.enum]
         removed = [v for v in old.enum if v not in new.enum]
         if added:
-            self.record("enum-values-added", path, f"new value(s) {', '.join(added)}", verdicts("receivers"), old.line, new.line)
+            self.record(
+                "enum-values-added", path, f"new value(s) {', '.join(added)}", verdicts("receivers"), old.line, new.line
+            )
         if removed:
-            self.record("enum-values-removed", path, f"value(s) {', '.join(removed)} no longer allowed", verdicts("producers"), old.line, new.line)
+            self.record(
+                "enum-values-removed",
+                path,
+                f"value(s) {', '.join(removed)} no longer allowed",
+                verdicts("producers"),
+                old.line,
+                new.line,
+            )
 
     def array(self, old: Spec, new: Spec, path: str) -> None:
         if old.items and new.items:
             self.spec(old.items[0], new.items[0], f"{path}[*]")
         elif old.items and not new.items:
-            self.record("type-changed", path, "items of any form are now allowed", verdicts("receivers"), old.line, new.line)
+            self.record(
+                "type-changed", path, "items of any form are now allowed", verdicts("receivers"), old.line, new.line
+            )
         elif new.items and not old.items:
-            self.record("type-changed", path, f"items must now be {_describe(new.items[0])}", verdicts("producers"), old.line, new.line)
+            self.record(
+                "type-changed",
+                path,
+                f"items must now be {_describe(new.items[0])}",
+                verdicts("producers"),
+                old.line,
+                new.line,
+            )
 
     def object(self, old: Spec, new: Spec, path: str) -> None:
         before = {p.name: p for p in old.props}
@@ -129,14 +156,35 @@ class _Walk:
                 self.removed.append(_Field(path, prop))
         self.added.extend(_Field(path, p) for p in new.props if p.name not in before)
         if old.open and not new.open:
-            self.record("object-closed", path, "no longer accepts keys the contract does not list", verdicts("producers"), old.line, new.line)
+            self.record(
+                "object-closed",
+                path,
+                "no longer accepts keys the contract does not list",
+                verdicts("producers"),
+                old.line,
+                new.line,
+            )
         elif new.open and not old.open:
-            self.record("object-opened", path, "now accepts keys the contract does not list", verdicts("receivers"), old.line, new.line)
+            self.record(
+                "object-opened",
+                path,
+                "now accepts keys the contract does not list",
+                verdicts("receivers"),
+                old.line,
+                new.line,
+            )
 
     def prop(self, old: Prop, new: Prop, path: str) -> None:
         if bool(old.optional) != bool(new.optional):
             if new.optional:
-                self.record("field-made-optional", path, f"now optional ({new.optional})", verdicts("receivers"), old.line, new.line)
+                self.record(
+                    "field-made-optional",
+                    path,
+                    f"now optional ({new.optional})",
+                    verdicts("receivers"),
+                    old.line,
+                    new.line,
+                )
             else:
                 self.record("field-made-required", path, "now required", verdicts("producers"), old.line, new.line)
         if old.transient != new.transient:
@@ -153,7 +201,9 @@ class _Walk:
         nested = [_Field(parent, prop) for f in self.added for parent, prop in _descendants(f.prop.spec, f.path)]
         for gone in list(self.removed):
             same_name = [f for f in self.added + nested if f.prop.name == gone.prop.name]
-            same_form = [f for f in self.added if f.parent == gone.parent and _signature(f.prop) == _signature(gone.prop)]
+            same_form = [
+                f for f in self.added if f.parent == gone.parent and _signature(f.prop) == _signature(gone.prop)
+            ]
             twins = [f for f in self.removed if f.parent == gone.parent and _signature(f.prop) == _signature(gone.prop)]
             if len(twins) > 1:  # two fields of one form gone, one come: which was renamed is a guess
                 same_form = []
@@ -188,9 +238,13 @@ class _Walk:
             self.record("field-removed", gone.path, f"{what} was removed", found, gone.prop.line, 0)
         for new in self.added:
             if new.prop.optional:
-                self.record("field-added-optional", new.path, f"new optional field ({new.prop.optional})", (), 0, new.prop.line)
+                self.record(
+                    "field-added-optional", new.path, f"new optional field ({new.prop.optional})", (), 0, new.prop.line
+                )
             else:
-                self.record("field-added-required", new.path, "new required field", verdicts("producers"), 0, new.prop.line)
+                self.record(
+                    "field-added-required", new.path, "new required field", verdicts("producers"), 0, new.prop.line
+                )
 
 
 def _nesting(old: Spec, new: Spec) -> bool:

@@ -93,9 +93,27 @@ def diagnostics(result: DiffResult) -> list[Diagnostic]:
         code = code_for(record)
         if record.id in result.accepted:
             entry = result.accepted[record.id]
-            found.append(Diagnostic(path, line, 1, "change-accepted", f"{message}, {record.verdict_text}, accepted: {entry.why}", severity=Severity.NOTE))
+            found.append(
+                Diagnostic(
+                    path,
+                    line,
+                    1,
+                    "change-accepted",
+                    f"{message}, {record.verdict_text}, accepted: {entry.why}",
+                    severity=Severity.NOTE,
+                )
+            )
         elif record.breaking:
-            found.append(Diagnostic(path, line, 1, code, f"{record.verdict_text}: {message}", f"if this is intended, say why in {CHANGES_NAME}: `{ACCEPT_COMMAND}`"))
+            found.append(
+                Diagnostic(
+                    path,
+                    line,
+                    1,
+                    code,
+                    f"{record.verdict_text}: {message}",
+                    f"if this is intended, say why in {CHANGES_NAME}: `{ACCEPT_COMMAND}`",
+                )
+            )
         else:
             found.append(Diagnostic(path, line, 1, code, f"compatible: {message}", severity=Severity.NOTE))
     for entry in result.stale:

@@ -19,7 +19,9 @@ SCHEMA_ID = "https://contractc.dev/schemas/diff-report.schema.json"
 
 def diff_document(report: Report, result: DiffResult | None) -> dict:
     records = result.records if result is not None else []
-    status = {ExitCode.CLEAN: "compatible", ExitCode.DRIFT: "breaking", ExitCode.BAD_INPUT: "bad-input"}[report.exit_code]
+    status = {ExitCode.CLEAN: "compatible", ExitCode.DRIFT: "breaking", ExitCode.BAD_INPUT: "bad-input"}[
+        report.exit_code
+    ]
     return {
         "$schema": SCHEMA_ID,
         "tool": {"name": "contractc", "version": __version__},

@@ -24,7 +24,12 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
     records: list[ChangeRecord] = []
     before = {s.anchor: s for s in old.sections}
     after = {s.anchor: s for s in new.sections}
-    renamed = _renames(old, new, [s for s in old.sections if s.anchor not in after], [s for s in new.sections if s.anchor not in before])
+    renamed = _renames(
+        old,
+        new,
+        [s for s in old.sections if s.anchor not in after],
+        [s for s in new.sections if s.anchor not in before],
+    )
 
     def record(kind, section: Section, message, found, old_section, new_section, agents=()) -> None:
         records.append(
@@ -46,34 +51,95 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
         if target is None:
             if section.anchor in old.shared:
                 agents = carriers(old, section)
-                record("shared-section-removed", section, f"shared section {_title(section)} was removed from every dispatch ({_names(agents)}): a receiver may now get returns its rules no longer shape", verdicts("receivers"), section, None, agents)
+                record(
+                    "shared-section-removed",
+                    section,
+                    f"shared section {_title(section)} was removed from every dispatch ({_names(agents)}): a receiver may now get returns its rules no longer shape",
+                    verdicts("receivers"),
+                    section,
+                    None,
+                    agents,
+                )
             else:
                 record("section-removed", section, f"section {_title(section)} was removed", (), section, None)
             continue
         if target.anchor != section.anchor:
-            record("section-anchor-renamed", section, f"section {_title(section)} is now #{target.anchor} ({_title(target)})", (), section, target)
+            record(
+                "section-anchor-renamed",
+                section,
+                f"section {_title(section)} is now #{target.anchor} ({_title(target)})",
+                (),
+                section,
+                target,
+            )
         elif target.title != section.title:  # an explicit {#id} kept the anchor
-            record("section-retitled", section, f"section #{section.anchor} is now titled {_title(target)} (was {_title(section)}); its anchor stays", (), section, target)
+            record(
+                "section-retitled",
+                section,
+                f"section #{section.anchor} is now titled {_title(target)} (was {_title(section)}); its anchor stays",
+                (),
+                section,
+                target,
+            )
         was_shared, is_shared = section.anchor in old.shared, target.anchor in new.shared
         if is_shared and not was_shared:
             agents = carriers(new, target)
-            record("section-now-shared", target, f"section {_title(target)} now travels with every dispatch ({_names(agents)}): its rules are new to those agents", verdicts("producers"), section, target, agents)
+            record(
+                "section-now-shared",
+                target,
+                f"section {_title(target)} now travels with every dispatch ({_names(agents)}): its rules are new to those agents",
+                verdicts("producers"),
+                section,
+                target,
+                agents,
+            )
         elif was_shared and not is_shared:
             agents = carriers(old, section)
-            record("section-no-longer-shared", section, f"section {_title(section)} no longer travels with every dispatch ({_names(agents)})", verdicts("receivers"), section, target, agents)
+            record(
+                "section-no-longer-shared",
+                section,
+                f"section {_title(section)} no longer travels with every dispatch ({_names(agents)})",
+                verdicts("receivers"),
+                section,
+                target,
+                agents,
+            )
         if _prose(old, section) != _prose(new, target):
             agents = carriers(new, target)
             if agents:
                 message = f"the prose of {_title(target)} changed in the dispatch snippets of {_names(agents)} (changed, unclassified)"
-                record("shared-section-changed" if is_shared else "section-changed", target, message, verdicts("unclassified"), section, target, agents)
+                record(
+                    "shared-section-changed" if is_shared else "section-changed",
+                    target,
+                    message,
+                    verdicts("unclassified"),
+                    section,
+                    target,
+                    agents,
+                )
             else:
-                record("section-changed", target, f"the prose of {_title(target)} changed; no dispatch carries it", (), section, target)
+                record(
+                    "section-changed",
+                    target,
+                    f"the prose of {_title(target)} changed; no dispatch carries it",
+                    (),
+                    section,
+                    target,
+                )
     for section in new.sections:
         if section.anchor in before or section.anchor in renamed.values():
             continue
         if section.anchor in new.shared:
             agents = carriers(new, section)
-            record("shared-section-added", section, f"shared section {_title(section)} is new in every dispatch ({_names(agents)}): its rules are new to those agents", verdicts("producers"), None, section, agents)
+            record(
+                "shared-section-added",
+                section,
+                f"shared section {_title(section)} is new in every dispatch ({_names(agents)}): its rules are new to those agents",
+                verdicts("producers"),
+                None,
+                section,
+                agents,
+            )
         else:
             record("section-added", section, f"section {_title(section)} is new", (), None, section)
     return records, renamed

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.load import load_config, parse_contract, read_source
 from contractc.load import _qualify_shape_ids as qualify_shape_ids
+from contractc.load import load_config, parse_contract, read_source
 from contractc.load.config import CONFIG_NAME
 from contractc.model import Config, Contract, Project
 
@@ -83,17 +83,29 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
     label = path.as_posix()
     if path.is_dir():
         if not (path / CONFIG_NAME).is_file():
-            raise _bad_against(f"--against-path {label}", f"no {CONFIG_NAME} in that folder", "give the folder holding the older contractc.yaml, or one contract file")
+            raise _bad_against(
+                f"--against-path {label}",
+                f"no {CONFIG_NAME} in that folder",
+                "give the folder holding the older contractc.yaml, or one contract file",
+            )
         project = _relabel(label, lambda: load_contracts(path))
         return Side(label, project, _read(path / CHANGES_NAME))
     if not path.is_file():
-        raise _bad_against(f"--against-path {label}", "no such file or folder", "give the older contract file or the folder holding its contractc.yaml")
+        raise _bad_against(
+            f"--against-path {label}",
+            "no such file or folder",
+            "give the older contract file or the folder holding its contractc.yaml",
+        )
     entries = [e for e in today.config.contracts if Path(e.path).name == path.name] or (
         list(today.config.contracts) if len(today.config.contracts) == 1 else []
     )
     if len(entries) != 1:
         names = ", ".join(e.path for e in today.config.contracts)
-        raise _bad_against(f"--against-path {label}", f"names none of today's contracts ({names}) by file name", "give the older revision the same file name as the contract it precedes")
+        raise _bad_against(
+            f"--against-path {label}",
+            f"names none of today's contracts ({names}) by file name",
+            "give the older revision the same file name as the contract it precedes",
+        )
     entry = entries[0]
     with tempfile.TemporaryDirectory(prefix="contractc-diff-") as tmp:
         target = Path(tmp) / entry.path

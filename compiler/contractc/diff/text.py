@@ -19,13 +19,23 @@ SIMILAR = 0.6
 """How alike two checks' words must be (difflib ratio) to be one check reworded rather than one removed and one added."""
 
 
-def compare_text_shape(old_contract: Contract, old: TextShape, new_contract: Contract, new: TextShape) -> list[ChangeRecord]:
+def compare_text_shape(
+    old_contract: Contract, old: TextShape, new_contract: Contract, new: TextShape
+) -> list[ChangeRecord]:
     records: list[ChangeRecord] = []
 
     def record(kind, detail, message, found, old_span, new_span, agents=()) -> None:
         records.append(
             ChangeRecord(
-                kind, new.id, detail, new_contract.path, message, found, Location.of(old_span), Location.of(new_span), agents
+                kind,
+                new.id,
+                detail,
+                new_contract.path,
+                message,
+                found,
+                Location.of(old_span),
+                Location.of(new_span),
+                agents,
             )
         )
 
@@ -55,7 +65,15 @@ def compare_text_shape(old_contract: Contract, old: TextShape, new_contract: Con
     for consumer in sorted(set(old.consumers) - set(new.consumers)):
         record("consumer-removed", consumer, f"{name}: no longer consumed by {consumer}", (), old.span, new.span)
     for kind, detail, message, found, before, after in compare_checks(old.checks, new.checks):
-        record(kind, detail, f"{name}: {message}", found, before.span if before else None, after.span if after else None, (new.producer,))
+        record(
+            kind,
+            detail,
+            f"{name}: {message}",
+            found,
+            before.span if before else None,
+            after.span if after else None,
+            (new.producer,),
+        )
     return records
 
 
@@ -84,7 +102,14 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
             gone.remove(before)
             came.remove(best)
             kind, message, found = classify_reworded(before, best)
-            yield kind, f"check-{before.number}", f"check {before.number}{_renumbered(before, best)}: {message}", found, before, best
+            yield (
+                kind,
+                f"check-{before.number}",
+                f"check {before.number}{_renumbered(before, best)}: {message}",
+                found,
+                before,
+                best,
+            )
         for before in gone:
             yield (
                 "check-removed",
