@@ -132,3 +132,11 @@ def test_a_malformed_approval_file_is_bad_input_located(repo, run_cli, text, lin
     result = diff(run_cli, repo)
     assert result.code == 2
     assert result.err.startswith(f"contractc.changes.yaml:{line}:1: error[changes-invalid]: {message}")
+
+
+def test_accept_in_json_keeps_stdout_one_document(repo, run_cli):
+    edit(repo, REVIEW, *ADD_CHECK)
+    result = diff(run_cli, repo, "--accept", "--why", "prompts regenerated", "--format", "json")
+    assert result.code == 0
+    assert result.err == "contractc: accepted 2 change(s) in contractc.changes.yaml\n"
+    assert json.loads(result.out)["status"] == "compatible"

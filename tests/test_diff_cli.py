@@ -199,3 +199,13 @@ def test_diff_writes_nothing_but_the_approval_file(repo, run_cli):
     run_cli("diff", "--root", str(repo), "--against", "HEAD")
     run_cli("diff", "--root", str(repo), "--against", "HEAD", "--format", "json")
     assert snapshot(repo) == before
+
+
+def test_quiet_prints_only_the_located_lines(repo, run_cli):
+    edit(repo, "contracts/handoffs.md", *WIDEN)
+    result = run_cli("diff", "--root", str(repo), "--against", "HEAD", "-q")
+    assert (result.code, result.out) == (
+        1,
+        "contracts/handoffs.md:18:1: error[breaking-receivers]: breaking for receivers: planning-stage.task_brief "
+        "$.kind: new value(s) docs [enum-values-added:planning-stage.task_brief:$.kind]\n",
+    )
