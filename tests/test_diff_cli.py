@@ -209,3 +209,17 @@ def test_quiet_prints_only_the_located_lines(repo, run_cli):
         "contracts/handoffs.md:18:1: error[breaking-receivers]: breaking for receivers: planning-stage.task_brief "
         "$.kind: new value(s) docs [enum-values-added:planning-stage.task_brief:$.kind]\n",
     )
+
+
+def test_a_broken_older_file_or_folder_is_located_at_its_own_path(repo, tmp_path, run_cli):
+    old = tmp_path / "old"
+    (old / "contracts").mkdir(parents=True)
+    (old / "contractc.yaml").write_text("contracts: 3\n")
+    folder = run_cli("diff", "--root", str(repo), "--against-path", str(old))
+    assert folder.code == 2
+    assert folder.err.startswith(f"{old.as_posix()}/contractc.yaml:1:1: error[config-invalid]: $.contracts: 3 is not")
+    broken = old / "contracts" / "handoffs.md"
+    broken.write_bytes(b"# Hand-offs\n\xff\n")
+    single = run_cli("diff", "--root", str(repo), "--against-path", str(broken))
+    assert single.code == 2
+    assert single.err.startswith(f"{broken.as_posix()}:2:1: error[not-utf8]:")

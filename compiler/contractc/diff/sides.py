@@ -88,7 +88,7 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
                 f"no {CONFIG_NAME} in that folder",
                 "give the folder holding the older contractc.yaml, or one contract file",
             )
-        project = _relabel(label, lambda: load_contracts(path))
+        project = _relabel(label.rstrip("/"), lambda: load_contracts(path), "/")
         return Side(label, project, _read(path / CHANGES_NAME))
     if not path.is_file():
         raise _bad_against(
@@ -111,8 +111,8 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
         target = Path(tmp) / entry.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(path.read_bytes())
-        src = _relabel(label, lambda: read_source(Path(tmp), entry.path))
-        contract = _relabel(label, lambda: parse_contract(src, entry.shared))
+        src = _relabel(label, lambda: read_source(Path(tmp), entry.path), "")
+        contract = _relabel(label, lambda: parse_contract(src, entry.shared), "")
     # today's project with that one contract as it was: every other contract compares equal
     contracts = [contract if c.path == entry.path else c for c in today.contracts]
     return Side(label, replace(today, contracts=tuple(qualify_shape_ids(contracts))), None)
@@ -123,14 +123,17 @@ def _empty_project(root: Path, folder: Path) -> Project:
     return Project(config=config, contracts=(), root=str(root))
 
 
-def _relabel(label: str, load):
-    """Run ``load``; its diagnostics name the older side (``REF:contracts/x.md``), not a temporary folder."""
+def _relabel(label: str, load, separator: str = ":"):
+    """Run ``load``; its diagnostics name the older side, not a temporary folder: ``REF:contracts/x.md`` for
+    a git ref, ``FOLDER/contracts/x.md`` for a folder, the file itself (``separator=""``) for one file."""
     try:
         return load()
     except ContractcError as exc:
-        raise ContractcError(
-            [replace(d, path=f"{label}:{d.path}" if d.path else label) for d in exc.diagnostics]
-        ) from None
+
+        def where(path: str) -> str:
+            return f"{label}{separator}{path}" if path and separator else label
+
+        raise ContractcError([replace(d, path=where(d.path)) for d in exc.diagnostics]) from None
 
 
 def _read(path: Path) -> bytes | None:
