@@ -178,3 +178,10 @@ def test_a_heading_retitled_under_an_explicit_anchor_keeps_its_links(repo):
     [record] = diff(repo).values()
     assert (record.id, record.verdicts) == ("section-retitled:scope", ())
     assert 'now titled "What a reviewer reads" (was "Reading scope")' in record.message
+
+
+def test_a_new_site_url_breaks_every_published_link(repo):
+    edit(repo, "contractc.yaml", "site_url: https://contractc.dev/", "site_url: https://contracts.example.org/")
+    [record] = diff(repo).values()
+    assert (record.id, record.verdicts) == ("site-url-changed:site_url", ("links",))
+    assert (record.old.path, record.old.line, record.new.line) == ("contractc.yaml", 2, 2)

@@ -37,7 +37,18 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
             records.extend(section_records)
             records.extend(_compare_shapes(o, n, renamed, old_specs, new_specs))
     records.extend(compare_anchors(published(old), published(new), redirects))
+    records.extend(_compare_config(old, new))
     return sorted(records, key=_order)
+
+
+def _compare_config(old: Project, new: Project) -> list[ChangeRecord]:
+    """What contractc.yaml itself changes for readers: the site URL every published link starts with."""
+    if not old.contracts or old.config.site_url == new.config.site_url:
+        return []
+    where = Location.of(new.config.where("$.site_url"))
+    before = Location.of(old.config.where("$.site_url"))
+    message = f"the site moved from {old.config.site_url} to {new.config.site_url}: every published link breaks"
+    return [ChangeRecord("site-url-changed", "site_url", "", new.config.path, message, verdicts("links"), before, where)]
 
 
 def _compare_shapes(
