@@ -223,3 +223,12 @@ def test_a_broken_older_file_or_folder_is_located_at_its_own_path(repo, tmp_path
     single = run_cli("diff", "--root", str(repo), "--against-path", str(broken))
     assert single.code == 2
     assert single.err.startswith(f"{broken.as_posix()}:2:1: error[not-utf8]:")
+
+
+def test_bad_notation_on_the_older_side_is_named_by_the_ref(repo, run_cli):
+    edit(repo, "contracts/handoffs.md", "  budget_hours: 8\n", "  budget_hours: int\n")
+    commit(repo, "a typo in the notation")
+    edit(repo, "contracts/handoffs.md", "  budget_hours: int\n", "  budget_hours: 8\n")
+    result = run_cli("diff", "--root", str(repo), "--against", "HEAD")
+    assert result.code == 2
+    assert result.err.startswith("HEAD:contracts/handoffs.md:23:17: error[bad-notation]: ")

@@ -34,6 +34,20 @@ class Side:
     """The approval file's bytes on this side; None when it has none."""
 
 
+def validated(project: Project) -> Project:
+    """``project`` once its notation and its site layout are known to compile (what the comparison reads),
+    so a problem on the older side is reported as that side's, not today's."""
+    if any(c.data_shapes for c in project.contracts):
+        from contractc.notation import interpret_project
+
+        interpret_project(project)
+    if project.contracts:
+        from contractc.site.layout import site_layout
+
+        site_layout(project)
+    return project
+
+
 def load_contracts(root: Path) -> Project:
     """contractc.yaml and every contract it lists, parsed (no targets, no role files)."""
     config = load_config(root)
@@ -70,7 +84,7 @@ def git_side(root: Path, ref: str) -> Side:
                 target = folder / entry.path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
-        project = _relabel(ref, lambda: load_contracts(folder))
+        project = _relabel(ref, lambda: validated(load_contracts(folder)))
         return Side(ref, replace(project, root=str(root)), _show(root, ref, CHANGES_NAME))
 
 
@@ -88,7 +102,7 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
                 f"no {CONFIG_NAME} in that folder",
                 "give the folder holding the older contractc.yaml, or one contract file",
             )
-        project = _relabel(label.rstrip("/"), lambda: load_contracts(path), "/")
+        project = _relabel(label.rstrip("/"), lambda: validated(load_contracts(path)), "/")
         return Side(label, project, _read(path / CHANGES_NAME))
     if not path.is_file():
         raise _bad_against(
@@ -115,7 +129,8 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
         contract = _relabel(label, lambda: parse_contract(src, entry.shared), "")
     # today's project with that one contract as it was: every other contract compares equal
     contracts = [contract if c.path == entry.path else c for c in today.contracts]
-    return Side(label, replace(today, contracts=tuple(qualify_shape_ids(contracts))), None)
+    older = replace(today, contracts=tuple(qualify_shape_ids(contracts)))
+    return Side(label, _relabel(label, lambda: validated(older), ""), None)
 
 
 def _empty_project(root: Path, folder: Path) -> Project:
