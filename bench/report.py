@@ -37,6 +37,8 @@ class Report:
     site_pages: dict[int, int] = field(default_factory=dict)
     clean_lines: dict[int, list[str]] = field(default_factory=dict)
     disk: dict[str, float] = field(default_factory=dict)
+    scan: dict[int, dict[str, Samples]] = field(default_factory=dict)
+    """P -> the ``contractc scan`` row: scan, the read-and-compare floor, python -c pass."""
     unavailable: dict[str, str] = field(default_factory=dict)
 
 
@@ -246,6 +248,30 @@ def render(r: Report) -> str:
                 f"Writing the N = {n} targets in place would alone take {in_place:.2f} s here, "
                 f"{in_place / cog_r:.2f} of `cog -r`'s {cog_r:.2f} s."
             )
+    out += ["", "## `scan`", ""]
+    if r.scan:
+        out += [
+            "`contractc scan` of a plugin that predates contractc (P Markdown files, three stages, a",
+            "hand-off brief, a return and a report template pasted in each, one copy in 25 drifted)",
+            "against the floor (`bench/scan_floor.py`): read every file once, cut the fenced blocks",
+            "out with `str.find`, compare each with the first block that starts with the same line",
+            "under the same heading. Both are first shown to pass the clean plugin and fail the",
+            "drifted one; the rows time the drifted one, as a first run would meet it.",
+            "",
+            "| P | contractc scan | floor | python -c pass | scan / floor |",
+            "|---|---|---|---|---|",
+        ]
+        for p, rows in r.scan.items():
+            s, f = rows["contractc scan"], rows["scan floor"]
+            out.append(f"| {p} | {_ms(s)} | {_ms(f)} | {_ms(rows.get(PASS))} | {paired_ratio(s, f):.2f} |")
+        out += [
+            "",
+            "What the difference buys: scan parses every file as CommonMark (markdown-it-py) to find",
+            "its fences and headings, parses each YAML and JSON block, groups the copies per shape and",
+            "stage, tells worked examples apart, and asks git which files .gitignore leaves out.",
+        ]
+    else:
+        out.append("Not run.")
     out += ["", "## Start-up", "", "| command | median ms | / `python -c pass` |", "|---|---|---|"]
     for label, s in r.startup.items():
         out.append(f"| `{label}` | {_ms(s)} | {paired_ratio(s, r.startup[PASS]):.2f} |")

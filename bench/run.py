@@ -244,10 +244,39 @@ def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Re
         )
 
 
+def bench_scan(tools: Tools, base: Path, files: int, reps: int, report: Report) -> None:
+    """``contractc scan`` of a P-file plugin that predates contractc, paired against the read-and-compare floor."""
+    from scan_corpus import clean, restore, write_scan_corpus
+
+    root = write_scan_corpus(base, files)
+    scan = tools.contractc("contractc scan", root, "scan", ".")
+    floor = Command("scan floor", (PY, str(HERE / "scan_floor.py"), str(root)), root, tools.env)
+    saved = clean(root)  # fail first: both pass the clean plugin, both fail the drifted one
+    try:
+        for cmd in (scan, floor):
+            found = captured(cmd)
+            if found.returncode != 0:
+                why = (found.stdout + found.stderr).strip()[-300:]
+                if cmd is scan:
+                    report.unavailable[f"scan P={files}"] = f"contractc scan fails the clean plugin: {why}"
+                    print("   scan: not available", flush=True)
+                    return
+                raise SystemExit(f"the scan floor fails the clean plugin: {why}")
+    finally:
+        restore(saved)
+    for cmd in (scan, floor):
+        if captured(cmd).returncode != 1:
+            raise SystemExit(f"{cmd.label} passes a plugin with drifted copies: the row would be meaningless")
+    report.scan[files] = rounds([scan, floor, tools.python_pass(root)], reps, expect=None)
+    for label, s in report.scan[files].items():
+        print(f"   {label:28s} {s.median * 1000:8.1f} ms", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,100,1000,5000", help="comma-separated corpus sizes N")
     parser.add_argument("--pages", default="10,100,500", help="comma-separated site sizes P")
+    parser.add_argument("--scan-files", default="500", help="comma-separated plugin sizes P for the scan row")
     parser.add_argument("--reps", type=int, help=f"timed rounds per row (default: by N, {DEFAULT_REPS})")
     parser.add_argument(
         "--out", type=Path, help="results page to write (default docs/performance.md; none with --smoke)"
@@ -256,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the generated corpora")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.sizes, args.pages, args.reps = "10", "10", args.reps or 1
+        args.sizes, args.pages, args.reps, args.scan_files = "10", "10", args.reps or 1, "10"
     sizes = [int(s) for s in args.sizes.split(",")]
     pages = [int(p) for p in args.pages.split(",") if p]
     out = args.out or (None if args.smoke else REPO / "docs" / "performance.md")
@@ -270,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
         # thousands of inodes, which makes new files slow on some file systems for a while.
         print(f"== site ({time.strftime('%H:%M:%S')})", flush=True)
         bench_site(tools, base, pages, args.reps or 3, report)
+        for files in (int(f) for f in args.scan_files.split(",") if f):
+            print(f"== scan P = {files} ({time.strftime('%H:%M:%S')})", flush=True)
+            bench_scan(tools, base, files, args.reps or 11, report)
         for n in sizes:
             reps = args.reps or DEFAULT_REPS.get(n, 5)
             corpus = write_corpus(base, n)

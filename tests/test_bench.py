@@ -31,5 +31,8 @@ def test_benchmark_smoke_run_writes_the_results_page(tmp_path):
     row = next(line for line in page.splitlines() if line.startswith("| 10 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[0] == "10" and cells[3] != "n/a" and cells[4] != "n/a"  # cog --check and the floor were timed
+    scan = page.split("## `scan`", 1)[1].split("## Start-up", 1)[0]
+    row = next(line for line in scan.splitlines() if line.startswith("| 10 |"))
+    assert all(c.strip() not in ("", "n/a") for c in row.strip("|").split("|"))  # scan and its floor were timed
     if os.access("/dev/shm", os.W_OK):  # the rewrite is also timed where new files cost no disk work
         assert "| 10 | every region stale, on a RAM disk (tmpfs) |" in page

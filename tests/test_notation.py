@@ -82,7 +82,7 @@ bad:
   b: <text>
   c: string[]
   d: ...anything...
-  e: string | null
+  e: string | boolean
   f: a | | b
   g: [ 1, { a: 1 } ]
   h: solution          # business | stakeholder
@@ -118,7 +118,7 @@ def test_every_notation_problem_is_reported_at_once_with_file_line():
         "contracts/c.md:13:6: error[bad-notation]: bad: $.b: `<text>` is not a type of the notation",
         "contracts/c.md:14:6: error[bad-notation]: bad: $.c: `string[]` is not a type of the notation",
         "contracts/c.md:15:6: error[bad-notation]: bad: $.d: placeholder `...anything...` needs brackets",
-        "contracts/c.md:16:6: error[bad-notation]: bad: $.e: `string | null` mixes a type (string) into an enum",
+        "contracts/c.md:16:6: error[bad-notation]: bad: $.e: `string | boolean` mixes a type (string) into an enum",
         "contracts/c.md:17:6: error[bad-notation]: bad: $.f: `a | | b` is not an enum: '' is not a plain word",
         "contracts/c.md:18:6: error[bad-notation]: bad: $.g: a list mixes object and scalar items",
         "contracts/c.md:19:3: error[bad-notation]: bad: $.h: example 'solution' is not one of the values its comment lists (business | stakeholder)",

@@ -166,8 +166,19 @@ def test_data_shape_fields_keep_comments_lines_and_transient_markers():
     assert [(f.name, f.value.kind) for f in op.fields] == [("name", "absent"), ("summary", "absent")]
 
 
-def test_multi_key_yaml_blocks_are_examples_not_shapes():
-    doc = "# T\n\n## S\n\n```yaml\na: 1\nb: 2\n```\n"
+def test_a_multi_key_yaml_block_is_a_located_error_never_silently_ignored():
+    doc = "# T\n\n## S\n\n```yaml\na: string\nb: integer\n```\n"
+    with pytest.raises(ContractcError) as raised:
+        parse(doc)
+    (problem,) = raised.value.diagnostics
+    assert problem.format().splitlines()[0] == (
+        "contracts/c.md:7:1: error[bad-shape]: a yaml block holds 2 top-level keys (a, b); a data shape is one key per block"
+    )
+    assert "```yaml example" in problem.hint
+
+
+def test_a_multi_key_yaml_block_marked_example_is_an_example():
+    doc = "# T\n\n## S\n\n```yaml example\na: 1\nb: 2\n```\n"
     assert parse(doc).data_shapes == ()
 
 

@@ -25,7 +25,6 @@ SKILL = """\
 Dispatch with:
 
 <!-- contractc:begin bundle=echoreturn -->
-old pasted copy
 <!-- contractc:end -->
 <!-- contractc:begin section=shared-forms,contracts/briefs.md#building -->
 <!-- contractc:end -->
@@ -90,7 +89,7 @@ def test_bytes_outside_regions_survive_crlf_bom_trailing_blanks_no_final_newline
     after = b"<!-- contractc:end -->\r\nTail without newline \t"
     write_tree(project, {"agents/crlf.md": before + b"old\r\n" + after})
     os.chmod(project / "agents/crlf.md", 0o751)
-    assert run_cli("build", "--root", str(project)).code == 0
+    assert run_cli("build", "--root", str(project), "--force").code == 0  # --force: the region's old bytes are dropped
     data = (project / "agents/crlf.md").read_bytes()
     marker = (
         b"<!-- contractc:begin shape=report sha256="
@@ -113,7 +112,7 @@ def test_a_rewritten_target_keeps_mode_bits_the_umask_would_clear(project, run_c
     os.chmod(project / "agents/open.md", 0o666)
     mask = os.umask(0o077)
     try:
-        assert run_cli("build", "--root", str(project)).code == 0
+        assert run_cli("build", "--root", str(project), "--force").code == 0
     finally:
         os.umask(mask)
     assert b"old" not in (project / "agents/open.md").read_bytes()
@@ -284,3 +283,36 @@ def test_contract_bytes_holding_a_marker_line_cannot_be_copied(project, run_cli)
         "agents/orchestrator.md:1:1: error[marker-reference]: section=markers holds a contractc marker line, "
         "which cannot be copied into a region\n"
     )
+
+
+def test_the_first_build_of_a_region_holding_other_bytes_refuses_until_forced(project, run_cli):
+    pasted = b"<!-- contractc:begin shape=report -->\n```yaml\nreport:\n  outcome: passed | failed   # my note\n```\n<!-- contractc:end -->\n"
+    write_tree(project, {"agents/pasted.md": pasted})
+    before = snapshot(project)
+    build = run_cli("build", "--root", str(project))
+    assert build.code == 1
+    assert build.err.startswith(
+        "agents/pasted.md:1:1: error[drift-region-new-differs]: region shape=report has not been filled by build yet "
+        "and already holds bytes that differ from the contract\n"
+    )
+    assert "run `contractc build --force`" in build.err
+    assert snapshot(project) == before  # nothing written, the note is not lost unseen
+    check = run_cli("check", "--root", str(project), "--no-cache")
+    assert "-  outcome: passed | failed   # my note" in check.out  # the diff shows what would be lost
+    assert run_cli("build", "--root", str(project), "--force").code == 0
+    assert b"# my note" not in (project / "agents/pasted.md").read_bytes()
+
+
+def test_a_new_region_already_holding_the_contract_bytes_is_stamped_without_force(project, run_cli):
+    block = b"```yaml\nreport:\n  outcome: passed | failed    # odd  spacing   kept\n```\n"
+    write_tree(project, {"agents/same.md": b"<!-- contractc:begin shape=report -->\n" + block + b"<!-- contractc:end -->\n"})
+    assert run_cli("build", "--root", str(project)).code == 0
+    assert b"shape=report sha256=" in (project / "agents/same.md").read_bytes()
+
+
+def test_a_refused_build_shows_the_diff_of_what_force_would_overwrite(built, run_cli):
+    _edit_region(built, "agents/orchestrator.md", b"kind: a | b", b"kind: a | b | z")
+    build = run_cli("build", "--root", str(built))
+    assert build.code == 1
+    assert "--- agents/orchestrator.md (on disk)\n+++ agents/orchestrator.md (from contracts)\n" in build.err
+    assert "\n-  kind: a | b | z\n+  kind: a | b\n" in build.err

@@ -6,8 +6,9 @@ from conftest import write_tree
 from region_project import CONFIG, project_files
 
 HINT = (
-    "  hint: replace the block with the managed region <!-- contractc:begin shape={id} --> ... <!-- contractc:end --> "
-    "and run `contractc build`; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
+    "  hint: wrap lines {lines} in a managed region: a line `<!-- contractc:begin shape={id} -->` above and a line "
+    "`<!-- contractc:end -->` below; build will refuse until you carry the difference into the contract or accept "
+    "the contract's bytes with --force; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
 )
 PASTED = """\
 # Builder
@@ -40,13 +41,13 @@ def test_pasted_data_and_text_shapes_are_reported_with_the_marker_that_replaces_
     assert result.code == 1
     assert result.out == "\n".join(
         [
-            "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief",
-            HINT.format(id="building.task_brief"),
+            "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief, different from the contract",
+            HINT.format(id="building.task_brief", lines="5-9"),
             "  see: https://contractc.dev/drift-codes/#drift-restatement",
-            "agents/builder.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn",
-            HINT.format(id="echoreturn"),
+            "agents/builder.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn, different from the contract",
+            HINT.format(id="echoreturn", lines="13-16"),
             "  see: https://contractc.dev/drift-codes/#drift-restatement",
-            "contractc: 2 drifted, 7 checked; run `contractc build` to fix",
+            "contractc: 2 drifted, 7 checked; fix each as its hint says",
             "",
         ]
     )
@@ -58,7 +59,7 @@ def test_build_writes_what_it_can_and_still_fails_on_a_restatement(tmp_path, run
     assert result.code == 1
     assert "wrote prompts/manifest.json" in result.out
     assert result.err.startswith(
-        "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief\n"
+        "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief, different from the contract\n"
     )
 
 
@@ -113,8 +114,71 @@ def test_copies_before_between_and_after_regions_are_found_in_a_file_with_region
     }
     result = check(tmp_path, run_cli, files)
     assert result.code == 1
-    assert [line for line in result.out.splitlines() if "error[" in line] == [
+    assert [line.split(",")[0] for line in result.out.splitlines() if "error[" in line] == [
         "agents/after.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn",
         "agents/before.md:1:1: error[drift-restatement]: unmanaged copy of echoreturn",
         "agents/between.md:7:1: error[drift-restatement]: unmanaged copy of building.task_brief",
     ]
+
+
+def test_an_identical_copy_says_so_and_shows_no_diff(tmp_path, run_cli):
+    identical = "# Builder\n\n```yaml\ntask_brief:\n  plan: string\n  workspace: string\n```\n"
+    root = write_tree(tmp_path, project_files(**{"agents/builder.md": identical}))
+    run_cli("build", "--root", str(root))
+    result = run_cli("check", "--root", str(root), "--no-cache")
+    assert result.code == 1
+    assert "agents/builder.md:3:1: error[drift-restatement]: unmanaged copy of building.task_brief, identical to the contract\n" in result.out
+    assert "wrap lines 3-7 in a managed region" in result.out and "build then stamps it" in result.out
+    assert "\n---" not in result.out  # nothing to diff
+
+
+def test_a_differing_copy_shows_its_diff_against_the_contract(tmp_path, run_cli):
+    root = write_tree(tmp_path, project_files(**{"agents/builder.md": PASTED}))
+    run_cli("build", "--root", str(root))
+    result = run_cli("check", "--root", str(root), "--no-cache")
+    assert "--- agents/builder.md:5 (on disk)\n+++ agents/builder.md:5 (from contracts)\n" in result.out
+    assert "\n-  workspace: string   # edited copy\n+  workspace: string\n" in result.out
+    assert "run `contractc build`" not in result.out.splitlines()[-1]  # build cannot fix a restatement
+
+
+def test_wrapping_a_copy_in_the_hinted_markers_then_build_then_check_is_clean(tmp_path, run_cli):
+    identical = "# Builder\n\n```yaml\ntask_brief:\n  plan: string\n  workspace: string\n```\n"
+    root = write_tree(tmp_path, project_files(**{"agents/builder.md": identical}))
+    wrapped = identical.replace("```yaml", "<!-- contractc:begin shape=building.task_brief -->\n```yaml").replace(
+        "```\n", "```\n<!-- contractc:end -->\n"
+    )
+    (root / "agents/builder.md").write_text(wrapped)
+    assert run_cli("build", "--root", str(root)).code == 0
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+def test_allowances_that_silence_nothing_are_reported_at_their_entry(tmp_path, run_cli):
+    allow = (
+        "allow_restatements:\n"
+        "  - path: agents/builder.md\n    shape: no_such_shape\n"
+        "  - path: agents/gone.md\n"
+        "  - path: agents/builder.md\n    shape: building.task_brief\n    line: 4\n"
+        "  - path: agents/builder.md\n    shape: task_brief\n"
+        "  - path: agents/builder.md\n    line: 13\n"
+    )
+    result = check(tmp_path, run_cli, {"agents/builder.md": PASTED}, CONFIG + allow)
+    lines = [line for line in result.out.splitlines() if "drift-allowance" in line and "error[" in line]
+    assert lines == [
+        "contractc.yaml:9:5: error[drift-allowance]: allow_restatements entry names shape 'no_such_shape', which no contract defines",
+        "contractc.yaml:11:5: error[drift-allowance]: allow_restatements entry 'agents/gone.md' matches no target file",
+        "contractc.yaml:12:5: error[drift-allowance]: allow_restatements entry allows line 4 of agents/builder.md, "
+        "but no copy starts there; copies of building.task_brief start at agents/builder.md:5",
+        "contractc.yaml:15:5: error[drift-allowance]: allow_restatements entry names shape 'task_brief', which is used in several stages",
+    ]
+    assert "hint: name one: building.task_brief, planning.task_brief" in result.out
+    assert result.code == 1
+
+
+def test_build_exit_0_means_check_is_clean_with_allowances(tmp_path, run_cli):
+    allow = "allow_restatements:\n  - path: agents/builder.md\n    line: 5\n  - path: agents/builder.md\n    line: 13\n"
+    root = write_tree(tmp_path, project_files(**{"contractc.yaml": CONFIG + allow, "agents/builder.md": PASTED}))
+    assert run_cli("build", "--root", str(root)).code == 0
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+    (root / "agents/builder.md").write_text("moved down\n\n" + PASTED)
+    assert run_cli("build", "--root", str(root)).code == 1  # the copies moved: the entries point at nothing
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 1

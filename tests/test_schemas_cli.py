@@ -138,8 +138,8 @@ def test_validate_reports_every_error_on_the_line_of_its_key(project, run_cli, m
     bad = "---\ngoal: Ship it\nkind: feature-ish\ncreated_at: 2025-02-30\nowners:\n  - name: Ann\n    role: author\n    age: 3\nblocked_by: [PLAN-002]\n---\n"
     write_tree(project, {"brief.md": bad})
     assert validate(run_cli, project, "task_brief", "brief.md").out.splitlines() == [
-        "brief.md:3: $.kind: 'feature-ish' is not one of ['feature', 'fix']",
-        "brief.md:4: $.created_at: '2025-02-30' is not a 'date'",
+        'brief.md:3: $.kind: "feature-ish" is not one of ["feature", "fix"]',
+        'brief.md:4: $.created_at: "2025-02-30" is not a "date"',
         "brief.md:8: $.owners[0].age: unknown key 'age'; allowed keys: name, role",
         "contractc: brief.md does not match task_brief (wire schema): 3 errors",
     ]

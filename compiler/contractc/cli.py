@@ -91,6 +91,8 @@ def cli() -> None:
                                (--format github: annotations on the pull request)
       contractc hash FILE      print the SHA-256 a contract is published with
       contractc validate SHAPE FILE   check a document against a shape
+      contractc scan [PATH]    an existing plugin: where its pasted copies disagree
+      contractc adopt [PATH]   move those copies under a contract (--write)
       contractc diff --against REF    in CI: exit 1 if a contract change since REF
                                breaks producers, receivers or links unaccepted
 
@@ -118,7 +120,11 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     if result.exit_code is ExitCode.BAD_INPUT:
         return _fail(result.diagnostics)
     if result.refused:
+        from contractc.report import unified_diff
+
         code = _fail(result.diagnostics)
+        for change in result.changes:  # what --force would write over: the hand-made bytes are shown, not lost unseen
+            click.echo(unified_diff(change), nl=False, err=True)
         click.echo(f"contractc: nothing written; {len(result.diagnostics)} region(s) need a decision", err=True)
         return code
     for change in result.changes:
@@ -203,7 +209,10 @@ def check(
         from contractc.changed import limit_to_changes
 
         diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
-    return report(Report.of(diagnostics, changes, result.checked, changed_since, hidden))
+    from dataclasses import replace
+
+    attached = {d: c for d, c in result.attached.items() if d in set(diagnostics)}
+    return report(replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached))
 
 
 @cli.command()
@@ -291,6 +300,118 @@ def _workspace_prefix(root: Path) -> str:
     except ValueError:
         return ""
     return "" if rel == Path(".") else rel.as_posix() + "/"
+
+
+FORMAT_OPTION = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people; github for GitHub Actions annotations; json for one machine-readable document.",
+)
+SCAN_OPTIONS = (
+    click.argument("path", required=False, default=".", type=click.Path(file_okay=False, path_type=_path)),
+    click.option("--include", multiple=True, metavar="GLOB", help="Read only files matching GLOB (project-relative; repeatable)."),
+    click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB (repeatable); .gitignore is always honoured."),
+    click.option(
+        "--owner",
+        "owners",
+        multiple=True,
+        metavar="GLOB",
+        help="A copy in a file matching GLOB owns its shape, whatever the default rule says (repeatable).",
+    ),
+)
+
+
+def _scan_options(command):
+    for option in reversed(SCAN_OPTIONS):
+        command = option(command)
+    return command
+
+
+@cli.command()
+@_scan_options
+@FORMAT_OPTION
+@click.option("--diff/--no-diff", default=True, show_default=True, help="Show each divergent copy's diff against its owning copy.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no notes, diffs or summary.")
+def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool) -> int:
+    """Show where the hand-pasted copies of each shape in PATH (default .) disagree; no configuration needed.
+
+    \b
+    Reads every Markdown file (honouring .gitignore) and finds fenced YAML
+    blocks (one shape per top-level key), JSON blocks (envelopes, one shape
+    per variant) and report templates (<placeholders> with a status line or
+    headings).  Copies of one key in different stages with different fields
+    are different shapes.  For each shape it names the owning copy (a copy
+    matching --owner; else the one in the file that dispatches it: a skill, a
+    command, an orchestrator; else the majority) and prints every copy that
+    differs from it, with a diff.  Worked examples (blocks without notation,
+    or introduced as examples) are listed, not scored.
+
+    \b
+    Exit 0 when every copy agrees with its owner, 1 when any differs,
+    2 for bad input.  Next step: `contractc adopt` shows the plan that puts
+    the copies under a contract.
+    """
+    from contractc.diagnostics import ContractcError
+    from contractc.report import Report
+    from contractc.scan import scan_plugin
+    from contractc.scan.report import scan_report
+
+    try:
+        found = scan_report(scan_plugin(path, include, exclude, owners))
+    except ContractcError as exc:
+        found = Report.of(exc.diagnostics)
+    if quiet:
+        from dataclasses import replace
+
+        from contractc.diagnostics import Severity
+
+        found = replace(found, diagnostics=tuple(d for d in found.diagnostics if d.severity is not Severity.NOTE))
+    return _report(found, fmt, diff, quiet, path)
+
+
+@cli.command()
+@_scan_options
+@click.option("--name", metavar="NAME", help="The contract's name: contracts/NAME.md (default: the plugin folder's name).")
+@click.option("--write", is_flag=True, help="Apply the plan, all-or-nothing. Without it, adopt only prints the plan.")
+@click.option("--diff/--no-diff", default=True, show_default=True, help="Show each file's diff in the dry-run plan.")
+def adopt(
+    path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], name: str | None, write: bool, diff: bool
+) -> int:
+    """Move the pasted copies scan finds in PATH (default .) under one contract.
+
+    \b
+    Dry run by default: prints the plan, i.e. the contract it would write
+    (contracts/NAME.md, one section per stage holding each shape's owning
+    copy byte for byte), the contractc.yaml, every file it would change with
+    a diff, and each copy whose bytes change (where copies diverge, the
+    owning copy wins; choose it with --owner GLOB).
+    --write applies it all-or-nothing: every copy becomes a managed region,
+    the schemas and dispatch snippets build would write are written, and
+    `contractc check` is clean right after.  No byte outside the replaced
+    blocks changes; adopting an adopted plugin changes nothing.
+
+    \b
+    Exit 0 when the plan was printed or applied, 2 for bad input (a shape
+    whose notation contractc cannot read, a plugin that already has a
+    contractc.yaml).
+    """
+    from contractc.adopt import plan_adoption
+    from contractc.adopt.show import format_plan
+    from contractc.diagnostics import ContractcError, ExitCode
+
+    try:
+        plan = plan_adoption(path, name, include, exclude, owners)
+        if write and plan.changes:
+            from contractc.output import write_changes
+
+            write_changes(path, plan.changes)
+    except ContractcError as exc:
+        return _fail(exc.diagnostics)
+    click.echo(format_plan(plan, written=write, diff=diff), nl=False)
+    return ExitCode.CLEAN
 
 
 @cli.command()

@@ -94,12 +94,14 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-orphan": (ExitCode.DRIFT, "a file in an output folder is no longer produced by any contract"),
     # drift: managed regions, restatements, pins
     "drift-region-new": (ExitCode.DRIFT, "a managed region has not been filled by build yet"),
+    "drift-region-new-differs": (ExitCode.DRIFT, "a new region already holds bytes that differ from the contract; build refuses it without --force"),
     "drift-region-stale": (ExitCode.DRIFT, "a managed region is stale: the contract changed since build filled it"),
     "drift-region-edited": (ExitCode.DRIFT, "a managed region was edited by hand; build refuses it without --force"),
     "drift-region-stale-edited": (ExitCode.DRIFT, "a managed region is stale and was edited by hand; build refuses it without --force"),
     "drift-region-unstamped": (ExitCode.DRIFT, "a managed region holds the current bytes but its marker records others"),
     "drift-region-orphaned": (ExitCode.DRIFT, "a managed region names a shape or section that no longer exists"),
     "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),
+    "drift-allowance": (ExitCode.DRIFT, "an allow_restatements entry matches nothing, names an unknown shape, or points at a line that moved"),
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
     "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
@@ -112,6 +114,12 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "change-compatible": (ExitCode.CLEAN, "note: a contract change that breaks nobody"),
     "change-accepted": (ExitCode.CLEAN, "note: a breaking change accepted in contractc.changes.yaml"),
     "acceptance-stale": (ExitCode.DRIFT, "an acceptance added since the older side matches no change"),
+    # scan: copies of a shape in a plugin that is not (yet) managed
+    "scan-shape": (ExitCode.CLEAN, "note: a shape scan found, its copies and its owning copy"),
+    "scan-divergent": (ExitCode.DRIFT, "a copy of a shape differs from the shape's owning copy"),
+    "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
+    "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
+    "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
 }

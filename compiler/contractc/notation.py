@@ -42,7 +42,8 @@ SHAPE_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*")
 TRANSIENT = re.compile(r"(?:←|<-)\s*TRANSIENT\b")
 OPTIONAL_MARK = re.compile(r"(?:←|<-)\s*OPTIONAL\b")
 REQUIRED_MARK = re.compile(r"(?:←|<-)\s*REQUIRED\b")
-MARKERS = re.compile(r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED)\b[\s,;:—-]*")
+NULLABLE_MARK = re.compile(r"(?:←|<-)\s*NULLABLE\b")
+MARKERS = re.compile(r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED|NULLABLE)\b[\s,;:—-]*")
 # The prose phrasings that make a field optional: small, documented, and each use is listed by `build`.
 OPTIONAL_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("optional", re.compile(r"^\(?optional\b|\(optional\)", re.IGNORECASE)),
@@ -77,6 +78,8 @@ class Spec:
     """The id of the shape a ``ref`` points at."""
     written: str = ""
     """The placeholder as written (``{ ...full x... }``), quoted in descriptions."""
+    nullable: bool = False
+    """``null`` is also allowed (``string | null``, or a ``# ← NULLABLE`` comment)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,13 +276,21 @@ class _Reader:
             return self.fail(
                 node, path, f"`{node.text}` is not an enum: {bad[0]!r} is not a plain word", "write `a | b | c`"
             )
+        if "null" in values and len(values) > 1:  # `string | null`, `a | b | null`: the rest, or null
+            rest = [v for v in values if v != "null"]
+            if len(rest) == 1 and rest[0] in TYPE_WORDS:
+                return Spec(TYPE_WORDS[rest[0]], node.line, node.col, nullable=True)  # type: ignore[arg-type]
+            if len(rest) == 1:
+                return Spec("example", node.line, node.col, examples=(rest[0],), nullable=True)
+            spec = self.enum(node, path, rest)
+            return replace(spec, nullable=True) if spec.kind == "enum" else spec
         types = [v for v in values if v in TYPE_WORDS or v in ("null", "true", "false")]
         if types:
             return self.fail(
                 node,
                 path,
                 f"`{node.text}` mixes a type ({types[0]}) into an enum",
-                "an enum lists values only; for a field that may be absent, mark it `# ← OPTIONAL`",
+                "an enum lists values only; `string | null` alone makes a nullable field; for a field that may be absent, mark it `# ← OPTIONAL`",
             )
         if len(set(values)) != len(values):
             return self.fail(node, path, f"`{node.text}` repeats a value")
@@ -382,6 +393,8 @@ class _Reader:
             optional = "explicit marker ← OPTIONAL"
         elif not REQUIRED_MARK.search(comment):
             optional = next((name for name, rule in OPTIONAL_PHRASES if rule.search(rest)), "")
+        if NULLABLE_MARK.search(comment):
+            spec = replace(spec, nullable=True)
         default, has_default = None, False
         found = DEFAULT.search(rest)
         if found:

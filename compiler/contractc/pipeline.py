@@ -36,6 +36,8 @@ class Result:
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
     notes: list[Diagnostic] = field(default_factory=list)
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
+    attached: dict[Diagnostic, Change] = field(default_factory=dict)
+    """Check mode: the diff shown under one diagnostic (a restatement against the contract's bytes)."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -86,6 +88,8 @@ def run(
             refused = [d for d in drifted + found if refuses_build(d, force)]
             if refused:
                 result.diagnostics, result.refused = sorted(refused, key=Diagnostic.sort_key), True
+                paths = {d.path for d in refused}
+                result.changes = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
                 return result
             verify_changes(changes)
             write_changes(root, changes)
@@ -95,6 +99,10 @@ def run(
             drifted = []
         result.changes = changes
         result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
+        if mode is Mode.CHECK:
+            from contractc.drift.restatements import restatement_changes
+
+            result.attached = restatement_changes(project, result.diagnostics)
     except ContractcError as exc:
         result.diagnostics = exc.diagnostics
         result.changes = []

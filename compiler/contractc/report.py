@@ -41,8 +41,12 @@ class Report:
     """The ``--changed-since`` ref, when the report is limited to changed files."""
     hidden: int = 0
     """Drift left out because neither its copy nor its sources changed since ``since``."""
-    headline: str = ""
-    """The last line of a report that is not about drift (``diff``); empty: the drift summary."""
+    attached: dict[Diagnostic, Change] = field(default_factory=dict)
+    """A change shown after one diagnostic, whatever its path (``scan``: a copy against its owning copy)."""
+    labels: tuple[str, str] = ("on disk", "from contracts")
+    """How a diff names its two sides: the bytes found, and the bytes they should be."""
+    headline: str | None = None
+    """The last line, when the command has its own (``scan``); else :func:`summary` writes it."""
 
     @classmethod
     def of(
@@ -52,15 +56,9 @@ class Report:
         checked: int = 0,
         since: str | None = None,
         hidden: int = 0,
-        headline: str = "",
     ) -> Report:
         return cls(
-            tuple(sorted(diagnostics, key=Diagnostic.sort_key)),
-            {c.path: c for c in changes},
-            checked,
-            since,
-            hidden,
-            headline,
+            tuple(sorted(diagnostics, key=Diagnostic.sort_key)), {c.path: c for c in changes}, checked, since, hidden
         )
 
     @property
@@ -96,6 +94,9 @@ class Report:
         that say no more than "not generated" does.
         """
         for i, d in enumerate(self.diagnostics):
+            if d in self.attached:
+                yield d, self.attached[d]
+                continue
             last_of_path = i + 1 == len(self.diagnostics) or self.diagnostics[i + 1].path != d.path
             change = self.changes.get(d.path) if last_of_path else None
             yield d, change if change is not None and change.actual is not None else None
@@ -113,8 +114,8 @@ class Options:
     """Prepended to paths in GitHub annotations: the project root as seen from the workspace."""
 
 
-def unified_diff(change: Change) -> str:
-    """A unified diff from what is on disk to what the contracts compile to."""
+def unified_diff(change: Change, labels: tuple[str, str] = ("on disk", "from contracts")) -> str:
+    """A unified diff from what is on disk to what the contracts compile to (or, with ``labels``, any two sides)."""
     import difflib
 
     def lines(data: bytes | None) -> list[str]:
@@ -123,15 +124,15 @@ def unified_diff(change: Change) -> str:
     diff = difflib.unified_diff(
         lines(change.actual),
         lines(change.expected),
-        fromfile=f"{change.path} (on disk)",
-        tofile=f"{change.path} (from contracts)",
+        fromfile=f"{change.path} ({labels[0]})",
+        tofile=f"{change.path} ({labels[1]})",
     )
     return "".join(d if d.endswith("\n") else d + "\n\\ No newline at end of file\n" for d in diff)
 
 
 def summary(report: Report) -> str:
     """The last line: what was found and the command that fixes it."""
-    if report.headline and report.exit_code is not ExitCode.BAD_INPUT:
+    if report.headline is not None and report.exit_code is not ExitCode.BAD_INPUT:
         return report.headline
     elsewhere = f"{report.hidden} more drifted outside the changes since {report.since}" if report.hidden else ""
     if report.exit_code is ExitCode.BAD_INPUT:
@@ -191,7 +192,7 @@ def format_text(report: Report, options: Options) -> str:
     for d, change in report.diffed():
         out.append(d.format(paint) + "\n")
         if change is not None and options.diff:
-            out.append(paint_diff(unified_diff(change)))
+            out.append(paint_diff(unified_diff(change, report.labels)))
     out.append(summary(report) + "\n")
     return "".join(out)
 
@@ -242,7 +243,7 @@ def format_github(report: Report, options: Options) -> str:
     if options.diff:
         for d, change in report.diffed():
             if change is not None:
-                out.append(_github_group(f"contractc diff: {options.path_prefix}{change.path}", unified_diff(change)))
+                out.append(_github_group(f"contractc diff: {options.path_prefix}{change.path}", unified_diff(change, report.labels)))
     out.append(summary(report) + "\n")
     return "".join(out)
 
@@ -277,9 +278,9 @@ def report_document(report: Report, options: Options) -> dict:
                 "kind": c.output.kind if c.output else None,
                 "expected_sha256": _sha256(c.expected),
                 "actual_sha256": _sha256(c.actual),
-                "diff": unified_diff(c) if options.diff else None,
+                "diff": unified_diff(c, report.labels) if options.diff else None,
             }
-            for c in sorted(report.changes.values(), key=lambda c: c.path)
+            for c in sorted([*report.changes.values(), *report.attached.values()], key=lambda c: c.path)
         ],
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -33,7 +34,7 @@ def diff_command(
                 result = run_diff(root, against, against_path)
     except ContractcError as exc:
         return _print(Report.of(exc.diagnostics), None, fmt, quiet, color, prefix)
-    report = Report.of(diagnostics(result), headline=headline(result))
+    report = replace(Report.of(diagnostics(result)), headline=headline(result))
     return _print(report, result, fmt, quiet, color, prefix)
 
 

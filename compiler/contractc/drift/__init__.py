@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
+from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.pins import find_broken_pins
 from contractc.drift.regions import explain_regions, find_orphaned_regions
 from contractc.drift.restatements import find_restatements
@@ -37,6 +38,7 @@ EXPLAINERS: dict[str, Explainer] = {
 FINDERS: dict[str, Finder] = {
     "orphaned-regions": find_orphaned_regions,
     "restatements": find_restatements,
+    "allowances": find_stale_allowances,
     "pins": find_broken_pins,
     "links": find_dangling_links,
 }
@@ -45,6 +47,7 @@ FINDERS: dict[str, Finder] = {
 # person can take with --force; an orphaned region has nothing to be filled with.
 BUILD_REFUSES: dict[str, bool] = {
     "drift-region-edited": True,
+    "drift-region-new-differs": True,
     "drift-region-stale-edited": True,
     "drift-region-orphaned": False,
 }

@@ -46,7 +46,14 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
     label = region.label
     if recorded == want and have == want:
         return None
-    if recorded is None:
+    if recorded is None and have != want and held.strip():
+        code, message, hint = (
+            "drift-region-new-differs",
+            f"region {label} has not been filled by build yet and already holds bytes that differ from the contract",
+            "build will not overwrite them unseen: carry what the copy has into the contract (or drop it), "
+            "then run `contractc build --force`",
+        )
+    elif recorded is None:
         code, message, hint = (
             "drift-region-new",
             f"region {label} has not been filled by build yet",

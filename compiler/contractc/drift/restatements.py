@@ -18,6 +18,7 @@ from fnmatch import fnmatchcase
 from contractc.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
 from contractc.model import DataShape, Project, Shape, TargetFile, TextShape
+from contractc.output import Change, Output
 
 _FENCE = re.compile(rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
 _KEY = re.compile(r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
@@ -32,6 +33,8 @@ _BLOCK_SHARE, _TEMPLATE_SHARE = 0.6, 0.5
 class _Block:
     start: int
     """Offset of the opening fence line."""
+    end: int
+    """Offset past the closing fence line (the end of the data for an unclosed block)."""
     col: int
     info: str
     lines: tuple[str, ...]
@@ -41,8 +44,37 @@ class _Block:
 
 
 def find_restatements(project: Project) -> list[Diagnostic]:
+    return [d for d, _ in _found(project)]
+
+
+def restatement_changes(project: Project, diagnostics: list[Diagnostic]) -> dict[Diagnostic, Change]:
+    """For each restatement in ``diagnostics`` that differs from the contract, the change its diff shows."""
+    wanted = {d for d in diagnostics if d.code == "drift-restatement"}
+    if not wanted:
+        return {}
+    return {d: change for d, change in _found(project) if d in wanted and change is not None}
+
+
+def unmanaged_copies(project: Project) -> list[tuple[str, str, int]]:
+    """(path, shape id, line) of every restatement, allowed or not: what an allow_restatements entry may match."""
+    return [(target.path, shape.id, line) for target, _, shape, line in _candidates(project)]
+
+
+def _found(project: Project) -> list[tuple[Diagnostic, Change | None]]:
+    allow = project.config.raw.get("allow_restatements", [])
+    found = []
+    for target, block, shape, line in _candidates(project):
+        if not _allowed(allow, target, shape, line):
+            held = target.data[block.start : block.end]
+            source = _source(project, shape)
+            last = line + count_newlines(held.rstrip(b"\r\n")) if held else line
+            found.append(_diagnostic(target, shape, line, last, block.col, source, held))
+    return found
+
+
+def _candidates(project: Project) -> Iterator[tuple[TargetFile, _Block, Shape, int]]:
     if not project.targets:
-        return []
+        return
     keys: dict[str, list[tuple[DataShape, set[str]]]] = {}
     templates: list[tuple[TextShape, set[str]]] = []
     for contract, shape in project.shapes():
@@ -53,20 +85,14 @@ def find_restatements(project: Project) -> list[Diagnostic]:
             fences = {line for line in inner if line.startswith(("```", "~~~"))}
             if inner - fences:
                 templates.append((shape, inner - fences))
-    allow = project.config.raw.get("allow_restatements", [])
-    found = []
     for target in project.targets:
         managed = sorted((r.content.start, r.content.end) for r in target.regions)
         if not _fence_outside(target.data, managed):
             continue
         for block in _blocks(target.data, managed):
             shape = _data_shape(block, keys) or _text_shape(block, templates)
-            if shape is None:
-                continue
-            line = count_newlines(target.data, 0, block.start) + 1
-            if not _allowed(allow, target, shape, line):
-                found.append(_diagnostic(target, shape, line, block.col))
-    return found
+            if shape is not None:
+                yield target, block, shape, count_newlines(target.data, 0, block.start) + 1
 
 
 def _fence_outside(data: bytes, managed: list[tuple[int, int]]) -> bool:
@@ -139,7 +165,8 @@ def _blocks(data: bytes, managed: list[tuple[int, int]] = ()) -> Iterator[_Block
         lines = tuple(_normal(line) for line in text.splitlines() if line.strip())
         first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
         info = opening["info"].decode("utf-8", "replace").strip().split(" ")[0].lower()
-        yield _Block(start, col, info, lines, first)
+        end = _line_end(data, fences[close][0].end()) if close is not None else len(data)
+        yield _Block(start, end, col, info, lines, first)
         i = close + 1 if close is not None else len(fences)
 
 
@@ -183,14 +210,24 @@ def _allowed(allow: list[dict], target: TargetFile, shape: Shape, line: int) -> 
     )
 
 
-def _diagnostic(target: TargetFile, shape: Shape, line: int, col: int) -> Diagnostic:
+def _source(project: Project, shape: Shape) -> bytes:
+    """What a ``shape=`` region of this shape holds: the data shape's block, the text shape's template."""
+    contract = next(c for c in project.contracts if shape in c.shapes)
+    span = shape.block if isinstance(shape, DataShape) else shape.template
+    return contract.slice(span) if span is not None else b""
+
+
+def _diagnostic(
+    target: TargetFile, shape: Shape, line: int, last: int, col: int, source: bytes, held: bytes
+) -> tuple[Diagnostic, Change | None]:
     marker = f"<!-- contractc:begin shape={shape.id} -->"
-    return Diagnostic(
-        target.path,
-        line,
-        col,
-        "drift-restatement",
-        f"unmanaged copy of {shape.id}",
-        f"replace the block with the managed region {marker} ... <!-- contractc:end --> and run `contractc build`; "
-        f"or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml",
+    same = held == source or held == source + b"\n"
+    verdict = "identical to the contract" if same else "different from the contract"
+    hint = (
+        f"wrap lines {line}-{last} in a managed region: a line `{marker}` above and a line `<!-- contractc:end -->` below"
+        + ("; build then stamps it" if same else "; build will refuse until you carry the difference into the contract or accept the contract's bytes with --force")
+        + "; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
     )
+    d = Diagnostic(target.path, line, col, "drift-restatement", f"unmanaged copy of {shape.id}, {verdict}", hint)
+    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"))
+    return d, change

@@ -135,7 +135,18 @@ def _schema(spec: Spec, ref, artifact: bool) -> dict[str, Any]:
         out = _object(spec, ref, artifact)
     if spec.examples and kind not in ("object", "array"):
         out["examples"] = list(spec.examples)
-    return out
+    return _or_null(out) if spec.nullable and kind not in ("null", "any") else out
+
+
+def _or_null(out: dict[str, Any]) -> dict[str, Any]:
+    """A nullable value's schema: ``null`` added to its type (and enum), or ``anyOf`` it and ``null``."""
+    if isinstance(out.get("type"), str) and "$ref" not in out and out["type"] not in ("object", "array"):
+        out = {**out, "type": [out["type"], "null"]}
+        if "enum" in out:
+            out["enum"] = [*out["enum"], None]
+        return out
+    described = {"description": out.pop("description")} if "description" in out else {}
+    return {**described, "anyOf": [out, {"type": "null"}]}
 
 
 def _object(spec: Spec, ref, artifact: bool) -> dict[str, Any]:

@@ -255,8 +255,24 @@ def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
         except ContractcError as exc:
             problems.extend(exc.diagnostics)
             continue
-        if not hasattr(doc, "items") or len(doc) != 1:
-            continue  # an example, not a shape: only a single top-level key names one
+        if not hasattr(doc, "items") or not doc:
+            continue  # a list or a scalar: an example, not a shape
+        if len(doc) > 1:
+            if "example" not in tok.info.split()[1:]:
+                second = list(doc)[1]
+                line, col = doc.lc.key(second)
+                keys = ", ".join(str(k) for k in doc)
+                problems.append(
+                    Diagnostic(
+                        src.path,
+                        first_line + line,
+                        col + 1 + indent,
+                        "bad-shape",
+                        f"a yaml block holds {len(doc)} top-level keys ({keys}); a data shape is one key per block",
+                        "give each shape a fenced block of its own, or write ```yaml example if the block is an example, not a shape",
+                    )
+                )
+            continue
         key = next(iter(doc))
         section = _innermost(sections, src.offset(start))
         if section is None:

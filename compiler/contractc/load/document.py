@@ -78,6 +78,11 @@ def load_document(file: Path) -> Document:
         raise ContractcError(
             Diagnostic(label, first_line, 1, "document-syntax", f"not valid YAML or JSON: {exc}")
         ) from None
+    if doc is None:  # nothing but blanks and comments: no document to check, whatever the shape
+        where = "its front matter is empty" if front else "it holds no YAML or JSON value"
+        raise ContractcError(
+            Diagnostic(label, first_line, 1, "document-syntax", f"empty document: {where}", "write the document to validate")
+        )
     positions = {"$": (first_line, 1)}
     _positions(doc, [], first_line, positions)
     return Document(label, _plain(doc), front, positions)

@@ -25,6 +25,18 @@ def find_shape(project: Project, shape_id: str) -> Shape:
     shapes = {shape.id: shape for _, shape in project.shapes()}
     if shape_id in shapes:
         return shapes[shape_id]
+    qualified = sorted(i for i, s in shapes.items() if getattr(s, "key", None) == shape_id)
+    if qualified:
+        raise ContractcError(
+            Diagnostic(
+                shape_id,
+                0,
+                0,
+                "unknown-shape",
+                f"shape key {shape_id!r} is used in several stages, so it has no id of its own",
+                f"name one: {', '.join(qualified)}",
+            )
+        )
     known = ", ".join(sorted(shapes)) or "none"
     raise ContractcError(
         Diagnostic(shape_id, 0, 0, "unknown-shape", f"no shape has the id {shape_id!r}", f"known shapes: {known}")

@@ -40,8 +40,23 @@ def validate_data(project: Project, shape: DataShape, file: Path, artifact: bool
                     _problem(document, to_document([*path, key]), _extra(key, [*path, key], allowed, transients))
                 )
             continue
-        problems.append(_problem(document, to_document(path), error.message))
+        problems.append(_problem(document, to_document(path), yaml_json_message(error)))
     return sorted(problems, key=lambda d: d.line)  # stable: same-line errors stay in schema order
+
+
+def yaml_json_message(error: Any) -> str:
+    """jsonschema's message with its Python spellings in JSON (``null`` not ``None``, ``true`` not ``True``)."""
+    import json
+
+    message = error.message
+    for value in (error.instance, error.validator_value):
+        try:
+            python, spelled = repr(value), json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            continue
+        if python != spelled:
+            message = message.replace(python, spelled)
+    return message
 
 
 def _instance(document: Document, shape: DataShape, schema: dict) -> tuple[Any, Any]:

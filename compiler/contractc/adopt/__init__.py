@@ -1,0 +1,261 @@
+"""``contractc adopt``: move the copies ``scan`` found under one contract.
+
+The plan is computed in full before anything is written:
+
+1. scan the plugin; every shape with two or more unmanaged copies is adopted;
+2. write the contract (:mod:`.contract`): one section per stage, each shape's
+   owning copy byte for byte;
+3. replace each copy with a managed region naming its shape (:mod:`.rewrite`);
+4. compile the result in a scratch folder with the real pipeline: the regions
+   are filled and stamped by the regions emitter, and the schemas and dispatch
+   snippets ``build`` would write are added, so that right after ``adopt
+   --write`` ``check`` is clean and ``build`` writes nothing;
+5. a block ``check`` would still call a restatement (a worked example, a copy
+   adopt leaves alone) is listed under ``allow_restatements`` with the reason.
+
+``--write`` applies every change through the output writer, all-or-nothing.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from contractc.adopt.contract import render_config, render_contract
+from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.config import CONFIG_NAME
+from contractc.load.slug import slugify
+from contractc.output import Change, Output
+from contractc.scan import ScanResult, scan_plugin
+from contractc.scan.blocks import Unit
+from contractc.scan.shapes import Group
+
+__all__ = ["Plan", "plan_adoption"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rewritten:
+    """An adopted copy whose bytes change, and why."""
+
+    unit: Unit
+    shape: str
+    why: str
+
+
+@dataclass(slots=True)
+class Plan:
+    contract: str
+    """Project-relative path of the contract to write ('' when there is nothing to adopt)."""
+    changes: list[Change] = field(default_factory=list)
+    """Every file to write, in path order (contract, contractc.yaml, targets, outputs)."""
+    shapes: dict[str, str] = field(default_factory=dict)
+    """scan's shape id -> the id in the contract (what each region names)."""
+    rewritten: list[Rewritten] = field(default_factory=list)
+    skipped: list[tuple[Unit, str]] = field(default_factory=list)
+    """Copies left as they are, with the reason."""
+    allowed: list[tuple[str, str, int, str]] = field(default_factory=list)
+    """(path, shape, line, why): the allow_restatements entries written."""
+    replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
+    scan: ScanResult | None = None
+
+
+def plan_adoption(
+    root: Path,
+    name: str | None = None,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    owners: tuple[str, ...] = (),
+) -> Plan:
+    """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is."""
+    result = scan_plugin(root, include, exclude, owners)
+    groups = list(result.groups)
+    if not groups:
+        return Plan("", scan=result)
+    if (root / CONFIG_NAME).exists():
+        raise ContractcError(
+            Diagnostic(
+                CONFIG_NAME,
+                0,
+                0,
+                "adopt-configured",
+                f"{len(groups)} shapes have unmanaged copies, but the plugin already has a {CONFIG_NAME}",
+                "adopt writes a new contract and configuration; put these copies in managed regions by hand "
+                "(`contractc check` names each with the region markers to use)",
+            )
+        )
+    slug = slugify(name or root.resolve().name) or "handoffs"
+    contract_path = f"contracts/{slug}.md"
+    if (root / contract_path).exists():
+        raise ContractcError(
+            Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
+        )
+    plan = Plan(contract_path, scan=result)
+    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers)
+    refs = _contract_ids(contract_path, contract_bytes, placed)
+    plan.shapes = {g.id: refs[g.id][0] for g in groups}
+
+    adopted: dict[int, tuple[str, bytes]] = {}
+    for group in groups:
+        ref, region = refs[group.id]
+        for unit in group.copies:
+            if unit.block.col > 1:
+                plan.skipped.append((unit, "indented (inside a list item or quote): a region must start at column 1"))
+                continue
+            adopted[id(unit)] = (ref, region)
+    by_block: dict[tuple[str, int], list[Unit]] = {}
+    for unit in result_units(result):
+        by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
+    replacements: dict[str, list[Replacement]] = {}
+    for (path, _), units in sorted(by_block.items()):
+        units.sort(key=lambda u: u.line)
+        if any(id(u) in adopted for u in units):
+            replacement = block_replacement(units[0].block, units, adopted)
+            replacements.setdefault(path, []).append(replacement)
+            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path])
+    files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
+    plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
+    targets = sorted(files)
+    out = _out_folders(root)
+    config = render_config(contract_path, targets, [], out)
+    try:
+        outputs, found = _compile(root, contract_path, contract_bytes, config, files)
+    except ContractcError as exc:
+        raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
+    if found:
+        plan.allowed = [_allowance(d, result) for d in found]
+        config = render_config(contract_path, targets, plan.allowed, out)
+        outputs, found = _compile(root, contract_path, contract_bytes, config, files)
+    written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
+    written.update({p: (d, k) for p, (d, k) in outputs.items()})
+    for path, (data, kind) in sorted(written.items()):
+        old = _read(root / path)
+        if old != data:
+            plan.changes.append(Change(path, data, old, Output(data, kind)))
+    return plan
+
+
+def result_units(result: ScanResult) -> list[Unit]:
+    """Every unit scan kept, shapes and their copies (not examples): what a block may hold."""
+    return [u for g in (*result.groups, *result.single) for u in g.copies]
+
+
+def _rewrites(
+    replacement: Replacement,
+    units: list[Unit],
+    groups: list[Group],
+    adopted: dict[int, tuple[str, bytes]],
+    ids: dict[str, str],
+    original: bytes,
+) -> list[Rewritten]:
+    """The adopted copies of one block whose bytes the region will not hold unchanged, each with why."""
+    block = replacement.block
+    found = []
+    for unit in replacement.units:
+        group = next(g for g in groups if any(u is unit for u in g.copies))
+        if unit.text != group.owner.text:
+            why = "differs from the owning copy: the owner's bytes replace it"
+        elif len(units) > 1:
+            why = f"its block holds {len(units)} keys: each adopted key gets a region of its own"
+        elif adopted[id(unit)][1] != original[block.start : block.end]:
+            why = "its bytes (fence, blank lines or line endings) differ from the owning copy's block, which replaces it"
+        else:
+            continue
+        found.append(Rewritten(unit, ids[group.id], why))
+    return found
+
+
+def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]]:
+    """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader."""
+    from contractc.load import _qualify_shape_ids, parse_contract
+    from contractc.load.source import source_from_bytes
+    from contractc.model import DataShape
+
+    (contract,) = _qualify_shape_ids([parse_contract(source_from_bytes(path, data))])
+    starts = {}
+    for shape in contract.shapes:
+        span = shape.block if isinstance(shape, DataShape) else shape.template
+        if span is not None:
+            starts[span.start] = (shape.id, contract.slice(span))
+    return {p.group.id: starts[p.offset] for p in placed}
+
+
+def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, files: dict[str, bytes]):
+    """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
+    from contractc.drift.restatements import find_restatements
+    from contractc.pipeline import compile_project
+
+    with tempfile.TemporaryDirectory(prefix="contractc-adopt-") as scratch:
+        base = Path(scratch)
+        for rel, data in {contract_path: contract, CONFIG_NAME: config, **files}.items():
+            (base / rel).parent.mkdir(parents=True, exist_ok=True)
+            (base / rel).write_bytes(data)
+        project, outputs = compile_project(base)
+        found = find_restatements(project)
+        rendered = {p: (o.data, o.kind) for p, o in outputs.files.items()}
+        for rel, data in files.items():
+            rendered.setdefault(rel, (data, "regions"))
+        return rendered, found
+
+
+def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:
+    """A problem found in the contract-to-be, located at the owning copy it came from (the contract is not on disk yet)."""
+    if d.path != contract_path:
+        return d
+    for p in placed:
+        fence_line = contract.count(b"\n", 0, p.offset) + 1
+        length = p.group.owner.text.count("\n") + 1
+        if fence_line < d.line <= fence_line + length:
+            owner = p.group.owner
+            line = owner.line + d.line - fence_line - 1
+            col = d.col + (owner.block.col - 1)
+            return replace(d, path=owner.block.path, line=line, col=col, message=f"{d.message} (in the owning copy of {p.group.id})")
+    return d
+
+
+def _allowance(d: Diagnostic, result: ScanResult) -> tuple[str, str, int, str]:
+    shape = d.message.removeprefix("unmanaged copy of ").split(",", 1)[0]
+    example = next((u for u in result.examples if u.block.path == d.path), None)
+    why = "a worked example, not a copy" if example is not None else "left as it is by adopt: make it a region or delete it"
+    return d.path, shape, d.line, why
+
+
+def _out_folders(root: Path) -> dict[str, str]:
+    """Where the schemas and dispatch snippets go: folders contractc will own (and clean), so never the user's.
+
+    The defaults (``prompts/``, ``schemas/``) when the plugin has no such folder, else ``contractc/<kind>``.
+    """
+    from contractc.load.config import DEFAULT_OUT
+
+    out = {}
+    for kind, folder in DEFAULT_OUT.items():
+        for candidate in (folder, f"contractc/{kind}"):
+            if not (root / candidate).exists():
+                out[kind] = candidate
+                break
+        else:
+            raise ContractcError(
+                Diagnostic(
+                    f"contractc/{kind}",
+                    0,
+                    0,
+                    "adopt-configured",
+                    f"both {folder}/ and contractc/{kind}/ exist; contractc needs a folder of its own for its {kind}",
+                    "move one of them, then run adopt again",
+                )
+            )
+    return out
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _title(slug: str) -> str:
+    return slug.replace("-", " ").replace("_", " ").capitalize()
+

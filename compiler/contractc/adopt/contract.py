@@ -1,0 +1,134 @@
+"""The contract and the ``contractc.yaml`` that ``adopt`` writes, from the shapes ``scan`` found.
+
+The contract has one section per stage (``## Review stage {#review-stage}``);
+a stage's data shapes come first, as fenced YAML blocks holding the owning
+copies byte for byte, so the stage section is their innermost section and a
+key used in several stages gets the id scan gave it (``review-stage.task_brief``).
+Each template and JSON envelope follows in a subsection of its own, as a text
+shape: ``Produced by`` the agent that returns it, its owning copy as the template.
+Shapes outside any stage go in a ``Shapes`` section.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from contractc.scan.blocks import Unit
+from contractc.scan.shapes import Group
+
+_NO_STAGE = "shapes"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where a group's block sits in the written contract."""
+
+    group: Group
+    offset: int
+    """Byte offset of the block's opening fence in the contract."""
+
+
+def render_contract(title: str, groups: Iterable[Group], dispatchers: frozenset[str]) -> tuple[bytes, list[Placed]]:
+    """The contract's bytes and where each group's block went."""
+    by_stage: dict[str, list[Group]] = {}
+    keys: set[tuple[str, str]] = set()
+    for group in groups:
+        section = _section_of(group)
+        if group.kind == "yaml" and (section, group.key) in keys:
+            section = _slug(group.id)  # two shapes with one key in one section: each gets its own
+        keys.add((section, group.key))
+        by_stage.setdefault(section, []).append(group)
+    out: list[str] = [
+        f"# {title}\n\n",
+        "Adopted by `contractc adopt` from the copies pasted in this plugin's agent, skill and command files:\n"
+        "each block is the owning copy, byte for byte. Edit the shapes here, then run `contractc build`.\n",
+    ]
+    placed: list[Placed] = []
+
+    def at() -> int:
+        return len("".join(out).encode())
+
+    for anchor in sorted(by_stage, key=lambda a: (a == _NO_STAGE, a)):
+        members = by_stage[anchor]
+        out.append(f"\n## {_title(anchor)} {{#{anchor}}}\n")
+        for group in (g for g in members if g.kind == "yaml"):
+            out.append("\n")
+            placed.append(Placed(group, at()))
+            out.append(f"```yaml\n{_ends(group.owner.text)}```\n")
+        for group in (g for g in members if g.kind != "yaml"):
+            producer, consumers = _agents(group, dispatchers)
+            out.append(f"\n### {group.id} {{#{group.id}}}\n\n")
+            out.append(f"Produced by `{producer}`; consumed by {', '.join(f'`{c}`' for c in consumers)}.\n\n")
+            placed.append(Placed(group, at()))
+            out.append(fenced(group.owner))
+    return "".join(out).encode(), placed
+
+
+def fenced(unit: Unit) -> str:
+    """A template's or JSON block's owning copy with its own fence lines, at column 1."""
+    info = unit.block.info
+    return f"{unit.block.fence}{info}\n{_ends(unit.text)}{unit.block.fence}\n"
+
+
+def render_config(
+    contract: str, targets: list[str], allowed: list[tuple[str, str, int, str]], out: dict[str, str] | None = None
+) -> bytes:
+    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output folders."""
+    lines = [
+        "# Written by `contractc adopt`; see docs/guide.md#configuration.",
+        "contracts:",
+        f"  - path: {json.dumps(contract)}",
+        "targets:",
+        *(f"  - {json.dumps(t)}" for t in targets),
+    ]
+    from contractc.load.config import DEFAULT_OUT
+
+    if out and out != DEFAULT_OUT:
+        lines.append("out:  # folders contractc owns: it removes files there that no contract produces")
+        lines += [f"  {kind}: {json.dumps(folder)}" for kind, folder in sorted(out.items())]
+    if allowed:
+        lines.append("allow_restatements:")
+        for path, shape, line, why in allowed:
+            lines.append(f"  - {{ path: {json.dumps(path)}, shape: {json.dumps(shape)}, line: {line} }}  # {why}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _section_of(group: Group) -> str:
+    if group.stage:
+        return group.stage
+    if group.kind == "yaml" and group.id != group.key:  # `key-2`: a key whose shapes have no stage to tell them apart
+        return _slug(group.id)
+    return _NO_STAGE
+
+
+def _slug(text: str) -> str:
+    from contractc.load.slug import slugify
+
+    return slugify(text.replace(".", "-").replace("_", "-")) or "shape"
+
+
+def _title(anchor: str) -> str:
+    words = anchor.replace("_", " ").replace("-", " ").split()
+    return " ".join(words).capitalize() if words else anchor
+
+
+def _ends(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def agent_name(path: str) -> str:
+    """``skills/review/SKILL.md`` -> ``review``; ``agents/fact-checker.md`` -> ``fact-checker``."""
+    parts = path.split("/")
+    stem = parts[-1].rsplit(".", 1)[0]
+    return parts[-2] if stem.upper() == "SKILL" and len(parts) > 1 else stem
+
+
+def _agents(group: Group, dispatchers: frozenset[str]) -> tuple[str, list[str]]:
+    """Who produces a returned shape (a specialist holding a copy) and who consumes it (every other holder)."""
+    names = list(dict.fromkeys(agent_name(u.block.path) for u in group.copies))
+    specialists = [agent_name(u.block.path) for u in group.copies if u.block.path not in dispatchers]
+    producer = specialists[0] if specialists else agent_name(group.owner.block.path)
+    consumers = [n for n in names if n != producer] or [producer]
+    return producer, consumers

@@ -1,0 +1,45 @@
+"""The plan ``adopt`` prints: every file it writes with a diff, and every copy whose bytes change."""
+
+from __future__ import annotations
+
+from contractc.adopt import Plan
+from contractc.report import unified_diff
+
+_LABELS = ("now", "after adopt")
+
+
+def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
+    out = []
+    for change in plan.changes:
+        verb = "wrote" if written else "would write"
+        state = "new" if change.actual is None else "changed"
+        out.append(f"{verb} {change.path} ({state}, {change.output.kind if change.output else 'file'})\n")
+        if diff and not written:
+            out.append(unified_diff(change, _LABELS))
+    if plan.rewritten:
+        out.append(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n")
+        for r in plan.rewritten:
+            out.append(f"  {r.unit.block.path}:{r.unit.line}: {r.shape}: {r.why}\n")
+    if plan.skipped:
+        out.append("\ncopies left as they are:\n")
+        for unit, why in plan.skipped:
+            out.append(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n")
+    if plan.allowed:
+        out.append("\nblocks check would call restatements, allowed in contractc.yaml:\n")
+        for path, shape, line, why in plan.allowed:
+            out.append(f"  {path}:{line}: {shape}: {why}\n")
+    out.append(summary(plan, written) + "\n")
+    return "".join(out)
+
+
+def summary(plan: Plan, written: bool) -> str:
+    if not plan.changes:
+        return "contractc: nothing to adopt: no shape has two or more unmanaged copies"
+    targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
+    counts = (
+        f"{len(plan.shapes)} shapes into {plan.contract}, {targets} files rewritten with managed regions, "
+        f"{len(plan.changes)} files in all, {len(plan.rewritten)} copies change bytes"
+    )
+    if written:
+        return f"contractc: adopted {counts}; run `contractc check` (clean) and commit"
+    return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"

@@ -1,0 +1,52 @@
+"""``allow_restatements`` entries that no longer do anything: each is reported where it is written.
+
+An entry that names a shape no contract defines, matches no target file, or
+points at a line where no copy starts (the text above the copy changed, so the
+copy moved and is reported again) silences nothing; left in place it would
+hide the next copy that happens to land there.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from contractc.diagnostics import Diagnostic
+from contractc.drift.restatements import unmanaged_copies
+from contractc.model import DataShape, Project
+
+_HINT = "fix the entry or delete it (contractc.yaml, allow_restatements)"
+
+
+def find_stale_allowances(project: Project) -> list[Diagnostic]:
+    entries = project.config.raw.get("allow_restatements") or []
+    if not entries:
+        return []
+    ids = {s.id: s for _, s in project.shapes()}
+    copies = unmanaged_copies(project)
+    targets = [t.path for t in project.targets]
+    found = []
+    for i, entry in enumerate(entries):
+        where = project.config.where(f"$.allow_restatements[{i}]")
+        path, shape, line = entry["path"], entry.get("shape"), entry.get("line")
+
+        def report(message: str, hint: str = _HINT) -> None:
+            found.append(Diagnostic(where.path, where.line, where.col, "drift-allowance", message, hint))
+
+        if shape is not None and shape not in ids:
+            qualified = sorted(i for i, s in ids.items() if isinstance(s, DataShape) and s.key == shape)
+            if qualified:
+                report(f"allow_restatements entry names shape {shape!r}, which is used in several stages", f"name one: {', '.join(qualified)}")
+            else:
+                report(f"allow_restatements entry names shape {shape!r}, which no contract defines", _HINT)
+            continue
+        if not any(fnmatchcase(t, path) for t in targets):
+            report(f"allow_restatements entry {path!r} matches no target file", _HINT)
+            continue
+        matching = [c for c in copies if fnmatchcase(c[0], path) and (shape is None or c[1] == shape)]
+        if line is not None and not any(c[2] == line for c in matching):
+            at = ", ".join(f"{p}:{n}" for p, _, n in matching[:5])
+            moved = f"; copies{' of ' + shape if shape else ''} start at {at}" if at else ""
+            report(f"allow_restatements entry allows line {line} of {path}, but no copy starts there{moved}", "point `line` at the copy's opening fence, or delete the entry")
+        elif not matching:
+            report(f"allow_restatements entry for {path}{' (' + shape + ')' if shape else ''} matches no copy", _HINT)
+    return found

@@ -1,0 +1,92 @@
+"""``scan``'s findings as a :class:`~contractc.report.Report`, so every ``--format`` prints them.
+
+One diagnostic per finding, located at the copy:
+
+* ``scan-shape`` (note) at each shape's owning copy: how many copies, which rule chose the owner;
+* ``scan-divergent`` (error, exit 1) at each copy that differs from the owner, with the diff;
+* ``scan-near-copy`` (warning) at a lone block that is nearly a shape's copy under another key;
+* ``scan-example`` (note) at each worked example, which is not scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from contractc.diagnostics import Diagnostic, Severity
+from contractc.output import Change, Output
+from contractc.report import Report
+from contractc.scan import ScanResult
+from contractc.scan.blocks import Unit
+
+LABELS = ("this copy", "owning copy")
+
+
+def scan_report(result: ScanResult) -> Report:
+    diagnostics: list[Diagnostic] = []
+    attached: dict[Diagnostic, Change] = {}
+    for group in result.groups:
+        owner = group.owner
+        identical, divergent = len(group.identical), len(group.divergent)
+        state = "all identical" if not divergent else f"{identical} identical, {divergent} divergent"
+        diagnostics.append(
+            _at(
+                owner,
+                "scan-shape",
+                f"shape {group.id}: {len(group.copies)} unmanaged copies, {state}; this copy owns it because {group.owner_rule}",
+                "run `contractc adopt` to move every copy under a contract",
+                Severity.NOTE,
+            )
+        )
+        for unit in group.divergent:
+            d = _at(
+                unit,
+                "scan-divergent",
+                f"copy of {group.id} differs from its owning copy at {_where(owner)}",
+                "make the copies agree, or run `contractc adopt` (the owning copy's bytes win; `--owner GLOB` picks another owner)",
+            )
+            diagnostics.append(d)
+            attached[d] = _change(unit, owner)
+    for near in result.near:
+        d = _at(
+            near.unit,
+            "scan-near-copy",
+            f"block {near.unit.key} is {'a copy' if near.ratio >= 1 else f'nearly a copy ({near.ratio:.0%} alike)'} "
+            f"of {near.group.id} under another key",
+            f"if it is {near.group.id}, give it that key; otherwise ignore this warning",
+            Severity.WARNING,
+        )
+        diagnostics.append(d)
+        attached[d] = _change(near.unit, near.group.owner)
+    for unit in result.examples:
+        diagnostics.append(
+            _at(unit, "scan-example", f"worked example of {unit.key}, not scored as a copy: {unit.block.example}", "", Severity.NOTE)
+        )
+    copies = sum(len(g.copies) for g in result.groups)
+    headline = (
+        f"contractc: {len(result.files)} files, {len(result.groups)} shapes with {copies} unmanaged copies: "
+        f"{_n(result.divergent, 'divergent')}, {_n(len(result.near), 'near-copy', 'near-copies')}, "
+        f"{_n(len(result.examples), 'worked example', 'worked examples')}"
+    )
+    if not result.gitignore:
+        headline += " (git not found: .gitignore was not honoured)"
+    if result.divergent:
+        headline += "; run `contractc adopt` to see the plan that makes them one"
+    report = Report.of(diagnostics, checked=len(result.files))
+    return replace(report, attached=attached, labels=LABELS, headline=headline)
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 or many is None else many}"
+
+
+def _at(unit: Unit, code: str, message: str, hint: str, severity: Severity = Severity.ERROR) -> Diagnostic:
+    return Diagnostic(unit.block.path, unit.line, unit.block.col, code, message, hint, severity)
+
+
+def _where(unit: Unit) -> str:
+    return f"{unit.block.path}:{unit.line}"
+
+
+def _change(copy: Unit, owner: Unit) -> Change:
+    return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"))
+

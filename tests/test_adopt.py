@@ -1,0 +1,239 @@
+"""`contractc adopt` on the realistic plugin of tests/adopt_plugin.py: plan, write, then check is clean."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adopt_plugin import EXPECTED, FILES, IGNORED, write_plugin
+from conftest import snapshot
+from contractc.adopt import plan_adoption
+from contractc.scan import scan_plugin
+
+_BEGIN = re.compile(rb"^<!-- contractc:begin .*?-->\r?\n", re.M)
+_END = re.compile(rb"^<!-- contractc:end -->(\r?\n|$)", re.M)
+
+
+@pytest.fixture
+def plugin(tmp_path):
+    return write_plugin(tmp_path / "docs-pipeline")
+
+
+def _outside_regions(data: bytes) -> list[bytes]:
+    """The bytes of a written file outside its regions (begin marker line to end marker line), in order."""
+    parts, done = [], 0
+    for begin in _BEGIN.finditer(data):
+        if begin.start() < done:
+            continue
+        end = _END.search(data, begin.end())
+        parts.append(data[done : begin.start()])
+        done = end.end()
+    parts.append(data[done:])
+    return [p for p in parts if p]
+
+
+def _outside_spans(data: bytes, spans: list[tuple[int, int]]) -> list[bytes]:
+    parts, done = [], 0
+    for start, end in sorted(spans):
+        parts.append(data[done:start])
+        done = end
+    parts.append(data[done:])
+    return [p for p in parts if p]
+
+
+def test_dry_run_prints_the_plan_and_writes_nothing(plugin, run_cli):
+    before = snapshot(plugin)
+    run = run_cli("adopt", str(plugin))
+    assert run.code == 0, run.err
+    assert snapshot(plugin) == before
+    assert "would write contracts/docs-pipeline.md (new, contract)" in run.out
+    assert "would write contractc.yaml (new, config)" in run.out
+    for path in {p for g in EXPECTED.values() for p in [g["owner"], *g["identical"], *g["divergent"]]}:
+        assert f"would write {path} (changed, regions)" in run.out
+    assert "+++ contracts/docs-pipeline.md (after adopt)" in run.out
+    assert run.out.splitlines()[-1].endswith("run `contractc adopt --write` to apply")
+
+
+def test_the_plan_lists_every_copy_whose_bytes_change(plugin, run_cli):
+    run = run_cli("adopt", str(plugin), "--no-diff")
+    listed = run.out[run.out.index("copies whose bytes will change") :]
+    for group in EXPECTED.values():
+        for path in group["divergent"]:
+            assert re.search(rf"^  {re.escape(path)}:\d+: \S+: differs from the owning copy", listed, re.M), path
+    assert "agents/review-orchestrator.md:" in listed and "its block holds 2 keys" in listed
+
+
+def test_write_then_check_is_clean_and_build_writes_nothing(plugin, run_cli):
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    check = run_cli("check", "--root", str(plugin), "--no-cache")
+    assert check.code == 0, check.out + check.err
+    assert check.out.strip().endswith("all current")
+    after = snapshot(plugin)
+    build = run_cli("build", "--root", str(plugin))
+    assert build.code == 0 and "nothing written" in build.out
+    assert snapshot(plugin) == after
+
+
+def test_no_byte_outside_the_replaced_blocks_changes(plugin):
+    before = snapshot(plugin)
+    plan = plan_adoption(plugin)
+    from contractc.output import write_changes
+
+    write_changes(plugin, plan.changes)
+    after = snapshot(plugin)
+    assert plan.replaced
+    for path, spans in plan.replaced.items():
+        old = hashlib.sha256(b"".join(_outside_spans(before[path], spans))).hexdigest()
+        new = hashlib.sha256(b"".join(_outside_regions(after[path]))).hexdigest()
+        assert old == new, path
+    untouched = set(before) - set(plan.replaced)
+    assert untouched >= {"README.md", *IGNORED}
+    for path in untouched:
+        assert after[path] == before[path], path
+
+
+def test_every_copy_becomes_a_stamped_region_holding_the_owners_bytes(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    fact_checker = (plugin / "agents/fact-checker.md").read_text()
+    assert "<!-- contractc:begin shape=verdict sha256=" in fact_checker
+    assert "<one-line reason>" in fact_checker and "<reason>" not in fact_checker
+    contract = (plugin / "contracts/docs-pipeline.md").read_bytes()
+    for group in scan_plugin(write_plugin(plugin.parent / "fresh")).groups:
+        assert group.owner.text.encode() in contract, group.id
+    assert not scan_plugin(plugin).groups  # nothing unmanaged is left
+
+
+def test_the_contract_has_one_section_per_stage(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    contract = (plugin / "contracts/docs-pipeline.md").read_text()
+    for anchor in ("survey-stage", "drafting-stage", "review-stage"):
+        assert len(re.findall(rf"^## .* \{{#{anchor}\}}$", contract, re.M)) == 1
+    config = (plugin / "contractc.yaml").read_text()
+    assert 'path: "contracts/docs-pipeline.md"' in config
+    assert "a worked example, not a copy" in config
+
+
+def test_adopting_an_adopted_plugin_changes_nothing(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    before = snapshot(plugin)
+    for args in (("adopt", str(plugin)), ("adopt", str(plugin), "--write")):
+        run = run_cli(*args)
+        assert run.code == 0
+        assert "nothing to adopt" in run.out
+    assert snapshot(plugin) == before
+
+
+def test_a_failed_write_changes_nothing(plugin, run_cli, monkeypatch):
+    before = snapshot(plugin)
+    real = os.replace
+    calls = []
+
+    def failing(src, dst):
+        calls.append(dst)
+        if len(calls) == 5:
+            raise PermissionError(13, "Permission denied", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing)
+    run = run_cli("adopt", str(plugin), "--write")
+    monkeypatch.undo()
+    assert run.code == 2 and "write-failed" in run.err
+    assert snapshot(plugin) == before
+
+
+def test_owner_glob_decides_whose_bytes_win(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write", "--owner", "agents/fact-checker.md")
+    assert "<reason>" in (plugin / "skills/review/SKILL.md").read_text()
+
+
+def test_a_plugin_with_a_configuration_and_unmanaged_copies_is_refused(plugin, run_cli):
+    (plugin / "contractc.yaml").write_text("contracts: []\n")
+    before = snapshot(plugin)
+    run = run_cli("adopt", str(plugin), "--write")
+    assert run.code == 2 and "error[adopt-configured]" in run.err
+    assert snapshot(plugin) == before
+
+
+def test_notation_adopt_cannot_read_is_located_at_the_owning_copy(tmp_path, run_cli):
+    block = "# A\n\n```yaml\nping:\n  kind: a | b\n  at: str\n```\n"
+    write_plugin(tmp_path, {"agents/a.md": block, "skills/x/SKILL.md": block})
+    run = run_cli("adopt", str(tmp_path))
+    assert run.code == 2
+    assert run.err.startswith("skills/x/SKILL.md:6:7: error[bad-notation]: ping: $.at: `str` is not a type of the notation")
+
+
+def test_the_fixture_scans_clean_after_adopt(plugin, run_cli):
+    run_cli("adopt", str(plugin), "--write")
+    run = run_cli("scan", str(plugin))
+    assert run.code == 0
+    assert len(FILES) > 12
+
+
+def test_a_plugin_with_its_own_schemas_folder_keeps_it(plugin, run_cli):
+    mine = {"schemas/handwritten.json": '{"type": "object"}\n', "prompts/notes.txt": "mine\n"}
+    write_plugin(plugin, mine)
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    for path, text in mine.items():
+        assert (plugin / path).read_text() == text
+    config = (plugin / "contractc.yaml").read_text()
+    assert 'prompts: "contractc/prompts"' in config and 'schemas: "contractc/schemas"' in config
+    assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
+    assert run_cli("build", "--root", str(plugin)).code == 0
+    for path, text in mine.items():  # build removes orphans only in folders contractc owns
+        assert (plugin / path).read_text() == text
+
+
+def test_symbolic_links_are_not_read_so_adopt_never_writes_through_one(plugin, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_bytes((plugin / "agents/fact-checker.md").read_bytes())
+    (plugin / "agents/linked.md").symlink_to(outside)
+    assert "agents/linked.md" not in scan_plugin(plugin).files
+    assert "agents/linked.md" not in {c.path for c in plan_adoption(plugin).changes}
+
+_PROSE = st.text(alphabet="abcdefgh XYZ.,:;!?\t-*_()", min_size=0, max_size=60)
+_BLOCK = "```yaml\nping:\n  at: string   # when\n  kind: a | b\n```\n"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    before=st.lists(_PROSE, max_size=4),
+    after=st.lists(_PROSE, max_size=4),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    bom=st.booleans(),
+    final_newline=st.booleans(),
+    drifted=st.booleans(),
+)
+def test_property_bytes_outside_the_replaced_blocks_never_change(tmp_path_factory, before, after, newline, bom, final_newline, drifted):
+    root = tmp_path_factory.mktemp("plugin")
+    files = {}
+    for n, path in enumerate(("skills/a/SKILL.md", "agents/b.md")):
+        block = _BLOCK.replace("# when", "# when, UTC") if drifted and n else _BLOCK
+        text = newline.join([*before, "", block.rstrip("\n").replace("\n", newline), "", *after])
+        data = (b"\xef\xbb\xbf" if bom else b"") + (text + (newline if final_newline else "")).encode()
+        files[path] = data
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    plan = plan_adoption(root)
+    from contractc.output import write_changes
+
+    write_changes(root, plan.changes)
+    for path, spans in plan.replaced.items():
+        assert b"".join(_outside_spans(files[path], spans)) == b"".join(_outside_regions((root / path).read_bytes()))
+    assert set(plan.replaced) == set(files)
+
+
+def test_an_indented_copy_is_left_as_it_is_listed_and_check_stays_clean(tmp_path, run_cli):
+    block = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
+    listed = "# B\n\n- hand over:\n\n" + "".join(f"  {line}\n" for line in block.splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": listed})
+    before = (tmp_path / "agents/c.md").read_bytes()
+    run = run_cli("adopt", str(tmp_path), "--write")
+    assert run.code == 0
+    assert "copies left as they are:\n  agents/c.md:6: ping: indented (inside a list item or quote)" in run.out
+    assert (tmp_path / "agents/c.md").read_bytes() == before
+    assert run_cli("check", "--root", str(tmp_path), "--no-cache").code == 0
