@@ -37,6 +37,8 @@ class Report:
     site_pages: dict[int, int] = field(default_factory=dict)
     clean_lines: dict[int, list[str]] = field(default_factory=dict)
     disk: dict[str, float] = field(default_factory=dict)
+    validate_us: float | None = None
+    """Median microseconds to judge a 100-line return after load (``Receiver.validate``)."""
     scan: dict[int, dict[str, Samples]] = field(default_factory=dict)
     """P -> the ``contractc scan`` row: scan, the read-and-compare floor, python -c pass."""
     unavailable: dict[str, str] = field(default_factory=dict)
@@ -102,6 +104,12 @@ TARGETS = [
     Target("page generation / `mkdocs build`, same P (worst P)", "<= 0.05", _pages, lambda v: v <= 0.05),
     Target("peak RSS N = 5000 / N = 100", "<= 1.1", _rss, lambda v: v <= 1.1),
     Target("a clean `check` prints", "one line", _lines, lambda v: v == "1 line"),
+    Target(
+        "judging a 100-line return after load (`Receiver.validate`), ms",
+        "< 1",
+        lambda r: r.validate_us / 1000 if r.validate_us is not None else None,
+        lambda v: v < 1,
+    ),
 ]
 
 # The same ratios without the local cache: what a fresh CI checkout pays.

@@ -222,6 +222,41 @@ def bench_startup(tools: Tools, root: Path, reps: int, report: Report) -> None:
         print(f"   {label:28s} {s.median * 1000:8.1f} ms", flush=True)
 
 
+# Judges a 100-line FindingsReturn of this repository's own contract with the compiled receiver
+# checks, after one load: the cost a skill pays per return.  In-process by nature (a process
+# would time Python's start-up), in a child so that it runs this checkout's code.
+VALIDATE_SCRIPT = """
+import statistics, sys, time
+from contractc import Receiver
+receiver = Receiver.load(sys.argv[1])
+shape = receiver.shape("findingsreturn")
+lines = ["verdict: changes", ""]
+while len(lines) < 98:
+    n = len(lines)
+    lines += [f"- **Problem {n}** `src/m{n}.py:{n}-{n + 2}`", f"  - why it matters for this change, case {n}."]
+text = "\\n".join(lines + ["", "**Not checked**: nothing"]) + "\\n"
+assert text.count("\\n") == 100 and receiver.validate(shape, text).failed == (4,)
+times = []
+for _ in range(int(sys.argv[2])):
+    start = time.perf_counter()
+    for _ in range(200):
+        receiver.validate(shape, text)
+    times.append((time.perf_counter() - start) / 200)
+print(statistics.median(times) * 1e6)
+"""
+
+
+def bench_validate(tools: Tools, reps: int, report: Report) -> None:
+    """Judging a 100-line return against compiled receiver checks, after the project is loaded."""
+    done = captured(Command("validate", (PY, "-c", VALIDATE_SCRIPT, str(REPO), str(reps)), REPO, tools.env))
+    if done.returncode != 0:
+        report.unavailable["validate"] = (done.stderr.strip().splitlines() or ["failed"])[-1]
+        print("   validate: not available", flush=True)
+        return
+    report.validate_us = float(done.stdout.strip())
+    print(f"   validate a 100-line return: {report.validate_us:.0f} us", flush=True)
+
+
 def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Report) -> None:
     """Site page generation vs ``mkdocs build`` of the same pages; only when this checkout has a site."""
     probe = captured(
@@ -295,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         print("== start-up", flush=True)
         bench_startup(tools, base, max(args.reps or 31, 1), report)
+        print("== validate", flush=True)
+        bench_validate(tools, max(args.reps or 15, 1), report)
         # The site rows run before the large corpora: the rewrite of N = 5000 targets frees
         # thousands of inodes, which makes new files slow on some file systems for a while.
         print(f"== site ({time.strftime('%H:%M:%S')})", flush=True)

@@ -74,3 +74,32 @@ def seeds() -> Path:
     if not SEEDS.is_dir():
         pytest.skip(f"seed contracts not present at {SEEDS}")
     return SEEDS
+
+
+# Files the Python tooling itself leaves in the tree; anything else new after the run was written by a test.
+_TOOLING = ("__pycache__", ".pytest_cache", ".hypothesis", ".venv", ".egg-info")
+
+
+def _untracked(root: Path) -> set[str]:
+    import subprocess
+
+    listed = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "--ignored", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    paths = {line[3:] for line in listed.stdout.splitlines() if line[:2] in ("??", "!!")}
+    return {p for p in paths if not any(part in p for part in _TOOLING)}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def source_tree_untouched():
+    """Tests never write into the source tree: fail the run when it gains a file it did not have."""
+    if not (REPO / ".git").exists():
+        yield
+        return
+    before = _untracked(REPO)
+    yield
+    added = sorted(_untracked(REPO) - before)
+    assert not added, f"tests wrote into the source tree: {added[:10]}"

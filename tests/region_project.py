@@ -33,7 +33,7 @@ Produced by `pinger`; consumed by `ping-skill`.
 
 Receiver checks:
 
-1. The return says pong.
+1. The whole return is at most 2 lines.
 """
 
 BRIEFS = """\

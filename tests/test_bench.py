@@ -27,10 +27,12 @@ def test_benchmark_smoke_run_writes_the_results_page(tmp_path):
     page = out.read_text()
     assert page.startswith("# Performance\n")
     targets = page.split("## Targets", 1)[1].split("\n\n")[2].splitlines()
-    assert len(targets) == 2 + 9  # header, rule, one row per target of issue 7
+    assert len(targets) == 2 + 10  # header, rule, one row per target of issue 7, and issue 12's validate row
     row = next(line for line in page.splitlines() if line.startswith("| 10 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[0] == "10" and cells[3] != "n/a" and cells[4] != "n/a"  # cog --check and the floor were timed
+    validate = next(line for line in targets if "100-line return" in line)
+    assert validate.split("|")[3].strip() != "not available"  # the receiver checks were timed
     scan = page.split("## `scan`", 1)[1].split("## Start-up", 1)[0]
     row = next(line for line in scan.splitlines() if line.startswith("| 10 |"))
     assert all(c.strip() not in ("", "n/a") for c in row.strip("|").split("|"))  # scan and its floor were timed

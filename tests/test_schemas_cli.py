@@ -167,9 +167,9 @@ def test_validate_reports_every_error_on_the_line_of_its_key(project, run_cli, m
             "x.md:1:1: error[document-syntax]: no front matter: the file does not start with a `---` line",
         ),
         (
-            ("echo", "x.yaml"),
-            {"x.yaml": "a: 1\n"},
-            "echo: error[unknown-shape]: 'echo' is a text shape; `validate` cannot check those yet",
+            ("echo", "x.txt"),
+            {"x.txt": b"echo: \xff\n"},
+            "x.txt: error[not-utf8]: byte 0xff is not valid UTF-8",
         ),
     ],
 )

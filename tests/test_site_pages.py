@@ -76,9 +76,13 @@ def test_contract_page_is_the_contract_with_explicit_ids_on_headings_and_checks(
     assert page.startswith(
         "# Echo contract {#echo-contract}\n\n## Shared {#shared}\n\nRead me.\n\n## EchoReturn {#echoreturn}\n"
     )
-    # a blank line is added before the list (Python-Markdown needs one), the id goes on the item's last line
-    assert "Receiver checks:\n\n1. Line 1 begins `echo: `.\n   {#echoreturn-check-1}\n" in page
-    assert "2. The return is one line,\n   never two.\n   {#echoreturn-check-2}\n" in page
+    # a blank line is added before the list (Python-Markdown needs one), the id goes on the item's last line,
+    # after the mark saying whether `contractc validate` runs the check
+    assert "Receiver checks:\n\n1. Line 1 begins `echo: `.\n   *mechanised*\n   {#echoreturn-check-1}\n" in page
+    assert (
+        "2. The return is one line,\n   never two.\n   **not mechanised** (the receiver judges it by reading)\n"
+        "   {#echoreturn-check-2}\n"
+    ) in page
     assert "## Hand-off {#handoff}\n" in page
     assert "*Source:* `contracts/echo.md`" in page
 
@@ -90,9 +94,13 @@ def test_text_shape_page_has_producer_consumers_template_checks_and_snippet(proj
     assert "| Consumers | [`echo-skill`](../agents/echo-skill.md), [`auditor`](../agents/auditor.md) |" in page
     assert "## Template {#shape-template}\n\n```\necho: <text>\n```\n" in page
     assert (
-        '1. Line 1 begins `echo: `. [§](../echo.md#echoreturn-check-1 "the check in the contract")\n    {#echoreturn-check-1}\n'
-        in page
-    )
+        '1. Line 1 begins `echo: `. [§](../echo.md#echoreturn-check-1 "the check in the contract")\n'
+        "    *mechanised* (`line-begins`)\n    {#echoreturn-check-1}\n"
+    ) in page
+    assert (
+        "    **not mechanised**: `contractc validate` skips it; the receiver judges it by reading\n"
+        "    {#echoreturn-check-2}\n"
+    ) in page
     assert "`prompts/echoer/echoreturn.md`" in page
     assert "```markdown\n## Shared\n\nRead me.\n\n## EchoReturn\n" in page
 

@@ -1,12 +1,13 @@
 """contractc: compile agent contracts into byte-exact copies, schemas and a site; catch drift.
 
 The public API is small: :func:`compile_project` for the in-memory output set,
-:func:`run` for build/check, and :func:`main` for the CLI.
+:func:`run` for build/check, :class:`Receiver` to judge returns against compiled
+receiver checks (``contractc.validate.receiver``), and :func:`main` for the CLI.
 """
 
 __version__ = "0.1.0"
 
-__all__ = ["ContractcError", "Diagnostic", "ExitCode", "__version__", "compile_project", "main", "run"]
+__all__ = ["ContractcError", "Diagnostic", "ExitCode", "Receiver", "__version__", "compile_project", "main", "run"]
 
 
 def __getattr__(name: str):
@@ -19,6 +20,10 @@ def __getattr__(name: str):
         from contractc import pipeline
 
         return getattr(pipeline, name)
+    if name == "Receiver":
+        from contractc.validate.receiver import Receiver
+
+        return Receiver
     if name == "main":
         from contractc.cli import main
 

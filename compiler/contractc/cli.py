@@ -90,7 +90,7 @@ def cli() -> None:
       contractc check          in CI: exit 1 if any copy drifted from its contract
                                (--format github: annotations on the pull request)
       contractc hash FILE      print the SHA-256 a contract is published with
-      contractc validate SHAPE FILE   check a document against a shape
+      contractc validate SHAPE FILE   judge an agent's return (or a document) against a shape
       contractc scan [PATH]    an existing plugin: where its pasted copies disagree
       contractc adopt [PATH]   move those copies under a contract (--write)
       contractc diff --against REF    in CI: exit 1 if a contract change since REF
@@ -416,33 +416,92 @@ def adopt(
 
 @cli.command()
 @ROOT_OPTION
-@click.option("--artifact", is_flag=True, help="Use the artifact schema: transient fields are not allowed.")
+@click.option("--artifact", is_flag=True, help="Data shapes: use the artifact schema (transient fields are not allowed).")
+@click.option("--mode", metavar="MODE", help="Text shapes: SHAPE is a producer; judge the shape it produces in MODE "
+              "(`design-auditor --mode audit` for a shape 'Produced by `design-auditor` in audit mode').")
+@click.option("--format", "fmt", type=click.Choice(("text", "json", "github")), default="text", show_default=True,
+              help="text: located messages for people; json: one document (failures, quoted lines, evidence); "
+              "github: GitHub Actions annotations.")
+@click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
+              "dispatch prompt for the one re-dispatch (nothing when the return passes).")
 @click.argument("shape_id", metavar="SHAPE")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=_path))
-def validate(root: Path, artifact: bool, shape_id: str, file: Path) -> int:
+@click.argument("file", metavar="[FILE|-]", default="-")
+def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, shape_id: str, file: str) -> int:
     """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
 
     \b
-    For a data shape, FILE is YAML or JSON (the shape's value, or the value
-    under the shape's key) or a Markdown file whose front matter is checked.
-    Without --artifact the wire schema is used (what travels between agents);
-    with it, the artifact schema (what may be written to disk).
+    A text shape (a return format) judges FILE, or standard input for -, with
+    the shape's receiver checks compiled from the contract: each failed check
+    is printed as FILE:line:col: error[check-failed] with the check's text, its
+    anchor on the contract site and the offending lines quoted. --evidence
+    prints the block a skill appends to the original dispatch prompt for its
+    one re-dispatch. SHAPE may also be a shape's name or its producer (--mode).
 
-    Every error is printed as FILE:line: <json-path>: message, on the line of
-    the offending key. Exit 0 valid, 1 invalid, 2 unknown shape or unreadable FILE.
+    \b
+    A data shape checks a YAML or JSON FILE (the shape's value, or the value
+    under the shape's key) or a Markdown file's front matter against the
+    shape's wire schema (what travels between agents), or with --artifact its
+    artifact schema (what may be written to disk).
+
+    \b
+    The loop a skill runs (see docs/receiver-checks.md):
+      contractc validate auditreturn return.txt             exit 1: discard it
+      contractc validate auditreturn return.txt --evidence  append to the prompt,
+                                                            re-dispatch once
+
+    Exit 0 valid, 1 invalid, 2 unknown shape, unreadable FILE or bad usage.
     """
-    from contractc.diagnostics import ExitCode
     from contractc.load import load_project
+    from contractc.validate import find_shape
+
+    project = load_project(root)
+    shape = find_shape(project, shape_id, mode)
+    if shape.kind == "text":
+        if artifact:
+            raise click.UsageError("--artifact is for data shapes; a text shape is judged by its receiver checks")
+        return _judge(project, shape, file, fmt, evidence)
+    if evidence or file == "-":
+        raise click.UsageError("a data shape needs a FILE, and --evidence is for text shapes")
+    return _validate_data(project, shape.id, file, artifact, fmt)
+
+
+def _judge(project, shape, file: str, fmt: str, evidence: bool) -> int:
+    from contractc.diagnostics import ExitCode
+    from contractc.validate import read_return
+    from contractc.validate.receiver import Receiver
+    from contractc.validate.render import FORMATS, render_evidence
+
+    label, text = read_return(file)
+    verdict = Receiver(project).validate(shape, text)
+    click.echo(render_evidence(verdict) if evidence else FORMATS[fmt](label, verdict), nl=False)
+    return ExitCode.CLEAN if verdict.passed else ExitCode.DRIFT
+
+
+def _validate_data(project, shape_id: str, file: str, artifact: bool, fmt: str) -> int:
+    from pathlib import Path
+
+    from contractc.diagnostics import ExitCode
     from contractc.validate import validate_file
 
-    problems = validate_file(load_project(root), shape_id, file, artifact)
+    problems = validate_file(project, shape_id, Path(file), artifact)
     schema = "artifact schema" if artifact else "wire schema"
-    for problem in problems:
+    if fmt == "github":
+        from contractc.report import github_annotation
+
+        click.echo("".join(github_annotation(p) for p in problems), nl=False)
+    elif fmt == "json":
+        import json
+
+        errors = [{"path": p.path, "line": p.line, "col": p.col, "message": p.message} for p in problems]
+        document = {"file": file, "shape": shape_id, "schema": schema, "passed": not problems, "errors": errors}
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return ExitCode.DRIFT if problems else ExitCode.CLEAN
+    for problem in problems if fmt == "text" else ():
         click.echo(f"{problem.path}:{problem.line}: {problem.message}")
     if problems:
-        click.echo(f"contractc: {file.as_posix()} does not match {shape_id} ({schema}): {len(problems)} error{'s' * (len(problems) != 1)}")
+        click.echo(f"contractc: {file} does not match {shape_id} ({schema}): {len(problems)} error{'s' * (len(problems) != 1)}")
         return ExitCode.DRIFT
-    click.echo(f"contractc: {file.as_posix()} matches {shape_id} ({schema})")
+    click.echo(f"contractc: {file} matches {shape_id} ({schema})")
     return ExitCode.CLEAN
 
 

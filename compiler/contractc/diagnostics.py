@@ -69,6 +69,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "schema-invalid": (ExitCode.BAD_INPUT, "a compiled schema is not valid draft 2020-12"),
     "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),
     "optional-inferred": (ExitCode.CLEAN, "note: build made a field optional because of its comment"),
+    "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check's prose matches no check kind; receivers judge it by reading"),
     "unknown-shape": (ExitCode.BAD_INPUT, "`validate` was given a shape id the project does not define"),
     "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
     # bad input: managed regions and role files
@@ -122,6 +123,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
+    "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),
 }
 
 

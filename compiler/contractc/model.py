@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from contractc.checks.rules import Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,8 @@ class Check:
     """The whole list item."""
     anchor: str
     """``<shape-anchor>-check-<number>``."""
+    rules: tuple[Rule, ...] | None = None
+    """The check compiled from its prose (:mod:`contractc.checks.rules`); None when it is not mechanised."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,10 +141,13 @@ def verify_changes(changes: list[Change]) -> None:
 
 
 def build_notes(project: Project) -> list[Diagnostic]:
-    """What ``build`` lists after its summary so a surprising inference is visible: every optional field and why."""
+    """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
+    receiver check that is not mechanised."""
+    from contractc.checks.compile import unmechanised_notes
     from contractc.notation import interpret_project, optional_notes
 
-    return sorted(optional_notes(interpret_project(project)), key=Diagnostic.sort_key)
+    notes = optional_notes(interpret_project(project)) + unmechanised_notes(project.contracts)
+    return sorted(notes, key=Diagnostic.sort_key)
 
 
 def drift_diagnostic(change: Change) -> Diagnostic:

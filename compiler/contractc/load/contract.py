@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from contractc.checks.compile import compile_checks
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.slug import slugify, split_explicit
 from contractc.load.source import SourceFile
@@ -67,7 +68,7 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
         raise ContractcError(problems)
     title = next((s.title for s in sections if s.level == 1), src.path.rsplit("/", 1)[-1])
     ordered_shared = tuple(s.anchor for s in sections if s.anchor in set(shared))
-    return Contract(
+    contract = Contract(
         path=src.path,
         sha256=src.sha256,
         title=title,
@@ -76,6 +77,7 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
         shared=ordered_shared,
         data=src.data,
     )
+    return compile_checks(contract, tokens)
 
 
 def _inline_text(inline) -> str:

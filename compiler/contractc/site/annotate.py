@@ -3,7 +3,8 @@
 Every heading gets an explicit ``{#anchor}`` (attr_list), and every receiver
 check list item gets its ``{#<shape>-check-<n>}`` on a line of its own at the
 end of the item, so no site engine ever derives an id differently from the
-compiler.  Everything else is the contract's bytes, unchanged.
+compiler, after a line marking it *mechanised* or **not mechanised** (whether
+``contractc validate`` runs it).  Everything else is the contract's bytes, unchanged.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ def annotate_contract(contract: Contract) -> str:
                 # Python-Markdown, unlike CommonMark, needs a blank line before a list.
                 edits.append((check.span.start, check.span.start, b"\n"))
             newline = b"" if data[: check.span.end].endswith(b"\n") else b"\n"
-            edits.append((check.span.end, check.span.end, newline + f"{indent}{{#{check.anchor}}}\n".encode()))
+            mark = "*mechanised*" if check.rules else "**not mechanised** (the receiver judges it by reading)"
+            edits.append(
+                (check.span.end, check.span.end, newline + f"{indent}{mark}\n{indent}{{#{check.anchor}}}\n".encode())
+            )
     out = bytearray(data)
     for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         out[start:end] = replacement

@@ -228,7 +228,12 @@ def _shape_context(
         context |= {
             "template": _fence_body(contract.slice(shape.template)) if shape.template else "",
             "checks": [
-                {"number": c.number, "anchor": c.anchor, "markdown": _markup(c.text.replace("\n", "\n    "))}
+                {
+                    "number": c.number,
+                    "anchor": c.anchor,
+                    "markdown": _markup(c.text.replace("\n", "\n    ")),
+                    "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
+                }
                 for c in shape.checks
             ],
             "snippet_path": path,

@@ -1,11 +1,14 @@
-"""``contractc validate SHAPE FILE``: check a document against a shape, dispatched by the shape's kind.
+"""``contractc validate SHAPE [FILE|-]``: check a document against a shape, dispatched by the shape's kind.
 
-Each kind of shape has one validator, ``(project, shape, file, artifact) -> [Diagnostic]``,
-in :data:`VALIDATORS`; the CLI only looks the shape up and prints what comes back.
+A data shape's document is checked against its JSON Schema (:mod:`.data`); a text
+shape's return against its compiled receiver checks (:mod:`.text`, printed by
+:mod:`.render`; the Python API is :class:`.receiver.Receiver`).  Each kind of data
+validator is ``(project, shape, file, artifact) -> [Diagnostic]`` in :data:`VALIDATORS`.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,12 +22,23 @@ VALIDATORS: dict[str, Validator] = {
     "data": validate_data,
 }
 
+STDIN = "-"
+STDIN_LABEL = "<stdin>"
 
-def find_shape(project: Project, shape_id: str) -> Shape:
-    """The shape with id ``shape_id``; an unknown id is a ``unknown-shape`` error listing the known ones."""
+
+def find_shape(project: Project, shape_id: str, mode: str | None = None) -> Shape:
+    """The shape ``shape_id`` names: any shape's id, or a text shape's name or producer (``mode`` picks
+    among a producer's shapes).  An unknown name is an ``unknown-shape`` error listing the known ones."""
+    from contractc.validate.receiver import find_text_shape, text_candidates
+
     shapes = {shape.id: shape for _, shape in project.shapes()}
-    if shape_id in shapes:
+    if mode is None and shape_id in shapes:
         return shapes[shape_id]
+    found = text_candidates(project, shape_id, mode)
+    if len(found) == 1:
+        return found[0][1]
+    if found or mode is not None:
+        return find_text_shape(project, shape_id, mode)[1]  # raises, naming the producer's modes
     qualified = sorted(i for i, s in shapes.items() if getattr(s, "key", None) == shape_id)
     if qualified:
         raise ContractcError(
@@ -37,24 +51,35 @@ def find_shape(project: Project, shape_id: str) -> Shape:
                 f"name one: {', '.join(qualified)}",
             )
         )
+    producers = {s.producer for _, s in project.shapes() if s.kind == "text"}
     known = ", ".join(sorted(shapes)) or "none"
+    also = f"; producers: {', '.join(sorted(producers))}" if producers else ""
     raise ContractcError(
-        Diagnostic(shape_id, 0, 0, "unknown-shape", f"no shape has the id {shape_id!r}", f"known shapes: {known}")
+        Diagnostic(shape_id, 0, 0, "unknown-shape", f"no shape has the id {shape_id!r}", f"known shapes: {known}{also}")
     )
 
 
 def validate_file(project: Project, shape_id: str, file: Path, artifact: bool = False) -> list[Diagnostic]:
-    """Every way ``file`` fails the shape (empty when it passes); bad input raises :class:`ContractcError`."""
+    """Every way ``file`` fails the data shape (empty when it passes); bad input raises :class:`ContractcError`."""
     shape = find_shape(project, shape_id)
     validate = VALIDATORS.get(shape.kind)
     if validate is None:
         raise ContractcError(
-            Diagnostic(
-                shape_id,
-                0,
-                0,
-                "unknown-shape",
-                f"{shape_id!r} is a {shape.kind} shape; `validate` cannot check those yet",
-            )
+            Diagnostic(shape_id, 0, 0, "unknown-shape", f"{shape_id!r} is a {shape.kind} shape; judge a return with `contractc.Receiver`")
         )
     return validate(project, shape, file, artifact)
+
+
+def read_return(file: str) -> tuple[str, str]:
+    """``(label, text)`` of a return: a file's UTF-8 text, or standard input for ``-``; unreadable is bad input."""
+    label = STDIN_LABEL if file == STDIN else file
+    try:
+        data = sys.stdin.buffer.read() if file == STDIN else Path(file).read_bytes()
+    except OSError as exc:
+        raise ContractcError(Diagnostic(label, 0, 0, "file-missing", f"cannot read: {exc.strerror}")) from None
+    try:
+        return label, data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContractcError(
+            Diagnostic(label, 0, 0, "not-utf8", f"byte 0x{data[exc.start]:02x} is not valid UTF-8", "send the return as UTF-8")
+        ) from None

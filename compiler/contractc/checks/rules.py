@@ -1,0 +1,182 @@
+"""The vocabulary of compiled receiver checks: one small frozen dataclass per kind of rule.
+
+A receiver check (:class:`contractc.model.Check`) compiles into one or more
+rules, stored on it as ``Check.rules``; ``None`` there means its prose matched no
+kind and it is *not mechanised* (``build`` says so, the site marks it).  Every
+value below is read off the check's own prose (a form's template off the section
+that defines it), so the rules cannot say more than the contract does.
+
+These values are also what a check *promises*: ``contractc diff`` can compare
+two versions of a rule field by field (fewer ``StatusLine.values`` is stricter,
+a lower ``MaxLines.limit`` is stricter, a new ``RequiredLine`` is stricter ...).
+Nothing here runs a check; :mod:`contractc.validate.text` does.
+
+Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is dropped):
+
+- *status line*: line 1; the *status* is what follows the :class:`StatusLine` prefix.
+- *body*: every line after line 1.
+- *bullet*: a body line starting (column 1) with ``- ``, ``* `` or ``+ ``, together with
+  the lines that continue it: indented lines, and unindented non-blank lines with no
+  blank line between them and the bullet.  A *numbered item* is the same, starting
+  with ``<digits>. `` or ``<digits>) ``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+RuleKind = Literal[
+    "status-line",
+    "line-begins",
+    "bullets",
+    "numbered-list",
+    "heading-bullets",
+    "required-line",
+    "item-lines",
+    "max-lines",
+    "names-file",
+    "carries-form",
+]
+
+When = tuple[str, ...]
+"""The status values under which a rule applies (``If `a` or `b`, ...``); ``()`` means always.
+A conditional rule does not apply when the status line itself is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """A form the contract defines once and checks require elsewhere (the citation form)."""
+
+    name: str
+    """The form's name as the checks say it: ``citation`` for "the citation form"."""
+    template: str
+    """The form as written where it is defined; each ``<placeholder>`` is a wildcard (no
+    whitespace, brackets, parentheses or backticks), and a placeholder used twice must match
+    the same text both times."""
+    line: int = field(default=0, compare=False)
+    """1-based contract line of the definition (where, not what: not compared)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatusLine:
+    """Line 1 is exactly ``prefix`` followed by one of ``values``."""
+
+    kind: ClassVar[RuleKind] = "status-line"
+    prefix: str
+    """``status: ``, spaces included."""
+    values: tuple[str, ...]
+    """The allowed values, in the check's order."""
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LineBegins:
+    """A given line begins with ``prefix``."""
+
+    kind: ClassVar[RuleKind] = "line-begins"
+    line: int
+    """1-based line number; 0 means the first non-blank line after the status line, -1 the last line."""
+    prefix: str
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Bullets:
+    """Every bullet begins with ``begins`` and carries ``form`` (either may be unset)."""
+
+    kind: ClassVar[RuleKind] = "bullets"
+    begins: str = ""
+    """Required start of each bullet's first line, e.g. ``- **``; empty for none."""
+    form: Form | None = None
+    """A form each bullet (any of its lines) must carry; None for none."""
+    exempt: str = ""
+    """A first bullet beginning with this is excused (``after the opening `- **No pattern bears**` bullet``)."""
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedList:
+    """The body holds a numbered list starting at ``start``; each item carries ``form`` and, if asked, names a file."""
+
+    kind: ClassVar[RuleKind] = "numbered-list"
+    start: int = 1
+    """The number the list must start at; 0 when the check only speaks of each item (no list is then required)."""
+    form: Form | None = None
+    names_file: bool = False
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HeadingBullets:
+    """Where a line begins with ``heading``, it is ``heading`` alone, and every non-blank
+    line after it begins ``bullet`` or continues the bullet above it."""
+
+    kind: ClassVar[RuleKind] = "heading-bullets"
+    heading: str
+    """``**Tensions**``."""
+    bullet: str = "- "
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RequiredLine:
+    """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
+
+    kind: ClassVar[RuleKind] = "required-line"
+    prefix: str
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ItemLines:
+    """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
+
+    kind: ClassVar[RuleKind] = "item-lines"
+    keys: tuple[str, ...]
+    """``("where:", "prescription:")``."""
+    noun: str = ""
+    """What the check calls an item (``finding``); a status named by its plural is the rule's ``when``."""
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MaxLines:
+    """The whole return has at most ``limit`` lines: each ``\\n`` ends one, and text after the last is one more."""
+
+    kind: ClassVar[RuleKind] = "max-lines"
+    limit: int
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NamesFile:
+    """The body names at least one file: a path with a ``/``, or a name with an extension
+    (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
+
+    kind: ClassVar[RuleKind] = "names-file"
+    when: When = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CarriesForm:
+    """The body carries ``form`` at least once."""
+
+    kind: ClassVar[RuleKind] = "carries-form"
+    form: Form
+    when: When = ()
+
+
+Rule = (
+    StatusLine
+    | LineBegins
+    | Bullets
+    | NumberedList
+    | HeadingBullets
+    | RequiredLine
+    | ItemLines
+    | MaxLines
+    | NamesFile
+    | CarriesForm
+)
+"""One compiled rule; ``Check.rules`` is a tuple of them (all must hold), or None."""

@@ -1,0 +1,122 @@
+"""The receiver's Python API: load a project once, look a text shape up, judge returns, build the re-dispatch.
+
+::
+
+    from contractc import Receiver
+
+    receiver = Receiver.load("path/to/project")          # parse contracts once
+    shape = receiver.shape("design-auditor", mode="audit")  # or an id / a name: "auditreturn", "AuditReturn"
+    verdict = receiver.validate(shape, text)             # a Verdict: .passed, .failures[i].number/.anchor/.quotes
+    if not verdict.passed:
+        prompt = receiver.redispatch(shape, verdict)     # the dispatch snippet + the failure evidence
+
+Judging a return does no I/O and reads nothing but the model.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.model import Contract, Project, TextShape
+from contractc.validate.text import Verdict, judge
+
+_MODE = re.compile(r"\bin (?P<mode>[\w-]+) mode\b")
+
+
+def shape_mode(shape: TextShape) -> str:
+    """The producer's mode that yields ``shape`` (``audit`` for "in audit mode"), empty when none is said."""
+    m = _MODE.search(shape.qualifier)
+    return m["mode"] if m else ""
+
+
+def text_candidates(project: Project, key: str, mode: str | None = None) -> list[tuple[Contract, TextShape]]:
+    """The text shapes ``key`` may name: the one with that id or name, else every shape that producer
+    makes (only those of ``mode`` when given)."""
+    texts = [(c, s) for c, s in project.shapes() if isinstance(s, TextShape)]
+    found = [(c, s) for c, s in texts if s.id == key] or [(c, s) for c, s in texts if s.name == key]
+    if not found:
+        found = [(c, s) for c, s in texts if s.producer == key]
+        if mode is not None:
+            found = [(c, s) for c, s in found if shape_mode(s) == mode]
+    elif mode is not None and shape_mode(found[0][1]) != mode:
+        found = []
+    return found
+
+
+def find_text_shape(project: Project, key: str, mode: str | None = None) -> tuple[Contract, TextShape]:
+    """The text shape ``key`` names: a shape id, a shape name, or a producer (with ``mode`` when it has several).
+
+    An unknown key, a mode the producer does not have, or a producer with several shapes and
+    no mode is an ``unknown-shape`` error naming the choices.
+    """
+    texts = [(c, s) for c, s in project.shapes() if isinstance(s, TextShape)]
+    found = text_candidates(project, key, mode)
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        modes = ", ".join(f"--mode {shape_mode(s)} ({s.id})" if shape_mode(s) else s.id for _, s in found)
+        raise ContractcError(
+            Diagnostic(key, 0, 0, "unknown-shape", f"{key!r} produces {len(found)} shapes; say which", f"choose one: {modes}")
+        )
+    known = ", ".join(sorted({s.id for _, s in texts} | {s.producer for _, s in texts})) or "none"
+    said = f" in mode {mode!r}" if mode is not None else ""
+    raise ContractcError(
+        Diagnostic(key, 0, 0, "unknown-shape", f"no text shape or producer is called {key!r}{said}", f"known: {known}")
+    )
+
+
+def check_page_url(project: Project, contract: Contract) -> str:
+    """The contract's page on the contract site; a check's anchor is appended after ``#``."""
+    from contractc.site.layout import page_url, site_prefix
+
+    prefix = site_prefix(project)
+    page = f"{prefix}/{PurePosixPath(contract.path).stem}.md" if prefix else f"{PurePosixPath(contract.path).stem}.md"
+    return project.config.site_url + page_url(page)
+
+
+class Receiver:
+    """A loaded project ready to judge returns of its text shapes (see the module docstring)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self._urls: dict[str, str] = {}
+        self._contracts = {s.id: c for c, s in project.shapes() if isinstance(s, TextShape)}
+
+    @classmethod
+    def load(cls, root: str | Path = ".") -> Receiver:
+        """Load ``contractc.yaml`` and its contracts under ``root``; bad input raises :class:`ContractcError`."""
+        from contractc.load import load_project
+
+        return cls(load_project(Path(root)))
+
+    def shape(self, key: str, mode: str | None = None) -> TextShape:
+        """A text shape by id, name, or producer (``mode`` picks among a producer's shapes)."""
+        return find_text_shape(self.project, key, mode)[1]
+
+    def validate(self, shape: TextShape | str, text: str) -> Verdict:
+        """Judge ``text`` against every mechanised receiver check of ``shape``."""
+        if isinstance(shape, str):
+            shape = self.shape(shape)
+        url = self._urls.get(shape.id)
+        if url is None:
+            url = self._urls[shape.id] = check_page_url(self.project, self._contracts[shape.id])
+        return judge(shape, text, url)
+
+    def dispatch(self, shape: TextShape | str) -> str:
+        """The dispatch snippet: the shared sections and the shape's section, verbatim (``prompts/<agent>/<shape>.md``)."""
+        if isinstance(shape, str):
+            shape = self.shape(shape)
+        return self._contracts[shape.id].bundle(shape).decode("utf-8")
+
+    def evidence(self, verdict: Verdict) -> str:
+        """The failure evidence block to append to the original dispatch prompt (empty when it passed)."""
+        from contractc.validate.render import render_evidence
+
+        return render_evidence(verdict)
+
+    def redispatch(self, shape: TextShape | str, verdict: Verdict, prompt: str | None = None) -> str:
+        """The one re-dispatch: the original ``prompt`` (default: the dispatch snippet) plus the evidence."""
+        original = self.dispatch(shape) if prompt is None else prompt
+        return original.rstrip("\n") + "\n\n" + self.evidence(verdict)
