@@ -44,3 +44,11 @@ def edit(root: Path, rel: str, old: str, new: str, count: int = 1) -> None:
     text = path.read_text("utf-8")
     assert text.count(old) == count, f"{old!r} occurs {text.count(old)} times in {rel}"
     path.write_text(text.replace(old, new), "utf-8")
+
+
+def line_of(name: str, needle: str) -> int:
+    """The 1-based line of ``needle``'s first occurrence in this project's contract ``name`` (or contractc.yaml),
+    so the tests follow the dogfood contracts as they evolve."""
+    text = CONFIG if name == "contractc.yaml" else CONTRACTS[name]
+    assert needle in text, f"{needle!r} is not in {name}"
+    return text[: text.index(needle)].count("\n") + 1

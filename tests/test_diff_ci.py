@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from conftest import REPO
-from diff_repo import edit, make_repo
+from diff_repo import edit, line_of, make_repo
 
 ACTION = REPO / "scripts" / "contractc-action.sh"
 WIDEN = ("kind: feature | fix | chore", "kind: feature | fix | chore | docs")
@@ -41,7 +41,7 @@ def test_action_diff_step_annotates_a_breaking_change_and_fails_the_job(tmp_path
     done, summary = _action_diff(workspace, tmp_path, "HEAD")
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith(
-        "::error file=project/contracts/handoffs.md,line=18,col=1,title=contractc breaking-receivers::breaking for receivers: "
+        f"::error file=project/contracts/handoffs.md,line={line_of('handoffs.md', '  kind: feature')},col=1,title=contractc breaking-receivers::breaking for receivers: "
     )
     assert summary.read_text().startswith("### contractc diff\n\ncontractc: 1 change(s) since HEAD, 1 breaking;")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from diff_repo import commit, edit, git, make_repo
+from diff_repo import commit, edit, git, line_of, make_repo
 
 REVIEW = "contracts/review-returns.md"
 ADD_CHECK = (
@@ -17,6 +17,9 @@ ADD_CHECK = (
     "4. Every bullet names one problem only.\n5. The whole return is at most 60 lines.",
 )
 WIDEN = ("kind: feature | fix | chore", "kind: feature | fix | chore | docs")
+KIND = line_of("handoffs.md", "  kind: feature")
+BUDGET = line_of("handoffs.md", "  budget_hours: 8")
+CHECK_4 = line_of("review-returns.md", "4. The whole return is at most 60 lines.")
 
 
 @pytest.fixture
@@ -39,7 +42,7 @@ def test_compatible_changes_exit_0_and_are_listed_as_notes(repo, run_cli):
     result = run_cli("diff", "--root", str(repo), "--against", "HEAD")
     assert result.code == 0
     assert result.out.startswith(
-        "contracts/handoffs.md:24:1: note[change-compatible]: compatible: planning-stage.task_brief $.labels: "
+        f"contracts/handoffs.md:{BUDGET + 1}:1: note[change-compatible]: compatible: planning-stage.task_brief $.labels: "
         "new optional field (optional) [field-added-optional:planning-stage.task_brief:$.labels]\n"
     )
     assert result.out.endswith("contractc: 1 change(s) since HEAD, 0 breaking\n")
@@ -50,7 +53,7 @@ def test_a_breaking_change_exits_1_located_with_its_id_and_the_accept_command(re
     result = run_cli("diff", "--root", str(repo), "--against", "HEAD")
     assert result.code == 1
     assert (
-        "contracts/review-returns.md:59:1: error[breaking-producers]: breaking for producers: FindingsReturn: "
+        f"contracts/review-returns.md:{CHECK_4}:1: error[breaking-producers]: breaking for producers: FindingsReturn: "
         "receiver check 4 is new: a return that passed before may now be refused [check-added:findingsreturn:check-4]"
         "; dispatches: code-reviewer\n"
         "  hint: if this is intended, say why in contractc.changes.yaml: `contractc diff --against REF --accept --why TEXT`\n"
@@ -69,7 +72,7 @@ def test_a_removed_thing_is_reported_on_todays_file_and_says_where_it_was(repo, 
     diagnostics = {d["code"]: d for d in json.loads(result.out)["diagnostics"]}
     removed = diagnostics["breaking-producers-receivers"]
     assert (removed["path"], removed["line"]) == ("contracts/handoffs.md", 0)
-    assert removed["message"].endswith("(was at HEAD:contracts/handoffs.md:23)")
+    assert removed["message"].endswith(f"(was at HEAD:contracts/handoffs.md:{BUDGET})")
 
 
 def test_json_holds_every_record_with_both_locations_and_matches_its_schema(repo, run_cli):
@@ -93,8 +96,8 @@ def test_json_holds_every_record_with_both_locations_and_matches_its_schema(repo
         "code": "breaking-receivers",
         "accepted": False,
         "agents": [],
-        "old": {"path": "contracts/handoffs.md", "line": 18},
-        "new": {"path": "contracts/handoffs.md", "line": 18},
+        "old": {"path": "contracts/handoffs.md", "line": KIND},
+        "new": {"path": "contracts/handoffs.md", "line": KIND},
         "message": "planning-stage.task_brief $.kind: new value(s) docs",
     }
 
@@ -105,7 +108,7 @@ def test_github_format_annotates_the_changed_lines(repo, run_cli, monkeypatch):
     result = run_cli("diff", "--root", "project", "--against", "HEAD", "--format", "github")
     assert result.code == 1
     assert result.out.startswith(
-        "::error file=project/contracts/handoffs.md,line=18,col=1,title=contractc breaking-receivers::breaking for receivers: "
+        f"::error file=project/contracts/handoffs.md,line={KIND},col=1,title=contractc breaking-receivers::breaking for receivers: "
     )
 
 
@@ -206,7 +209,7 @@ def test_quiet_prints_only_the_located_lines(repo, run_cli):
     result = run_cli("diff", "--root", str(repo), "--against", "HEAD", "-q")
     assert (result.code, result.out) == (
         1,
-        "contracts/handoffs.md:18:1: error[breaking-receivers]: breaking for receivers: planning-stage.task_brief "
+        f"contracts/handoffs.md:{KIND}:1: error[breaking-receivers]: breaking for receivers: planning-stage.task_brief "
         "$.kind: new value(s) docs [enum-values-added:planning-stage.task_brief:$.kind]\n",
     )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from contractc.diff import run_diff
-from diff_repo import edit, make_repo
+from diff_repo import edit, line_of, make_repo
 
 HANDOFFS = "contracts/handoffs.md"
 PLANNING = "planning-stage.task_brief"
@@ -143,8 +143,11 @@ def test_a_field_moved_into_another_object_is_a_nesting_change_not_a_removal(rep
     assert (moved.kind, moved.detail, moved.verdicts) == ("nesting-changed", "$.workspace", PR)
     assert moved.message.endswith("moved to $.checks.workspace")
     # both sides located: the line it left and the line it landed on
-    assert moved.old is not None and moved.old.line == 45
-    assert moved.new is not None and moved.new.path == HANDOFFS and moved.new.line == 47
+    workspace, lint = line_of("handoffs.md", "  workspace: string"), line_of("handoffs.md", "    lint: true")
+    assert moved.old is not None and moved.old.line == workspace
+    assert (
+        moved.new is not None and moved.new.path == HANDOFFS and moved.new.line == lint
+    )  # one line up, then under lint
 
 
 def test_a_near_copy_in_another_stage_is_compared_with_its_own_stage_only(repo):
@@ -165,6 +168,6 @@ def test_several_edits_are_reported_in_line_order_with_locations_on_both_sides(r
     edit(repo, HANDOFFS, "  outcome: passed | failed\n", "  outcome: passed | failed | skipped\n")
     result = run_diff(repo, "HEAD", None)
     assert [(r.subject, r.old.line, r.new.line) for r in result.records] == [
-        (PLANNING, 18, 18),
-        ("build_report", 55, 55),
+        (PLANNING, line_of("handoffs.md", "  kind: feature"), line_of("handoffs.md", "  kind: feature")),
+        ("build_report", line_of("handoffs.md", "  outcome:"), line_of("handoffs.md", "  outcome:")),
     ]

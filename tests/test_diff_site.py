@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from diff_repo import commit, edit, git, make_repo
+from diff_repo import commit, edit, git, line_of, make_repo
 
 HANDOFFS = "contracts/handoffs.md"
 
@@ -41,9 +41,12 @@ def test_the_page_lists_every_change_since_the_last_tag_and_the_accepted_entries
     assert "Every change since `v1.0.0`, in line order:" in page
     assert (
         "| `enum-values-removed:planning-stage.task_brief:$.kind`: planning-stage.task_brief $.kind: "
-        "value(s) chore no longer allowed | breaking for producers (accepted) | 18 |"
+        f"value(s) chore no longer allowed | breaking for producers (accepted) | {line_of('handoffs.md', '  kind:')} |"
     ) in page
-    assert "| `field-added-optional:planning-stage.task_brief:$.labels`:" in page and "| compatible | 24 |" in page
+    assert (
+        "| `field-added-optional:planning-stage.task_brief:$.labels`:" in page
+        and f"| compatible | {line_of('handoffs.md', '  budget_hours:') + 1} |" in page
+    )
     # the entry added since the tag accepts the change; the table lists it with its reason, cells escaped
     assert (
         "| `enum-values-removed:planning-stage.task_brief:$.kind` | breaking for producers | chore \\| was never \\| used |"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from contractc.diff import run_diff
-from diff_repo import commit, edit, make_repo
+from diff_repo import commit, edit, line_of, make_repo
 
 REVIEW = "contracts/review-returns.md"
 CHECK_3 = "3. If `changes`, a `**Not checked**:` line is present.\n"
@@ -29,7 +29,8 @@ def test_a_template_change_is_breaking_for_the_producer_and_names_it(repo):
     assert record.id == "template-changed:findingsreturn"
     assert record.verdict_text == "breaking for producers"
     assert record.agents == ("code-reviewer",)
-    assert (record.old.line, record.new.line) == (40, 40)  # the fence's opening line
+    fence = line_of("review-returns.md", "```\nverdict: changes")
+    assert (record.old.line, record.new.line) == (fence, fence)  # the fence's opening line
 
 
 def test_a_check_added_in_the_middle_is_one_addition_and_renumbers_the_checks_after_it(repo):
@@ -184,4 +185,5 @@ def test_a_new_site_url_breaks_every_published_link(repo):
     edit(repo, "contractc.yaml", "site_url: https://contractc.dev/", "site_url: https://contracts.example.org/")
     [record] = diff(repo).values()
     assert (record.id, record.verdicts) == ("site-url-changed:site_url", ("links",))
-    assert (record.old.path, record.old.line, record.new.line) == ("contractc.yaml", 2, 2)
+    line = line_of("contractc.yaml", "site_url:")
+    assert (record.old.path, record.old.line, record.new.line) == ("contractc.yaml", line, line)
