@@ -187,3 +187,96 @@ def test_a_new_site_url_breaks_every_published_link(repo):
     assert (record.id, record.verdicts) == ("site-url-changed:site_url", ("links",))
     line = line_of("contractc.yaml", "site_url:")
     assert (record.old.path, record.old.line, record.new.line) == ("contractc.yaml", line, line)
+
+
+# -- receiver checks classified by their compiled rules (contractc.checks) ----------------------------------
+
+CHECK_1 = "1. Line 1 is exactly `verdict: ` followed by one of `approve` / `changes` /\n   `blocked`."
+CHECK_2 = "2. If `changes`, every bullet begins `- **` and carries a location in the\n   evidence form."
+CHECK_4 = "4. The whole return is at most 60 lines."
+
+
+def only(repo: Path):
+    [record] = diff(repo).values()
+    return record
+
+
+def test_a_status_value_added_is_looser_for_receivers(repo):
+    edit(repo, REVIEW, CHECK_1, CHECK_1[:-1] + " / `deferred`.")
+    record = only(repo)
+    assert (record.id, record.verdicts) == ("check-looser:findingsreturn:check-1", ("receivers",))
+    assert record.message == "FindingsReturn: check 1: reworded looser: status value(s) `deferred` now allowed"
+
+
+def test_a_status_value_removed_is_stricter_for_producers(repo):
+    edit(repo, REVIEW, CHECK_1, "1. Line 1 is exactly `verdict: ` followed by one of `approve` / `changes`.")
+    record = only(repo)
+    assert (record.id, record.verdicts) == ("check-stricter:findingsreturn:check-1", ("producers",))
+    assert record.message.endswith("reworded stricter: status value(s) `blocked` no longer allowed")
+
+
+@pytest.mark.parametrize("limit,kind,verdict", [(40, "check-stricter", "producers"), (80, "check-looser", "receivers")])
+def test_a_line_limit_changed_is_stricter_or_looser(repo, limit, kind, verdict):
+    edit(repo, REVIEW, CHECK_4, f"4. The whole return is at most {limit} lines.")
+    record = only(repo)
+    assert (record.kind, record.verdicts) == (kind, (verdict,))
+    assert record.message.endswith(f"line limit 60 -> {limit}")
+
+
+def test_a_new_required_form_is_stricter(repo):
+    edit(repo, REVIEW, CHECK_2, "2. If `changes`, every bullet begins `- **`.")
+    commit(repo, "no location form required yet")
+    edit(repo, REVIEW, "2. If `changes`, every bullet begins `- **`.", CHECK_2)
+    record = only(repo)
+    assert (record.kind, record.verdicts) == ("check-stricter", ("producers",))
+    assert record.message.endswith("reworded stricter: a new required form: the evidence form")
+
+
+def test_a_condition_dropped_makes_a_check_apply_always(repo):
+    edit(repo, REVIEW, CHECK_3, "3. Whatever the verdict, a `**Not checked**:` line is present.\n")
+    record = only(repo)
+    assert (record.kind, record.verdicts) == ("check-stricter", ("producers",))
+    assert record.message.endswith("now applies always (was only `changes`)")
+
+
+def test_a_rewording_that_compiles_to_the_same_rules_is_compatible(repo):
+    edit(repo, REVIEW, CHECK_4, "4. The whole return is no more than 60 lines.")
+    record = only(repo)
+    assert (record.id, record.verdicts) == ("check-reworded:findingsreturn:check-4", ())
+    assert record.message.endswith("reworded; it compiles to the same rules")
+
+
+def test_stricter_and_looser_at_once_breaks_both(repo):
+    edit(repo, REVIEW, CHECK_1, CHECK_1[:-1] + " / `deferred`.")
+    edit(
+        repo,
+        REVIEW,
+        "followed by one of `approve` / `changes` /\n   `blocked` / `deferred`.",
+        "followed by one of `approve` / `changes` /\n   `deferred`.",
+    )
+    record = only(repo)
+    assert (record.kind, record.verdicts) == ("check-changed", ("producers", "receivers"))
+    assert "`blocked` no longer allowed" in record.message and "`deferred` now allowed" in record.message
+
+
+def test_a_form_redefined_changes_every_check_that_requires_it_though_its_words_stay(repo):
+    edit(repo, REVIEW, "`` `<path>:<first>-<last>` ``", "`` `<path>#L<first>-L<last>` ``")
+    found = diff(repo)
+    changed = found["check-changed:findingsreturn:check-2"]
+    assert changed.verdicts == ("producers", "receivers")
+    assert (
+        "same words, but what it requires: the required form is now the evidence form `<path>#L<first>-L<last>` "
+        "(was the evidence form `<path>:<first>-<last>`)" in changed.message
+    )
+    assert found["shared-section-changed:shared-forms"].verdicts == ("unclassified",)
+
+
+def test_a_check_no_longer_mechanised_is_looser_for_receivers(repo):
+    # the condition names a status no status line allows any more: the check cannot be enforced
+    edit(repo, REVIEW, CHECK_1, "1. Line 1 is exactly `verdict: ` followed by one of `approve` /\n   `blocked`.")
+    found = diff(repo)
+    assert found["check-stricter:findingsreturn:check-1"].verdicts == ("producers",)
+    for n in (2, 3):
+        record = found[f"check-unmechanised:findingsreturn:check-{n}"]
+        assert record.verdicts == ("receivers",)
+        assert "no longer mechanised: `contractc validate` stops enforcing it" in record.message

@@ -48,7 +48,9 @@ def _compare_config(old: Project, new: Project) -> list[ChangeRecord]:
     where = Location.of(new.config.where("$.site_url"))
     before = Location.of(old.config.where("$.site_url"))
     message = f"the site moved from {old.config.site_url} to {new.config.site_url}: every published link breaks"
-    return [ChangeRecord("site-url-changed", "site_url", "", new.config.path, message, verdicts("links"), before, where)]
+    return [
+        ChangeRecord("site-url-changed", "site_url", "", new.config.path, message, verdicts("links"), before, where)
+    ]
 
 
 def _compare_shapes(

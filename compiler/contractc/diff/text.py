@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from contractc.diff.checks import classify_reworded
+from contractc.diff.checks import classify_reworded, classify_rules
 from contractc.diff.records import ChangeRecord, Location, verdicts
 from contractc.model import Check, Contract, TextShape
 
@@ -93,6 +93,8 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
                         before,
                         after,
                     )
+                if before.rules != after.rules:
+                    yield _rules_changed(before, after)
             continue
         gone, came = list(old[i1:i2]), list(new[j1:j2])
         for before in list(gone):
@@ -128,6 +130,19 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
                 None,
                 after,
             )
+
+
+def _rules_changed(before: Check, after: Check):
+    """The same words, other rules: a form the check names was redefined, or a status it names is gone."""
+    detail, where = f"check-{before.number}", f"check {before.number}"
+    if before.rules is not None and after.rules is not None:
+        kind, message, found = classify_rules(before.rules, after.rules, "same words, but what it requires")
+        return kind, detail, f"{where}: {message}", found, before, after
+    if after.rules is None:
+        message = "same words, but it is no longer mechanised: `contractc validate` stops enforcing it"
+        return "check-unmechanised", detail, f"{where}: {message}", verdicts("receivers"), before, after
+    message = "same words, but it is mechanised now: `contractc validate` enforces it"
+    return "check-mechanised", detail, f"{where}: {message}", verdicts("producers"), before, after
 
 
 def _renumbered(before: Check, after: Check) -> str:
