@@ -113,3 +113,36 @@ def test_accepting_the_seed_history_passes_and_the_entries_name_each_change(hist
     assert text.count(f"    why: {why}\n") == 8
     commit(history, "the seed revision, accepted")
     assert run_cli("diff", "--root", str(history), "--against", "HEAD~1").code == 0
+
+
+def test_reworded_seed_checks_are_classified_by_their_compiled_rules(tmp_path, seeds, run_cli):
+    """An older AuditReturn whose checks differed in what they compile to: each rewording gets a direction."""
+    seed = (seeds / "return-shapes.md").read_text("utf-8")
+    older = older_revision(seed)
+    audit = older.index("## AuditReturn")
+    head, tail = older[:audit], older[audit:]
+    tail = tail.replace(
+        "`findings` / `clean` / `nothing-bears` / `surface-unavailable`",
+        "`findings` / `clean` / `surface-unavailable`",
+        1,
+    )
+    tail = tail.replace("has a `where:` line and a `prescription:` line.", "has a `where:` line.", 1)
+    tail = tail.replace("The whole return is ≤100 lines", "The whole return is ≤120 lines", 1)
+    root = make_repo(tmp_path / "plugin", {"contractc.yaml": OLD_CONFIG, SEED: head + tail})
+    (root / SEED).write_text(older, "utf-8")
+    result = run_cli("diff", "--root", str(root), "--against", "HEAD", "--format", "json")
+    said = {r["id"]: (r["verdict"], r["message"]) for r in json.loads(result.out)["records"]}
+    assert said == {
+        "check-looser:auditreturn:check-1": (
+            "breaking for receivers",
+            "AuditReturn: check 1: reworded looser: status value(s) `nothing-bears` now allowed",
+        ),
+        "check-stricter:auditreturn:check-3": (
+            "breaking for producers",
+            "AuditReturn: check 3: reworded stricter: each item now needs `prescription:`",
+        ),
+        "check-stricter:auditreturn:check-4": (
+            "breaking for producers",
+            "AuditReturn: check 4: reworded stricter: line limit 120 -> 100",
+        ),
+    }
