@@ -235,3 +235,18 @@ def test_bad_notation_on_the_older_side_is_named_by_the_ref(repo, run_cli):
     result = run_cli("diff", "--root", str(repo), "--against", "HEAD")
     assert result.code == 2
     assert result.err.startswith("HEAD:contracts/handoffs.md:23:17: error[bad-notation]: ")
+
+
+def test_a_project_in_a_subfolder_of_the_repository_is_read_at_the_ref_from_that_folder(tmp_path, run_cli):
+    from diff_repo import CONFIG, CONTRACTS
+
+    repo = make_repo(
+        tmp_path / "repo",
+        {"plugin/contractc.yaml": CONFIG, **{f"plugin/contracts/{n}": t for n, t in CONTRACTS.items()}},
+    )
+    edit(repo, "plugin/contracts/handoffs.md", *WIDEN)
+    result = run_cli("diff", "--root", str(repo / "plugin"), "--against", "HEAD", "--format", "json")
+    assert result.code == 1
+    assert [r["id"] for r in json.loads(result.out)["records"]] == [
+        "enum-values-added:planning-stage.task_brief:$.kind"
+    ]
