@@ -13,6 +13,7 @@
 #   INPUT_DIFF_AGAINST   git ref for the diff gate (default: no diff gate)
 #   INPUT_SITE           true | false | auto: build the site; auto = when ROOT/mkdocs.yml exists
 #   INPUT_PACKAGE        pip requirement to install (default: this repository, the Action's own copy)
+#   INPUT_CACHE          true: let check use a .contractc/ cache (default false: --no-cache)
 #   CONTRACTC_VENV       where to create the virtualenv (default $RUNNER_TEMP/contractc-venv)
 set -euo pipefail
 
@@ -46,6 +47,10 @@ install() {
 
 check() {
   local args=(check --root "$root" --format github)
+  # A gate never trusts a .contractc/ cache it did not write (anyone who can write it can make check pass).
+  if [ "${INPUT_CACHE:-false}" != "true" ]; then
+    args+=(--no-cache)
+  fi
   if [ -n "${INPUT_CHANGED_SINCE:-}" ]; then
     args+=(--changed-since "$INPUT_CHANGED_SINCE")
   fi

@@ -46,8 +46,15 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under ``root`` with its bytes, to prove a command changed nothing."""
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file under ``root`` with its bytes, to prove a command changed nothing.
+
+    ``.contractc/`` (contractc's local cache, journal and record of what build wrote) is left
+    out; tests/test_bad_inputs.py hashes the whole tree, that folder included."""
+    return {
+        rel: p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not (rel := p.relative_to(root).as_posix()).startswith(".contractc/")
+    }
 
 
 @dataclass

@@ -46,14 +46,15 @@ def test_the_cache_folder_ignores_itself_and_no_cache_neither_reads_nor_writes_i
     run_cli("build", "--root", str(root))
     before = snapshot(root)
     assert run_cli("check", "--root", str(root), "--no-cache").out == CLEAN
-    assert snapshot(root) == before and not (root / ".contractc").exists()
+    assert snapshot(root) == before and not (root / ".contractc/check.sha256").exists()
     run_cli("check", "--root", str(root))
-    assert (root / ".contractc/.gitignore").read_text() == "# contractc's local cache: never committed\n*\n"
+    assert (root / ".contractc/check.sha256").is_file()
+    assert (root / ".contractc/.gitignore").read_text().endswith("never committed\n*\n")
 
 
 def test_no_cache_compiles_even_when_the_cache_is_current(project, run_cli, no_compiler):
-    with pytest.raises(AssertionError, match="the pipeline ran"):
-        run_cli("check", "--root", str(project), "--no-cache")
+    ran = run_cli("check", "--root", str(project), "--no-cache")  # the refusing pipeline is an internal error: exit 3
+    assert ran.code == 3 and "internal error (AssertionError)" in ran.err
 
 
 def test_same_bytes_with_a_new_mtime_are_still_answered_from_the_cache(project, run_cli, no_compiler):
@@ -142,8 +143,8 @@ def test_a_changed_module_of_the_compiler_or_a_library_invalidates_the_cache(pro
     monkeypatch.setattr("contractc.pipeline.run", _refuse)
     assert run_cli("check", "--root", str(project)).out == CLEAN
     path.write_text("VALUE = 2\n")  # an upgrade: other bytes of the same size
-    with pytest.raises(AssertionError, match="the pipeline ran"):
-        run_cli("check", "--root", str(project))
+    ran = run_cli("check", "--root", str(project))  # the refusing pipeline is an internal error: exit 3
+    assert ran.code == 3 and "internal error (AssertionError)" in ran.err
 
 
 def test_a_cache_written_under_other_options_is_not_used(project):
@@ -153,3 +154,49 @@ def test_a_cache_written_under_other_options_is_not_used(project):
     options = json.loads(head["options"])  # what this check was run with
     assert confirm(project, options) == 2
     assert confirm(project, {**options, "format": "json"}) is None
+
+
+def _forge(root) -> None:
+    """What anyone who can write .contractc/ can do: re-hash the files as they are now."""
+    import hashlib
+
+    cache = root / ".contractc/check.sha256"
+    head, *lines = cache.read_text().splitlines(keepends=True)
+    forged = [f"{hashlib.sha256((root / line[66:-1]).read_bytes()).hexdigest()}  {line[66:]}" for line in lines]
+    head = json.loads(head)
+    head["folders"] = {}
+    cache.write_text(json.dumps(head) + "\n" + "".join(forged))
+
+
+def test_a_forged_cache_is_why_gates_run_no_cache(project, run_cli):
+    snippet = project / "prompts/echoer/echoreturn.md"
+    snippet.write_bytes(snippet.read_bytes().replace(b"Read me.", b"Read me, edited."))
+    _forge(project)
+    # the documented limit: a local cache is trusted, so a forged one passes ...
+    assert run_cli("check", "--root", str(project)).code == 0
+    # ... and a gate, which runs --no-cache, reports the drift
+    result = run_cli("check", "--root", str(project), "--no-cache")
+    assert result.code == 1 and "prompts/echoer/echoreturn.md:3:1: error[drift-output]" in result.out
+
+
+def test_a_cache_of_another_contractc_version_is_ignored(project, run_cli):
+    snippet = project / "prompts/echoer/echoreturn.md"
+    snippet.write_bytes(snippet.read_bytes().replace(b"Read me.", b"Read me, edited."))
+    _forge(project)
+    cache = project / ".contractc/check.sha256"
+    head, rest = cache.read_text().split("\n", 1)
+    cache.write_text(json.dumps({**json.loads(head), "version": "0.0.0"}) + "\n" + rest)
+    assert run_cli("check", "--root", str(project)).code == 1
+
+
+def test_the_gates_do_not_trust_a_cache_unless_asked():
+    from conftest import REPO
+
+    hook = (REPO / ".pre-commit-hooks.yaml").read_text()
+    assert "entry: contractc check --no-cache" in hook
+    action = (REPO / "scripts/contractc-action.sh").read_text()
+    assert 'if [ "${INPUT_CACHE:-false}" != "true" ]; then\n    args+=(--no-cache)' in action
+    for page in ("README.md", "docs/guide.md", "docs/ci.md"):
+        text = (REPO / page).read_text()
+        assert "restored cache is safe" not in text and "is safe: files are compared" not in text
+        assert "can make `check` pass" in text, page

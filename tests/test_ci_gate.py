@@ -108,38 +108,35 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     workspace = tmp_path / "workspace"
     project = write_tree(workspace / "plugin", PROJECT)
     run_cli("build", "--root", str(project))
-    introduce(project, "orphan output")
+    introduce(project, "missing snippet")
     github_path, summary = tmp_path / "github_path", tmp_path / "step_summary"
     github_path.touch()
+    # Installed from a copy: pip builds in place, and setuptools writes build/ beside the sources it builds.
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    shutil.copytree(REPO / "compiler", source / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     env = _clean_env(
         INPUT_ROOT="plugin",
         INPUT_SITE="auto",
+        INPUT_PACKAGE=str(source),
         CONTRACTC_VENV=str(tmp_path / "venv"),
         GITHUB_PATH=str(github_path),
         GITHUB_STEP_SUMMARY=str(summary),
     )
 
-    # The Action installs its own copy (the folder above its script); pip builds a local folder in place
-    # (setuptools writes build/ beside the sources), so the Action runs from a copy of the checkout.
-    action_copy = tmp_path / "action"
-    for name in ("pyproject.toml", "README.md"):
-        (action_copy / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / name, action_copy / name)
-    for folder in ("compiler", "scripts"):
-        shutil.copytree(REPO / folder, action_copy / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    action = action_copy / "scripts" / ACTION.name
-
-    installed = _run(["bash", str(action), "install"], workspace, env)
+    installed = _run(["bash", str(ACTION), "install"], workspace, env)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert installed.stdout.startswith("contractc, version ")
     bin_dir = github_path.read_text().strip()
     assert bin_dir == str(tmp_path / "venv" / "bin")
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
 
-    drift = _run(["bash", str(action), "check"], workspace, env)
+    drift = _run(["bash", str(ACTION), "check"], workspace, env)
     assert drift.returncode == 1, drift.stdout + drift.stderr
     assert drift.stdout.startswith(
-        "::error file=plugin/prompts/gone/old.md,title=contractc drift-orphan::no contract produces this file any more"
+        "::error file=plugin/prompts/reporter/reportreturn.md,title=contractc drift-missing::prompts output has not been generated"
     )
     assert (
         summary.read_text()
@@ -147,10 +144,10 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     )
 
     run_cli("build", "--root", str(project))
-    clean = _run(["bash", str(action), "check"], workspace, env)
+    clean = _run(["bash", str(ACTION), "check"], workspace, env)
     assert (clean.returncode, clean.stdout) == (0, f"contractc: {CHECKED} files checked, all current\n")
 
-    skipped = _run(["bash", str(action), "site"], workspace, env)
+    skipped = _run(["bash", str(ACTION), "site"], workspace, env)
     assert skipped.returncode == 0 and "site build skipped" in skipped.stdout
 
 

@@ -21,10 +21,13 @@ def test_build_then_check_is_clean_and_second_build_writes_nothing(project, run_
     first = run_cli("build", "--root", str(project))
     assert first.code == 0
     assert "wrote prompts/echoer/echoreturn.md" in first.out
-    before = {p: os.stat(project / p).st_mtime_ns for p in snapshot(project)}
+    def stamps() -> dict:  # every file and folder, .contractc/ (journal, record of what build wrote) included
+        return {p: os.stat(p).st_mtime_ns for p in sorted(project.rglob("*"))}
+
+    before = stamps()
     second = run_cli("build", "--root", str(project))
     assert second.code == 0 and second.out == "contractc: 2 files current, nothing written\n"
-    assert before == {p: os.stat(project / p).st_mtime_ns for p in snapshot(project)}
+    assert before == stamps()
     check = run_cli("check", "--root", str(project))
     assert (check.code, check.out) == (0, "contractc: 2 files checked, all current\n")
 
@@ -45,12 +48,33 @@ def test_check_reports_edited_snippet_with_line_diff_and_fix_and_never_writes(pr
 
 def test_orphan_in_output_folder_is_drift_and_build_removes_it(project, run_cli):
     run_cli("build", "--root", str(project))
-    write_tree(project, {"prompts/gone/old.md": "stale"})
+    (project / "contracts/c.md").write_text(CONTRACT.replace("`echoer`", "`teller`"))
     result = run_cli("check", "--root", str(project), "--no-diff")
     assert result.code == 1
-    assert "prompts/gone/old.md: error[drift-orphan]: no contract produces this file any more" in result.out
-    assert "removed prompts/gone/old.md" in run_cli("build", "--root", str(project)).out
-    assert not (project / "prompts/gone/old.md").exists()
+    assert "prompts/echoer/echoreturn.md: error[drift-orphan]: no contract produces this file any more" in result.out
+    assert "removed prompts/echoer/echoreturn.md" in run_cli("build", "--root", str(project)).out
+    assert not (project / "prompts/echoer/echoreturn.md").exists()
+
+
+def test_build_never_removes_a_file_it_did_not_write(project, run_cli):
+    run_cli("build", "--root", str(project))
+    write_tree(project, {"prompts/gone/old.md": "a person's notes\n"})
+    result = run_cli("check", "--root", str(project), "--no-diff")
+    assert result.code == 1
+    assert "prompts/gone/old.md: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it" in result.out
+    build = run_cli("build", "--root", str(project))
+    assert build.code == 1 and "removed" not in build.out
+    assert "build removes only files it wrote: remove it by hand" in build.err
+    assert (project / "prompts/gone/old.md").read_text() == "a person's notes\n"
+
+
+def test_build_never_removes_a_file_it_wrote_once_a_person_edited_it(project, run_cli):
+    run_cli("build", "--root", str(project))
+    (project / "prompts/echoer/echoreturn.md").write_text("edited by hand\n")
+    (project / "contracts/c.md").write_text(CONTRACT.replace("`echoer`", "`teller`"))
+    build = run_cli("build", "--root", str(project))
+    assert build.code == 1 and "removed" not in build.out
+    assert (project / "prompts/echoer/echoreturn.md").read_text() == "edited by hand\n"
 
 
 def test_bad_input_exits_2_with_located_message_and_no_traceback(project, run_cli):

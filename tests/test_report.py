@@ -454,7 +454,7 @@ def test_bad_ref_exits_2_in_every_format(repo, run_cli, fmt):
     assert result.code == 2
     message = "--changed-since no-such-ref: 'no-such-ref' is not a commit"
     if fmt == "text":
-        assert result.err.startswith(f"error[bad-ref]: {message}\n  hint: name a commit git knows")
+        assert result.err.startswith(f"--changed-since:1:1: error[bad-ref]: {message}\n  hint: name a commit git knows")
     elif fmt == "github":
         assert result.out.startswith(f"::error title=contractc bad-ref::{message}%0Ahint: ")
     else:
@@ -464,4 +464,4 @@ def test_bad_ref_exits_2_in_every_format(repo, run_cli, fmt):
 def test_changed_since_outside_a_git_repository_exits_2(built, run_cli):
     result = run_cli("check", "--root", str(built), "--changed-since", "main")
     assert result.code == 2
-    assert result.err.startswith("error[bad-ref]: --changed-since main: fatal: not a git repository")
+    assert result.err.startswith("--changed-since:1:1: error[bad-ref]: --changed-since main: fatal: not a git repository")

@@ -65,7 +65,7 @@ def test_front_matter_forms(tmp_path, run_cli, role, full):
         ),
         (
             "---\nx: !!python/object:os.system echo\n---\nBody\n",
-            "agents/echoer.md:2:4: error[role-front-matter]: front matter YAML: could not determine a constructor",
+            "agents/echoer.md:2:4: error[role-front-matter]: front matter YAML: tag !!python/object:os.system is not allowed",
         ),
     ],
 )

@@ -253,22 +253,23 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
         "docs/contracts/shapes/echoreturn.md:1:1: error[drift-output]: differs from what the contracts compile to",
         "  hint: run `contractc build` to regenerate it; edit the contract, not the copy",
         "  see: https://contractc.dev/drift-codes/#drift-output",
-        "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file any more",
-        "  hint: run `contractc build` to remove it",
+        "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it",
+        "  hint: build removes only files it wrote: remove it by hand, or move it out of the output folder",
         "  see: https://contractc.dev/drift-codes/#drift-orphan",
-        "contractc: 2 drifted, 15 checked; run `contractc build` to fix",
+        "contractc: 2 drifted, 15 checked; fix each as its hint says (`contractc build`)",
     ]
     assert snapshot(project) == before
-    assert run_cli("build", "--root", str(project)).code == 0
+    assert run_cli("build", "--root", str(project)).code == 1  # it wrote the page, and still names the file it did not write
     assert (project / "docs/index.md").read_text() == "# the user's own page\n"  # only <out.site>/<prefix> is owned
-    assert not (project / "docs/contracts/stale.md").exists()
+    assert (project / "docs/contracts/stale.md").read_text() == "old\n"  # never removed: contractc did not write it
+    assert run_cli("check", "--root", str(project), "--no-diff").out.startswith("docs/contracts/stale.md: error[drift-orphan]")
 
 
 def test_site_pages_outside_the_project_are_refused(project, run_cli):
     result = run_cli("build", "--root", str(project), "--site-pages", "../elsewhere")
     assert (result.code, result.err) == (
         2,
-        ("--site-pages: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n"
+        ("--site-pages:1:1: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n"
         "  see: https://contractc.dev/drift-codes/#unsafe-path\n"),
     )
 

@@ -15,7 +15,12 @@ The next ``check`` first re-reads and re-hashes exactly those files
 is known and is printed without importing the compiler.  Anything else — a
 changed, new or deleted file, a missing or unreadable cache, another contractc
 — falls back to the full run, which reports drift exactly as without a cache.
-The cache can only ever say "the same as last time", never "clean" on its own.
+The cache can only ever say "the same as last time", never "clean" on its own;
+a cache of another format, contractc version, interpreter or options is ignored.
+
+It is a local speed-up, not evidence: anyone who can write ``.contractc/`` can
+forge it and make ``check`` pass.  A gate (the Action, the pre-commit hook)
+runs ``--no-cache`` unless the user opts in.
 
 The folder holds a ``.gitignore`` of ``*``, so it is never committed; ``--no-cache``
 neither reads nor writes it.
@@ -30,11 +35,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from contractc import __version__
 from contractc.files import read_bytes
 
 FOLDER = ".contractc"
 NAME = "check.sha256"
-FORMAT = 3
+FORMAT = 4
 # The file: one line of JSON (format, interpreter, modules, folders, files that were absent,
 # the count to print), then one line per file read in `sha256sum`'s format.  confirm()
 # streams those lines: its memory does not grow with the number of files.
@@ -50,7 +56,12 @@ def confirm(root: str | os.PathLike[str], options: dict[str, object] | None = No
     try:
         with open(os.path.join(base, FOLDER, NAME), encoding="utf-8", newline="\n") as handle:
             head = json.loads(handle.readline())
-            if head["format"] != FORMAT or head["python"] != sys.version or head["options"] != _options(options):
+            if (
+                head["format"] != FORMAT
+                or head["version"] != __version__
+                or head["python"] != sys.version
+                or head["options"] != _options(options)
+            ):
                 return None
             for path, mtime, size, digest in head["modules"]:
                 st = os.stat(path)
@@ -157,6 +168,7 @@ class Recorder:
                 modules.append((path, st.st_mtime_ns, st.st_size, _file_sha256(path)))
         head = {
             "format": FORMAT,
+            "version": __version__,
             "python": sys.version,
             "checked": checked,
             "options": _options(options),

@@ -21,6 +21,8 @@ from contractc.output import Change
 
 def changed_files(root: Path, ref: str) -> set[str]:
     """Root-relative paths that differ between ``ref`` and the working tree, plus untracked files."""
+    if ref.startswith("-") or "\0" in ref:  # never an option to git, whatever follows
+        raise _bad_ref(ref, "a ref cannot start with '-' or hold a NUL byte")
     _git(root, ref, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
     # -z: names verbatim; --no-renames: a renamed file counts under its old and its new name.
     diffed = _git(root, ref, "diff", "--name-only", "--relative", "--no-renames", "-z", ref, "--")
@@ -58,9 +60,9 @@ def _git(root: Path, ref: str, *args: str) -> str:
 def _bad_ref(ref: str, reason: str) -> ContractcError:
     return ContractcError(
         Diagnostic(
-            "",
-            0,
-            0,
+            "--changed-since",
+            1,
+            1,
             "bad-ref",
             f"--changed-since {ref}: {reason}",
             "name a commit git knows (in CI fetch it first, e.g. actions/checkout with fetch-depth: 0), or drop --changed-since for a full check",

@@ -2,7 +2,7 @@
 
 ``main(argv) -> int`` runs in-process (the tests call it); the exit-code policy
 is :class:`~contractc.diagnostics.ExitCode`: 0 clean, 1 drift or failed
-validation, 2 bad input or usage.
+validation, 2 bad input or usage, 3 internal error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -81,7 +81,12 @@ CACHE_OPTION = click.option(
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
-def cli() -> None:
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="On an internal error (exit 3), print Python's traceback; also with CONTRACTC_DEBUG=1.",
+)
+def cli(debug: bool) -> None:
     """Compile agent contracts (contracts/*.md) into their copies, and catch drift.
 
     \b
@@ -96,7 +101,8 @@ def cli() -> None:
       contractc diff --against REF    in CI: exit 1 if a contract change since REF
                                breaks producers, receivers or links unaccepted
 
-    Exit codes: 0 clean, 1 drift, failed validation or a breaking change, 2 bad input or usage.
+    Exit codes: 0 clean, 1 drift, failed validation or a breaking change, 2 bad input or usage,
+    3 internal error (a bug: please report it), 130 interrupted (after rollback).
     """
 
 
@@ -167,7 +173,9 @@ def check(
     Exit 0 when every copy is current, 1 when any drifted or a link dangles
     (each one is named with file:line, drifted files with a diff), 2 for bad
     input. Colour only on a terminal, never when NO_COLOR is set. The only
-    file it may write is its cache in .contractc/ (see --no-cache).
+    file it may write is its cache in .contractc/ (see --no-cache), except
+    that it first finishes or undoes a build that was killed (its journal in
+    .contractc/), and reports files such a build left behind.
     """
     from contractc.diagnostics import ContractcError, ExitCode
     from contractc.report import Report
@@ -190,6 +198,12 @@ def check(
     options = {k: v for k, v in click.get_current_context().params.items() if k not in shaping}
     if cache:
         from contractc.cache import confirm
+        from contractc.journal import state_folder
+
+        try:  # the cache is read from .contractc only when that is a plain folder of the project
+            state_folder(root)
+        except ContractcError as exc:
+            return report(Report.of(exc.diagnostics))
 
         checked = confirm(root, options)
         if checked is not None:  # every file the last clean run read is byte-identical
@@ -517,12 +531,17 @@ def hash_(files: tuple[Path, ...]) -> int:
 
     from contractc.diagnostics import Diagnostic, ExitCode
 
+    from contractc.files import read_bytes
+    from contractc.load.paths import unreadable
+
     problems = []
     for path in files:
         try:
-            click.echo(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.as_posix()}")
-        except OSError as exc:
+            click.echo(f"{hashlib.sha256(read_bytes(path)).hexdigest()}  {path.as_posix()}")
+        except (FileNotFoundError, NotADirectoryError) as exc:
             problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
+        except OSError as exc:
+            problems.append(unreadable(path.as_posix(), exc))
     return _fail(problems) if problems else ExitCode.CLEAN
 
 
@@ -535,22 +554,41 @@ def _fail(diagnostics: list[Diagnostic]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI in-process and return its exit code (never raises for bad input)."""
+    """Run the CLI in-process and return its exit code (never raises, whatever the input)."""
+    nul = next((i for i, arg in enumerate(argv or ()) if "\0" in arg), None)
+    if nul is not None:  # only possible in-process (execve cannot pass one); a path with it names nothing
+        from contractc.diagnostics import Diagnostic
+
+        return _fail([Diagnostic("argv", 1, nul + 1, "unsafe-path", f"argument {nul + 1} holds a NUL byte", "no file name can hold one")])
     try:
         code = cli.main(args=argv, prog_name="contractc", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
         return 2  # ExitCode.BAD_INPUT
-    except click.Abort:
-        click.echo("aborted", err=True)
-        return 1  # ExitCode.DRIFT
+    except (click.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort; a write rolled back before this
+        click.echo("contractc: interrupted; every file is as it was before this run", err=True)
+        return 130  # ExitCode.INTERRUPTED
     except Exception as exc:
         from contractc.diagnostics import ContractcError
 
         if isinstance(exc, ContractcError):
             return _fail(exc.diagnostics)
-        raise
+        return _internal_error(exc, sys.argv[1:] if argv is None else argv)
     return int(code or 0)
+
+
+def _internal_error(exc: Exception, argv: list[str]) -> int:
+    """A bug: one short message asking for a report; the traceback only when asked for."""
+    import os
+
+    if "--debug" in argv or os.environ.get("CONTRACTC_DEBUG") not in (None, "", "0"):
+        import traceback
+
+        traceback.print_exception(exc)
+    else:
+        click.echo(f"contractc: internal error ({type(exc).__name__}); this is a bug in contractc, not in your files.", err=True)
+        click.echo("  please report it with the output of the same command run with --debug (or CONTRACTC_DEBUG=1)", err=True)
+    return 3  # ExitCode.INTERNAL
 
 
 def main_entry() -> None:

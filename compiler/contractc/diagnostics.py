@@ -40,6 +40,10 @@ class ExitCode(enum.IntEnum):
     """A copy drifted, or a validated document failed its checks."""
     BAD_INPUT = 2
     """Bad input or usage: nothing was compared and nothing was written."""
+    INTERNAL = 3
+    """A bug in contractc: a short message asking for a report (the traceback with ``--debug``)."""
+    INTERRUPTED = 130
+    """Ctrl-C: whatever was being written was rolled back first."""
 
 
 # code -> (exit code it implies, one-line summary).  Bad-input codes exit 2,
@@ -49,9 +53,11 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "config-missing": (ExitCode.BAD_INPUT, "no contractc.yaml was found"),
     "config-syntax": (ExitCode.BAD_INPUT, "contractc.yaml is not valid YAML"),
     "config-invalid": (ExitCode.BAD_INPUT, "contractc.yaml does not match its schema"),
-    "unsafe-path": (ExitCode.BAD_INPUT, "a path leaves the project root"),
+    "unsafe-path": (ExitCode.BAD_INPUT, "a path leaves the project root, or an output folder would hold the user's files"),
+    "unsafe-name": (ExitCode.BAD_INPUT, "a name that becomes part of an output path is not a plain name"),
     # bad input: contracts
     "file-missing": (ExitCode.BAD_INPUT, "a file named by the configuration does not exist"),
+    "file-unreadable": (ExitCode.BAD_INPUT, "an input exists but cannot be read: permissions, not a regular file, or too large"),
     "not-utf8": (ExitCode.BAD_INPUT, "a file is not valid UTF-8"),
     "unclosed-fence": (ExitCode.BAD_INPUT, "a fenced block is never closed"),
     "duplicate-anchor": (ExitCode.BAD_INPUT, "two sections derive the same anchor"),
@@ -93,6 +99,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
     "drift-missing": (ExitCode.DRIFT, "a generated file does not exist yet"),
     "drift-orphan": (ExitCode.DRIFT, "a file in an output folder is no longer produced by any contract"),
+    "leftover": (ExitCode.DRIFT, "a staged or backup file left by an interrupted build"),
+    "recovered": (ExitCode.CLEAN, "note: an interrupted build was finished or rolled back"),
     # drift: managed regions, restatements, pins
     "drift-region-new": (ExitCode.DRIFT, "a managed region has not been filled by build yet"),
     "drift-region-new-differs": (ExitCode.DRIFT, "a new region already holds bytes that differ from the contract; build refuses it without --force"),
@@ -157,6 +165,11 @@ class Diagnostic:
         if self.path and self.line:
             return f"{self.path}:{self.line}:{self.col or 1}"
         return self.path
+
+    @property
+    def on_command_line(self) -> bool:
+        """The message is about an option (``--site-pages:1:1``) or an argument (``argv:1:N``), not a file."""
+        return self.path.startswith("-") or self.path == "argv"
 
     @property
     def url(self) -> str:

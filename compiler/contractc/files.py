@@ -3,22 +3,58 @@
 ``Path.read_bytes`` builds a buffered file object around each file (an extra
 ``fstat``, ``ioctl`` and ``lseek``); for thousands of small files that costs
 more than the reading.  Writes live in :mod:`contractc.output`.
+
+Every input file is read through :func:`read_bytes`, which refuses what is not
+a regular file without blocking (a FIFO would wait forever for a writer, a
+device never ends) and anything larger than :data:`MAX_BYTES`.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 _CHUNK = 1 << 16
+MAX_BYTES = 16 << 20
+"""The largest input file read (16 MiB): far above any contract, config or agent file."""
+_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """Every byte of the file at ``path`` (raises ``OSError`` like ``open``)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+class FileRefused(OSError):
+    """An input that is not a regular file, or too large; ``strerror`` says which, for a message."""
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
+    """Every byte of the regular file at ``path`` (raises ``OSError`` like ``open``; :class:`FileRefused`
+    for a FIFO, socket, device or folder, or a file over ``limit`` bytes)."""
     try:
+        fd = os.open(path, _FLAGS)
+    except ValueError:  # a NUL byte in the name: no such file can exist
+        raise FileRefused(errno.EINVAL, "has a NUL byte in its name", os.fsdecode(os.fspath(path)).replace("\0", "\\0")) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileRefused(errno.EINVAL, f"is not a regular file ({_kind(st.st_mode)})", os.fspath(path))
+        if st.st_size > limit:
+            raise FileRefused(errno.EFBIG, f"is larger than {limit >> 20} MiB", os.fspath(path))
         chunks = []
+        total = 0
         while chunk := os.read(fd, _CHUNK):
             chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # grew while read
+                raise FileRefused(errno.EFBIG, f"is larger than {limit >> 20} MiB", os.fspath(path))
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"

@@ -3,9 +3,15 @@
 ``check`` and ``build`` are the same pipeline with a different sink
 (:class:`Mode`).  Writing is all-or-nothing: every new file is staged beside its
 target first, then each is moved into place with an atomic ``os.replace``
-after a hard link keeps the old file; if anything fails, the files already
-replaced are restored from those links, so a failed build leaves every file
-as it was and no file is ever torn.
+after a hard link (or, where links fail, a copy) keeps the old file; if
+anything fails or Ctrl-C arrives, the files already replaced are restored and
+the folders the build created are removed, so a failed build leaves every
+file as it was and no file is ever torn.  A build killed outright is finished
+by the next run from its journal (:mod:`contractc.journal`).
+
+Every output path obeys one rule (:func:`guard_paths`): it lies in an output
+folder, is made of plain names, and neither it nor a folder on its way is a
+symbolic link.  Nothing is ever read or written through a link.
 """
 
 from __future__ import annotations
@@ -17,8 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from contractc import journal
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.files import read_bytes
+from contractc.load.names import all_plain
+from contractc.model import Span
 
 
 class Mode(enum.Enum):
@@ -44,6 +53,8 @@ class OutputSet:
     files: dict[str, Output] = field(default_factory=dict)
     owned: set[str] = field(default_factory=set)
     """Folders whose every file is generated: a file there that nothing produces is an orphan."""
+    folders: dict[str, Span] = field(default_factory=dict)
+    """Every output folder with the configuration key that names it; generated files lie in these only."""
 
     def add(self, kind: str, files: dict[str, bytes]) -> None:
         for path, data in files.items():
@@ -60,13 +71,60 @@ class Change:
     actual: bytes | None
     """None: the file does not exist yet."""
     output: Output | None
+    removable: bool = True
+    """For an orphan: build can prove it wrote it (:mod:`contractc.written`), so it may remove it."""
+
+
+def guard_paths(root: Path, outputs: OutputSet) -> None:
+    """Refuse (``unsafe-path``) any output path outside the one rule of the module docstring.
+
+    Generated names were checked where they were read (:mod:`contractc.load.names`);
+    this is the last line, for every path whatever produced it.
+    """
+    problems = []
+    links: dict[str, bool] = {}
+    folders = sorted(outputs.folders, key=len, reverse=True)
+    for rel, out in sorted(outputs.files.items()):
+        if out.kind == "regions":  # the user's own target files, found by the confined targets patterns
+            continue
+        folder = next((f for f in folders if rel.startswith(f + "/")), None)
+        where = outputs.folders.get(folder or "", Span(rel, 1, 1, 0, 0))
+        if folder is None or not all_plain(rel[len(folder) + 1 :]):
+            problems.append(_unsafe(where, f"output {rel!r} is not a plain path inside an output folder"))
+            continue
+        link = _first_link(root, rel, links)
+        if link:
+            problems.append(_unsafe(where, f"output {rel!r} would be written through the symbolic link {link!r}"))
+    if problems:
+        raise ContractcError(problems)
+
+
+def _first_link(root: Path, rel: str, seen: dict[str, bool]) -> str | None:
+    parts = rel.split("/")
+    for n in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:n])
+        if prefix not in seen:
+            seen[prefix] = os.path.islink(os.path.join(root, prefix))
+        if seen[prefix]:
+            return prefix
+    return None
+
+
+def _unsafe(where: Span, message: str) -> Diagnostic:
+    return Diagnostic(
+        where.path, where.line or 1, where.col or 1, "unsafe-path", message, "remove the symbolic link; contractc never reads or writes through one"
+    )
 
 
 def diff_against_disk(root: Path, outputs: OutputSet, known: Mapping[str, bytes] | None = None) -> list[Change]:
     """Every generated file whose bytes differ from disk, and every orphan, in path order.
 
     ``known`` holds files this run already read (the loaded target files): their bytes are not read twice.
+    A symbolic link in an owned folder is refused, never followed; staged or backup files of an
+    interrupted build are not orphans (see :mod:`contractc.journal`).
     """
+    from contractc.written import Proof
+
     known = known or {}
     changes = []
     for path in sorted(outputs.files):
@@ -77,58 +135,131 @@ def diff_against_disk(root: Path, outputs: OutputSet, known: Mapping[str, bytes]
                 actual = read_bytes(root / path)
             except FileNotFoundError:
                 pass
+            except OSError as exc:
+                raise ContractcError(_unreadable_output(path, exc)) from None
         if actual != out.data:
             changes.append(Change(path, out.data, actual, out))
+    proof: Proof | None = None
+    links = []
     for folder in sorted(outputs.owned):
-        base = root / folder
-        if not base.is_dir():
-            continue
-        for found in sorted(p for p in base.rglob("*") if p.is_file() or p.is_symlink()):
-            rel = found.relative_to(root).as_posix()
-            if rel not in outputs.files:
-                changes.append(Change(rel, None, found.read_bytes(), None))
+        for rel, is_link in _walk(root, folder):
+            if is_link:
+                links.append(_unsafe(outputs.folders.get(folder, Span(rel, 1, 1, 0, 0)), f"{rel!r} in an output folder is a symbolic link"))
+            elif rel not in outputs.files and not journal.LEFTOVER.match(rel.rsplit("/", 1)[-1]):
+                try:
+                    data = read_bytes(root / rel)
+                except OSError as exc:
+                    raise ContractcError(_unreadable_output(rel, exc)) from None
+                proof = proof or Proof.load(root, outputs)
+                changes.append(Change(rel, None, data, None, proof.wrote(rel, data)))
+    if links:
+        raise ContractcError(links)
     return sorted(changes, key=lambda c: c.path)
 
 
+def _walk(root: Path, folder: str) -> list[tuple[str, bool]]:
+    """Every file under ``folder`` (project-relative, sorted), with whether it is a symbolic link; links are not followed."""
+    found = []
+    for top, dirs, files in os.walk(os.path.join(root, folder)):
+        rel_top = os.path.relpath(top, root).replace(os.sep, "/")
+        for name in dirs:
+            if os.path.islink(os.path.join(top, name)):
+                found.append((f"{rel_top}/{name}", True))
+        for name in files:
+            found.append((f"{rel_top}/{name}", os.path.islink(os.path.join(top, name))))
+    return sorted(found)
+
+
+def _unreadable_output(rel: str, exc: OSError) -> Diagnostic:
+    return Diagnostic(rel, 1, 1, "file-unreadable", f"{rel} cannot be read: {exc.strerror}", "make it a regular file contractc may read, or remove it")
+
+
 def write_changes(root: Path, changes: list[Change]) -> None:
-    """Apply ``changes`` all-or-nothing (see the module docstring)."""
+    """Apply ``changes`` all-or-nothing (see the module docstring); Ctrl-C rolls back, then re-raises."""
+    if not changes:  # nothing to do, so not even a journal: a build with nothing to write writes nothing
+        return
     umask = _umask()
+    plan = [_Staged(os.path.join(root, c.path), None if c.expected is None else _sibling(os.path.join(root, c.path), "contractc-tmp"), c.path) for c in changes]
+    created = _missing_folders(root, changes)
+    entries = [
+        {"target": p.rel, "tmp": None if p.tmp is None else _rel(root, p.tmp), "backup": _rel(root, _sibling(p.target, "contractc-bak"))}
+        for p in plan
+    ]
+    _fault()
+    journal.begin(root, entries, created)
     staged: list[_Staged] = []
     try:
-        for change in changes:
-            target = os.path.join(root, change.path)
+        for change, planned in zip(changes, plan):
             if change.expected is None:
-                staged.append(_Staged(target, None))
+                staged.append(planned)
                 continue
-            _stage(target, change.expected, umask, staged)
-    except OSError as exc:
+            _stage(planned, change.expected, umask, staged)
+            _fault()
+        journal.commit(root, entries, created)
+    except BaseException as exc:
         _discard(staged)
-        raise _write_error(exc) from None
-    _commit(staged)
+        _remove_folders(root, created)
+        journal.end(root)
+        if isinstance(exc, OSError):
+            raise _write_error(exc, root, plan[: len(staged) + 1]) from None
+        raise
+    try:
+        _commit(staged)
+    except BaseException:  # rolled back: every target is as it was
+        _remove_folders(root, created)
+        raise
+    finally:
+        journal.end(root)
+
+
+def _missing_folders(root: Path, changes: list[Change]) -> list[str]:
+    """Project-relative folders the changes will create, deepest first."""
+    missing: set[str] = set()
+    for change in changes:
+        if change.expected is None:
+            continue
+        parts = change.path.split("/")[:-1]
+        for n in range(len(parts), 0, -1):
+            folder = "/".join(parts[:n])
+            if folder in missing or os.path.isdir(os.path.join(root, folder)):
+                break
+            missing.add(folder)
+    return sorted(missing, key=lambda f: (-f.count("/"), f))
+
+
+def _remove_folders(root: Path, folders: list[str]) -> None:
+    for folder in folders:  # deepest first; one that is not empty is someone else's now
+        try:
+            os.rmdir(os.path.join(root, folder))
+        except OSError:
+            pass
 
 
 class _Staged(NamedTuple):
     target: str
     tmp: str | None
     """The new bytes, beside the target; None: the target is to be removed (an orphan)."""
+    rel: str
+    """The target, project-relative: what a message names."""
 
 
-def _stage(target: str, data: bytes, umask: int, staged: list[_Staged]) -> None:
-    """Write ``data`` to a new file beside ``target`` with the target's mode (a new file: the umask's); add it to ``staged``."""
+def _stage(planned: _Staged, data: bytes, umask: int, staged: list[_Staged]) -> None:
+    """Write ``data`` to ``planned.tmp`` with the target's mode (a new file: the umask's); add it to ``staged``."""
+    target, tmp = planned.target, planned.tmp
+    assert tmp is not None
     try:
         mode = os.stat(target).st_mode & 0o7777
     except FileNotFoundError:
         mode = None
         os.makedirs(os.path.dirname(target), exist_ok=True)
     # One name per target and process (no mkstemp search): O_EXCL still refuses to write through anything there.
-    tmp = _sibling(target, "contractc-tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
     try:
         fd = os.open(tmp, flags, 0o666 if mode is None else mode)
     except FileExistsError:  # left by a killed run that had this process id
         os.unlink(tmp)
         fd = os.open(tmp, flags, 0o666 if mode is None else mode)
-    staged.append(_Staged(target, tmp))  # from here on, a failure discards it
+    staged.append(planned)  # from here on, a failure discards it
     try:
         if mode is not None and mode & umask:  # os.open applied the umask; the target's mode wins
             os.fchmod(fd, mode)
@@ -141,8 +272,11 @@ def _stage(target: str, data: bytes, umask: int, staged: list[_Staged]) -> None:
 
 def _commit(staged: list[_Staged]) -> None:
     backups: list[tuple[str, str | None]] = []  # (target, backup or None when it did not exist)
+    current = None
     try:
-        for target, tmp in staged:
+        for planned in staged:
+            target, tmp = planned.target, planned.tmp
+            current = planned
             # Whether the target exists is asked now, not when it was staged: a file
             # that appeared in between is backed up and restored like any other.
             backup: str | None = _sibling(target, "contractc-bak")
@@ -150,13 +284,15 @@ def _commit(staged: list[_Staged]) -> None:
                 if tmp is None:
                     os.replace(target, backup)  # an orphan: removed for good once every write succeeded
                 else:
-                    _link(target, backup)
+                    _backup(target, backup)
             except FileNotFoundError:
                 backup = None
             backups.append((target, backup))
+            _fault()
             if tmp is not None:
                 os.replace(tmp, target)
-    except OSError as exc:
+            _fault()
+    except BaseException as exc:
         for target, backup in reversed(backups):
             if backup is not None:
                 os.replace(backup, target)
@@ -165,7 +301,9 @@ def _commit(staged: list[_Staged]) -> None:
             elif os.path.exists(target):
                 os.unlink(target)
         _discard(staged)
-        raise _write_error(exc) from None
+        if isinstance(exc, OSError):
+            raise _write_error(exc, None, staged[: staged.index(current) + 1] if current else []) from None
+        raise
     for _, backup in backups:
         if backup is not None:
             try:
@@ -179,18 +317,29 @@ def _sibling(target: str, suffix: str) -> str:
     return os.path.join(folder, f".{name}.{os.getpid()}.{suffix}")
 
 
-def _link(target: str, backup: str) -> None:
+def _rel(root: Path, path: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _backup(target: str, backup: str) -> None:
+    """Keep the old ``target`` at ``backup``: a hard link, or a copy where links are not supported."""
     try:
         os.link(target, backup)
     except FileExistsError:  # left by a killed run that had this process id
         os.unlink(backup)
-        os.link(target, backup)
+        _backup(target, backup)
+    except FileNotFoundError:
+        raise
+    except OSError:  # no hard links here (some network and FAT file systems, some containers)
+        import shutil
+
+        shutil.copy2(target, backup, follow_symlinks=False)
 
 
 def _discard(staged: list[_Staged]) -> None:
-    for _, tmp in staged:
-        if tmp is not None and os.path.lexists(tmp):
-            os.unlink(tmp)
+    for planned in staged:
+        if planned.tmp is not None and os.path.lexists(planned.tmp):
+            os.unlink(planned.tmp)
 
 
 def _umask() -> int:
@@ -199,7 +348,31 @@ def _umask() -> int:
     return mask
 
 
-def _write_error(exc: OSError) -> ContractcError:
+_KILL_AFTER = [-1]
+
+
+def _fault() -> None:
+    """Testing only: with ``CONTRACTC_TEST_KILL_AFTER=N`` the process SIGKILLs itself at the N-th step
+    of a write, so the kill test can stop a build at exact points (tests/test_kills.py)."""
+    if _KILL_AFTER[0] == -1:
+        _KILL_AFTER[0] = int(os.environ.get("CONTRACTC_TEST_KILL_AFTER", "0") or 0)
+    if _KILL_AFTER[0] > 0:
+        _KILL_AFTER[0] -= 1
+        if _KILL_AFTER[0] == 0:
+            import signal
+
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _write_error(exc: OSError, root: Path | None, staged: list[_Staged]) -> ContractcError:
+    """``write-failed`` naming the user's file: the target whose write failed, never a temporary name."""
+    rel = staged[-1].rel if staged else None
+    failing = os.fsdecode(exc.filename) if exc.filename else ""
+    for planned in staged:
+        if failing in (planned.target, planned.tmp, _sibling(planned.target, "contractc-bak")):
+            rel = planned.rel
+    if rel is None:
+        rel = os.path.relpath(failing, root).replace(os.sep, "/") if failing and root is not None else "."
     return ContractcError(
-        Diagnostic(str(exc.filename or "."), 0, 0, "write-failed", f"could not write: {exc.strerror}", "nothing was changed; fix the permissions and run again")
+        Diagnostic(rel, 1, 1, "write-failed", f"could not write {rel}: {exc.strerror}", "nothing was changed; fix the permissions or free space and run again")
     )

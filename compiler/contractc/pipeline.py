@@ -16,7 +16,9 @@ from contractc.emit.site import with_site_pages
 from contractc.load import load_project
 from contractc.load.config import CONFIG_NAME
 from contractc.model import Project
-from contractc.output import Change, Mode, OutputSet, diff_against_disk, write_changes
+from contractc.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
+from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
+from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 
 
@@ -53,6 +55,7 @@ def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None
     if site_pages is not None:
         project = with_site_pages(root, project, site_pages)
     outputs = OutputSet()
+    outputs.folders = {folder: project.config.where(f"$.out.{kind}") for kind, folder in project.config.out.items() if folder}
     wanted = set(only)
     for kind, (emit, owned_key) in EMITTERS.items():
         if wanted and kind not in wanted:
@@ -78,10 +81,13 @@ def run(
 
     result = Result(mode)
     try:
+        recovered = recover(root)
         project, outputs = compile_project(root, only, site_pages)
         result.sources = sources_of(project)
         result.checked = len(outputs.files)
+        guard_paths(root, outputs)
         changes = diff_against_disk(root, outputs, {t.path: t.data for t in project.targets})
+        leftovers = find_leftovers(root, {path.rpartition("/")[0] for path in [*outputs.files, *(c.path for c in changes)]})
         drifted = [d for change in changes for d in explain(change, project)]
         found = [d for find in FINDERS.values() for d in find(project)]
         if mode is Mode.BUILD:
@@ -91,12 +97,19 @@ def run(
                 paths = {d.path for d in refused}
                 result.changes = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
                 return result
+            kept = [c for c in changes if not c.removable]  # orphans build cannot prove it wrote: left alone
+            changes = [c for c in changes if c.removable]
             verify_changes(changes)
+            remove_leftovers(root, leftovers)
             write_changes(root, changes)
-            result.notes = build_notes(project)
+            save_record(root, outputs, [c.path for c in changes if c.expected is None])
+            result.notes = recovered + build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files
                 found = [d for find in FINDERS.values() for d in find(load_project(root))]
-            drifted = []
+            drifted = [drift_diagnostic(c) for c in kept]
+        else:
+            result.notes = recovered
+            drifted += [leftover_diagnostic(rel) for rel in leftovers]
         result.changes = changes
         result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
         if mode is Mode.CHECK:
@@ -153,6 +166,15 @@ def build_notes(project: Project) -> list[Diagnostic]:
 def drift_diagnostic(change: Change) -> Diagnostic:
     """The located message for one drifted output."""
     fix = "run `contractc build`"
+    if change.expected is None and not change.removable:
+        return Diagnostic(
+            change.path,
+            0,
+            0,
+            "drift-orphan",
+            "no contract produces this file, and contractc has no record of writing it",
+            "build removes only files it wrote: remove it by hand, or move it out of the output folder",
+        )
     if change.expected is None:
         return Diagnostic(change.path, 0, 0, "drift-orphan", "no contract produces this file any more", f"{fix} to remove it")
     if change.actual is None:

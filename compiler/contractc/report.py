@@ -214,7 +214,7 @@ def github_property(text: str) -> str:
 
 def github_annotation(d: Diagnostic, prefix: str = "") -> str:
     props = []
-    if d.path:
+    if d.path and not d.on_command_line:
         props.append(f"file={github_property(prefix + d.path)}")
         if d.line:
             props.append(f"line={d.line}")

@@ -40,6 +40,14 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     from contractc.load.paths import confined
     from contractc.model import Span
 
-    where = Span("--site-pages", 0, 0, 0, 0)
+    from contractc.diagnostics import ContractcError
+    from contractc.load.out_folders import out_folder_problems
+
+    where = Span("--site-pages", 1, 1, 0, 0)
     out = {**project.config.out, "site": confined(root, folder, where)}
+    problems = out_folder_problems(
+        root, out, project.config.raw, lambda kind: where if kind == "site" else project.config.where(f"$.out.{kind}")
+    )
+    if problems:
+        raise ContractcError(problems)
     return replace(project, config=replace(project.config, out=out))

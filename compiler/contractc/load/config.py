@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.load.paths import confined
+from contractc.load.paths import confined, unreadable
 from contractc.model import Config, ContractEntry, Span
 
 CONFIG_NAME = "contractc.yaml"
@@ -27,29 +27,22 @@ def config_schema() -> dict:
 
 
 def load_config(root: Path) -> Config:
-    path = root / CONFIG_NAME
+    from contractc.files import read_bytes
+
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_bytes(root / CONFIG_NAME).decode("utf-8")
     except FileNotFoundError:
         raise ContractcError(
             Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root")
         ) from None
+    except OSError as exc:
+        raise ContractcError(unreadable(CONFIG_NAME, exc)) from None
     except UnicodeDecodeError as exc:
         raise ContractcError(Diagnostic(CONFIG_NAME, 1, 1, "not-utf8", f"{CONFIG_NAME} is not UTF-8: {exc.reason}")) from None
 
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from contractc.load.yaml_safe import load_yaml
 
-    try:
-        doc = YAML(typ="rt").load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise ContractcError(
-            Diagnostic(CONFIG_NAME, mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, "config-syntax", f"YAML: {exc.problem or exc.context}")
-        ) from None
-    except YAMLError as exc:
-        raise ContractcError(Diagnostic(CONFIG_NAME, 1, 1, "config-syntax", f"YAML: {exc}")) from None
-
+    doc = load_yaml(text, CONFIG_NAME, "config-syntax")
     plain = _plain(doc if doc is not None else {})
     _validate(plain, doc)
     entries = []
@@ -66,6 +59,10 @@ def load_config(root: Path) -> Config:
     out = {**DEFAULT_OUT, **plain.get("out", {})}
     for kind, folder in out.items():
         out[kind] = confined(root, folder, _locate(doc, ["out", kind]))
+    templates = (plain.get("site") or {}).get("templates")
+    if isinstance(templates, str):  # read only for the site, refused whenever it is configured
+        confined(root, templates, _locate(doc, ["site", "templates"]))
+    _check_outputs(root, out, plain, doc, entries)
     return Config(
         path=CONFIG_NAME,
         contracts=tuple(entries),
@@ -74,6 +71,22 @@ def load_config(root: Path) -> Config:
         raw=plain,
         positions=_positions(doc, "$", {}),
     )
+
+
+def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entries: list[ContractEntry]) -> None:
+    """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
+    which names its schema folder and site page (:mod:`.names`)."""
+    from contractc.load.names import check_name
+    from contractc.load.out_folders import out_folder_problems
+
+    problems = out_folder_problems(root, out, plain, lambda kind: _locate(doc, ["out", kind]))
+    for entry in entries:
+        stem = entry.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        bad = check_name(stem, "contract file name", _locate(doc, ["contracts", entries.index(entry), "path"]))
+        if bad:
+            problems.append(bad)
+    if problems:
+        raise ContractcError(problems)
 
 
 def _positions(node: Any, path: str, out: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from contractc.checks.compile import compile_checks
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.names import check_name
 from contractc.load.slug import slugify, split_explicit
 from contractc.load.source import SourceFile
 from contractc.load.yaml_block import parse_block, to_node
@@ -193,6 +194,15 @@ def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
                 Diagnostic(src.path, span.line, 1, "bad-shape", "the consumers of a shape must be written in backticks", "write: consumed by `skill-name`.")
             )
             continue
+        producer = m.group("producer").strip()
+        bad = [
+            d
+            for what, name in (("producer", producer), ("shape id", section.anchor), *(("consumer", c) for c in consumers))
+            if (d := check_name(name, what, _find(src, tok.map, name, span))) is not None
+        ]
+        if bad:
+            problems.extend(bad)
+            continue
         inside = [t for t in tokens if t.map and section.span.start <= src.offset(t.map[0]) < section.span.end]
         fence = next((t for t in inside if t.type == "fence" and t.level == 0), None)
         shapes.append(
@@ -200,7 +210,7 @@ def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
                 id=section.anchor,
                 name=section.title,
                 section=section.anchor,
-                producer=m.group("producer").strip(),
+                producer=producer,
                 qualifier=" ".join(m.group("qualifier").split()),
                 consumers=consumers,
                 template=src.span(*fence.map) if fence else None,
@@ -209,6 +219,15 @@ def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
             )
         )
     return shapes
+
+
+def _find(src: SourceFile, lines: list[int], name: str, fallback: Span) -> Span:
+    """Where `` `name` `` is written within the 0-based lines ``lines`` (a token map)."""
+    for n in range(*lines):
+        col = src.line_text(n).find(f"`{name}`")
+        if col >= 0:
+            return Span(src.path, n + 1, col + 2, 0, 0)
+    return fallback
 
 
 def _checks(src: SourceFile, tokens, anchor: str) -> tuple[Check, ...]:
@@ -280,6 +299,11 @@ def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
         if section is None:
             problems.append(Diagnostic(src.path, start + 1, 1, "bad-shape", f"data shape {key!r} must sit under a heading"))
             continue
+        root = to_node(doc, tok.content, first_line, indent).fields[0]
+        bad = [d for what, name in (("data-shape key", str(key)), ("section anchor", section.anchor)) if (d := check_name(name, what, Span(src.path, root.line, root.col, 0, 0)))]
+        if bad:
+            problems.extend(bad)
+            continue
         shapes.append(
             DataShape(
                 id=str(key),
@@ -287,7 +311,7 @@ def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
                 section=section.anchor,
                 block=src.span(start, end),
                 body=src.span(start + 1, end - 1),
-                root=to_node(doc, tok.content, first_line, indent).fields[0],
+                root=root,
             )
         )
     return shapes

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.files import read_bytes
 
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
 
@@ -42,42 +43,29 @@ def json_path(path: list[Any]) -> str:
 def load_document(file: Path) -> Document:
     label = file.as_posix()
     try:
-        data = file.read_bytes()
-    except OSError as exc:
+        data = read_bytes(file)
+    except (FileNotFoundError, NotADirectoryError) as exc:
         raise ContractcError(Diagnostic(label, 0, 0, "file-missing", f"cannot read: {exc.strerror}")) from None
+    except OSError as exc:
+        from contractc.load.paths import unreadable
+
+        raise ContractcError(unreadable(label, exc)) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line, col = data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
         raise ContractcError(
             Diagnostic(
-                label, 0, 0, "not-utf8", f"byte 0x{data[exc.start]:02x} is not valid UTF-8", "save the file as UTF-8"
+                label, line, col, "not-utf8", f"byte 0x{data[start]:02x} is not valid UTF-8", "save the file as UTF-8"
             )
         ) from None
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from contractc.load.yaml_safe import load_yaml
 
-    from contractc.load.yaml_block import round_trip_yaml
-
-    try:
-        doc = round_trip_yaml().load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = first_line + (mark.line if mark else 0)
-        raise ContractcError(
-            Diagnostic(
-                label,
-                line,
-                (mark.column + 1) if mark else 1,
-                "document-syntax",
-                f"not valid YAML or JSON: {exc.problem or exc.context}",
-            )
-        ) from None
-    except YAMLError as exc:
-        raise ContractcError(
-            Diagnostic(label, first_line, 1, "document-syntax", f"not valid YAML or JSON: {exc}")
-        ) from None
+    doc = load_yaml(text, label, "document-syntax", first_line=first_line, what="not valid YAML or JSON")
     if doc is None:  # nothing but blanks and comments: no document to check, whatever the shape
         where = "its front matter is empty" if front else "it holds no YAML or JSON value"
         raise ContractcError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.files import FileRefused
 from contractc.model import Span
 
 
@@ -12,7 +13,9 @@ def confined(root: Path, rel: str, where: Span) -> str:
     """Return ``rel`` normalised; an absolute path, ``..`` or a symlink escape is ``unsafe-path``."""
     pure = PurePosixPath(rel.replace("\\", "/"))
     problem = None
-    if pure.is_absolute() or (pure.parts and pure.parts[0].endswith(":")):
+    if "\0" in rel:
+        problem = "contains a NUL byte"
+    elif pure.is_absolute() or (pure.parts and pure.parts[0].endswith(":")):
         problem = "is absolute"
     elif ".." in pure.parts:
         problem = "contains '..'"
@@ -25,3 +28,11 @@ def confined(root: Path, rel: str, where: Span) -> str:
             Diagnostic(where.path, where.line, where.col, "unsafe-path", f"path {rel!r} {problem}", "use a path inside the project")
         )
     return pure.as_posix()
+
+
+def unreadable(label: str, exc: OSError, where: Span | None = None) -> Diagnostic:
+    """The ``file-unreadable`` error for an input that exists but cannot be read (permissions, a FIFO, too large)."""
+    label = label.replace("\0", "\\0")
+    at = where or Span(label, 1, 1, 0, 0)
+    reason = exc.strerror or str(exc)
+    return Diagnostic(at.path, at.line or 1, at.col or 1, "file-unreadable", f"{label} {reason}" if isinstance(exc, FileRefused) else f"cannot read {label}: {reason}", "contractc reads only regular files it may open")

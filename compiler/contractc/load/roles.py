@@ -1,8 +1,8 @@
 """Role files (``agents:``): an agent's prompt file, whose body precedes its dispatch bundle.
 
 YAML front matter is the block between a first line ``---`` and the next
-``---`` (or ``...``) line; it is validated with PyYAML's safe loader (no object
-is ever constructed from a tag) and must be a mapping.  A file without front
+``---`` (or ``...``) line; it is loaded by :func:`~contractc.load.yaml_safe.load_yaml`
+(bounded, no object is ever constructed from a tag) and must be a mapping.  A file without front
 matter is used whole.
 """
 
@@ -61,18 +61,10 @@ def front_matter_end(src: SourceFile) -> int:
                 "end it with a line holding only ---",
             )
         )
-    import yaml
+    from contractc.load.yaml_safe import load_yaml
 
     text = "\n".join(src.line_text(n) for n in range(1, close))
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or "invalid YAML"
-        line, col = (mark.line + 2, mark.column + 1) if mark else (2, 1)
-        raise ContractcError(
-            Diagnostic(src.path, line, col, "role-front-matter", f"front matter YAML: {problem}", _HINT)
-        ) from None
+    value = load_yaml(text, src.path, "role-front-matter", first_line=2, hint=_HINT, what="front matter YAML")
     if value is not None and not isinstance(value, dict):
         raise ContractcError(
             Diagnostic(
@@ -80,7 +72,7 @@ def front_matter_end(src: SourceFile) -> int:
                 2,
                 1,
                 "role-front-matter",
-                f"front matter must be a mapping of keys, not a {type(value).__name__}",
+                f"front matter must be a mapping of keys, not a {'list' if isinstance(value, list) else type(value).__name__}",
                 _HINT,
             )
         )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.files import read_bytes
 from contractc.model import Span
 
 BOM = b"\xef\xbb\xbf"
@@ -109,8 +110,8 @@ def source_from_bytes(path: str, data: bytes) -> SourceFile:
 def read_source(root: Path, rel: str, *, referenced_from: Span | None = None) -> SourceFile:
     """Read a project file; a missing one is a ``file-missing`` error located at the reference."""
     try:
-        data = (root / rel).read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        data = read_bytes(root / rel)
+    except (FileNotFoundError, NotADirectoryError):
         where = referenced_from or Span(rel, 0, 0, 0, 0)
         raise ContractcError(
             Diagnostic(
@@ -122,4 +123,8 @@ def read_source(root: Path, rel: str, *, referenced_from: Span | None = None) ->
                 "fix the path in contractc.yaml or create the file",
             )
         ) from None
+    except OSError as exc:
+        from contractc.load.paths import unreadable
+
+        raise ContractcError(unreadable(rel, exc, referenced_from)) from None
     return source_from_bytes(rel, data)

@@ -67,7 +67,13 @@ def load_targets(root: Path, config: Config, contracts: list[Contract]) -> tuple
     problems: list[Diagnostic] = []
     targets = []
     for path in _target_paths(root, config, contracts):
-        data = read_bytes(root / path)
+        try:
+            data = read_bytes(root / path)
+        except OSError as exc:
+            from contractc.load.paths import unreadable
+
+            problems.append(unreadable(path, exc))
+            continue
         try:
             targets.append(TargetFile(path, data, scan_regions(path, data, contracts)))
         except ContractcError as exc:

@@ -1,5 +1,6 @@
 """Data-shape blocks: ruamel.yaml round-trip parse into the model's :class:`Node` tree.
 
+Parsing is :func:`contractc.load.yaml_safe.load_yaml` (round-trip, bounded).
 Round-trip mode keeps the comments the notation depends on (``# ← TRANSIENT``,
 ``# optional``) attached to their keys, and constructs no Python objects from
 tags.  Lines and columns are converted to file positions here, once.
@@ -7,56 +8,19 @@ tags.  Lines and columns are converted to file positions here, once.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.model import Field, Node
 
 
-def round_trip_yaml() -> Any:
-    """ruamel.yaml in round-trip mode, with quotes kept and dates left as the text that was written.
-
-    Quotes matter to the notation (``"8"`` is a string, ``8`` an integer); a date
-    stays text because JSON has no date type and ``2025-02-30`` must be a located
-    validation error, not a crash in the YAML constructor.
-    """
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="rt")
-    yaml.preserve_quotes = True
-    yaml.Constructor = _text_dates_constructor()
-    return yaml
-
-
-@cache
-def _text_dates_constructor() -> type:
-    from ruamel.yaml.constructor import RoundTripConstructor
-
-    class TextDates(RoundTripConstructor):
-        pass
-
-    TextDates.add_constructor("tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str)
-    return TextDates
-
-
 def parse_block(text: str, path: str, first_line: int, col_offset: int = 0) -> Any:
-    """Parse YAML ``text`` whose first line is 1-based file line ``first_line``."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    """Parse YAML ``text`` whose first line is 1-based file line ``first_line`` (bounded: see :mod:`.yaml_safe`)."""
+    from contractc.load.yaml_safe import load_yaml
 
-    yaml = round_trip_yaml()
-    try:
-        return yaml.load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = first_line + (mark.line if mark else 0)
-        col = (mark.column if mark else 0) + 1 + col_offset
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise ContractcError(
-            Diagnostic(path, line, col, "yaml-syntax", f"YAML: {problem}", "fix the block's YAML syntax")
-        ) from None
-    except YAMLError as exc:
-        raise ContractcError(Diagnostic(path, first_line, 1, "yaml-syntax", f"YAML: {exc}")) from None
+    return load_yaml(
+        text, path, "yaml-syntax", first_line=first_line, col_offset=col_offset, merge_keys=False, hint="fix the block's YAML syntax"
+    )
 
 
 def to_node(value: Any, text: str, first_line: int, col_offset: int = 0) -> Node:

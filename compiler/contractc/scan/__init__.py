@@ -73,8 +73,19 @@ def scan_plugin(
     data: dict[str, bytes] = {}
     dispatchers = set()
     problems = []
+    inside = root.resolve()
     for path in listing.paths:
-        raw = read_bytes(root / path)
+        full = root / path
+        if not full.resolve().is_relative_to(inside):  # a symbolic link out of the project is never read
+            problems.append(Diagnostic(path, 1, 1, "unsafe-path", f"{path} is a symbolic link that leaves the project", "scan reads only files inside the project; remove the link"))
+            continue
+        try:
+            raw = read_bytes(full)
+        except OSError as exc:
+            from contractc.load.paths import unreadable
+
+            problems.append(unreadable(path, exc))
+            continue
         try:
             src = source_from_bytes(path, raw)
         except ContractcError as exc:

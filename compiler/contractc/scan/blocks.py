@@ -198,8 +198,10 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
+        if not _plain_enough(content, loader):
+            return []  # aliases or deep nesting: not a pasted shape, and unbounded to walk
         node = yaml.compose(content, Loader=loader)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return []
     if not isinstance(node, yaml.MappingNode) or not node.value:
         return []
@@ -218,6 +220,28 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
             Unit(built, str(key.value), "".join(chunk), first_line + starts[i], frozenset(_fields(value)), stage)
         )
     return units
+
+
+def _plain_enough(content: str, loader: Any) -> bool:
+    """False for a block with an alias or nested more than MAX_DEPTH levels (see load/yaml_safe.py),
+    decided from the event stream before any node is built: an alias bomb walked as a tree never ends."""
+    import yaml
+
+    from contractc.load.yaml_safe import MAX_DEPTH
+
+    if len(content) > 1 << 20:
+        return False
+    depth = 0
+    for event in yaml.parse(content, Loader=loader):
+        if isinstance(event, yaml.AliasEvent):
+            return False
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+    return True
 
 
 def _fields(value: Any) -> list[str]:

@@ -4,7 +4,10 @@ Every heading gets an explicit ``{#anchor}`` (attr_list), and every receiver
 check list item gets its ``{#<shape>-check-<n>}`` on a line of its own at the
 end of the item, so no site engine ever derives an id differently from the
 compiler, after a line marking it *mechanised* or **not mechanised** (whether
-``contractc validate`` runs it).  Everything else is the contract's bytes, unchanged.
+``contractc validate`` runs it).  Raw HTML in the contract (an HTML block, an
+inline tag) is made inert: its ``<`` is written ``&lt;``, so the page shows the
+tag as text and a contract can never put a script, a handler or a form on the
+site.  Everything else is the contract's bytes, unchanged.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ def annotate_contract(contract: Contract) -> str:
         text, _ = split_explicit(line)
         if text.lstrip().startswith("#"):
             text = _CLOSING_HASHES.sub("", text)
-        edits.append((start, end, f"{text.rstrip()} {{#{section.anchor}}}".encode()))
+        edits.append((start, end, f"{_inert_heading(text.rstrip())} {{#{section.anchor}}}".encode()))
     for shape in contract.text_shapes:
         for i, check in enumerate(shape.checks):
             first = data[check.span.start : data.find(b"\n", check.span.start) + 1 or check.span.end].decode("utf-8")
@@ -45,6 +48,7 @@ def annotate_contract(contract: Contract) -> str:
             edits.append(
                 (check.span.end, check.span.end, newline + f"{indent}{mark}\n{indent}{{#{check.anchor}}}\n".encode())
             )
+    edits.extend(_inert_html(contract))
     out = bytearray(data)
     for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         out[start:end] = replacement
@@ -60,3 +64,57 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
     head = head[:-2] if head.endswith(b"\r\n") else head[:-1]
     previous = head[max(head.rfind(b"\n"), head.rfind(b"\r")) + 1 :]
     return not previous.strip()
+
+
+def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
+    """An edit per ``<`` of raw HTML (CommonMark's html_block and html_inline), writing it ``&lt;``."""
+    from markdown_it import MarkdownIt
+
+    data = contract.data
+    text = data.decode("utf-8")
+    if "<" not in text:
+        return []
+    from contractc.load.source import source_from_bytes
+
+    src = source_from_bytes(contract.path, data)
+    edits: list[tuple[int, int, bytes]] = []
+    previous = ""
+    for token in MarkdownIt("commonmark").enable("table").parse(src.text):
+        after_heading, previous = previous == "heading_open", token.type
+        if token.map is None or after_heading:  # a heading line is rewritten whole: see _inert_heading
+            continue
+        start, end = src.offset(token.map[0]), src.offset(token.map[1])
+        if token.type == "html_block":
+            edits.extend((i, i + 1, b"&lt;") for i in _all(data, b"<", start, end))
+        elif token.type == "inline":
+            at = start
+            for child in token.children or ():
+                if child.type != "html_inline":
+                    continue
+                found = data.find(child.content.encode("utf-8"), at, end)
+                if found < 0:
+                    continue
+                at = found + len(child.content.encode("utf-8"))
+                edits.extend((i, i + 1, b"&lt;") for i in _all(data, b"<", found, at))
+    return edits
+
+
+def _all(data: bytes, needle: bytes, start: int, end: int) -> list[int]:
+    found, at = [], data.find(needle, start, end)
+    while at >= 0:
+        found.append(at)
+        at = data.find(needle, at + 1, end)
+    return found
+
+
+def _inert_heading(text: str) -> str:
+    """A heading line with the ``<`` of each inline HTML tag written ``&lt;`` (code spans kept)."""
+    if "<" not in text:
+        return text
+    from markdown_it import MarkdownIt
+
+    inline = MarkdownIt("commonmark").parseInline(text.lstrip("#").strip())[0]
+    for child in inline.children or ():
+        if child.type == "html_inline":
+            text = text.replace(child.content, child.content.replace("<", "&lt;"), 1)
+    return text

@@ -11,6 +11,8 @@ folder), each of which a project can override by name from its own folder
 
 from __future__ import annotations
 
+import os
+
 import posixpath
 import re
 from pathlib import Path
@@ -166,7 +168,7 @@ def template_environment(project: Project, root: Path):
                     "create it or remove site.templates",
                 )
             )
-        loaders.append(jinja2.FileSystemLoader(str(folder.resolve())))
+        loaders.append(_regular_files_loader(folder.resolve(), override))
     loaders.append(jinja2.PackageLoader(*TEMPLATES_PACKAGE))
     # Autoescape everywhere: in Markdown an HTML entity renders as its character,
     # so escaping is right for .md templates too, and contract values never
@@ -180,6 +182,31 @@ def template_environment(project: Project, root: Path):
     env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
     env.project_root = root  # for locating errors in override templates
     return env
+
+
+def _regular_files_loader(folder: Path, label: str):
+    """jinja2's FileSystemLoader over ``folder``, refusing a template that is not a regular file
+    (a named pipe would block the build forever)."""
+    import stat
+
+    import jinja2
+
+    class RegularFiles(jinja2.FileSystemLoader):
+        def get_source(self, environment, template):
+            path = folder.joinpath(*template.split("/"))
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                mode = None
+            if mode is not None and not stat.S_ISREG(mode):
+                raise ContractcError(
+                    Diagnostic(
+                        f"{label.rstrip('/')}/{template}", 1, 1, "site-template", "the template is not a regular file", "make it a file, or remove it to use the shipped one"
+                    )
+                )
+            return super().get_source(environment, template)
+
+    return RegularFiles(str(folder))
 
 
 def _render(env, name: str, context: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.files import read_bytes
 from contractc.model import Project, Shape
 from contractc.validate.data import validate_data
 
@@ -74,9 +75,13 @@ def read_return(file: str) -> tuple[str, str]:
     """``(label, text)`` of a return: a file's UTF-8 text, or standard input for ``-``; unreadable is bad input."""
     label = STDIN_LABEL if file == STDIN else file
     try:
-        data = sys.stdin.buffer.read() if file == STDIN else Path(file).read_bytes()
-    except OSError as exc:
+        data = sys.stdin.buffer.read() if file == STDIN else read_bytes(file)
+    except (FileNotFoundError, NotADirectoryError) as exc:
         raise ContractcError(Diagnostic(label, 0, 0, "file-missing", f"cannot read: {exc.strerror}")) from None
+    except OSError as exc:  # a named pipe, a folder, too large, no permission
+        from contractc.load.paths import unreadable
+
+        raise ContractcError(unreadable(label, exc)) from None
     try:
         return label, data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -1,0 +1,26 @@
+"""Contract text on the site is inert: raw HTML in a contract is shown as text, never run."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import ECHO_CONFIG, ECHO_CONTRACT, write_tree
+
+HOSTILE = ECHO_CONTRACT.replace(
+    "Read me.",
+    "Read me <img src=x onerror=alert(1)>.\n\n<script>alert(document.cookie)</script>\n\nKeep `<code>` and <https://example.com>.",
+).replace("## EchoReturn", "## EchoReturn <b onclick=steal()>now</b>")
+
+
+def test_raw_html_in_a_contract_is_escaped_on_every_page(tmp_path, run_cli):
+    root = write_tree(tmp_path, {"contractc.yaml": ECHO_CONFIG, "contracts/c.md": HOSTILE})
+    assert run_cli("build", "--root", str(root), "--site-pages", "docs").code == 0
+    pages = {p.relative_to(root).as_posix(): p.read_text("utf-8") for p in (root / "docs").rglob("*.md")}
+    contract_page = pages["docs/contracts/c.md"]
+    assert "&lt;script>alert(document.cookie)&lt;/script>" in contract_page
+    assert "&lt;img src=x onerror=alert(1)>" in contract_page
+    assert "## EchoReturn &lt;b onclick=steal()>now&lt;/b> {#echoreturn-now}" in contract_page
+    assert "`<code>`" in contract_page and "<https://example.com>" in contract_page  # code and autolinks stay
+    for path, text in pages.items():
+        text = re.sub(r"(?ms)^(`{3,})[^\n]*\n.*?^\1\s*$", "", text)  # code blocks show text as text
+        assert "<script" not in text and "<img" not in text and "<b onclick" not in text, path
