@@ -136,7 +136,7 @@ def test_a_differing_copy_shows_its_diff_against_the_contract(tmp_path, run_cli)
     root = write_tree(tmp_path, project_files(**{"agents/builder.md": PASTED}))
     run_cli("build", "--root", str(root))
     result = run_cli("check", "--root", str(root), "--no-cache")
-    assert "--- agents/builder.md:5 (on disk)\n+++ agents/builder.md:5 (from contracts)\n" in result.out
+    assert "--- agents/builder.md:5 (on disk)\n+++ contracts/briefs.md:17 (from contracts)\n" in result.out  # the + side is where the contract holds it
     assert "\n-  workspace: string   # edited copy\n+  workspace: string\n" in result.out
     assert "run `contractc build`" not in result.out.splitlines()[-1]  # build cannot fix a restatement
 

@@ -1,7 +1,8 @@
 """The contract site as a reader uses it, in headless Chromium (Debian's, never a downloaded one).
 
 Follows a citation to a receiver-check anchor, searches for a shape by name,
-and saves screenshots under test-artifacts/.  Skips, saying why, only where
+and saves screenshots in $CONTRACTC_TEST_ARTIFACTS (default: contractc-test-artifacts/
+in the system's temporary folder; tests never write into the source tree).  Skips, saying why, only where
 no browser is installed (.ci/run installs Debian's chromium).
 """
 
@@ -10,15 +11,17 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import tempfile
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
 from conftest import REPO
 from site_helpers import mkdocs_build
 
-ARTIFACTS = REPO / "test-artifacts"
+ARTIFACTS = Path(os.environ.get("CONTRACTC_TEST_ARTIFACTS") or Path(tempfile.gettempdir()) / "contractc-test-artifacts")
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -93,7 +96,7 @@ def test_a_citation_link_lands_on_the_receiver_check_in_view(served_site, page):
     expect(target).to_contain_text("every bullet begins")
     expect(target).to_be_in_viewport()
     assert page.evaluate("document.documentElement.scrollTop") > 0  # it scrolled to get there
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "site-receiver-check.png"))
 
 
@@ -105,7 +108,7 @@ def test_search_finds_a_shape_by_name(served_site, page):
     page.locator("input.md-search__input").press_sequentially("SummaryReturn", delay=30)
     result = page.locator('.md-search-result__item a[href*="contracts/shapes/summaryreturn/"]').first
     expect(result).to_be_visible()
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "site-search.png"))
     result.click()
     page.wait_for_url("**/contracts/shapes/summaryreturn/**")

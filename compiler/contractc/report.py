@@ -125,7 +125,7 @@ def unified_diff(change: Change, labels: tuple[str, str] = ("on disk", "from con
         lines(change.actual),
         lines(change.expected),
         fromfile=f"{change.path} ({labels[0]})",
-        tofile=f"{change.path} ({labels[1]})",
+        tofile=f"{change.expected_path or change.path} ({labels[1]})",
     )
     return "".join(d if d.endswith("\n") else d + "\n\\ No newline at end of file\n" for d in diff)
 
