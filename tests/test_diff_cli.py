@@ -56,8 +56,8 @@ def test_a_breaking_change_exits_1_located_with_its_id_and_the_accept_command(re
         f"contracts/review-returns.md:{CHECK_4}:1: error[breaking-producers]: breaking for producers: FindingsReturn: "
         "receiver check 4 is new: a return that passed before may now be refused [check-added:findingsreturn:check-4]"
         "; dispatches: code-reviewer\n"
-        "  hint: if this is intended, say why in contractc.changes.yaml: `contractc diff --against REF --accept --why TEXT`\n"
-        "  see: https://contractc.dev/drift-codes/#breaking-producers\n"
+        "  hint: if this is intended, say why in contractc.changes.yaml: `contractc diff --against REF --accept --why TEXT`"
+        "; more: `contractc explain breaking-producers`\n"
     ) in result.out
     assert "error[breaking-links]: breaking for links: FindingsReturn: check 4 is now check 5" in result.out
     assert result.out.endswith(

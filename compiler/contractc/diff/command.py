@@ -35,7 +35,8 @@ def diff_command(
     except ContractcError as exc:
         return _print(Report.of(exc.diagnostics), None, fmt, quiet, color, prefix)
     report = replace(Report.of(diagnostics(result)), headline=headline(result))
-    return _print(report, result, fmt, quiet, color, prefix)
+    docs_url = result.side.project.config.docs_url if result.side is not None else ""
+    return _print(report, result, fmt, quiet, color, prefix, docs_url)
 
 
 def _accept(root: Path, result, why: str) -> int:
@@ -54,15 +55,15 @@ def _accept(root: Path, result, why: str) -> int:
     return len(failing)
 
 
-def _print(report: Report, result, fmt: str, quiet: bool, color: bool, prefix: str) -> int:
+def _print(report: Report, result, fmt: str, quiet: bool, color: bool, prefix: str, docs_url: str = "") -> int:
     from contractc.diff.report import format_diff_json
     from contractc.report import FORMATTERS, Options, stream_for
 
     if fmt == "json":
-        click.echo(format_diff_json(report, result), nl=False)
+        click.echo(format_diff_json(report, result, docs_url), nl=False)
         return report.exit_code
     to_stderr = stream_for(fmt, report)
-    text = FORMATTERS[fmt](report, Options(diff=False, quiet=quiet, color=color, path_prefix=prefix))
+    text = FORMATTERS[fmt](report, Options(diff=False, quiet=quiet, color=color, path_prefix=prefix, docs_url=docs_url))
     if text:
         click.echo(text, nl=False, err=to_stderr, color=color)
     return report.exit_code

@@ -17,7 +17,7 @@ from contractc.report import Report, diagnostic_document
 SCHEMA_ID = "https://contractc.dev/schemas/diff-report.schema.json"
 
 
-def diff_document(report: Report, result: DiffResult | None) -> dict:
+def diff_document(report: Report, result: DiffResult | None, docs_url: str = "") -> dict:
     records = result.records if result is not None else []
     status = {ExitCode.CLEAN: "compatible", ExitCode.DRIFT: "breaking", ExitCode.BAD_INPUT: "bad-input"}[
         report.exit_code
@@ -47,9 +47,9 @@ def diff_document(report: Report, result: DiffResult | None) -> dict:
             }
             for r in records
         ],
-        "diagnostics": [diagnostic_document(d) for d in report.diagnostics],
+        "diagnostics": [diagnostic_document(d, docs_url) for d in report.diagnostics],
     }
 
 
-def format_diff_json(report: Report, result: DiffResult | None) -> str:
-    return json.dumps(diff_document(report, result), indent=2, ensure_ascii=False) + "\n"
+def format_diff_json(report: Report, result: DiffResult | None, docs_url: str = "") -> str:
+    return json.dumps(diff_document(report, result, docs_url), indent=2, ensure_ascii=False) + "\n"
