@@ -4,11 +4,13 @@
 #
 #   contractc-action.sh install   create a virtualenv, pip install contractc, put it on PATH
 #   contractc-action.sh check     contractc check --format github (annotations on the PR)
+#   contractc-action.sh diff      contractc diff --against REF --format github, when a ref is given
 #   contractc-action.sh site      mkdocs build --strict, when asked for
 #
 # Inputs come from the environment (never spliced into the script text):
 #   INPUT_ROOT           project root, the folder holding contractc.yaml (default .)
 #   INPUT_CHANGED_SINCE  git ref: report only drift the changes since it touch (default: full check)
+#   INPUT_DIFF_AGAINST   git ref for the diff gate (default: no diff gate)
 #   INPUT_SITE           true | false | auto: build the site; auto = when ROOT/mkdocs.yml exists
 #   INPUT_PACKAGE        pip requirement to install (default: this repository, the Action's own copy)
 #   INPUT_CACHE          true: let check use a .contractc/ cache (default false: --no-cache)
@@ -63,6 +65,21 @@ check() {
   return "$status"
 }
 
+diff() {
+  if [ -z "${INPUT_DIFF_AGAINST:-}" ]; then
+    echo "contractc action: no diff-against ref, contract diff skipped"
+    return 0
+  fi
+  local report status=0
+  report="$(mktemp)"
+  contractc diff --root "$root" --against "$INPUT_DIFF_AGAINST" --format github | tee "$report" || status=$?
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    { echo '### contractc diff'; echo; tail -n 1 "$report"; } >> "$GITHUB_STEP_SUMMARY"
+  fi
+  rm -f "$report"
+  return "$status"
+}
+
 site() {
   if ! wants_site; then
     echo "contractc action: no $root/mkdocs.yml, site build skipped (set input site: true to require one)"
@@ -72,6 +89,6 @@ site() {
 }
 
 case "${1:-}" in
-  install | check | site) "$1" ;;
-  *) echo "usage: $0 install|check|site" >&2; exit 2 ;;
+  install | check | diff | site) "$1" ;;
+  *) echo "usage: $0 install|check|diff|site" >&2; exit 2 ;;
 esac

@@ -71,6 +71,7 @@ def test_one_page_per_contract_shape_and_agent_plus_index_and_anchors(project):
         "contracts/agents/auditor.md",
         "contracts/agents/echo-skill.md",
         "contracts/agents/echoer.md",
+        "contracts/changes/echo.md",  # the contract's Changes page (tests/test_diff_site.py)
         "contracts/echo.md",
         "contracts/index.md",
         "contracts/shapes/echo_brief.md",
@@ -335,7 +336,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
         "  hint: run `contractc build` to regenerate it; edit the contract, not the copy; more: `contractc explain drift-output`",
         "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it",
         "  hint: build removes only files it wrote: remove it by hand, or move it out of the output folder; more: `contractc explain drift-orphan`",
-        "contractc: 2 drifted, 18 checked; fix each as its hint says (`contractc build`)",
+        "contractc: 2 drifted, 19 checked; fix each as its hint says (`contractc build`)",
     ]
     assert snapshot(project) == before
     assert run_cli("build", "--root", str(project)).code == 1  # it wrote the page, and still names the file it did not write
@@ -358,6 +359,7 @@ def test_templates_load_through_importlib_resources():
     shipped = resources.files("contractc") / "site_templates"
     assert sorted(p.name for p in shipped.iterdir()) == [
         "agent.md",
+        "changes.md",
         "contract.md",
         "fields.html",
         "index.md",

@@ -99,8 +99,10 @@ def cli(debug: bool) -> None:
       contractc explain CODE   what a message's code means and how to fix it
       contractc scan [PATH]    an existing plugin: where its pasted copies disagree
       contractc adopt [PATH]   move those copies under a contract (--write)
+      contractc diff --against REF    in CI: exit 1 if a contract change since REF
+                               breaks producers, receivers or links unaccepted
 
-    Exit codes: 0 clean, 1 drift or failed validation, 2 bad input or usage,
+    Exit codes: 0 clean, 1 drift, failed validation or a breaking change, 2 bad input or usage,
     3 internal error (a bug: please report it), 130 interrupted (after rollback).
     """
 
@@ -182,6 +184,60 @@ def check(
 
     found, docs_url = check_project(root, click.get_current_context().params)
     return _report(found, fmt, diff, quiet, root, docs_url)
+
+
+@cli.command()
+@ROOT_OPTION
+@click.option("--against", metavar="REF", help="The older revision: a git ref (origin/main, a tag, HEAD~1).")
+@click.option(
+    "--against-path",
+    metavar="PATH",
+    type=click.Path(path_type=_path),
+    help="The older revision on disk instead: a folder holding its contractc.yaml, or one contract file.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people; github for annotations on the pull request; json for every change record.",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no summary.")
+@click.option(
+    "--accept",
+    is_flag=True,
+    help="Record every breaking change not yet accepted in contractc.changes.yaml (commit it with the change).",
+)
+@click.option("--why", metavar="TEXT", help="With --accept: why the change is accepted, written into each entry.")
+def diff(
+    root: Path, against: str | None, against_path: Path | None, fmt: str, quiet: bool, accept: bool, why: str | None
+) -> int:
+    """Classify every change to the contracts since REF by whom it breaks.
+
+    \b
+    Each change (a field added, a check reworded, a section renamed ...) is one
+    line with its id and verdict: breaking for producers (an agent must now emit
+    something new or stricter), for receivers (a skill may now see something it
+    rejects), for links (a published anchor is gone), changed, unclassified (a
+    reworded rule: treated as breaking), or compatible.
+
+    \b
+    A breaking change passes once accepted on purpose in contractc.changes.yaml:
+      contractc diff --against origin/main --accept --why "producers updated in this PR"
+    An acceptance added since REF that matches no change is stale (exit 1).
+
+    Exit 0 nothing breaking (or all accepted), 1 something breaking, 2 bad input
+    (an unknown ref, not a git repository, an unreadable contract on either side).
+    """
+    if (against is None) == (against_path is None):
+        raise click.UsageError("give exactly one of --against REF and --against-path PATH")
+    if accept and not (why and why.strip()):
+        raise click.UsageError("--accept needs --why TEXT: an acceptance says why the change is fine")
+    from contractc.diff.command import diff_command
+
+    color = _color_wanted(sys.stdout)
+    return diff_command(root, against, against_path, fmt, quiet, accept, why, color, _workspace_prefix(root))
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:

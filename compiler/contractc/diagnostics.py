@@ -97,6 +97,10 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
     "site-config": (ExitCode.BAD_INPUT, "mkdocs.yml lacks a markdown extension the contract pages need"),
 
+    # bad input: diff
+    "bad-against": (ExitCode.BAD_INPUT, "the older side given to `diff` (--against REF or --against-path) cannot be read"),
+    "changes-invalid": (ExitCode.BAD_INPUT, "the approval file contractc.changes.yaml is malformed"),
+
     # drift
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
     "drift-missing": (ExitCode.DRIFT, "a generated file does not exist yet"),
@@ -116,6 +120,15 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
     "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
+    # diff: contract changes by whom they break
+    "breaking-producers": (ExitCode.DRIFT, "a contract change a producing agent must follow: it must emit something new or stricter"),
+    "breaking-receivers": (ExitCode.DRIFT, "a contract change that lets a receiving skill see something it may reject"),
+    "breaking-producers-receivers": (ExitCode.DRIFT, "a contract change that breaks both the producers and the receivers of a shape"),
+    "breaking-links": (ExitCode.DRIFT, "a published anchor is gone (or now names something else), so links to it break"),
+    "changed-unclassified": (ExitCode.DRIFT, "a rule changed in a way the diff cannot classify: treated as breaking"),
+    "change-compatible": (ExitCode.CLEAN, "note: a contract change that breaks nobody"),
+    "change-accepted": (ExitCode.CLEAN, "note: a breaking change accepted in contractc.changes.yaml"),
+    "acceptance-stale": (ExitCode.DRIFT, "an acceptance added since the older side matches no change"),
     # drift: context budget
     "over-budget": (ExitCode.DRIFT, "a dispatch snippet is larger than its context budget"),
     # scan: copies of a shape in a plugin that is not (yet) managed

@@ -301,6 +301,21 @@ def report_document(report: Report, options: Options) -> dict:
     }
 
 
+def diagnostic_document(d: Diagnostic, docs_url: str = "") -> dict:
+    """One diagnostic as the JSON reports hold it (``diff --format json``)."""
+    return {
+        "path": d.path,
+        "line": d.line,
+        "col": d.col,
+        "severity": d.severity.value,
+        "code": d.code,
+        "message": d.message,
+        "hint": d.hint,
+        "explain": explain_command(d.code),
+        "url": d.url(docs_url) or None,
+    }
+
+
 def format_json(report: Report, options: Options) -> str:
     import json
 

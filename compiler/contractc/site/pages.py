@@ -98,9 +98,24 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
                 "received": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.receives],
             }
             files[page.path] = _render(env, "agent.md", context)
+    files.update(_changes_pages(project, root, env, layout, contract_pages, relative))
     files.update(raw.files)
     files["anchors.json"] = anchors_json(project, layout, directory_urls)
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
+
+
+def _changes_pages(project: Project, root: Path, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
+    """One "Changes" page per contract (:mod:`contractc.site.changes`)."""
+    from contractc.site.changes import accepted_entries, changes_context, changes_page_path, last_release
+
+    since, entries = last_release(root), accepted_entries(root)
+    base = f"{layout.prefix}/" if layout.prefix else ""
+    pages = {}
+    for contract in project.contracts:
+        path = changes_page_path(base, contract.path)
+        context = {"contract": contract, "contract_page": contract_pages[contract.path], "link": _linker(path, relative)}
+        pages[path] = _render(env, "changes.md", context | changes_context(project, root, contract.path, since, entries))
+    return pages
 
 
 def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) -> bytes:

@@ -1,0 +1,129 @@
+"""Two models in, every classified change out: contracts, sections, shapes, then published anchors."""
+
+from __future__ import annotations
+
+from contractc.diff.anchors import compare_anchors, published
+from contractc.diff.data import compare_data_shape
+from contractc.diff.records import ChangeRecord, Location, verdicts
+from contractc.diff.sections import compare_sections
+from contractc.diff.text import compare_text_shape
+from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.notation import ShapeSpec
+
+
+def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> list[ChangeRecord]:
+    """Every change from ``old`` to ``new``, in contract and line order."""
+    records: list[ChangeRecord] = []
+    before = {c.path: c for c in old.contracts}
+    after = {c.path: c for c in new.contracts}
+    old_specs, new_specs = _specs(old), _specs(new)
+    for path in [*before, *(p for p in after if p not in before)]:
+        o, n = before.get(path), after.get(path)
+        if o is None:
+            records.append(_whole(n, "contract-added", f"contract {path} is new", (), new=True))
+        elif n is None:
+            found = verdicts("producers", "receivers") if o.shapes else ()
+            records.append(
+                _whole(
+                    o,
+                    "contract-removed",
+                    f"contract {path} was removed with its {len(o.shapes)} shape(s)",
+                    found,
+                    new=False,
+                )
+            )
+        else:
+            section_records, renamed = compare_sections(o, n)
+            records.extend(section_records)
+            records.extend(_compare_shapes(o, n, renamed, old_specs, new_specs))
+    records.extend(compare_anchors(published(old), published(new), redirects))
+    records.extend(_compare_config(old, new))
+    return sorted(records, key=_order)
+
+
+def _compare_config(old: Project, new: Project) -> list[ChangeRecord]:
+    """What contractc.yaml itself changes for readers: the site URL every published link starts with."""
+    if not old.contracts or old.config.site_url == new.config.site_url:
+        return []
+    where = Location.of(new.config.where("$.site_url"))
+    before = Location.of(old.config.where("$.site_url"))
+    message = f"the site moved from {old.config.site_url} to {new.config.site_url}: every published link breaks"
+    return [
+        ChangeRecord("site-url-changed", "site_url", "", new.config.path, message, verdicts("links"), before, where)
+    ]
+
+
+def _compare_shapes(
+    old: Contract,
+    new: Contract,
+    renamed: dict[str, str],
+    old_specs: dict[str, ShapeSpec],
+    new_specs: dict[str, ShapeSpec],
+) -> list[ChangeRecord]:
+    records: list[ChangeRecord] = []
+    matched: set[str] = set()
+    for shape in old.shapes:
+        twin = _twin(shape, new, renamed)
+        if twin is None:
+            records.append(
+                _shape_record(
+                    old,
+                    shape,
+                    "shape-removed",
+                    f"shape {shape.id} was removed",
+                    verdicts("producers", "receivers"),
+                    gone=True,
+                )
+            )
+            continue
+        matched.add(twin.id)
+        if isinstance(shape, TextShape) and isinstance(twin, TextShape):
+            records.extend(compare_text_shape(old, shape, new, twin))
+        elif isinstance(shape, DataShape) and isinstance(twin, DataShape):
+            records.extend(compare_data_shape(old_specs[shape.id], new_specs[twin.id], old.path))
+    for shape in new.shapes:
+        if shape.id not in matched:
+            records.append(_shape_record(new, shape, "shape-added", f"shape {shape.id} is new", (), gone=False))
+    return records
+
+
+def _twin(shape: Shape, new: Contract, renamed: dict[str, str]) -> Shape | None:
+    """The same shape in the newer contract: the same kind in the same (possibly renamed) section."""
+    section = renamed.get(shape.section, shape.section)
+    for other in new.shapes:
+        if other.kind != shape.kind or other.section != section:
+            continue
+        if isinstance(shape, TextShape) or (
+            isinstance(other, DataShape) and isinstance(shape, DataShape) and other.key == shape.key
+        ):
+            return other
+    return None
+
+
+def _specs(project: Project) -> dict[str, ShapeSpec]:
+    return project.specs
+
+
+def _line_of(shape: Shape) -> Location:
+    span = shape.span if isinstance(shape, TextShape) else shape.block
+    return Location(span.path, span.line)
+
+
+def _shape_record(contract: Contract, shape: Shape, kind: str, message: str, found, gone: bool) -> ChangeRecord:
+    where = _line_of(shape)
+    agents = (shape.producer,) if isinstance(shape, TextShape) else ()
+    return ChangeRecord(
+        kind, shape.id, "", contract.path, message, found, where if gone else None, None if gone else where, agents
+    )
+
+
+def _whole(contract: Contract, kind: str, message: str, found, new: bool) -> ChangeRecord:
+    where = Location(contract.path, 1)
+    return ChangeRecord(
+        kind, contract.path, "", contract.path, message, found, None if new else where, where if new else None
+    )
+
+
+def _order(record: ChangeRecord) -> tuple:
+    where = record.new or record.old
+    return (record.contract, where.line if where else 0, record.kind, record.id)

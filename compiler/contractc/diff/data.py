@@ -1,0 +1,292 @@
+"""Data shapes compared field by field, on the notation as :mod:`contractc.notation` interprets it.
+
+Nothing here reads the notation: both sides are :class:`~contractc.notation.ShapeSpec`
+trees, so a field is "optional" or "transient" here exactly when the schema
+emitter thinks so.  Verdicts follow the compiled schemas, which close every
+object (``additionalProperties: false``): a producer breaks when a document it
+emits today may fail tomorrow's schema, a receiver when tomorrow's documents
+may carry something today's receiver never saw (or lack something it relied on).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from contractc.diff.records import ChangeRecord, Location, Verdict, verdicts
+from contractc.notation import Prop, ShapeSpec, Spec
+
+# One family per JSON type: kinds in a family compile to the same schema type.
+_FAMILY = {"string": "string", "text": "string", "example": "string"}
+# (older, newer) pairs where the newer kind accepts every value the older did: a widening.
+_WIDER = {
+    ("integer", "number"),
+    ("enum", "string"),
+    ("date", "string"),
+    ("datetime", "string"),
+    ("null", "string"),
+}
+_ANYTHING = {"any", "open"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """A property with the JSON path of the object holding it."""
+
+    parent: str
+    prop: Prop
+
+    @property
+    def path(self) -> str:
+        return f"{self.parent}.{self.prop.name}"
+
+
+def compare_data_shape(old: ShapeSpec, new: ShapeSpec, old_path: str) -> list[ChangeRecord]:
+    """Every change from ``old`` to ``new`` (the same shape id); ``old_path`` is the older contract's path."""
+    walk = _Walk(old, new, old_path)
+    walk.spec(old.spec, new.spec, "$")
+    walk.pair_moves()
+    return walk.records
+
+
+class _Walk:
+    def __init__(self, old: ShapeSpec, new: ShapeSpec, old_path: str):
+        self.old, self.new, self.old_path = old, new, old_path
+        self.records: list[ChangeRecord] = []
+        self.removed: list[_Field] = []
+        self.added: list[_Field] = []
+
+    def record(
+        self, kind: str, path: str, message: str, found: tuple[Verdict, ...], old_line: int, new_line: int
+    ) -> None:
+        self.records.append(
+            ChangeRecord(
+                kind,
+                self.new.id,
+                path,
+                self.new.contract,
+                f"{self.new.id} {path}: {message}",
+                found,
+                Location(self.old_path, old_line) if old_line else None,
+                Location(self.new.contract, new_line) if new_line else None,
+            )
+        )
+
+    def spec(self, old: Spec, new: Spec, path: str) -> None:
+        o, n = _FAMILY.get(old.kind, old.kind), _FAMILY.get(new.kind, new.kind)
+        if o != n:
+            self.kind_changed(old, new, path)
+        elif o == "enum":
+            self.enum(old, new, path)
+        elif o == "object":
+            self.object(old, new, path)
+        elif o == "array":
+            self.array(old, new, path)
+        elif o == "ref" and old.ref != new.ref:
+            self.record(
+                "type-changed",
+                path,
+                f"now the shape {new.ref} (was {old.ref})",
+                verdicts("producers", "receivers"),
+                old.line,
+                new.line,
+            )
+
+    def kind_changed(self, old: Spec, new: Spec, path: str) -> None:
+        if _nesting(old, new):
+            self.record(
+                "nesting-changed",
+                path,
+                f"{_describe(old)} became {_describe(new)}",
+                verdicts("producers", "receivers"),
+                old.line,
+                new.line,
+            )
+            return
+        o, n = _FAMILY.get(old.kind, old.kind), _FAMILY.get(new.kind, new.kind)
+        if (o, n) in _WIDER or n in _ANYTHING:
+            found = verdicts("receivers")  # accepts more: a receiver may now see values it never handled
+        elif (n, o) in _WIDER or o in _ANYTHING:
+            found = verdicts("producers")  # accepts less: what a producer emits today may be refused
+        else:
+            found = verdicts("producers", "receivers")
+        self.record("type-changed", path, f"type {_describe(old)} became {_describe(new)}", found, old.line, new.line)
+
+    def enum(self, old: Spec, new: Spec, path: str) -> None:
+        added = [v for v in new.enum if v not in old.enum]
+        removed = [v for v in old.enum if v not in new.enum]
+        if added:
+            self.record(
+                "enum-values-added", path, f"new value(s) {', '.join(added)}", verdicts("receivers"), old.line, new.line
+            )
+        if removed:
+            self.record(
+                "enum-values-removed",
+                path,
+                f"value(s) {', '.join(removed)} no longer allowed",
+                verdicts("producers"),
+                old.line,
+                new.line,
+            )
+
+    def array(self, old: Spec, new: Spec, path: str) -> None:
+        if old.items and new.items:
+            self.spec(old.items[0], new.items[0], f"{path}[*]")
+        elif old.items and not new.items:
+            self.record(
+                "type-changed", path, "items of any form are now allowed", verdicts("receivers"), old.line, new.line
+            )
+        elif new.items and not old.items:
+            self.record(
+                "type-changed",
+                path,
+                f"items must now be {_describe(new.items[0])}",
+                verdicts("producers"),
+                old.line,
+                new.line,
+            )
+
+    def object(self, old: Spec, new: Spec, path: str) -> None:
+        before = {p.name: p for p in old.props}
+        after = {p.name: p for p in new.props}
+        for prop in old.props:
+            if prop.name in after:
+                self.prop(prop, after[prop.name], f"{path}.{prop.name}")
+            else:
+                self.removed.append(_Field(path, prop))
+        self.added.extend(_Field(path, p) for p in new.props if p.name not in before)
+        if old.open and not new.open:
+            self.record(
+                "object-closed",
+                path,
+                "no longer accepts keys the contract does not list",
+                verdicts("producers"),
+                old.line,
+                new.line,
+            )
+        elif new.open and not old.open:
+            self.record(
+                "object-opened",
+                path,
+                "now accepts keys the contract does not list",
+                verdicts("receivers"),
+                old.line,
+                new.line,
+            )
+
+    def prop(self, old: Prop, new: Prop, path: str) -> None:
+        if bool(old.optional) != bool(new.optional):
+            if new.optional:
+                self.record(
+                    "field-made-optional",
+                    path,
+                    f"now optional ({new.optional})",
+                    verdicts("receivers"),
+                    old.line,
+                    new.line,
+                )
+            else:
+                self.record("field-made-required", path, "now required", verdicts("producers"), old.line, new.line)
+        if old.transient != new.transient:
+            if new.transient:
+                message, found = "now transient: never in the artifact", verdicts("producers", "receivers")
+            else:
+                message = "no longer transient: written to the artifact"
+                found = () if new.optional else verdicts("producers")
+            self.record("transient-changed", path, message, found, old.line, new.line)
+        self.spec(old.spec, new.spec, path)
+
+    def pair_moves(self) -> None:
+        """Removed and added fields of the same form are one rename (same object) or move (another object)."""
+        nested = [_Field(parent, prop) for f in self.added for parent, prop in _descendants(f.prop.spec, f.path)]
+        for gone in list(self.removed):
+            same_name = [f for f in self.added + nested if f.prop.name == gone.prop.name]
+            same_form = [
+                f for f in self.added if f.parent == gone.parent and _signature(f.prop) == _signature(gone.prop)
+            ]
+            twins = [f for f in self.removed if f.parent == gone.parent and _signature(f.prop) == _signature(gone.prop)]
+            if len(twins) > 1:  # two fields of one form gone, one come: which was renamed is a guess
+                same_form = []
+            if len(same_name) == 1:
+                new = same_name[0]
+                self.record(
+                    "nesting-changed",
+                    gone.path,
+                    f"moved to {new.path}",
+                    verdicts("producers", "receivers"),
+                    gone.prop.line,
+                    new.prop.line,
+                )
+            elif len(same_form) == 1:
+                new = same_form[0]
+                self.record(
+                    "field-renamed",
+                    gone.path,
+                    f"renamed to {new.prop.name}",
+                    verdicts("producers", "receivers"),
+                    gone.prop.line,
+                    new.prop.line,
+                )
+            else:
+                continue
+            self.removed.remove(gone)
+            if new in self.added:
+                self.added.remove(new)
+        for gone in self.removed:
+            found = verdicts("producers") if gone.prop.optional else verdicts("producers", "receivers")
+            what = "an optional field" if gone.prop.optional else "a required field"
+            self.record("field-removed", gone.path, f"{what} was removed", found, gone.prop.line, 0)
+        for new in self.added:
+            if new.prop.optional:
+                self.record(
+                    "field-added-optional", new.path, f"new optional field ({new.prop.optional})", (), 0, new.prop.line
+                )
+            else:
+                self.record(
+                    "field-added-required", new.path, "new required field", verdicts("producers"), 0, new.prop.line
+                )
+
+
+def _nesting(old: Spec, new: Spec) -> bool:
+    """An object became a list of such objects, or the reverse."""
+    objects = ("object", "ref", "open")
+    return (old.kind in objects and new.kind == "array" and any(i.kind in objects for i in new.items)) or (
+        new.kind in objects and old.kind == "array" and any(i.kind in objects for i in old.items)
+    )
+
+
+def _describe(spec: Spec) -> str:
+    if spec.kind == "enum":
+        return " | ".join(spec.enum)
+    if spec.kind == "array":
+        return f"[ {_describe(spec.items[0])} ]" if spec.items else "a list"
+    if spec.kind == "ref":
+        return spec.ref
+    if spec.kind == "object":
+        return "{ " + ", ".join(p.name for p in spec.props) + " }"
+    return _FAMILY.get(spec.kind, spec.kind)
+
+
+def _signature(prop: Prop) -> tuple:
+    """A field's form without its name or position: what must match for a rename."""
+    return (bool(prop.optional), prop.transient, _spec_signature(prop.spec))
+
+
+def _spec_signature(spec: Spec) -> tuple:
+    return (
+        _FAMILY.get(spec.kind, spec.kind),
+        spec.enum,
+        spec.ref,
+        spec.open,
+        tuple(_spec_signature(i) for i in spec.items),
+        tuple((p.name, *_signature(p)) for p in spec.props),
+    )
+
+
+def _descendants(spec: Spec, path: str) -> Iterator[tuple[str, Prop]]:
+    """Every property under ``spec`` with the path of the object holding it."""
+    for prop in spec.props:
+        yield path, prop
+        yield from _descendants(prop.spec, f"{path}.{prop.name}")
+    for item in spec.items:
+        yield from _descendants(item, f"{path}[*]")

@@ -1,0 +1,145 @@
+"""The diff gate: load both sides, compare, hold the changes against the approval file, say what fails.
+
+Each change becomes one located diagnostic whose code is its verdict, so the
+report formatters print a diff like any other report: a breaking change that
+is not accepted is an error (exit 1), an accepted or compatible one a note,
+an acceptance added since REF that matches no change an error too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from contractc.diagnostics import Diagnostic, Severity
+from contractc.diff.accept import Acceptance, Approvals, new_entries, read_approvals
+from contractc.diff.compare import compare_projects
+from contractc.diff.records import ChangeRecord
+from contractc.diff.sides import CHANGES_NAME, Side, git_side, path_side, working_side
+
+ACCEPT_COMMAND = "contractc diff --against REF --accept --why TEXT"
+
+
+@dataclass(slots=True)
+class DiffResult:
+    against: str
+    """The older side's label: the git ref or the path given."""
+    records: list[ChangeRecord] = field(default_factory=list)
+    accepted: dict[str, Acceptance] = field(default_factory=dict)
+    """Record id -> the acceptance (added since ``against``) that lets it pass."""
+    stale: list[Acceptance] = field(default_factory=list)
+    today: Approvals = field(default_factory=Approvals)
+    side: Side | None = None
+    """Today's side, for ``--accept`` to append to its approval file."""
+
+    @property
+    def failing(self) -> list[ChangeRecord]:
+        """Breaking changes no acceptance covers."""
+        return [r for r in self.records if r.breaking and r.id not in self.accepted]
+
+
+def load_sides(root: Path, against: str | None, against_path: Path | None) -> tuple[Side, Side]:
+    today = working_side(root)
+    old = git_side(root, against) if against is not None else path_side(root, against_path, today.project)  # type: ignore[arg-type]
+    return old, today
+
+
+def run_diff(root: Path, against: str | None, against_path: Path | None) -> DiffResult:
+    old, today = load_sides(root, against, against_path)
+    approvals = read_approvals(today.changes)
+    history = read_approvals(old.changes, f"{old.label}:{CHANGES_NAME}")
+    records = compare_projects(old.project, today.project, approvals.redirects or {})
+    fresh = new_entries(approvals, history)
+    accepted = {}
+    for record in records:
+        entry = next((a for a in fresh if a.matches(record)), None)
+        if entry is not None:
+            accepted[record.id] = entry
+    used = set(accepted.values())
+    stale = [a for a in fresh if a not in used and not any(a.matches(r) for r in records)]
+    return DiffResult(old.label, records, accepted, stale, approvals, today)
+
+
+CODES_BY_VERDICT = {
+    ("producers",): "breaking-producers",
+    ("receivers",): "breaking-receivers",
+    ("producers", "receivers"): "breaking-producers-receivers",
+    ("links",): "breaking-links",
+}
+
+
+def code_for(record: ChangeRecord) -> str:
+    if not record.breaking:
+        return "change-compatible"
+    if "unclassified" in record.verdicts:
+        return "changed-unclassified"
+    return CODES_BY_VERDICT.get(record.verdicts, f"breaking-{record.verdicts[0]}")
+
+
+def diagnostics(result: DiffResult) -> list[Diagnostic]:
+    found = []
+    for record in result.records:
+        where = record.new or record.old
+        path = where.path if where else record.contract
+        if record.new is None and record.old is not None:
+            path, line = record.contract, 0  # gone: the message says where it was; the file is today's
+        else:
+            line = where.line if where else 0
+        message = f"{record.message} [{record.id}]"
+        if record.old is not None and record.new is None:
+            message += f" (was at {result.against}:{record.old})"
+        if record.agents and not all(a in record.message for a in record.agents):
+            message += f"; dispatches: {', '.join(record.agents)}"
+        code = code_for(record)
+        if record.id in result.accepted:
+            entry = result.accepted[record.id]
+            found.append(
+                Diagnostic(
+                    path,
+                    line,
+                    1,
+                    "change-accepted",
+                    f"{message}, {record.verdict_text}, accepted: {entry.why}",
+                    severity=Severity.NOTE,
+                )
+            )
+        elif record.breaking:
+            found.append(
+                Diagnostic(
+                    path,
+                    line,
+                    1,
+                    code,
+                    f"{record.verdict_text}: {message}",
+                    f"if this is intended, say why in {CHANGES_NAME}: `{ACCEPT_COMMAND}`",
+                )
+            )
+        else:
+            found.append(Diagnostic(path, line, 1, code, f"compatible: {message}", severity=Severity.NOTE))
+    for entry in result.stale:
+        found.append(
+            Diagnostic(
+                CHANGES_NAME,
+                entry.line,
+                1,
+                "acceptance-stale",
+                f"acceptance of {entry.change} matches no change since {result.against}",
+                "remove the entry, or correct its `change:` to an id the diff prints",
+            )
+        )
+    return found
+
+
+def headline(result: DiffResult) -> str:
+    breaking = len(result.failing)
+    accepted = len(result.accepted)
+    total = len(result.records)
+    parts = [f"{total} change(s) since {result.against}", f"{breaking} breaking"]
+    if accepted:
+        parts.append(f"{accepted} accepted")
+    if result.stale:
+        parts.append(f"{len(result.stale)} stale acceptance(s)")
+    line = "contractc: " + ", ".join(parts)
+    if breaking:
+        line += f"; accept each on purpose with `{ACCEPT_COMMAND}`, or undo it"
+    return line

@@ -1,0 +1,190 @@
+"""The two sides of a diff: today's contracts, and an older revision from git or from a path.
+
+Only ``contractc.yaml`` and the contracts are read on either side: target files,
+role files and outputs say nothing about what a contract promises.  A git
+revision is read with ``git show REF:./PATH`` into a temporary folder, so the
+older side is loaded by the same loader as today's.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load import _qualify_shape_ids as qualify_shape_ids
+from contractc.load import load_config, parse_contract, read_source
+from contractc.load.config import CONFIG_NAME
+from contractc.model import Config, Contract, Outputs, Project
+
+CHANGES_NAME = "contractc.changes.yaml"
+"""The approval file, beside contractc.yaml (see :mod:`contractc.diff.accept`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One revision of the project's contracts."""
+
+    label: str
+    """How reports name it: ``working tree``, the git ref, or the path given."""
+    project: Project
+    changes: bytes | None
+    """The approval file's bytes on this side; None when it has none."""
+
+
+def validated(project: Project) -> Project:
+    """``project`` once its site layout is known to compile (what the comparison reads; its notation
+    was interpreted when it was made), so a problem on the older side is reported as that side's, not today's."""
+    if project.contracts:
+        project.site  # laid out once and kept: the anchors compared are read from it
+    return project
+
+
+def interpreted(base: Project, contracts: list[Contract]) -> Project:
+    """``base`` with ``contracts``, their notation interpreted (as ``load`` does; raises its problems)."""
+    from contractc.notation import interpret
+
+    contracts, specs = interpret(qualify_shape_ids(contracts))
+    return replace(base, contracts=tuple(contracts), specs=specs)
+
+
+def load_contracts(root: Path) -> Project:
+    """contractc.yaml and every contract it lists, parsed (no targets, no role files)."""
+    config = load_config(root)
+    problems: list[Diagnostic] = []
+    contracts: list[Contract] = []
+    for i, entry in enumerate(config.contracts):
+        try:
+            src = read_source(root, entry.path, referenced_from=entry.span)
+            contracts.append(parse_contract(src, entry.shared, config.where(f"$.contracts[{i}].shared")))
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise ContractcError(problems)
+    return interpreted(Project(config=config, contracts=(), root=str(root)), contracts)
+
+
+def working_side(root: Path) -> Side:
+    return Side("working tree", load_contracts(root), _read(root / CHANGES_NAME))
+
+
+def git_side(root: Path, ref: str) -> Side:
+    """The contracts at git ``ref``; a revision without contractc.yaml is an empty project."""
+    _git(root, ref, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+    with tempfile.TemporaryDirectory(prefix="contractc-diff-") as tmp:
+        folder = Path(tmp)
+        config = _show(root, ref, CONFIG_NAME)
+        if config is None:
+            return Side(ref, _empty_project(root, folder), None)
+        (folder / CONFIG_NAME).write_bytes(config)
+        listed = _relabel(ref, lambda: load_config(folder))
+        for entry in listed.contracts:
+            data = _show(root, ref, entry.path)
+            if data is not None:  # a missing one is reported by the loader, located in REF's contractc.yaml
+                target = folder / entry.path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        project = _relabel(ref, lambda: validated(load_contracts(folder)))
+        return Side(ref, replace(project, root=str(root)), _show(root, ref, CHANGES_NAME))
+
+
+def path_side(root: Path, path: Path, today: Project) -> Side:
+    """An older revision on disk: a project folder holding contractc.yaml, or one contract file.
+
+    A single file is the earlier revision of today's contract with the same file
+    name (or of the only contract), beside today's other contracts and configuration.
+    """
+    label = path.as_posix()
+    if path.is_dir():
+        if not (path / CONFIG_NAME).is_file():
+            raise _bad_against(
+                f"--against-path {label}",
+                f"no {CONFIG_NAME} in that folder",
+                "give the folder holding the older contractc.yaml, or one contract file",
+            )
+        project = _relabel(label.rstrip("/"), lambda: validated(load_contracts(path)), "/")
+        return Side(label, project, _read(path / CHANGES_NAME))
+    if not path.is_file():
+        raise _bad_against(
+            f"--against-path {label}",
+            "no such file or folder",
+            "give the older contract file or the folder holding its contractc.yaml",
+        )
+    entries = [e for e in today.config.contracts if Path(e.path).name == path.name] or (
+        list(today.config.contracts) if len(today.config.contracts) == 1 else []
+    )
+    if len(entries) != 1:
+        names = ", ".join(e.path for e in today.config.contracts)
+        raise _bad_against(
+            f"--against-path {label}",
+            f"names none of today's contracts ({names}) by file name",
+            "give the older revision the same file name as the contract it precedes",
+        )
+    entry = entries[0]
+    with tempfile.TemporaryDirectory(prefix="contractc-diff-") as tmp:
+        target = Path(tmp) / entry.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+        src = _relabel(label, lambda: read_source(Path(tmp), entry.path), "")
+        contract = _relabel(label, lambda: parse_contract(src, entry.shared), "")
+    # today's project with that one contract as it was: every other contract compares equal
+    contracts = [contract if c.path == entry.path else c for c in today.contracts]
+    return Side(label, _relabel(label, lambda: validated(interpreted(today, contracts)), ""), None)
+
+
+def _empty_project(root: Path, folder: Path) -> Project:
+    config = Config(path=CONFIG_NAME, contracts=(), out=Outputs(), site_url="https://example.invalid/")
+    return Project(config=config, contracts=(), root=str(root))
+
+
+def _relabel(label: str, load, separator: str = ":"):
+    """Run ``load``; its diagnostics name the older side, not a temporary folder: ``REF:contracts/x.md`` for
+    a git ref, ``FOLDER/contracts/x.md`` for a folder, the file itself (``separator=""``) for one file."""
+    try:
+        return load()
+    except ContractcError as exc:
+
+        def where(path: str) -> str:
+            return f"{label}{separator}{path}" if path and separator else label
+
+        raise ContractcError([replace(d, path=where(d.path)) for d in exc.diagnostics]) from None
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _show(root: Path, ref: str, path: str) -> bytes | None:
+    """``path``'s bytes at ``ref`` (relative to ``root``), or None when it does not exist there."""
+    done = subprocess.run(["git", "show", f"{ref}:./{path}"], cwd=root, capture_output=True, check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
+def _git(root: Path, ref: str, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+    except OSError as exc:
+        raise _bad_against(f"--against {ref}", f"git cannot run: {exc.strerror}") from None
+    if done.returncode:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise _bad_against(f"--against {ref}", reason[0] if reason else f"'{ref}' is not a commit")
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def _bad_against(option: str, reason: str, hint: str = "") -> ContractcError:
+    return ContractcError(
+        Diagnostic(
+            "",
+            0,
+            0,
+            "bad-against",
+            f"{option}: {reason}",
+            hint
+            or "name a commit git knows (in CI fetch it first, e.g. actions/checkout with fetch-depth: 0), or use --against-path",
+        )
+    )
