@@ -128,3 +128,10 @@ def test_every_schema_id_the_tool_names_is_a_file_this_repositorys_site_publishe
         published = REPO / "docs" / url.removeprefix("https://contractc.dev/")
         assert published.is_file(), url
         assert published.read_bytes() == (PACKAGE / "data" / published.name).read_bytes()
+
+
+def test_the_shipped_page_is_the_docs_page():
+    """`explain` reads the package's copy (installs have no docs/); it must hold the docs page's bytes."""
+    shipped = REPO / "compiler/contractc/data/drift-codes.md"
+    assert not shipped.is_symlink(), "a symlink breaks checkouts on systems without symlinks"
+    assert shipped.read_bytes() == (REPO / "docs/drift-codes.md").read_bytes(), "copy docs/drift-codes.md into compiler/contractc/data/"
