@@ -194,11 +194,11 @@ def _rewrites(
 
 def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]]:
     """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader."""
-    from contractc.load import _qualify_shape_ids, parse_contract
+    from contractc.load import parse_contract, qualify_shape_ids
     from contractc.load.source import source_from_bytes
     from contractc.model import DataShape
 
-    (contract,) = _qualify_shape_ids([parse_contract(source_from_bytes(path, data))])
+    (contract,) = qualify_shape_ids([parse_contract(source_from_bytes(path, data))])
     starts = {}
     for shape in contract.shapes:
         span = shape.block if isinstance(shape, DataShape) else shape.template

@@ -14,8 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.load import _qualify_shape_ids as qualify_shape_ids
-from contractc.load import load_config, parse_contract, read_source
+from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
 from contractc.load.config import CONFIG_NAME
 from contractc.model import Config, Contract, Outputs, Project
 
@@ -53,16 +52,7 @@ def interpreted(base: Project, contracts: list[Contract]) -> Project:
 def load_contracts(root: Path) -> Project:
     """contractc.yaml and every contract it lists, parsed (no targets, no role files)."""
     config = load_config(root)
-    problems: list[Diagnostic] = []
-    contracts: list[Contract] = []
-    for i, entry in enumerate(config.contracts):
-        try:
-            src = read_source(root, entry.path, referenced_from=entry.span)
-            contracts.append(parse_contract(src, entry.shared, config.where(f"$.contracts[{i}].shared")))
-        except ContractcError as exc:
-            problems.extend(exc.diagnostics)
-    if problems:
-        raise ContractcError(problems)
+    contracts = parse_contracts(root, config)
     return interpreted(Project(config=config, contracts=(), root=str(root)), contracts)
 
 

@@ -22,23 +22,14 @@ from contractc.load.targets import load_targets
 from contractc.model import Config, Contract, DataShape, PinRecord, Project, RoleFile, Targets
 from contractc.notation import interpret
 
-__all__ = ["load_config", "load_project", "parse_contract", "read_source"]
+__all__ = ["load_config", "load_project", "parse_contract", "parse_contracts", "qualify_shape_ids", "read_source"]
 
 
 def load_project(root: Path) -> Project:
     """Read and parse everything; raise one :class:`ContractcError` holding every problem."""
     config = load_config(root)
+    contracts = parse_contracts(root, config)
     problems: list[Diagnostic] = []
-    contracts: list[Contract] = []
-    for i, entry in enumerate(config.contracts):
-        try:
-            src = read_source(root, entry.path, referenced_from=entry.span)
-            contracts.append(parse_contract(src, entry.shared, config.where(f"$.contracts[{i}].shared")))
-        except ContractcError as exc:
-            problems.extend(exc.diagnostics)
-    if problems:
-        raise ContractcError(problems)
-    contracts = _qualify_shape_ids(contracts)
     # Targets and role files are read after the contracts, whose anchors and shapes they name;
     # their problems are collected together so one run reports them all.
     loaded: dict[str, tuple] = {}
@@ -92,7 +83,22 @@ def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
         return {}  # no record (or a damaged one, which check reports as drift of the manifest)
 
 
-def _qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
+def parse_contracts(root: Path, config: Config) -> list[Contract]:
+    """Every contract ``config`` lists, parsed, its shape ids qualified; raise every problem at once."""
+    problems: list[Diagnostic] = []
+    contracts: list[Contract] = []
+    for i, entry in enumerate(config.contracts):
+        try:
+            src = read_source(root, entry.path, referenced_from=entry.span)
+            contracts.append(parse_contract(src, entry.shared, config.where(f"$.contracts[{i}].shared")))
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise ContractcError(problems)
+    return qualify_shape_ids(contracts)
+
+
+def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
     """A data-shape key used in several sections gets the id ``<section>.<key>``; ids must be unique."""
     places = {(c.path, s.section, s.key) for c in contracts for s in c.data_shapes}
     sections_per_key = Counter(key for _, _, key in places)
