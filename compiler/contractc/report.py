@@ -273,20 +273,7 @@ def report_document(report: Report, options: Options) -> dict:
         "hidden": report.hidden,
         "fix": report.fix() if report.drifted else None,
         "summary": summary(report),
-        "diagnostics": [
-            {
-                "path": d.path,
-                "line": d.line,
-                "col": d.col,
-                "severity": d.severity.value,
-                "code": d.code,
-                "message": d.message,
-                "hint": d.hint,
-                "explain": explain_command(d.code),
-                "url": d.url(options.docs_url) or None,
-            }
-            for d in report.diagnostics
-        ],
+        "diagnostics": [diagnostic_document(d, options.docs_url) for d in report.diagnostics],
         "changes": [
             {
                 "path": c.path,
@@ -302,7 +289,7 @@ def report_document(report: Report, options: Options) -> dict:
 
 
 def diagnostic_document(d: Diagnostic, docs_url: str = "") -> dict:
-    """One diagnostic as the JSON reports hold it (``diff --format json``)."""
+    """One diagnostic as every JSON report holds it."""
     return {
         "path": d.path,
         "line": d.line,
