@@ -38,6 +38,11 @@ FORMATS = ("text", "json", "github")
 if TYPE_CHECKING:
     from contractc.report import Report
 
+def format_option(help: str = "text for people; github for GitHub Actions annotations; json for one machine-readable document."):
+    """``--format text|json|github``, the same option on every command that reports; ``help`` says what each gives."""
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help=help)
+
+
 ROOT_OPTION = click.option(
     "--root",
     type=click.Path(file_okay=False, path_type=_path),
@@ -147,14 +152,7 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
 @cli.command()
 @ROOT_OPTION
 @SITE_PAGES_OPTION
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people; github for GitHub Actions annotations; json for one machine-readable document.",
-)
+@format_option()
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show a unified diff for each drifted file.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing when clean; on drift only the located lines.")
 @click.option(
@@ -195,14 +193,7 @@ def check(
     type=click.Path(path_type=_path),
     help="The older revision on disk instead: a folder holding its contractc.yaml, or one contract file.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people; github for annotations on the pull request; json for every change record.",
-)
+@format_option("text for people; github for annotations on the pull request; json for every change record.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no summary.")
 @click.option(
     "--accept",
@@ -273,14 +264,6 @@ def _workspace_prefix(root: Path) -> str:
     return "" if rel == Path(".") else rel.as_posix() + "/"
 
 
-FORMAT_OPTION = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text for people; github for GitHub Actions annotations; json for one machine-readable document.",
-)
 SCAN_OPTIONS = (
     click.argument("path", required=False, default=".", type=click.Path(file_okay=False, path_type=_path)),
     click.option("--include", multiple=True, metavar="GLOB", help="Read only files matching GLOB (project-relative; repeatable)."),
@@ -303,7 +286,7 @@ def _scan_options(command):
 
 @cli.command()
 @_scan_options
-@FORMAT_OPTION
+@format_option()
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each divergent copy's diff against its owning copy.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no notes, diffs or summary.")
 def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool) -> int:
@@ -391,9 +374,8 @@ def adopt(
 @click.option("--artifact", is_flag=True, help="Data shapes: use the artifact schema (transient fields are not allowed).")
 @click.option("--mode", metavar="MODE", help="Text shapes: SHAPE is a producer; judge the shape it produces in MODE "
               "(`design-auditor --mode audit` for a shape 'Produced by `design-auditor` in audit mode').")
-@click.option("--format", "fmt", type=click.Choice(("text", "json", "github")), default="text", show_default=True,
-              help="text: located messages for people; json: one document (failures, quoted lines, evidence); "
-              "github: GitHub Actions annotations.")
+@format_option("text: located messages for people; json: one document (failures, quoted lines, evidence); "
+               "github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
 @click.argument("shape_id", metavar="SHAPE")
