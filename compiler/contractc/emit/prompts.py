@@ -34,7 +34,7 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
                     "shape": shape.id,
                     "qualifier": shape.qualifier,
                     "consumers": list(shape.consumers),
-                    "sections": [a for a in (s.anchor for s in contract.sections) if a in {*contract.shared, shape.section}],
+                    "sections": [s.anchor for s in contract.sections_of(shape)],
                     "contract": contract.path,
                     "contract_sha256": contract.sha256,
                     "sha256": hashlib.sha256(data).hexdigest(),

@@ -60,10 +60,10 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
     """True when the line before ``offset`` is blank (or there is none)."""
     if offset == 0:
         return True
-    head = data[:offset]
-    head = head[:-2] if head.endswith(b"\r\n") else head[:-1]
-    previous = head[max(head.rfind(b"\n"), head.rfind(b"\r")) + 1 :]
-    return not previous.strip()
+    # Bounds instead of a copy of everything before ``offset``: called once per shape.
+    end = offset - 2 if offset >= 2 and data.startswith(b"\r\n", offset - 2) else offset - 1
+    start = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
+    return not data[start:end].strip()
 
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
