@@ -11,6 +11,7 @@ same character at least as long); nothing is parsed as Markdown or YAML.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -85,12 +86,13 @@ def _candidates(project: Project) -> Iterator[tuple[TargetFile, _Block, Shape, i
             fences = {line for line in inner if line.startswith(("```", "~~~"))}
             if inner - fences:
                 templates.append((shape, inner - fences))
+    holding = _line_index(templates)
     for target in project.targets:
         managed = sorted((r.content.start, r.content.end) for r in target.regions)
         if not _fence_outside(target.data, managed):
             continue
         for block in _blocks(target.data, managed):
-            shape = _data_shape(block, keys) or _text_shape(block, templates)
+            shape = _data_shape(block, keys) or _text_shape(block, templates, holding)
             if shape is not None:
                 yield target, block, shape, count_newlines(target.data, 0, block.start) + 1
 
@@ -183,18 +185,35 @@ def _data_shape(block: _Block, keys: dict[str, list[tuple[DataShape, set[str]]]]
     return max(candidates, key=lambda c: len(c[1].intersection(block.lines)))[0]
 
 
-def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]]) -> Shape | None:
+def _line_index(templates: list[tuple[TextShape, set[str]]]) -> dict[str, list[int]]:
+    """For each template line, the templates (by position) holding it."""
+    holding: dict[str, list[int]] = {}
+    for i, (_, template) in enumerate(templates):
+        for line in template:
+            holding.setdefault(line, []).append(i)
+    return holding
+
+
+def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]], holding: dict[str, list[int]]) -> Shape | None:
     if not block.lines:
         return None
+    # Only a template sharing a line with the block can qualify (it must cover one), so the block is
+    # weighed against those, found through ``holding``, instead of against every template.
+    repeated: dict[int, int] = {}
+    covered: dict[int, int] = {}
+    for line, times in Counter(block.lines).items():
+        for i in holding.get(line, ()):
+            repeated[i] = repeated.get(i, 0) + times
+            covered[i] = covered.get(i, 0) + 1
     best, best_share = None, 0.0
-    for shape, template in templates:
-        repeated = sum(1 for line in block.lines if line in template)
-        covered = len(template.intersection(block.lines))
-        share = repeated / len(block.lines)
+    for i in sorted(covered):
+        shape, template = templates[i]
+        share = repeated[i] / len(block.lines)
+        covered_i = covered[i]
         if (
-            covered >= min(2, len(template))
+            covered_i >= min(2, len(template))
             and share >= _BLOCK_SHARE
-            and covered / len(template) >= _TEMPLATE_SHARE
+            and covered_i / len(template) >= _TEMPLATE_SHARE
             and share > best_share
         ):
             best, best_share = shape, share
@@ -212,8 +231,9 @@ def _allowed(allow: list[dict], target: TargetFile, shape: Shape, line: int) -> 
 
 def _source(project: Project, shape: Shape) -> bytes:
     """What a ``shape=`` region of this shape holds: the data shape's block, the text shape's template."""
-    contract = next(c for c in project.contracts if shape in c.shapes)
     span = shape.block if isinstance(shape, DataShape) else shape.template
+    # Every span of a shape names the contract it was cut from: no search of every contract's shapes.
+    contract = project.contract((shape.block if isinstance(shape, DataShape) else shape.span).path)
     return contract.slice(span) if span is not None else b""
 
 

@@ -18,6 +18,10 @@ def emit_role_prompts(project: Project) -> dict[str, bytes]:
     folder = project.config.out["prompts"]
     targets = {t.path: t for t in project.targets}
     files = {}
+    produced: dict[str, list] = {}  # each agent's text shapes, in contract and source order
+    for contract in project.contracts:
+        for shape in contract.text_shapes:
+            produced.setdefault(shape.producer, []).append((contract, shape))
     for role in project.roles:
         target = targets.get(role.path)
         data = render_target(project, target) if target is not None and target.regions else role.data
@@ -25,8 +29,6 @@ def emit_role_prompts(project: Project) -> dict[str, bytes]:
         body = data[role.body_start :]
         if body and not body.endswith((b"\n", b"\r")):
             body += b"\n"
-        for contract in project.contracts:
-            for shape in contract.text_shapes:
-                if shape.producer == role.agent:
-                    files[f"{folder}/{role.agent}/{shape.id}.full.md"] = body + contract.bundle(shape)
+        for contract, shape in produced.get(role.agent, ()):
+            files[f"{folder}/{role.agent}/{shape.id}.full.md"] = body + contract.bundle(shape)
     return files

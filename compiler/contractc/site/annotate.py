@@ -49,11 +49,28 @@ def annotate_contract(contract: Contract) -> str:
                 (check.span.end, check.span.end, newline + f"{indent}{mark}\n{indent}{{#{check.anchor}}}\n".encode())
             )
     edits.extend(_inert_html(contract))
-    out = bytearray(data)
-    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        out[start:end] = replacement
-    text = out.decode("utf-8")
+    text = _apply(data, edits).decode("utf-8")
     return text.removeprefix("\ufeff")
+
+
+def _apply(data: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
+    """``data`` with each edit's range replaced, as if applied back to front (later offsets first).
+
+    When no edit reaches into the range of one applied before it (the case for every contract),
+    the result is assembled front to back in one pass; else each edit is spliced in turn.
+    """
+    ordered = sorted(edits, key=lambda e: (e[0], e[1]), reverse=True)
+    if any(later[1] > earlier[0] for earlier, later in zip(ordered, ordered[1:])):
+        out = bytearray(data)
+        for start, end, replacement in ordered:
+            out[start:end] = replacement
+        return bytes(out)
+    parts, cursor = [], 0
+    for start, end, replacement in reversed(ordered):
+        parts += [data[cursor:start], replacement]
+        cursor = end
+    parts.append(data[cursor:])
+    return b"".join(parts)
 
 
 def _follows_blank_line(data: bytes, offset: int) -> bool:

@@ -56,6 +56,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     # one page per contract (else site-collision), one id per shape (else duplicate-shape).
     contracts_by_path = {c.path: c for c in project.contracts}
     shapes_by_id = {s.id: (c, s) for c, s in project.shapes()}
+    agents = {a.name: a for a in reversed(layout.agents)}  # the first of a name, as a scan would find
     relative = _relative_paths()
 
     files: dict[str, str | bytes] = {}
@@ -85,7 +86,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
             )
             files[page.path] = _render(env, "shape.md", context)
         else:
-            agent = next(a for a in layout.agents if a.name == page.key)
+            agent = agents[page.key]
             context |= {
                 "agent": agent,
                 "produced": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.produces],
@@ -126,10 +127,19 @@ def producer_consumer_graph(layout: Layout) -> str:
     titles = {p.key: p.title for p in layout.pages if p.kind == "shape"}  # one page per shape id
     lines = ["flowchart LR"]
     lines.extend(f'  {ids[a.name]}["{_mermaid_text(a.name)}"]' for a in layout.agents)
+    # Arrows by producer, then consumer, in agent order, then shape in the producer's order: found
+    # through who receives each shape, not by pairing every agent with every other.
+    receivers: dict[str, dict[int, None]] = {}
+    for n, agent in enumerate(layout.agents):
+        for shape_id in agent.receives:
+            receivers.setdefault(shape_id, {})[n] = None
     for agent in layout.agents:
-        for consumer in (c for c in layout.agents if set(c.receives) & set(agent.produces)):
-            for shape_id in (s for s in agent.produces if s in consumer.receives):
-                lines.append(f'  {ids[agent.name]} -->|"{_mermaid_text(titles[shape_id])}"| {ids[consumer.name]}')
+        arrows = sorted(
+            (n, i, shape_id) for i, shape_id in enumerate(agent.produces) for n in receivers.get(shape_id, ())
+        )
+        for n, _, shape_id in arrows:
+            consumer = layout.agents[n]
+            lines.append(f'  {ids[agent.name]} -->|"{_mermaid_text(titles[shape_id])}"| {ids[consumer.name]}')
     return "\n".join(lines) + "\n"
 
 
