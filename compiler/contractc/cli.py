@@ -354,7 +354,8 @@ def adopt(
     \b
     Exit 0 when the plan was printed or applied, 2 for bad input (a shape
     whose notation contractc cannot read, a plugin that already has a
-    contractc.yaml).
+    contractc.yaml, a file it would write through a symbolic link: nothing
+    is ever written outside the project).
     """
     from contractc.adopt import plan_adoption
     from contractc.adopt.show import format_plan

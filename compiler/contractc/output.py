@@ -83,13 +83,13 @@ def guard_paths(root: Path, outputs: OutputSet) -> None:
     """
     problems = []
     links: dict[str, bool] = {}
-    folders = sorted(outputs.folders, key=len, reverse=True)
+    folders = sorted(outputs.folders, key=lambda f: (f == ".", -len(f)))  # "." (the project root) last
     for rel, out in sorted(outputs.files.items()):
         if out.kind == "regions":  # the user's own target files, found by the confined targets patterns
             continue
-        folder = next((f for f in folders if rel.startswith(f + "/")), None)
+        folder = next((f for f in folders if f == "." or rel.startswith(f + "/")), None)
         where = outputs.folders.get(folder or "", Span(rel, 1, 1, 0, 0))
-        if folder is None or not all_plain(rel[len(folder) + 1 :]):
+        if folder is None or not all_plain(rel if folder == "." else rel[len(folder) + 1 :]):
             problems.append(_unsafe(where, f"output {rel!r} is not a plain path inside an output folder"))
             continue
         link = _first_link(root, rel, links)

@@ -27,7 +27,8 @@ from contractc.adopt.rewrite import Replacement, block_replacement, replace_bloc
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
-from contractc.output import Change, Output
+from contractc.model import Span
+from contractc.output import Change, Output, OutputSet, guard_paths
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 from contractc.scan.shapes import Group
@@ -130,11 +131,31 @@ def plan_adoption(
         outputs, found = _compile(root, contract_path, contract_bytes, config, files)
     written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
+    guard_adoption(root, written)
     for path, (data, kind) in sorted(written.items()):
         old = _read(root / path)
         if old != data:
             plan.changes.append(Change(path, data, old, Output(data, kind)))
     return plan
+
+
+def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
+    """Every file adopt would write obeys the rule of every output path (:func:`contractc.output.guard_paths`):
+    plain names, nothing through a symbolic link (out of the project or not), checked before any is read.
+
+    The plugin files adopt rewrites are guarded too (``build`` leaves its targets to the confined
+    ``targets:`` patterns; adopt found these by scanning), so each is checked under its own folder.
+    """
+    problems: list[Diagnostic] = []
+    for rel, (data, kind) in sorted(written.items()):
+        # Each file under the project root ("."), located at itself: the configuration is not written yet.
+        one = OutputSet({rel: Output(data, "adopted" if kind == "regions" else kind)}, folders={".": Span(rel, 1, 1, 0, 0)})
+        try:
+            guard_paths(root, one)
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise ContractcError(problems)
 
 
 def result_units(result: ScanResult) -> list[Unit]:
