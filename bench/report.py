@@ -37,6 +37,8 @@ class Report:
     site_pages: dict[int, int] = field(default_factory=dict)
     clean_lines: dict[int, list[str]] = field(default_factory=dict)
     disk: dict[str, float] = field(default_factory=dict)
+    estimator: dict[int, tuple[float, float, int]] = field(default_factory=dict)
+    """Snippet KB -> (estimate us, sha256 us, estimated tokens)."""
     validate_us: float | None = None
     """Median microseconds to judge a 100-line return after load (``Receiver.validate``)."""
     scan: dict[int, dict[str, Samples]] = field(default_factory=dict)
@@ -303,6 +305,19 @@ def render(r: Report) -> str:
     out += ["", "## Start-up", "", "| command | median ms | / `python -c pass` |", "|---|---|---|"]
     for label, s in r.startup.items():
         out.append(f"| `{label}` | {_ms(s)} | {paired_ratio(s, r.startup[PASS]):.2f} |")
+    if r.estimator:
+        out += [
+            "",
+            "## Context-budget estimator",
+            "",
+            "`contractc.budget.estimate_tokens` (UTF-8 bytes / 4, rounded up), in-process, per dispatch",
+            "snippet, next to the SHA-256 of the same bytes that `build` already records in the manifest.",
+            "",
+            "| snippet | estimated tokens | estimate (us) | sha256 (us) | estimate / sha256 |",
+            "|---|---|---|---|---|",
+        ]
+        for kb, (estimate, digest, tokens) in sorted(r.estimator.items()):
+            out.append(f"| {kb} KB | {tokens} | {estimate:.3f} | {digest:.3f} | {estimate / digest:.3f} |")
     out += ["", "## Site", ""]
     if r.site:
         out += [

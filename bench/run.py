@@ -279,6 +279,33 @@ def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Re
         )
 
 
+def bench_estimator(report: Report, reps: int) -> None:
+    """The context-budget estimator, in-process: per snippet, next to the SHA-256 the manifest already takes.
+
+    Snippets are the sizes real dispatch snippets have (1-16 KB of contract prose
+    with fences and tables); the estimate is ``contractc.budget.estimate_tokens``.
+    """
+    import hashlib
+    import timeit
+
+    sys.path.insert(0, str(REPO / "compiler"))  # this checkout's estimator, as the timed children use
+    from contractc.budget import estimate_tokens
+
+    paragraph = (
+        "## FindingsReturn\n\nProduced by `code-reviewer`; consumed by `reviewing-changes`.\n\n"
+        "```\nverdict: changes\n\n- **<problem>** `<path>:<first>-<last>`\n```\n\n"
+        "| value | meaning |\n|---|---|\n| `approve` | nothing to fix |\n\n"
+        "1. Line 1 is exactly `verdict: ` followed by one of `approve` / `changes` / `blocked`.\n"
+    ).encode()
+    for kb in (1, 4, 16):
+        data = (paragraph * (kb * 1024 // len(paragraph) + 1))[: kb * 1024]
+        number = 2000
+        estimate = min(timeit.repeat(lambda: estimate_tokens(data), number=number, repeat=max(reps, 3))) / number
+        digest = min(timeit.repeat(lambda: hashlib.sha256(data).digest(), number=number, repeat=max(reps, 3))) / number
+        report.estimator[kb] = (estimate * 1e6, digest * 1e6, estimate_tokens(data))
+        print(f"   {kb} KB snippet: estimate {estimate * 1e6:.3f} us, sha256 {digest * 1e6:.3f} us", flush=True)
+
+
 def bench_scan(tools: Tools, base: Path, files: int, reps: int, report: Report) -> None:
     """``contractc scan`` of a P-file plugin that predates contractc, paired against the read-and-compare floor."""
     from scan_corpus import clean, restore, write_scan_corpus
@@ -348,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         print("== start-up", flush=True)
         bench_startup(tools, base, max(args.reps or 31, 1), report)
+        print("== context-budget estimator", flush=True)
+        bench_estimator(report, args.reps or 5)
         print("== validate", flush=True)
         bench_validate(tools, max(args.reps or 15, 1), report)
         # The site rows run before the large corpora: the rewrite of N = 5000 targets frees

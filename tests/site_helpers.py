@@ -30,11 +30,7 @@ markdown_extensions:
   - toc:
       permalink: true
   - pymdownx.highlight
-  - pymdownx.superfences:
-      custom_fences:
-        - name: mermaid
-          class: mermaid
-          format: !!python/name:pymdownx.superfences.fence_code_format
+  - pymdownx.superfences
 """
 
 
@@ -110,3 +106,69 @@ def html_ids(path: Path) -> set[str]:
     parser = _Ids()
     parser.feed(path.read_text("utf-8"))
     return {i for i in parser.ids if not i.startswith("__")}
+
+
+def zensical_build_of_repo(dest: Path) -> Path:
+    """This repository's site built by Zensical: the pages stored by ``contractc build --site-pages docs`` first."""
+    import shutil
+
+    from contractc.cli import main
+
+    for name in ("contracts", "docs"):
+        shutil.copytree(REPO / name, dest / name)  # links (docs/schemas) are copied as the files they name
+    for name in ("contractc.yaml", "mkdocs.yml"):
+        shutil.copy(REPO / name, dest / name)
+    assert main(["build", "--root", str(dest), "--site-pages", "docs"]) == 0
+    return zensical_build(dest)
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        names = {"a": "href", "link": "href", "script": "src", "img": "src"}
+        for name, value in attrs:
+            if name == names.get(tag) and value is not None:
+                self.links.append(value)
+
+
+def crawl(site: Path) -> tuple[int, list[str]]:
+    """Follow every internal link and fragment of every HTML page of a built site.
+
+    Returns (links followed, problems): a target file that does not exist, or a
+    ``#fragment`` that is no id of the target page.
+    """
+    from urllib.parse import unquote, urldefrag, urlsplit
+
+    ids: dict[Path, set[str]] = {}
+
+    def ids_of(page: Path) -> set[str]:
+        if page not in ids:
+            parser = _Ids()
+            parser.feed(page.read_text("utf-8"))
+            ids[page] = set(parser.ids)
+        return ids[page]
+
+    followed, problems = 0, []
+    for page in sorted(site.rglob("*.html")):
+        parser = _Links()
+        parser.feed(page.read_text("utf-8"))
+        for link in parser.links:
+            if urlsplit(link).scheme or link.startswith("//"):
+                continue  # another host: not ours to follow (the browser test blocks and counts them)
+            address, fragment = urldefrag(link)
+            if address.startswith("/"):  # root-relative (the 404 page): the site is served at its root
+                target = (site / unquote(address).lstrip("/")).resolve()
+            else:
+                target = (page.parent / unquote(address)).resolve() if address else page
+            if target.is_dir():
+                target = target / "index.html"
+            followed += 1
+            where = f"{page.relative_to(site)}: {link}"
+            if not target.is_file():
+                problems.append(f"{where}: no such file")
+            elif fragment and target.suffix == ".html" and unquote(fragment) not in ids_of(target):
+                problems.append(f"{where}: no id {fragment!r} on {target.relative_to(site)}")
+    return followed, problems

@@ -104,6 +104,16 @@ def test_pre_commit_hook_refuses_a_commit_with_drift_and_accepts_it_fixed(tmp_pa
     assert _git(project, "rev-list", "--count", "HEAD").strip() == "2"
 
 
+def _action_copy(dest: Path) -> Path:
+    """The Action's files (script, package sources) copied to ``dest``; the copied script."""
+    for name in ("pyproject.toml", "README.md"):
+        dest.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, dest / name)
+    for name in ("compiler", "scripts"):
+        shutil.copytree(REPO / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    return dest / "scripts" / ACTION.name
+
+
 def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli):
     workspace = tmp_path / "workspace"
     project = write_tree(workspace / "plugin", PROJECT)
@@ -126,7 +136,9 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
         GITHUB_STEP_SUMMARY=str(summary),
     )
 
-    installed = _run(["bash", str(ACTION), "install"], workspace, env)
+    # The Action installs its own copy of the repository; pip builds in place (build/), so run it from a copy.
+    action = _action_copy(tmp_path / "action")
+    installed = _run(["bash", str(action), "install"], workspace, env)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert installed.stdout.startswith("contractc, version ")
     bin_dir = github_path.read_text().strip()

@@ -36,7 +36,7 @@ def test_moved_contract_fails_check_and_names_the_changed_sections(tmp_path, run
     assert result.code == 1
     assert result.out.splitlines()[:2] == [
         f"contractc.yaml:4:5: error[drift-pin]: contracts/returns.md no longer matches its pin sha256 {SHA[:12]}: sections changed since: shared-forms; added: extra",
-        f"  hint: review the change, then pin the new bytes: sha256: {new}",
+        f"  hint: review the change, then pin the new bytes: sha256: {new}; more: `contractc explain drift-pin`",
     ]
     (root / "contractc.yaml").write_text(pinned(new))
     assert run_cli("build", "--root", str(root)).code == 0

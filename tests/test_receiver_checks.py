@@ -166,7 +166,7 @@ def test_a_failure_is_located_and_quotes_the_check_its_anchor_and_the_offending_
     assert result.code == 1
     assert result.out.splitlines()[:9] == [
         "r.txt:20:1: error[check-failed]: ConsultationReturn check 3 failed: the bullet on line 20 does not carry the citation form",
-        "  see: https://contractc.dev/drift-codes/#check-failed",
+        "  hint: `contractc explain check-failed` explains this message",
         "  check 3 (https://example.invalid/contracts/contracts/return-shapes/#consultationreturn-check-3):",
         "    If `consulted`, every bullet carries the citation form — a tension",
         "    bullet under `**Tensions**` as much as a pattern bullet, because what",
@@ -294,7 +294,7 @@ def test_a_producer_with_two_modes_is_judged_against_its_modes_shape(seed_root, 
     assert no_mode.code == 2 and no_mode.out == ""
     assert no_mode.err.startswith(
         "design-auditor: error[unknown-shape]: 'design-auditor' produces 2 shapes; say which\n"
-        "  hint: choose one: --mode audit (auditreturn), --mode apply (editplanreturn)\n"
+        "  hint: choose one: --mode audit (auditreturn), --mode apply (editplanreturn); more: `contractc explain unknown-shape`\n"
     )
     wrong = run_cli("validate", "design-auditor", "plan.txt", "--mode", "review")
     assert wrong.code == 2

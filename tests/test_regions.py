@@ -123,7 +123,7 @@ def test_check_before_build_says_each_region_is_new(project, run_cli):
     result = run_cli("check", "--root", str(project), "--no-diff")
     assert result.code == 1
     assert (
-        "agents/orchestrator.md:5:1: error[drift-region-new]: region shape=planning.task_brief has not been filled by build yet\n  hint: run `contractc build` to fill it\n"
+        "agents/orchestrator.md:5:1: error[drift-region-new]: region shape=planning.task_brief has not been filled by build yet\n  hint: run `contractc build` to fill it; more: `contractc explain drift-region-new`\n"
         in result.out
     )
     assert result.out.count("error[drift-region-new]") == 5
@@ -138,7 +138,7 @@ def test_contract_change_makes_a_region_stale_with_a_diff(built, run_cli):
         lines[0]
         == "agents/orchestrator.md:5:1: error[drift-region-stale]: region shape=planning.task_brief is stale: its source in the contract changed since the last build"
     )
-    assert lines[1] == "  hint: run `contractc build` to refresh it"
+    assert lines[1] == "  hint: run `contractc build` to refresh it; more: `contractc explain drift-region-stale`"
     assert "-  kind: a | b" in lines and "+  kind: a | b | c" in lines
     assert lines[-1] == "contractc: 5 drifted, 9 checked; run `contractc build` to fix"
     assert "wrote agents/orchestrator.md" in run_cli("build", "--root", str(built)).out
@@ -233,7 +233,7 @@ def test_a_region_whose_reference_went_away_is_orphaned_and_build_refuses_even_w
     assert (
         "agents/orchestrator.md:5:1: error[drift-region-orphaned]: region shape=planning.task_brief is orphaned: "
         "no shape 'planning.task_brief' in the contracts (shapes: building.task_brief, echoreturn, pingreturn, planning-stage.task_brief, report)\n"
-        "  hint: point the marker at an existing shape or section, or delete the region with its markers\n"
+        "  hint: point the marker at an existing shape or section, or delete the region with its markers; more: `contractc explain drift-region-orphaned`\n"
     ) in check.out
     before = snapshot(built)
     for args in (("build",), ("build", "--force")):

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, snapshot, write_tree
-from contractc.diagnostics import CODES, DOCS_URL, Diagnostic, ExitCode
+from contractc.diagnostics import CODES, Diagnostic, ExitCode
 from contractc.output import Change
 from contractc.report import FORMATTERS, Options, Report, format_text, github_data, github_property
 
@@ -259,7 +259,8 @@ def test_bad_input_exits_2_in_every_format(built, run_cli, fmt):
     assert result.code == 2
     if fmt == "text":
         assert result.out == "" and result.err.startswith(BAD + "\n")
-        assert f"  see: {DOCS_URL}#duplicate-anchor\n" in result.err
+        assert "  hint: give one of the headings an explicit {#id}; more: `contractc explain duplicate-anchor`\n" in result.err
+        assert "see:" not in result.err  # no docs_url in contractc.yaml: no link to a page nobody published
     elif fmt == "github":
         assert result.err == ""
         assert result.out.startswith(
@@ -286,8 +287,10 @@ def test_github_escapes_data_and_properties_by_githubs_rules():
     line = FORMATTERS["github"](Report.of([d]), Options(quiet=True))
     assert line == (
         "::error file=odd%2Cna%3Ame.md,line=2,title=contractc drift-output::50%25 off%0Asecond line"
-        f"%0Asee: {DOCS_URL}#drift-output\n"
+        "%0Ahint: `contractc explain drift-output` explains this message\n"
     )
+    linked = FORMATTERS["github"](Report.of([d]), Options(quiet=True, docs_url="https://docs.example.com/codes/"))
+    assert linked.endswith("%0Asee: https://docs.example.com/codes/#drift-output\n")
 
 
 def test_github_paths_are_relative_to_the_workspace(tmp_path, run_cli, monkeypatch):
@@ -314,11 +317,9 @@ def test_formatters_are_generic_over_codes_and_put_each_diff_after_its_files_las
     text = format_text(report, Options())
     assert text == (
         "agents/a.md:2:1: error[drift-future]: first region\n"
-        "  hint: run `contractc build --force`\n"
-        f"  see: {DOCS_URL}#drift-future\n"
+        "  hint: run `contractc build --force`; more: `contractc explain drift-future`\n"
         "agents/a.md:9:1: error[drift-future]: second region\n"
-        "  hint: run `contractc build --force`\n"
-        f"  see: {DOCS_URL}#drift-future\n"
+        "  hint: run `contractc build --force`; more: `contractc explain drift-future`\n"
         "--- agents/a.md (on disk)\n"
         "+++ agents/a.md (from contracts)\n"
         "@@ -1,2 +1,2 @@\n"

@@ -8,7 +8,7 @@ from region_project import CONFIG, project_files
 HINT = (
     "  hint: wrap lines {lines} in a managed region: a line `<!-- contractc:begin shape={id} -->` above and a line "
     "`<!-- contractc:end -->` below; build will refuse until you carry the difference into the contract or accept "
-    "the contract's bytes with --force; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
+    "the contract's bytes with --force; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml; more: `contractc explain drift-restatement`"
 )
 PASTED = """\
 # Builder
@@ -43,10 +43,8 @@ def test_pasted_data_and_text_shapes_are_reported_with_the_marker_that_replaces_
         [
             "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief, different from the contract",
             HINT.format(id="building.task_brief", lines="5-9"),
-            "  see: https://contractc.dev/drift-codes/#drift-restatement",
             "agents/builder.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn, different from the contract",
             HINT.format(id="echoreturn", lines="13-16"),
-            "  see: https://contractc.dev/drift-codes/#drift-restatement",
             "contractc: 2 drifted, 7 checked; fix each as its hint says",
             "",
         ]
@@ -136,7 +134,7 @@ def test_a_differing_copy_shows_its_diff_against_the_contract(tmp_path, run_cli)
     root = write_tree(tmp_path, project_files(**{"agents/builder.md": PASTED}))
     run_cli("build", "--root", str(root))
     result = run_cli("check", "--root", str(root), "--no-cache")
-    assert "--- agents/builder.md:5 (on disk)\n+++ agents/builder.md:5 (from contracts)\n" in result.out
+    assert "--- agents/builder.md:5 (on disk)\n+++ contracts/briefs.md:17 (from contracts)\n" in result.out  # the + side is where the contract holds it
     assert "\n-  workspace: string   # edited copy\n+  workspace: string\n" in result.out
     assert "run `contractc build`" not in result.out.splitlines()[-1]  # build cannot fix a restatement
 

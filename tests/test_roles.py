@@ -84,10 +84,10 @@ def test_unknown_agent_and_missing_role_file_are_exit_2(tmp_path, run_cli):
     assert result.code == 2
     assert result.err.splitlines()[0] == "contractc.yaml:9:3: error[file-missing]: agents/missing.md does not exist"
     assert (
-        result.err.splitlines()[3]
+        result.err.splitlines()[2]
         == "contractc.yaml:10:3: error[unknown-agent]: agent 'echoe' produces no shape in the contracts"
     )
-    assert result.err.splitlines()[4] == "  hint: agents that produce a shape: echoer, pinger"
+    assert result.err.splitlines()[3] == "  hint: agents that produce a shape: echoer, pinger; more: `contractc explain unknown-agent`"
 
 
 def test_a_role_file_that_is_also_a_target_is_built_in_one_pass(tmp_path, run_cli):

@@ -55,7 +55,7 @@ def test_build_writes_wire_and_artifact_schemas_and_lists_optional_fields(projec
         "wrote schemas/h/task_brief.schema.json",
         "contractc: 4 written, 0 already current",
         'contracts/h.md:10:3: note[optional-inferred]: task_brief $.reviewer made optional by "# present only when review was requested" (rule: present only when)',
-        "  see: https://contractc.dev/drift-codes/#optional-inferred",
+        "  hint: `contractc explain optional-inferred` explains this message",
     ]
     wire = json.loads((project / "schemas/h/task_brief.schema.json").read_text())
     assert wire["$id"] == "https://example.invalid/contracts/schemas/h/task_brief.schema.json"

@@ -1,24 +1,30 @@
-"""The contract site as a reader uses it, in headless Chromium (Debian's, never a downloaded one).
+"""The contract site as a reader uses it, offline, in headless Chromium (Debian's, never a downloaded one).
 
-Follows a citation to a receiver-check anchor, searches for a shape by name,
-and saves screenshots under test-artifacts/.  Skips, saying why, only where
+This repository's site is built twice, by mkdocs (with the plugin) and by
+Zensical (from the stored pages), and each is served on 127.0.0.1 and opened
+with every request to another host blocked and recorded.  One browser for the
+module.  Screenshots go to ``$CONTRACTC_TEST_ARTIFACTS`` when set, else to a
+temporary folder, never into the source tree.  Skips, saying why, only where
 no browser is installed (.ci/run installs Debian's chromium).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
 from conftest import REPO
-from site_helpers import mkdocs_build
+from site_helpers import mkdocs_build, zensical_build_of_repo
 
-ARTIFACTS = REPO / "test-artifacts"
+ENGINES = ("mkdocs", "zensical")
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -29,6 +35,8 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 
 
 def system_chromium() -> str:
@@ -46,19 +54,41 @@ def system_chromium() -> str:
 
 
 @pytest.fixture(scope="module")
-def served_site(tmp_path_factory):
-    site = mkdocs_build(REPO, tmp_path_factory.mktemp("browser") / "site")
+def artifacts(tmp_path_factory) -> Path:
+    wanted = os.environ.get("CONTRACTC_TEST_ARTIFACTS")
+    folder = Path(wanted) if wanted else tmp_path_factory.mktemp("artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    assert not folder.resolve().is_relative_to(REPO / "compiler") and folder.resolve() != REPO
+    return folder
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("browser")
+    return {
+        "mkdocs": mkdocs_build(REPO, base / "mkdocs-site"),
+        "zensical": zensical_build_of_repo(base / "zensical"),
+    }
+
+
+@pytest.fixture(scope="module")
+def served(sites):
+    """Each engine's site on its own 127.0.0.1 port: engine -> base URL."""
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, *args):  # keep the test output to the test
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    servers, urls = [], {}
+    for engine, site in sites.items():
+        server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        urls[engine] = f"http://127.0.0.1:{server.server_address[1]}/"
+    yield urls
+    for server in servers:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -71,43 +101,201 @@ def browser():
         chromium.close()
 
 
+class Offline:
+    """A browser context that lets requests reach ``base`` only; every other one is aborted and kept."""
+
+    def __init__(self, browser, base: str, viewport=DESKTOP):
+        self.base = base
+        self.elsewhere: list[str] = []
+        self.context = browser.new_context(viewport=viewport)
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(30_000)
+
+    def _route(self, route):
+        if route.request.url.startswith(self.base):
+            route.continue_()
+        else:
+            self.elsewhere.append(route.request.url)
+            route.abort()
+
+    def close(self):
+        self.context.close()
+
+
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    yield page
-    context.close()
+def offline(browser, served):
+    opened: list[Offline] = []
+
+    def open_(engine: str, viewport=DESKTOP) -> Offline:
+        opened.append(Offline(browser, served[engine], viewport))
+        return opened[-1]
+
+    yield open_
+    for context in opened:
+        context.close()
 
 
-def test_a_citation_link_lands_on_the_receiver_check_in_view(served_site, page):
+# The whole anchor list of a page checked in one round trip: jump to each id, see that it is in view.
+SCROLL_TO_EACH = """(ids) => ids.filter((id) => {
+    location.hash = encodeURIComponent(id);
+    const el = document.getElementById(id);
+    if (!el) return true;
+    const box = el.getBoundingClientRect();
+    return !(box.bottom > 0 && box.top < window.innerHeight && box.height > 0);
+})"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_page_loads_offline_and_every_anchor_scrolls_into_view(engine, sites, offline):
+    site = sites[engine]
+    anchors: dict[str, list[str]] = {}
+    entries = json.loads((site / "anchors.json").read_text("utf-8"))["anchors"]
+    for entry in entries:
+        anchors.setdefault(entry["page"], []).append(entry["anchor"])
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
+    assert {f"{url}index.html" for url in anchors} <= set(pages)
+    tab = offline(engine)
+    missed = {}
+    for path in pages:
+        response = tab.page.goto(tab.base + path, wait_until="load")
+        assert response is not None and response.ok, path
+        url = path.removesuffix("index.html")
+        if url in anchors:
+            out_of_view = tab.page.evaluate(SCROLL_TO_EACH, anchors[url])
+            if out_of_view:
+                missed[url] = out_of_view
+    assert len(pages) >= 20
+    assert not missed, missed
+    assert sum(map(len, anchors.values())) == len(entries) > 50  # every anchor of anchors.json was tried
+    assert tab.elsewhere == [], f"{engine} pages asked another host for: {sorted(set(tab.elsewhere))}"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_graph_renders_offline_with_a_link_per_node(engine, offline):
     from playwright.sync_api import expect
 
-    page.goto(served_site)
-    citation = page.locator('a[href$="#findingsreturn-check-2"]').first
+    tab = offline(engine)
+    tab.page.goto(tab.base + "contracts/", wait_until="load")
+    graph = tab.page.locator(".contractc-graph svg")
+    expect(graph).to_be_visible()
+    box = graph.bounding_box()
+    assert box and box["width"] > 300 and box["height"] > 40
+    nodes = tab.page.locator(".contractc-graph a.cc-node")
+    assert nodes.count() == 6  # 4 agents and skills, 2 text shapes
+    labels = sorted(nodes.nth(i).locator("text").text_content() for i in range(nodes.count()))
+    assert labels == sorted(
+        ["change-summarizer", "code-reviewer", "reviewing-changes", "writing-release-notes", "FindingsReturn", "SummaryReturn"]
+    )
+    assert tab.page.locator(".contractc-graph .cc-mode").first.text_content() == "for release notes"
+    tab.page.locator('.contractc-graph a[data-node="agent:code-reviewer"]').click()
+    tab.page.wait_for_url("**/contracts/agents/code-reviewer/")
+    assert tab.page.locator("h1").first.text_content().startswith("code-reviewer")
+    assert "flowchart" not in tab.page.content()
+    assert tab.elsewhere == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_copied_snippet_hashes_to_the_manifests_sha256(engine, browser, served):
+    manifest = json.loads((REPO / "prompts/manifest.json").read_text("utf-8"))
+    entry = next(e for e in manifest["snippets"] if e["shape"] == "findingsreturn")
+    tab = Offline(browser, served[engine])
+    try:
+        tab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served[engine].rstrip("/"))
+        tab.page.goto(tab.base + "contracts/shapes/findingsreturn/", wait_until="load")
+        tab.page.locator(".contractc-snippet button[data-clipboard-text]").click()
+        copied = tab.page.evaluate("navigator.clipboard.readText()")
+        assert copied.endswith("\n")  # the final newline the theme's own button would trim
+        assert hashlib.sha256(copied.encode("utf-8")).hexdigest() == entry["sha256"]
+        # the raw file the page links beside it holds the same bytes, and its .sha256 says so
+        raw = tab.page.request.get(tab.base + "contracts/snippets/code-reviewer/findingsreturn.md.txt").body()
+        assert raw == (REPO / entry["path"]).read_bytes()
+        listed = tab.page.request.get(tab.base + "contracts/snippets/code-reviewer/findingsreturn.md.txt.sha256").text()
+        assert listed == f"{entry['sha256']}  findingsreturn.md.txt\n"
+        assert tab.elsewhere == []
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_trailing_space_in_a_code_span_is_kept_and_seen(engine, offline):
+    tab = offline(engine)
+    for path in ("contracts/review-returns/", "contracts/shapes/findingsreturn/"):
+        tab.page.goto(tab.base + path, wait_until="load")
+        code = tab.page.locator("#findingsreturn-check-1 code").first
+        assert code.text_content() == "verdict: "
+        space = code.locator(".contractc-space")
+        box = space.bounding_box()
+        assert box and box["width"] > 2  # the space takes room and is underlined where it stands
+        assert space.evaluate("el => getComputedStyle(el).borderBottomStyle") == "dotted"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_checks_have_visible_permalinks_and_a_shape_pages_checks_link_to_themselves(engine, offline):
+    tab = offline(engine)
+    tab.page.goto(tab.base + "contracts/review-returns/", wait_until="load")
+    permalink = tab.page.locator('#findingsreturn-check-2 a[href="#findingsreturn-check-2"]')
+    assert permalink.is_visible() and permalink.text_content() == "§"
+    heading = tab.page.locator("h2#findingsreturn > a.headerlink")  # the section's, seen without hovering
+    assert float(heading.evaluate("el => getComputedStyle(el).opacity")) >= 0.4 and heading.is_visible()
+    note = tab.page.locator("h2#findingsreturn + p")
+    assert note.locator('a[href$="shapes/findingsreturn/"]').count() == 1
+    assert note.locator('a[href$="agents/code-reviewer/"]').count() == 1
+    tab.page.goto(tab.base + "contracts/shapes/findingsreturn/", wait_until="load")
+    own = tab.page.locator('#findingsreturn-check-2 a[href="#findingsreturn-check-2"]')
+    assert own.is_visible() and own.text_content() == "§"
+    tab.page.goto(tab.base + "contracts/shapes/building-stage.task_brief/", wait_until="load")
+    field = tab.page.locator('[id="building-stage.task_brief-plan"] a[href="#building-stage.task_brief-plan"]')
+    assert field.is_visible() and field.text_content() == "§"
+
+
+def test_a_citation_link_lands_on_the_receiver_check_in_view(offline):
+    from playwright.sync_api import expect
+
+    tab = offline("mkdocs")
+    tab.page.goto(tab.base)
+    citation = tab.page.locator('a[href$="#findingsreturn-check-2"]').first
     expect(citation).to_be_visible()
     citation.click()
-    page.wait_for_url("**/contracts/review-returns/#findingsreturn-check-2")
-    target = page.locator("#findingsreturn-check-2")
+    tab.page.wait_for_url("**/contracts/review-returns/#findingsreturn-check-2")
+    target = tab.page.locator("#findingsreturn-check-2")
     expect(target).to_have_count(1)
     expect(target).to_contain_text("every bullet begins")
     expect(target).to_be_in_viewport()
-    assert page.evaluate("document.documentElement.scrollTop") > 0  # it scrolled to get there
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "site-receiver-check.png"))
+    assert tab.page.evaluate("document.documentElement.scrollTop") > 0  # it scrolled to get there
 
 
-def test_search_finds_a_shape_by_name(served_site, page):
+def test_search_finds_a_shape_by_name(offline):
     from playwright.sync_api import expect
 
-    page.goto(served_site)
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").press_sequentially("SummaryReturn", delay=30)
-    result = page.locator('.md-search-result__item a[href*="contracts/shapes/summaryreturn/"]').first
+    tab = offline("mkdocs")
+    tab.page.goto(tab.base)
+    tab.page.locator("label.md-search__icon, .md-search__input").first.click()
+    tab.page.locator("input.md-search__input").press_sequentially("SummaryReturn", delay=30)
+    result = tab.page.locator('.md-search-result__item a[href*="contracts/shapes/summaryreturn/"]').first
     expect(result).to_be_visible()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "site-search.png"))
     result.click()
-    page.wait_for_url("**/contracts/shapes/summaryreturn/**")
-    expect(page.locator("h1#summaryreturn")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "site-shape-page.png"), full_page=True)
+    tab.page.wait_for_url("**/contracts/shapes/summaryreturn/**")
+    expect(tab.page.locator("h1#summaryreturn")).to_be_visible()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_screenshots_of_index_contract_and_shape_pages_at_desktop_and_phone_width(engine, offline, artifacts):
+    written = []
+    for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        tab = offline(engine, viewport)
+        for name, path in (
+            ("index", "contracts/"),
+            ("contract", "contracts/review-returns/"),
+            ("shape", "contracts/shapes/findingsreturn/"),
+        ):
+            tab.page.goto(tab.base + path, wait_until="load")
+            shot = artifacts / f"{engine}-{name}-{width}.png"
+            tab.page.screenshot(path=str(shot), full_page=True)
+            written.append(shot)
+        if width == "phone":  # the page fits the phone: nothing wider than the screen but the scrolling graph
+            overflow = tab.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 1
+        assert tab.elsewhere == []
+    assert all(shot.stat().st_size > 10_000 for shot in written)
+    assert len(written) == 6

@@ -45,8 +45,7 @@ def test_a_dangling_anchor_inside_a_contract_is_drift_with_file_line_and_a_sugge
     assert result.code == 1
     assert result.out.splitlines() == [
         "contracts/echo.md:15:14: error[drift-link]: link #echoreturn-chek-1 names no anchor 'echoreturn-chek-1' of contracts/echo.md",
-        "  hint: did you mean #echoreturn-check-1? (edit the link; anchors come from the contract's headings and checks)",
-        "  see: https://contractc.dev/drift-codes/#drift-link",
+        "  hint: did you mean #echoreturn-check-1? (edit the link; anchors come from the contract's headings and checks); more: `contractc explain drift-link`",
         "contractc: 1 drifted, 2 checked; fix each as its hint says",
     ]
 

@@ -41,11 +41,21 @@ echo_brief:
 ```
 """
 CONFIG = "contracts:\n  - path: contracts/echo.md\n    shared: [shared]\n"
+SPACE = (
+    '<span class="contractc-space" title="a space" style="white-space:pre;border-bottom:1px dotted currentColor"> </span>'
+)
 
 
 @pytest.fixture
 def project(tmp_path):
     return write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/echo.md": CONTRACT})
+
+
+def render_bytes(root):
+    from contractc.load import load_project
+    from contractc.site.pages import render_site
+
+    return render_site(load_project(root), root)
 
 
 def render(root):
@@ -65,9 +75,30 @@ def test_one_page_per_contract_shape_and_agent_plus_index_and_anchors(project):
         "contracts/index.md",
         "contracts/shapes/echo_brief.md",
         "contracts/shapes/echoreturn.md",
+        "contracts/snippets/echoer/echoreturn.md.txt",
+        "contracts/snippets/echoer/echoreturn.md.txt.sha256",
         "schemas/echo/echo_brief.artifact.schema.json",
+        "schemas/echo/echo_brief.artifact.schema.json.sha256",
         "schemas/echo/echo_brief.schema.json",
+        "schemas/echo/echo_brief.schema.json.sha256",
     ]
+
+
+def test_snippets_and_schemas_are_published_byte_for_byte_with_their_sha256_beside_them(project, run_cli):
+    import hashlib
+
+    assert run_cli("build", "--root", str(project)).code == 0
+    pages = {path: data for path, data in render_bytes(project).items()}
+    snippet = pages["contracts/snippets/echoer/echoreturn.md.txt"]
+    assert snippet == (project / "prompts/echoer/echoreturn.md").read_bytes()  # the very bytes the prompt holds
+    manifest = json.loads((project / "prompts/manifest.json").read_text())
+    (entry,) = manifest["snippets"]
+    digest = hashlib.sha256(snippet).hexdigest()
+    assert entry["sha256"] == digest
+    assert pages["contracts/snippets/echoer/echoreturn.md.txt.sha256"] == f"{digest}  echoreturn.md.txt\n".encode()
+    schema = pages["schemas/echo/echo_brief.schema.json"]
+    assert schema == (project / "schemas/echo/echo_brief.schema.json").read_bytes()
+    assert pages["schemas/echo/echo_brief.schema.json.sha256"].split()[0].decode() == hashlib.sha256(schema).hexdigest()
 
 
 def test_contract_page_is_the_contract_with_explicit_ids_on_headings_and_checks(project):
@@ -75,14 +106,23 @@ def test_contract_page_is_the_contract_with_explicit_ids_on_headings_and_checks(
     assert page.startswith(
         "# Echo contract {#echo-contract}\n\n## Shared {#shared}\n\nRead me.\n\n## EchoReturn {#echoreturn}\n"
     )
-    # a blank line is added before the list (Python-Markdown needs one), the id goes on the item's last line,
-    # after the mark saying whether `contractc validate` runs the check
-    assert "Receiver checks:\n\n1. Line 1 begins `echo: `.\n   *mechanised*\n   {#echoreturn-check-1}\n" in page
+    # a blank line is added before the list (Python-Markdown needs one), then the mark saying whether
+    # `contractc validate` runs the check with a visible permalink, and the id on the item's last line;
+    # the code span's trailing space is kept and shown
     assert (
-        "2. The return is one line,\n   never two.\n   **not mechanised** (the receiver judges it by reading)\n"
-        "   {#echoreturn-check-2}\n"
+        "Receiver checks:\n\n1. Line 1 begins <code>echo&#58;" + SPACE + "</code>.\n"
+        '   *mechanised* [§](#echoreturn-check-1 "Permanent link to this check")\n   {#echoreturn-check-1}\n'
     ) in page
-    assert "## Hand-off {#handoff}\n" in page
+    assert (
+        "2. The return is one line,\n   never two.\n   **not mechanised** (the receiver judges it by reading) "
+        '[§](#echoreturn-check-2 "Permanent link to this check")\n   {#echoreturn-check-2}\n'
+    ) in page
+    # each section that defines a shape links its shape page and its producer's agent page, mode included
+    assert (
+        "## EchoReturn {#echoreturn}\n\n*Shape page:* [EchoReturn](shapes/echoreturn.md), "
+        "produced by [`echoer`](agents/echoer.md) in loud mode\n\n"
+    ) in page
+    assert "## Hand-off {#handoff}\n\n*Shape page:* [echo&#95;brief](shapes/echo_brief.md)\n\n" in page
     assert "*Source:* `contracts/echo.md`" in page
 
 
@@ -92,8 +132,10 @@ def test_text_shape_page_has_producer_consumers_template_checks_and_snippet(proj
     assert "| Producer | [`echoer`](../agents/echoer.md) in loud mode |" in page
     assert "| Consumers | [`echo-skill`](../agents/echo-skill.md), [`auditor`](../agents/auditor.md) |" in page
     assert "## Template {#shape-template}\n\n```\necho: <text>\n```\n" in page
+    # a check's § links to itself on this page; the contract's copy is a second link
     assert (
-        '1. Line 1 begins `echo: `. [§](../echo.md#echoreturn-check-1 "the check in the contract")\n'
+        "1. Line 1 begins <code>echo&#58;" + SPACE + '</code>. [§](#echoreturn-check-1 "Permanent link to this check")'
+        " · [in the contract](../echo.md#echoreturn-check-1)\n"
         "    *mechanised* (`line-begins`)\n    {#echoreturn-check-1}\n"
     ) in page
     assert (
@@ -101,7 +143,23 @@ def test_text_shape_page_has_producer_consumers_template_checks_and_snippet(proj
         "    {#echoreturn-check-2}\n"
     ) in page
     assert "`prompts/echoer/echoreturn.md`" in page
-    assert "```markdown\n## Shared\n\nRead me.\n\n## EchoReturn\n" in page
+    assert "| Dispatch snippet | 220 bytes, ~55 tokens (estimated: bytes ÷ 4, rounded up) |" in page
+    assert "- Raw file: [`echoreturn.md.txt`](../snippets/echoer/echoreturn.md.txt)\n" in page
+
+
+def test_the_copy_button_carries_the_snippets_exact_bytes_final_newline_included(project):
+    import html
+    import re
+
+    page = render(project)["contracts/shapes/echoreturn.md"]
+    snippet = render_bytes(project)["contracts/snippets/echoer/echoreturn.md.txt"]
+    assert snippet.endswith(b"`echo: `.\n2. The return is one line,\n   never two.\n\n")  # up to the next section
+    (block,) = [line for line in page.splitlines() if line.startswith('<div class="contractc-snippet no-copy">')]
+    (copied,) = re.findall(r'data-clipboard-text="([^"]*)"', block)
+    assert "\n" not in copied  # one line: no Markdown rule can read inside the block
+    assert html.unescape(copied).encode() == snippet
+    shown = re.search(r"<code>(.*)</code>", block).group(1)
+    assert html.unescape(shown) + "\n" == snippet.decode()
 
 
 def test_data_shape_page_escapes_comments_and_anchors_every_field(project):
@@ -129,7 +187,7 @@ def test_data_shape_page_escapes_comments_and_anchors_every_field(project):
 def test_data_shape_page_links_its_schemas_copied_where_their_id_points(project):
     pages = render(project)
     page = pages["contracts/shapes/echo_brief.md"]
-    assert "- [`echo_brief.schema.json`](../../schemas/echo/echo_brief.schema.json): wire schema" in page
+    assert "- [`echo_brief.schema.json`](../../schemas/echo/echo_brief.schema.json): wire schema; SHA-256 `" in page
     schema = json.loads(pages["schemas/echo/echo_brief.schema.json"])
     assert schema["$id"] == "https://example.invalid/contracts/schemas/echo/echo_brief.schema.json"
     assert "trace" not in json.loads(pages["schemas/echo/echo_brief.artifact.schema.json"])["properties"]
@@ -139,6 +197,9 @@ def test_agent_pages_list_what_they_produce_and_receive(project):
     pages = render(project)
     assert "## Produces {#agent-produces}" in pages["contracts/agents/echoer.md"]
     assert "[EchoReturn](../shapes/echoreturn.md) | in loud mode |" in pages["contracts/agents/echoer.md"]
+    write_tree(project, {"contracts/echo.md": CONTRACT.replace(" in loud mode", "")})
+    assert "[EchoReturn](../shapes/echoreturn.md) | *none named: every dispatch* |" in render(project)["contracts/agents/echoer.md"]
+    write_tree(project, {"contracts/echo.md": CONTRACT})
     assert "## Receives" not in pages["contracts/agents/echoer.md"]
     assert (
         "[EchoReturn](../shapes/echoreturn.md) | [`echoer`](echoer.md) in loud mode | [2](../shapes/echoreturn.md#shape-checks) |"
@@ -146,11 +207,35 @@ def test_agent_pages_list_what_they_produce_and_receive(project):
     )
 
 
-def test_index_has_a_mermaid_graph_of_producers_and_consumers(project):
+def test_index_draws_the_producer_consumer_graph_as_inline_svg_linking_every_node(project):
+    import re
+
     page = render(project)["contracts/index.md"]
-    assert (
-        '```mermaid\nflowchart LR\n  a0["auditor"]\n  a1["echo-skill"]\n  a2["echoer"]\n  a2 -->|"EchoReturn"| a0\n  a2 -->|"EchoReturn"| a1\n```'
-        in page
+    assert "mermaid" not in page and "<script" not in page
+    graph = page[page.index('<div class="contractc-graph"') : page.index("</div>") + 6]
+    assert "\n\n" not in graph  # one raw HTML block
+    assert "http://" not in graph.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in graph
+    nodes = re.findall(r'<a href="([^"]+)" class="cc-node [^"]+" data-node="([^"]+)">', graph)
+    assert sorted(nodes) == [
+        ("agents/auditor.md", "agent:auditor"),
+        ("agents/echo-skill.md", "agent:echo-skill"),
+        ("agents/echoer.md", "agent:echoer"),
+        ("shapes/echoreturn.md", "shape:echoreturn"),
+    ]
+    assert graph.count('class="cc-edge"') == 3  # echoer -> EchoReturn -> auditor, echo-skill
+    assert '<text class="cc-mode"' in graph and ">in loud mode</text>" in graph  # the producer's mode
+    # left to right: producer, shape, consumers
+    xs = {key: float(x) for key, x in re.findall(r'data-node="([^"]+)"><title>[^<]*</title><rect x="([\d.]+)"', graph)}
+    assert xs["agent:echoer"] < xs["shape:echoreturn"] < xs["agent:auditor"] == xs["agent:echo-skill"]
+
+
+def test_the_index_names_modes_and_says_why_a_cell_is_empty(project):
+    page = render(project)["contracts/index.md"]
+    assert "| [EchoReturn](shapes/echoreturn.md) | text | [`echoer`](agents/echoer.md) in loud mode |" in page
+    row = next(line for line in page.splitlines() if line.startswith("| [echo_brief]"))
+    assert row == (
+        "| [echo_brief](shapes/echo_brief.md) | data | *none named: a data shape travels inside a dispatch* "
+        "| *none named: see the contract section* |"
     )
 
 
@@ -207,8 +292,7 @@ def test_a_broken_override_is_a_located_error(project, run_cli):
     result = run_cli("build", "--root", str(project))
     assert (result.code, result.err) == (
         2,
-        ("contractc.yaml:5:3: error[site-template]: template folder 'missing' does not exist\n  hint: create it or remove site.templates\n"
-        "  see: https://contractc.dev/drift-codes/#site-template\n"),
+        ("contractc.yaml:5:3: error[site-template]: template folder 'missing' does not exist\n  hint: create it or remove site.templates; more: `contractc explain site-template`\n"),
     )
 
 
@@ -225,11 +309,9 @@ def test_two_contracts_with_one_page_name_collide(project, run_cli):
     assert result.code == 2
     assert result.err.splitlines() == [
         "contractc.yaml:4:5: error[site-collision]: the site page of other/echo.md would be contracts/echo.md, already used by contracts/echo.md",
-        "  hint: rename the contract file: its name without .md names its site page",
-        "  see: https://contractc.dev/drift-codes/#site-collision",
+        "  hint: rename the contract file: its name without .md names its site page; more: `contractc explain site-collision`",
         "contractc.yaml:5:5: error[site-collision]: the site page of other/index.md would be contracts/index.md, already used by the generated pages",
-        "  hint: rename the contract file: its name without .md names its site page",
-        "  see: https://contractc.dev/drift-codes/#site-collision",
+        "  hint: rename the contract file: its name without .md names its site page; more: `contractc explain site-collision`",
     ]
 
 
@@ -250,12 +332,10 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
     assert result.code == 1
     assert result.out.splitlines() == [
         "docs/contracts/shapes/echoreturn.md:1:1: error[drift-output]: differs from what the contracts compile to",
-        "  hint: run `contractc build` to regenerate it; edit the contract, not the copy",
-        "  see: https://contractc.dev/drift-codes/#drift-output",
+        "  hint: run `contractc build` to regenerate it; edit the contract, not the copy; more: `contractc explain drift-output`",
         "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it",
-        "  hint: build removes only files it wrote: remove it by hand, or move it out of the output folder",
-        "  see: https://contractc.dev/drift-codes/#drift-orphan",
-        "contractc: 2 drifted, 14 checked; fix each as its hint says (`contractc build`)",
+        "  hint: build removes only files it wrote: remove it by hand, or move it out of the output folder; more: `contractc explain drift-orphan`",
+        "contractc: 2 drifted, 18 checked; fix each as its hint says (`contractc build`)",
     ]
     assert snapshot(project) == before
     assert run_cli("build", "--root", str(project)).code == 1  # it wrote the page, and still names the file it did not write
@@ -268,8 +348,7 @@ def test_site_pages_outside_the_project_are_refused(project, run_cli):
     result = run_cli("build", "--root", str(project), "--site-pages", "../elsewhere")
     assert (result.code, result.err) == (
         2,
-        ("--site-pages:1:1: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project\n"
-        "  see: https://contractc.dev/drift-codes/#unsafe-path\n"),
+        ("--site-pages:1:1: error[unsafe-path]: path '../elsewhere' contains '..'\n  hint: use a path inside the project; more: `contractc explain unsafe-path`\n"),
     )
 
 
@@ -298,3 +377,74 @@ def test_contract_values_in_templates_are_escaped_not_markup(tmp_path):
         line for line in pages["contracts/agents/echoer.md"].splitlines() if line.startswith("| [EchoReturn]")
     )
     assert "| &lt;img src=x onerror=alert(1)&gt; |" in produced and "<img" not in produced
+
+
+def test_code_spans_with_an_edge_space_become_html_that_keeps_it_and_others_stay_as_written():
+    import html
+    import re
+
+    from contractc.site.code_spans import visible_code_spans
+    from contractc.site.pages import code_span
+
+    text = (
+        "1. Line 1 is exactly `status: ` then `ok`; `` `tick ``, ` padded ` and `*star* ` too.\n\n"
+        "| form | example |\n|---|---|\n| prefix | `- ` |\n\n```\nfenced `code ` stays\n```\n"
+    )
+    out = visible_code_spans(text)
+    spans = re.findall(r"<code>(.*?)</code>", out)
+    plain = [html.unescape(re.sub(r"<[^>]+>", "", s)) for s in spans]
+    assert plain == ["status: ", "*star* ", "- "]  # every character, in order; `*` is not emphasis
+    assert all(s.count(SPACE) == 1 for s in spans)
+    assert "`ok`" in out and "`` `tick ``" in out and "` padded `" in out  # CommonMark strips those: left alone
+    assert "```\nfenced `code ` stays\n```\n" in out  # code blocks are not prose
+    assert visible_code_spans("no spans here `x`\n") == "no spans here `x`\n"
+    assert str(code_span("done ")) == "<code>done" + SPACE + "</code>"
+    assert str(code_span("``a``")) == "``` ``a`` ```"
+
+
+def test_the_graph_of_an_orchestrator_that_dispatches_and_receives_places_every_node(tmp_path):
+    import re
+
+    contract = """\
+# Loop
+
+## PlanReturn
+
+Produced by `planner`; consumed by `orchestrating`.
+
+```
+plan: <steps>
+```
+
+Receiver checks:
+
+1. Line 1 begins `plan:`.
+
+## BriefReturn
+
+Produced by `orchestrating` in replan mode; consumed by `planner` and `reviewer`.
+
+```
+brief: <text>
+```
+
+Receiver checks:
+
+1. Line 1 begins `brief:`.
+"""
+    root = write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/loop.md\n", "contracts/loop.md": contract})
+    graph = render(root)["contracts/index.md"]
+    boxes = dict(re.findall(r'data-node="([^"]+)"><title>[^<]*</title><rect x="([\d.]+)"', graph))
+    assert set(boxes) == {
+        "agent:orchestrating",
+        "agent:planner",
+        "agent:reviewer",
+        "shape:briefreturn",
+        "shape:planreturn",
+    }
+    assert graph.count('class="cc-edge"') == 5  # planner->Plan->orchestrating->Brief->planner, Brief->reviewer
+    x = {k: float(v) for k, v in boxes.items()}
+    # the cycle is cut once: every arrow but the one closing it (PlanReturn -> orchestrating) runs left to right
+    assert x["agent:orchestrating"] < x["shape:briefreturn"] < x["agent:planner"] == x["agent:reviewer"]
+    assert x["agent:planner"] < x["shape:planreturn"]
+    assert ">in replan mode</text>" in graph

@@ -96,6 +96,7 @@ def cli(debug: bool) -> None:
                                (--format github: annotations on the pull request)
       contractc hash FILE      print the SHA-256 a contract is published with
       contractc validate SHAPE FILE   judge an agent's return (or a document) against a shape
+      contractc explain CODE   what a message's code means and how to fix it
       contractc scan [PATH]    an existing plugin: where its pasted copies disagree
       contractc adopt [PATH]   move those copies under a contract (--write)
 
@@ -122,11 +123,11 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
 
     result = run(root, Mode.BUILD, force=force, site_pages=site_pages)
     if result.exit_code is ExitCode.BAD_INPUT:
-        return _fail(result.diagnostics)
+        return _fail(result.diagnostics, result.docs_url)
     if result.refused:
         from contractc.report import unified_diff
 
-        code = _fail(result.diagnostics)
+        code = _fail(result.diagnostics, result.docs_url)
         for change in result.changes:  # what --force would write over: the hand-made bytes are shown, not lost unseen
             click.echo(unified_diff(change), nl=False, err=True)
         click.echo(f"contractc: nothing written; {len(result.diagnostics)} region(s) need a decision", err=True)
@@ -136,9 +137,9 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     written = len(result.changes)
     click.echo(f"contractc: {written} written, {result.checked - written} already current" if written else f"contractc: {result.checked} files current, nothing written")
     for note in result.notes:
-        click.echo(note.format())
+        click.echo(note.format(docs_url=result.docs_url))
     # Drift build cannot fix (a hand-made copy of a shape, a broken pin) still fails the build.
-    return _fail(result.diagnostics) if result.diagnostics else result.exit_code
+    return _fail(result.diagnostics, result.docs_url) if result.diagnostics else result.exit_code
 
 
 @cli.command()
@@ -166,7 +167,9 @@ def check(
     """Compare every output with what the contracts compile to; write nothing.
 
     Also checks that every link into a contract (`contracts/x.md#anchor`) or
-    into the contract site (the site_url) names an anchor that exists.
+    into the contract site (the site_url) names an anchor that exists, and that
+    no dispatch snippet exceeds its context budget (budgets: in contractc.yaml,
+    in estimated tokens: UTF-8 bytes / 4).
 
     Exit 0 when every copy is current, 1 when any drifted or a link dangles
     (each one is named with file:line, drifted files with a diff), 2 for bad
@@ -178,8 +181,8 @@ def check(
     from contractc.diagnostics import ContractcError, ExitCode
     from contractc.report import Report
 
-    def report(found: Report) -> int:
-        return _report(found, fmt, diff, quiet, root)
+    def report(found: Report, docs_url: str = "") -> int:
+        return _report(found, fmt, diff, quiet, root, docs_url)
 
     changed = None
     if changed_since is not None:  # a bad ref is exit 2 even when the cache could answer
@@ -215,7 +218,7 @@ def check(
     if record and not result.diagnostics:
         record.save(result.checked, options)
     if result.exit_code is ExitCode.BAD_INPUT:
-        return report(Report.of(result.diagnostics))
+        return report(Report.of(result.diagnostics), result.docs_url)
     diagnostics, changes, hidden = result.diagnostics, result.changes, 0
     if changed is not None:
         from contractc.changed import limit_to_changes
@@ -224,15 +227,15 @@ def check(
     from dataclasses import replace
 
     attached = {d: c for d, c in result.attached.items() if d in set(diagnostics)}
-    return report(replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached))
+    return report(replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached), result.docs_url)
 
 
-def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path) -> int:
+def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:
     from contractc.report import FORMATTERS, Options, stream_for
 
     to_stderr = stream_for(fmt, report)
     color = _color_wanted(sys.stderr if to_stderr else sys.stdout)
-    options = Options(diff=diff, quiet=quiet, color=color, path_prefix=_workspace_prefix(root))
+    options = Options(diff=diff, quiet=quiet, color=color, path_prefix=_workspace_prefix(root), docs_url=docs_url)
     text = FORMATTERS[fmt](report, options)
     if text:
         click.echo(text, nl=False, err=to_stderr, color=color)
@@ -490,11 +493,40 @@ def hash_(files: tuple[Path, ...]) -> int:
     return _fail(problems) if problems else ExitCode.CLEAN
 
 
-def _fail(diagnostics: list[Diagnostic]) -> int:
+@cli.command()
+@click.argument("code", required=False)
+def explain(code: str | None) -> int:
+    """Print what the message code CODE means and how to fix it, offline.
+
+    \b
+    CODE is the word in brackets of a message:
+      contracts/x.md:12:1: error[drift-link]: ...   ->   contractc explain drift-link
+    The text is the code's section of the drift-codes page (docs/drift-codes.md),
+    shipped inside the package. Without CODE, lists every code with its exit code.
+    Exit 0, or 2 for a code contractc does not have (with the nearest one).
+    """
+    from contractc.explain import code_list, code_sections, explain as explained
+
+    if code is None:
+        click.echo(code_list(), nl=False)
+        return 0
+    if code not in code_sections():
+        import difflib
+
+        close = difflib.get_close_matches(code, sorted(code_sections()), n=1)
+        nearest = f"; did you mean {close[0]}?" if close else ""
+        raise click.BadParameter(
+            f"contractc has no code {code!r}{nearest} (`contractc explain` lists every code)", param_hint="CODE"
+        )
+    click.echo(explained(code), nl=False)
+    return 0
+
+
+def _fail(diagnostics: list[Diagnostic], docs_url: str = "") -> int:
     from contractc.diagnostics import exit_code_for
 
     for diagnostic in diagnostics:
-        click.echo(diagnostic.format(), err=True)
+        click.echo(diagnostic.format(docs_url=docs_url), err=True)
     return exit_code_for(diagnostics)
 
 

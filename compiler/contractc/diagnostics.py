@@ -12,13 +12,18 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
-DOCS_URL = "https://contractc.dev/drift-codes/"
-"""The site page of ``docs/drift-codes.md``; each code is an anchor on it."""
+def doc_url(code: str, docs_url: str) -> str:
+    """Where a code is explained online: its anchor on the drift-codes page at ``docs_url``.
+
+    Empty without a ``docs_url`` (contractc.yaml): no link is printed to a page
+    nobody published; ``contractc explain CODE`` works offline either way.
+    """
+    return f"{docs_url.split('#', 1)[0]}#{code}" if docs_url else ""
 
 
-def doc_url(code: str) -> str:
-    """Where a code is explained: its anchor on the drift-codes page."""
-    return f"{DOCS_URL}#{code}"
+def explain_command(code: str) -> str:
+    """The command that prints a code's section of the drift-codes page, offline."""
+    return f"contractc explain {code}"
 
 
 def _plain(role: str, text: str) -> str:
@@ -90,6 +95,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # bad input: site
     "site-collision": (ExitCode.BAD_INPUT, "two contracts would get the same site page"),
     "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
+    "site-config": (ExitCode.BAD_INPUT, "mkdocs.yml lacks a markdown extension the contract pages need"),
 
     # drift
     "drift-output": (ExitCode.DRIFT, "a generated file differs from what the contract compiles to"),
@@ -110,6 +116,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
     "drift-link": (ExitCode.DRIFT, "a link into a contract or the contract site names no existing anchor"),
+    # drift: context budget
+    "over-budget": (ExitCode.DRIFT, "a dispatch snippet is larger than its context budget"),
     # scan: copies of a shape in a plugin that is not (yet) managed
     "scan-shape": (ExitCode.CLEAN, "note: a shape scan found, its copies and its owning copy"),
     "scan-divergent": (ExitCode.DRIFT, "a copy of a shape differs from the shape's owning copy"),
@@ -154,24 +162,30 @@ class Diagnostic:
         return self.path
 
     @property
+    def full_hint(self) -> str:
+        """The hint as printed: the fix, then the command that explains the code."""
+        more = f"`{explain_command(self.code)}`"
+        return f"{self.hint}; more: {more}" if self.hint else f"{more} explains this message"
+
+    @property
     def on_command_line(self) -> bool:
         """The message is about an option (``--site-pages:1:1``) or an argument (``argv:1:N``), not a file."""
         return self.path.startswith("-") or self.path == "argv"
 
-    @property
-    def url(self) -> str:
-        return doc_url(self.code)
+    def url(self, docs_url: str = "") -> str:
+        """The code's section online, or empty without a ``docs_url``."""
+        return doc_url(self.code, docs_url)
 
-    def format(self, paint: Callable[[str, str], str] = _plain) -> str:
+    def format(self, paint: Callable[[str, str], str] = _plain, docs_url: str = "") -> str:
         """The one message format; ``paint(role, text)`` may colour the parts (roles:
-        ``location``, the severity's value, ``code``, ``message``, ``hint``, ``url``)."""
+        ``location``, the severity's value, ``code``, ``message``, ``hint``, ``url``).
+        The ``see:`` line is there only when a ``docs_url`` is configured."""
         head = f"{paint(self.severity.value, self.severity.value)}[{paint('code', self.code)}]: {paint('message', self.message)}"
         if self.location:
             head = f"{paint('location', self.location)}: {head}"
-        lines = [head]
-        if self.hint:
-            lines.append(f"  hint: {paint('hint', self.hint)}")
-        lines.append(f"  see: {paint('url', self.url)}")
+        lines = [head, f"  hint: {paint('hint', self.full_hint)}"]
+        if docs_url:
+            lines.append(f"  see: {paint('url', self.url(docs_url))}")
         return "\n".join(lines)
 
     def sort_key(self) -> tuple[str, int, int, str]:

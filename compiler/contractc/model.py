@@ -323,6 +323,8 @@ class Config:
     """The whole validated document, for the keys later stages read."""
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
+    docs_url: str = ""
+    """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
 
     def where(self, key_path: str) -> Span:
         """The span of a key path (``$.out.prompts``), for locating messages about it."""

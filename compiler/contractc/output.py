@@ -73,6 +73,8 @@ class Change:
     output: Output | None
     removable: bool = True
     """For an orphan: build can prove it wrote it (:mod:`contractc.written`), so it may remove it."""
+    expected_path: str | None = None
+    """Where the expected bytes are, when not at ``path`` (``scan``: the owning copy in another file)."""
 
 
 def guard_paths(root: Path, outputs: OutputSet) -> None:

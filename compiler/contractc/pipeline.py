@@ -38,6 +38,8 @@ class Result:
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
     notes: list[Diagnostic] = field(default_factory=list)
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
+    docs_url: str = ""
+    """``docs_url`` of contractc.yaml, for the messages' ``see:`` links (empty: none, or not loaded)."""
     attached: dict[Diagnostic, Change] = field(default_factory=dict)
     """Check mode: the diff shown under one diagnostic (a restatement against the contract's bytes)."""
 
@@ -83,6 +85,7 @@ def run(
     try:
         recovered = recover(root)
         project, outputs = compile_project(root, only, site_pages)
+        result.docs_url = project.config.docs_url
         result.sources = sources_of(project)
         result.checked = len(outputs.files)
         guard_paths(root, outputs)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from contractc import __version__
-from contractc.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for
+from contractc.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for, explain_command
 
 if TYPE_CHECKING:  # the CLI imports this module for --help; keep it light
     from contractc.output import Change
@@ -112,6 +112,8 @@ class Options:
     """Paint the text format with ANSI colours (the CLI decides: a terminal and no NO_COLOR)."""
     path_prefix: str = ""
     """Prepended to paths in GitHub annotations: the project root as seen from the workspace."""
+    docs_url: str = ""
+    """``docs_url`` of contractc.yaml: where the drift-codes page is published; no links without it."""
 
 
 def unified_diff(change: Change, labels: tuple[str, str] = ("on disk", "from contracts")) -> str:
@@ -125,7 +127,7 @@ def unified_diff(change: Change, labels: tuple[str, str] = ("on disk", "from con
         lines(change.actual),
         lines(change.expected),
         fromfile=f"{change.path} ({labels[0]})",
-        tofile=f"{change.path} ({labels[1]})",
+        tofile=f"{change.expected_path or change.path} ({labels[1]})",
     )
     return "".join(d if d.endswith("\n") else d + "\n\\ No newline at end of file\n" for d in diff)
 
@@ -185,12 +187,12 @@ def format_text(report: Report, options: Options) -> str:
         return "".join(out)
 
     if report.exit_code is ExitCode.BAD_INPUT:
-        return "".join(d.format(paint) + "\n" for d in report.diagnostics)
+        return "".join(d.format(paint, options.docs_url) + "\n" for d in report.diagnostics)
     if options.quiet:
         return "".join(f"{d.location}: {d.severity.value}[{d.code}]: {d.message}\n" for d in report.diagnostics)
     out = []
     for d, change in report.diffed():
-        out.append(d.format(paint) + "\n")
+        out.append(d.format(paint, options.docs_url) + "\n")
         if change is not None and options.diff:
             out.append(paint_diff(unified_diff(change, report.labels)))
     out.append(summary(report) + "\n")
@@ -212,7 +214,7 @@ def github_property(text: str) -> str:
     return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_annotation(d: Diagnostic, prefix: str = "") -> str:
+def github_annotation(d: Diagnostic, prefix: str = "", docs_url: str = "") -> str:
     props = []
     if d.path and not d.on_command_line:
         props.append(f"file={github_property(prefix + d.path)}")
@@ -221,7 +223,8 @@ def github_annotation(d: Diagnostic, prefix: str = "") -> str:
             if d.col:
                 props.append(f"col={d.col}")
     props.append(f"title={github_property(f'contractc {d.code}')}")
-    body = "\n".join([d.message, *([f"hint: {d.hint}"] if d.hint else []), f"see: {d.url}"])
+    url = d.url(docs_url)
+    body = "\n".join([d.message, f"hint: {d.full_hint}", *([f"see: {url}"] if url else [])])
     return f"::{_GITHUB_LEVEL[d.severity]} {','.join(props)}::{github_data(body)}\n"
 
 
@@ -237,7 +240,7 @@ def _github_group(title: str, body: str) -> str:
 
 
 def format_github(report: Report, options: Options) -> str:
-    out = [github_annotation(d, options.path_prefix) for d in report.diagnostics]
+    out = [github_annotation(d, options.path_prefix, options.docs_url) for d in report.diagnostics]
     if options.quiet or report.exit_code is ExitCode.BAD_INPUT:
         return "".join(out)
     if options.diff:
@@ -279,7 +282,8 @@ def report_document(report: Report, options: Options) -> dict:
                 "code": d.code,
                 "message": d.message,
                 "hint": d.hint,
-                "url": d.url,
+                "explain": explain_command(d.code),
+                "url": d.url(options.docs_url) or None,
             }
             for d in report.diagnostics
         ],

@@ -18,9 +18,10 @@ The plan is computed in full before anything is written:
 
 from __future__ import annotations
 
+import glob
 import tempfile
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from contractc.adopt.contract import render_config, render_contract
 from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
@@ -118,9 +119,11 @@ def plan_adoption(
             plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path])
     files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
-    targets = sorted(files)
+    targets, covered = _targets(root, sorted(files), result)
     out = _out_folders(root)
     config = render_config(contract_path, targets, [], out)
+    # the other files the target globs reach are compiled too, so what check will find there is found now
+    files = {**{p: result.data[p] for p in covered if p not in files}, **files}
     try:
         outputs, found = _compile(root, contract_path, contract_bytes, config, files)
     except ContractcError as exc:
@@ -201,6 +204,35 @@ def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]
         if span is not None:
             starts[span.start] = (shape.id, contract.slice(span))
     return {p.group.id: starts[p.offset] for p in placed}
+
+
+def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list[str], set[str]]:
+    """The ``targets:`` globs, and every file they reach.
+
+    Each rewritten file's folder is a glob (``agents/*.md``, ``skills/*/SKILL.md``), so a copy
+    pasted into an agent added later fails ``check`` as a restatement.  A folder where the glob
+    would also reach a file scan did not read (git-ignored, a link) is listed file by file:
+    ``check`` must not depend on files a CI checkout does not have.
+    """
+    read = set(result.files)
+    patterns: set[str] = set()
+    covered: set[str] = set()
+    for path in rewritten:
+        parts = PurePosixPath(path).parts
+        if parts[-1] == "SKILL.md" and len(parts) >= 3:
+            pattern = "/".join([*map(glob.escape, parts[:-2]), "*", "SKILL.md"])
+        elif len(parts) >= 2:
+            pattern = "/".join([*map(glob.escape, parts[:-1]), "*" + PurePosixPath(path).suffix])
+        else:
+            pattern = ""
+        reached = {m.relative_to(root).as_posix() for m in root.glob(pattern)} if pattern else set()
+        if pattern and reached <= read:
+            patterns.add(pattern)
+            covered |= reached
+        else:
+            patterns.add(glob.escape(path))
+            covered.add(path)
+    return sorted(patterns), covered
 
 
 def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, files: dict[str, bytes]):

@@ -11,6 +11,7 @@ Shapes outside any stage go in a ``Shapes`` section.
 
 from __future__ import annotations
 
+import glob
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ def render_config(
         "contracts:",
         f"  - path: {json.dumps(contract)}",
         "targets:",
-        *(f"  - {json.dumps(t)}" for t in targets),
+        *(f"  - {json.dumps(t, ensure_ascii=False)}" for t in targets),  # globs, escaped by the caller
     ]
     from contractc.load.config import DEFAULT_OUT
 
@@ -91,7 +92,8 @@ def render_config(
     if allowed:
         lines.append("allow_restatements:")
         for path, shape, line, why in allowed:
-            lines.append(f"  - {{ path: {json.dumps(path)}, shape: {json.dumps(shape)}, line: {line} }}  # {why}")
+            where = json.dumps(glob.escape(path), ensure_ascii=False)  # a glob: `[old] x.md` must match itself
+            lines.append(f"  - {{ path: {where}, shape: {json.dumps(shape)}, line: {line} }}  # {why}")
     return ("\n".join(lines) + "\n").encode()
 
 

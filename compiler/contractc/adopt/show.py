@@ -37,9 +37,14 @@ def summary(plan: Plan, written: bool) -> str:
         return "contractc: nothing to adopt: no shape has two or more unmanaged copies"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
     counts = (
-        f"{len(plan.shapes)} shapes into {plan.contract}, {targets} files rewritten with managed regions, "
-        f"{len(plan.changes)} files in all, {len(plan.rewritten)} copies change bytes"
+        f"{_n(len(plan.shapes), 'shape', 'shapes')} into {plan.contract}, "
+        f"{_n(targets, 'file', 'files')} rewritten with managed regions, {len(plan.changes)} files in all, "
+        f"{_n(len(plan.rewritten), 'copy changes', 'copies change')} bytes"
     )
     if written:
         return f"contractc: adopted {counts}; run `contractc check` (clean) and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
+
+
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"

@@ -157,12 +157,12 @@ RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
         _status_alternatives,
     ),
     "line-after-status": (
-        re.compile(r"the first non-blank line after the status line begins `(?P<prefix>[^`]+)`"),
+        re.compile(r"\b[Tt]he first non-blank line after the status line begins `(?P<prefix>[^`]+)`"),
         _after_status,
     ),
     "nth-line": (
         re.compile(
-            rf"(?:\b[Ll]ine (?P<n>\d+)|\bthe (?P<ord>{'|'.join(_ORDINALS)}) line) begins (?:with )?`(?P<prefix>[^`]+)`"
+            rf"(?:\b[Ll]ine (?P<n>\d+)|\b[Tt]he (?P<ord>{'|'.join(_ORDINALS)}) line) begins (?:with )?`(?P<prefix>[^`]+)`"
         ),
         _nth_line,
     ),
@@ -177,7 +177,7 @@ RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
     "bullets-exempt": (re.compile(r"every bullet after the opening `(?P<exempt>[^`]+)` bullet does\b"), _exempt),
     "bullets": (
         re.compile(
-            r"every (?:\w+ )?bullet(?: begins `(?P<begins>[^`]+)`)?(?: and)?"
+            r"\b[Ee]very (?:\w+ )?bullet(?: begins `(?P<begins>[^`]+)`)?(?: and)?"
             r"(?: carries (?:the|an? [\w ]+? in the) (?P<form>[\w-]+) form)?"
         ),
         _bullets,
@@ -200,10 +200,10 @@ RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
         re.compile(r"^Every (?P<noun>\w+) has (?P<keys>an? `[^`]+` line(?:(?:,\s*and\s+|,\s*|\s+and\s+)an? `[^`]+` line)*)"),
         _item_lines,
     ),
-    "required-line": (re.compile(r"\ban? `(?P<prefix>[^`]+)` (?:line|section|heading) is present"), _required),
-    "max-lines": (re.compile(r"(?:≤\s*|\bat most |\bno more than )(?P<n>\d+) lines\b"), _max_lines),
+    "required-line": (re.compile(r"\b[Aa]n? `(?P<prefix>[^`]+)` (?:line|section|heading) is present"), _required),
+    "max-lines": (re.compile(r"(?:≤\s*|\b[Aa]t most |\b[Nn]o more than )(?P<n>\d+) lines\b"), _max_lines),
     "names-file": (re.compile(r"\bnames at least one file\b"), _names_file),
-    "carries-form": (re.compile(r"\bthe body carries the (?P<form>[\w-]+) form\b"), _carries_form),
+    "carries-form": (re.compile(r"\b[Tt]he body carries the (?P<form>[\w-]+) form\b"), _carries_form),
 }
 
 

@@ -9,7 +9,7 @@ Two named tables, both pure:
   ``drift-output`` message.
 * :data:`FINDERS` -- drift that is not a difference of one output: orphaned
   regions, restatements of a shape outside any region, broken pins, links to
-  anchors that do not exist.
+  anchors that do not exist, dispatch snippets over their context budget.
 
 :data:`BUILD_REFUSES` is the policy for the codes that need a person's
 decision: while any is found, ``build`` writes nothing (exit 1).
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from contractc.budget import find_over_budget
 from contractc.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.pins import find_broken_pins
@@ -41,6 +42,7 @@ FINDERS: dict[str, Finder] = {
     "allowances": find_stale_allowances,
     "pins": find_broken_pins,
     "links": find_dangling_links,
+    "budgets": find_over_budget,
 }
 
 # code -> True when `build --force` may override it.  A hand edit is a decision a

@@ -249,5 +249,7 @@ def _diagnostic(
         + "; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
     )
     d = Diagnostic(target.path, line, col, "drift-restatement", f"unmanaged copy of {shape.id}, {verdict}", hint)
-    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"))
+    span = shape.block if isinstance(shape, DataShape) else shape.template
+    where = f"{span.path}:{span.line}" if span is not None else None
+    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"), expected_path=where)
     return d, change

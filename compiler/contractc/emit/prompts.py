@@ -2,13 +2,16 @@
 
 ``prompts/<agent>/<shape>.md`` is the concatenation of the source slices in
 source order, nothing added or removed; ``prompts/manifest.json`` records where
-every byte came from.
+every byte came from, and each snippet's size: ``bytes``, ``tokens_estimate``
+(see :mod:`contractc.budget`) and ``section_bytes``, the size of each section
+it carries, which ``check`` compares against to name the section that grew.
 """
 
 from __future__ import annotations
 
 import hashlib
 
+from contractc.budget import section_sizes, snippet_size
 from contractc.emit.common import dump_json
 from contractc.model import Contract, Project, TextShape
 
@@ -23,10 +26,13 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     entries = []
     for contract in project.contracts:
+        sizes = section_sizes(contract)  # once per contract, not per shape
         for shape in contract.text_shapes:
             path = snippet_path(project, shape)
             data = contract.bundle(shape)
             files[path] = data
+            size = snippet_size(data)
+            carried = [s.anchor for s in contract.sections_of(shape)]
             entries.append(
                 {
                     "path": path,
@@ -34,10 +40,13 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
                     "shape": shape.id,
                     "qualifier": shape.qualifier,
                     "consumers": list(shape.consumers),
-                    "sections": [s.anchor for s in contract.sections_of(shape)],
+                    "sections": carried,
+                    "section_bytes": {a: sizes[a] for a in carried},
                     "contract": contract.path,
                     "contract_sha256": contract.sha256,
                     "sha256": hashlib.sha256(data).hexdigest(),
+                    "bytes": size.bytes,
+                    "tokens_estimate": size.tokens,
                 }
             )
     manifest: dict = {"generator": "contractc", "snippets": sorted(entries, key=lambda e: e["path"])}

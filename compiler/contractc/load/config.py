@@ -70,6 +70,7 @@ def load_config(root: Path) -> Config:
         site_url=plain.get("site_url", DEFAULT_SITE_URL).rstrip("/") + "/",
         raw=plain,
         positions=_positions(doc, "$", {}),
+        docs_url=plain.get("docs_url", ""),
     )
 
 

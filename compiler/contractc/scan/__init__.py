@@ -10,7 +10,8 @@ plugin already adopted scans clean.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import shlex
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -40,6 +41,8 @@ class ScanResult:
     dispatchers: frozenset[str]
     gitignore: bool
     """Whether .gitignore was honoured (git was found)."""
+    links: tuple[str, ...] = ()
+    """Markdown files not read because they are symbolic links (adopt must not write through them)."""
 
     @property
     def divergent(self) -> int:
@@ -89,7 +92,9 @@ def scan_plugin(
         try:
             src = source_from_bytes(path, raw)
         except ContractcError as exc:
-            problems.extend(exc.diagnostics)
+            # one legacy file must not block day one: say how to leave it out
+            skip = f"save the file as UTF-8, or leave it out with --exclude {shlex.quote(path)}"
+            problems.extend(replace(d, hint=skip) if d.code == "not-utf8" else d for d in exc.diagnostics)
             continue
         data[path] = raw
         managed = _managed(path, raw)
@@ -110,6 +115,7 @@ def scan_plugin(
         tuple(u for u in units if u.block.example),
         frozenset(dispatchers),
         listing.ignored_by_git,
+        listing.links,
     )
 
 

@@ -9,7 +9,8 @@ span; no fence scanner here).  Three kinds are read:
   its discriminator (``"event": "dispatch"`` -> ``dispatch-envelope``) or by its
   top-level keys;
 * a template (a plain, ``text`` or ``markdown`` fence holding ``<placeholders>``
-  and a status line or headings): one unit named by its status line or first heading.
+  and a status line or headings, or only ``Label: value`` lines such as ``Packet ID:``):
+  one unit named by its status line, first heading or first label.
 
 Each unit records the stage it sits in (the nearest heading above it whose
 title says *stage* or *phase*) and whether it is a worked example (see
@@ -35,6 +36,7 @@ _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 _PLACEHOLDER = re.compile(r"<[^<>\n]+>")
+_LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
 _STAGE = re.compile(r"\b(stage|phase)\b", re.IGNORECASE)
 _EXAMPLE_WORDS = re.compile(r"\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b", re.IGNORECASE)
 # A top-level JSON key whose literal value names the variant of an envelope.
@@ -135,7 +137,10 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None) -
         return []  # an unclosed fence runs to the end of the file: nothing to compare
     before = _line_before(src, start)
     kind: Kind | None = None
-    if info in _YAML_INFO or (info == "" and _TOP_KEY.match(_first(content)) and not _PLACEHOLDER.search(content)):
+    labelled = _label_lines(content) if info in _TEMPLATE_INFO else None
+    if labelled is not None:
+        kind = "template"
+    elif info in _YAML_INFO or (info == "" and _TOP_KEY.match(_first(content)) and not _PLACEHOLDER.search(content)):
         kind = "yaml"
     elif info == "json":
         kind = "json"
@@ -156,8 +161,32 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None) -
         return _yaml_units(content, start + 2, stage, before, block, "example" in tok.info.lower())
     if kind == "json":
         return _json_units(content, start + 2, stage, before, block, "example" in tok.info.lower())
+    if labelled is not None:
+        # a `Label: value` template: its labels are its fields, so one changed value is drift, not another shape
+        example = example_reason([_Scalar(value or None) for _, value in labelled], before, "example" in tok.info.lower())
+        return [Unit(block(example), slugify(labelled[0][0]), content, start + 2, frozenset(k for k, _ in labelled), stage)]
     lines = [_normal(line) for line in content.splitlines() if line.strip()]
     return [Unit(block(""), _template_label(content), content, start + 2, frozenset(lines), stage)]
+
+
+def _label_lines(content: str) -> list[tuple[str, str]] | None:
+    """The ``(label, value)`` lines of a report or hand-off template written as ``Packet ID:`` / ``Status: A | B``.
+
+    Every non-blank line is ``Label:`` or ``Label: value`` at column 1, and some label is
+    written for people (a capital or a space), which YAML shapes' snake_case keys are not.
+    None for anything else: such a block is a YAML shape or a template of another kind.
+    """
+    pairs = []
+    for line in content.splitlines():
+        if not line.strip():
+            continue
+        m = _LABEL_LINE.match(line)
+        if m is None:
+            return None
+        pairs.append((m["label"], (m["value"] or "").strip()))
+    if len(pairs) < 2 or not any(" " in label or label[0].isupper() for label, _ in pairs):
+        return None
+    return pairs
 
 
 def _first(content: str) -> str:

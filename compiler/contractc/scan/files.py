@@ -25,6 +25,8 @@ class Listing:
     """Project-relative POSIX paths, sorted."""
     ignored_by_git: bool
     """False when git was not available, so .gitignore could not be honoured."""
+    links: tuple[str, ...] = ()
+    """Markdown files left out because they are symbolic links (or lead outside the folder), sorted."""
 
 
 def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> Listing:
@@ -39,7 +41,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
     if listed is None:
         listed = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
     real_root = root.resolve()
-    paths = []
+    paths, links = [], []
     for rel in listed:
         if not rel.lower().endswith(MARKDOWN) or rel.startswith(".contractc/"):
             continue
@@ -53,7 +55,9 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
         # git lists deleted-but-tracked files too; a symbolic link is skipped: adopt must not write through it
         if path.is_file() and not path.is_symlink() and path.resolve().is_relative_to(real_root):
             paths.append(rel)
-    return Listing(tuple(sorted(set(paths))), ignored_by_git)
+        elif path.is_symlink() or (path.is_file() and not path.resolve().is_relative_to(real_root)):
+            links.append(rel)
+    return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))))
 
 
 def _git_listing(root: Path) -> list[str] | None:

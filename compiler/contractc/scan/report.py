@@ -63,14 +63,20 @@ def scan_report(result: ScanResult) -> Report:
         )
     copies = sum(len(g.copies) for g in result.groups)
     headline = (
-        f"contractc: {len(result.files)} files, {len(result.groups)} shapes with {copies} unmanaged copies: "
+        f"contractc: {_n(len(result.files), 'file', 'files')}, {_n(len(result.groups), 'shape', 'shapes')} "
+        f"with {_n(copies, 'unmanaged copy', 'unmanaged copies')}: "
         f"{_n(result.divergent, 'divergent')}, {_n(len(result.near), 'near-copy', 'near-copies')}, "
         f"{_n(len(result.examples), 'worked example', 'worked examples')}"
     )
+    if not result.files:
+        headline = "contractc: no Markdown file to scan in this folder (agents/, skills/*/SKILL.md, commands/, docs/ ...); is it the plugin's root?"
     if not result.gitignore:
         headline += " (git not found: .gitignore was not honoured)"
     if result.divergent:
         headline += "; run `contractc adopt` to see the plan that makes them one"
+    if result.links:
+        shown = ", ".join(result.links[:3]) + (", ..." if len(result.links) > 3 else "")
+        headline += f" ({_n(len(result.links), 'symbolic link', 'symbolic links')} not read: {shown}; adopt never writes through a link)"
     report = Report.of(diagnostics, checked=len(result.files))
     return replace(report, attached=attached, labels=LABELS, headline=headline)
 
@@ -88,5 +94,5 @@ def _where(unit: Unit) -> str:
 
 
 def _change(copy: Unit, owner: Unit) -> Change:
-    return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"))
+    return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"), expected_path=_where(owner))
 

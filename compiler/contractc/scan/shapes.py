@@ -3,6 +3,7 @@
 Grouping (docs/adopt.md, "How scan groups copies"):
 
 * units of one kind and one key are candidates for one shape;
+* two units with the same bytes are copies of one shape, whatever their stages;
 * two units are copies of one shape when their stages agree (or one has none)
   and their field sets overlap by at least half (Jaccard >= 0.5): the same key
   with other fields in another stage is another shape (``review-stage.task_brief``);
@@ -83,6 +84,9 @@ def group_units(
         for cluster in clusters:
             if (cluster.kind, cluster.key) != (unit.block.kind, unit.key):
                 continue
+            if any(u.text == unit.text for u in cluster.units):
+                best = cluster  # the same bytes under another stage's heading are one shape pasted twice, not two shapes
+                break
             if cluster.stage and unit.stage and cluster.stage != unit.stage:
                 continue
             overlap = _jaccard(cluster.fields, unit.fields)

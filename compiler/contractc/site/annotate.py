@@ -2,12 +2,14 @@
 
 Every heading gets an explicit ``{#anchor}`` (attr_list), and every receiver
 check list item gets its ``{#<shape>-check-<n>}`` on a line of its own at the
-end of the item, so no site engine ever derives an id differently from the
-compiler, after a line marking it *mechanised* or **not mechanised** (whether
-``contractc validate`` runs it).  Raw HTML in the contract (an HTML block, an
-inline tag) is made inert: its ``<`` is written ``&lt;``, so the page shows the
-tag as text and a contract can never put a script, a handler or a form on the
-site.  Everything else is the contract's bytes, unchanged.
+end of the item, after a line marking it *mechanised* or **not mechanised**
+(whether ``contractc validate`` runs it) and a visible permalink (``§``), so no
+site engine ever derives an id differently from the compiler.  A section may
+get a note after its heading (the links to the shape and agent pages it
+defines).  Raw HTML in the contract (an HTML block, an inline tag) is made
+inert: its ``<`` is written ``&lt;``, so the page shows the tag as text and a
+contract can never put a script, a handler or a form on the site.  Everything
+else is the contract's bytes, unchanged.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ _CLOSING_HASHES = re.compile(r"(?:\s+#+)?\s*$")
 _ITEM_MARKER = re.compile(r"^(\s*\d+[.)]\s*)")
 
 
-def annotate_contract(contract: Contract) -> str:
+PERMALINK = '[§](#{anchor} "Permanent link to this check")'
+
+
+def annotate_contract(contract: Contract, notes: dict[str, str] | None = None) -> str:
+    """The contract's Markdown with its anchors; ``notes`` (section anchor -> Markdown) go after headings."""
+    notes = notes or {}
     data = contract.data
     edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement), applied back to front
     for section in contract.sections:
@@ -35,6 +42,11 @@ def annotate_contract(contract: Contract) -> str:
         if text.lstrip().startswith("#"):
             text = _CLOSING_HASHES.sub("", text)
         edits.append((start, end, f"{_inert_heading(text.rstrip())} {{#{section.anchor}}}".encode()))
+        note = notes.get(section.anchor)
+        if note:
+            after = section.heading.end
+            newline = b"" if data[:after].endswith(b"\n") else b"\n"
+            edits.append((after, after, newline + f"\n{note}\n\n".encode()))
     for shape in contract.text_shapes:
         for i, check in enumerate(shape.checks):
             first = data[check.span.start : data.find(b"\n", check.span.start) + 1 or check.span.end].decode("utf-8")
@@ -45,8 +57,13 @@ def annotate_contract(contract: Contract) -> str:
                 edits.append((check.span.start, check.span.start, b"\n"))
             newline = b"" if data[: check.span.end].endswith(b"\n") else b"\n"
             mark = "*mechanised*" if check.rules else "**not mechanised** (the receiver judges it by reading)"
+            permalink = PERMALINK.format(anchor=check.anchor)
             edits.append(
-                (check.span.end, check.span.end, newline + f"{indent}{mark}\n{indent}{{#{check.anchor}}}\n".encode())
+                (
+                    check.span.end,
+                    check.span.end,
+                    newline + f"{indent}{mark} {permalink}\n{indent}{{#{check.anchor}}}\n".encode(),
+                )
             )
     edits.extend(_inert_html(contract))
     text = _apply(data, edits).decode("utf-8")

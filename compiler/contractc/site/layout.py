@@ -19,7 +19,7 @@ from contractc.notation import ShapeSpec, interpret_project
 from contractc.site.fields import field_rows
 
 DEFAULT_PREFIX = "contracts"
-RESERVED = {"index", "shapes", "agents", "schemas"}
+RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
 """Names under the prefix that the generated pages use themselves."""
 
 PageKind = Literal["index", "contract", "shape", "agent"]

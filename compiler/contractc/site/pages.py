@@ -11,10 +11,11 @@ folder), each of which a project can override by name from its own folder
 
 from __future__ import annotations
 
+import hashlib
 import os
-
 import posixpath
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,11 @@ from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.emit.common import dump_json
 from contractc.load.paths import confined
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.budget import snippet_size
 from contractc.site.annotate import annotate_contract
+from contractc.site.code_spans import visible_code_spans
 from contractc.site.fields import field_rows
+from contractc.site.graph import graph_svg
 from contractc.site.layout import Layout, field_anchor, page_url, shape_title, site_layout
 
 TEMPLATES_PACKAGE = ("contractc", "site_templates")
@@ -60,30 +64,32 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     relative = _relative_paths()
 
     files: dict[str, str | bytes] = {}
+    raw = raw_files(layout, snippets, schemas)
     for page in layout.pages:
-        context: dict[str, Any] = {**common, "page": page, "link": _linker(page.path, relative)}
+        link = _linker(page.path, relative)
+        context: dict[str, Any] = {**common, "page": page, "link": link}
         if page.kind == "index":
+            text_shapes = [s for _, s in project.shapes() if isinstance(s, TextShape)]
             context |= {
                 "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
                 "shapes": [
                     {"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()
                 ],
-                "graph": producer_consumer_graph(layout),
+                "graph": _markup(graph_svg(layout, text_shapes, link)),
             }
             files[page.path] = _render(env, "index.md", context)
         elif page.kind == "contract":
             contract = contracts_by_path[page.key]
+            notes = section_notes(contract, link, shape_pages, agent_pages)
             context |= {
                 "contract": contract,
-                "body": _markup(annotate_contract(contract)),
+                "body": _markup(visible_code_spans(annotate_contract(contract, notes))),
                 "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
             }
             files[page.path] = _render(env, "contract.md", context)
         elif page.kind == "shape":
             contract, shape = shapes_by_id[page.key]
-            context |= _shape_context(
-                env, layout, page.path, contract, shape, snippets, schemas, directory_urls, contract_pages, shape_pages
-            )
+            context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = agents[page.key]
@@ -93,9 +99,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
                 "received": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.receives],
             }
             files[page.path] = _render(env, "agent.md", context)
-    for entries in schemas.values():
-        for _, path, data in entries:
-            files[path] = data
+    files.update(raw.files)
     files["anchors.json"] = anchors_json(project, layout, directory_urls)
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
 
@@ -121,26 +125,57 @@ def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) 
     return dump_json({"generator": "contractc", "site_url": base, "anchors": entries})
 
 
-def producer_consumer_graph(layout: Layout) -> str:
-    """A mermaid flowchart: one node per agent or skill, one arrow per text shape and consumer."""
-    ids = {agent.name: f"a{i}" for i, agent in enumerate(layout.agents)}
-    titles = {p.key: p.title for p in layout.pages if p.kind == "shape"}  # one page per shape id
-    lines = ["flowchart LR"]
-    lines.extend(f'  {ids[a.name]}["{_mermaid_text(a.name)}"]' for a in layout.agents)
-    # Arrows by producer, then consumer, in agent order, then shape in the producer's order: found
-    # through who receives each shape, not by pairing every agent with every other.
-    receivers: dict[str, dict[int, None]] = {}
-    for n, agent in enumerate(layout.agents):
-        for shape_id in agent.receives:
-            receivers.setdefault(shape_id, {})[n] = None
-    for agent in layout.agents:
-        arrows = sorted(
-            (n, i, shape_id) for i, shape_id in enumerate(agent.produces) for n in receivers.get(shape_id, ())
-        )
-        for n, _, shape_id in arrows:
-            consumer = layout.agents[n]
-            lines.append(f'  {ids[agent.name]} -->|"{_mermaid_text(titles[shape_id])}"| {ids[consumer.name]}')
-    return "\n".join(lines) + "\n"
+@dataclass(frozen=True, slots=True)
+class RawFiles:
+    """The files the site publishes byte for byte, each with a ``.sha256`` beside it (``sha256sum -c`` reads it)."""
+
+    files: dict[str, bytes]
+    snippets: dict[str, str]
+    """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
+
+
+def raw_files(layout: Layout, snippets: dict[str, tuple[str, bytes]], schemas: dict) -> RawFiles:
+    """Every dispatch snippet (as ``.md.txt``, so no engine renders it) and schema, with its SHA-256 file.
+
+    A schema keeps its project path, so its ``$id`` (``<site_url><path>``) is where it is served.
+    """
+    base = f"{layout.prefix}/" if layout.prefix else ""
+    files: dict[str, bytes] = {}
+    where: dict[str, str] = {}
+    for shape_id, (project_path, data) in snippets.items():
+        agent, name = project_path.split("/")[-2:]
+        path = where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
+        files[path] = data
+    for entries in schemas.values():
+        for _, path, data in entries:
+            files[path] = data
+    for path, data in list(files.items()):
+        files[path + ".sha256"] = f"{hashlib.sha256(data).hexdigest()}  {posixpath.basename(path)}\n".encode()
+    return RawFiles(files, where)
+
+
+def section_notes(contract: Contract, link, shape_pages: dict[str, str], agent_pages: dict[str, str]) -> dict[str, str]:
+    """Section anchor -> the line under its heading linking the shapes it defines and their producers' pages."""
+    defined: dict[str, list[Shape]] = {}
+    for shape in contract.shapes:
+        defined.setdefault(shape.section, []).append(shape)
+    notes = {}
+    for anchor, shapes in defined.items():
+        parts = []
+        for shape in shapes:
+            item = f"[{_md_text(shape_title(shape))}]({link(shape_pages[shape.id])})"
+            if isinstance(shape, TextShape):
+                producer = f"[`{shape.producer}`]({link(agent_pages[shape.producer])})"
+                mode = f" {_md_text(shape.qualifier)}" if shape.qualifier else ""
+                item += f", produced by {producer}{mode}"
+            parts.append(item)
+        notes[anchor] = "*Shape page:* " + " · ".join(parts)
+    return notes
+
+
+def _md_text(text: str) -> str:
+    """Plain text for a Markdown line: every punctuation character as a character reference."""
+    return "".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in text)
 
 
 def template_environment(project: Project, root: Path):
@@ -228,14 +263,14 @@ def _render(env, name: str, context: dict[str, Any]) -> str:
 def _shape_context(
     env,
     layout: Layout,
-    page_path: str,
     contract: Contract,
     shape: Shape,
     snippets: dict,
     schemas: dict,
-    directory_urls: bool,
+    raw: RawFiles,
     contract_pages: dict[str, str],
     shape_pages: dict[str, str],
+    link,
 ) -> dict[str, Any]:
     contract_page = contract_pages[contract.path]
     context: dict[str, Any] = {
@@ -253,13 +288,17 @@ def _shape_context(
                 {
                     "number": c.number,
                     "anchor": c.anchor,
-                    "markdown": _markup(c.text.replace("\n", "\n    ")),
+                    "markdown": _markup(visible_code_spans(c.text).replace("\n", "\n    ")),
                     "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
                 }
                 for c in shape.checks
             ],
             "snippet_path": path,
-            "snippet": data.decode("utf-8"),
+            "snippet": data.decode("utf-8"),  # for override templates that show it with `| fence`
+            "snippet_file": raw.snippets[shape.id],
+            "snippet_sha256": hashlib.sha256(data).hexdigest(),
+            "snippet_size": snippet_size(data),
+            "snippet_block": _markup(snippet_html(data)),
         }
     else:
         assert isinstance(shape, DataShape)
@@ -267,21 +306,45 @@ def _shape_context(
             {
                 **_row_dict(row),
                 "anchor": field_anchor(shape, row.path),
-                "ref_url": url_between(page_path, shape_pages[row.ref], directory_urls)
-                if row.ref in shape_pages
-                else "",
+                "ref_url": link(shape_pages[row.ref]) if row.ref in shape_pages else "",
             }
             for row in field_rows(layout.specs[shape.id])
         ]
         context |= {
             "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
             "schemas": [
-                {"label": label, "name": posixpath.basename(path), "path": path}
-                for label, path, _ in schemas.get(shape.id, [])
+                {
+                    "label": label,
+                    "name": posixpath.basename(path),
+                    "path": path,
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                }
+                for label, path, data in schemas.get(shape.id, [])
             ],
             "block": contract.slice(shape.body).decode("utf-8"),
         }
     return context
+
+
+def snippet_html(data: bytes) -> str:
+    """The snippet shown verbatim, with a copy button that copies exactly ``data`` (final newline included).
+
+    The theme's own copy button trims trailing whitespace, so the block is marked
+    ``no-copy`` and carries its own button: mkdocs-material and Zensical both copy
+    a ``data-clipboard-text`` attribute as it is.  One raw HTML block, no blank
+    line left in it, so no Markdown rule reads inside.
+    """
+    from html import escape
+
+    text = data.decode("utf-8")
+    shown = escape(text.removesuffix("\n"), quote=False).replace("\r", "").replace("\n", "&#10;")
+    attribute = escape(text, quote=True).replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#9;")
+    return (
+        '<div class="contractc-snippet no-copy"><pre><nav class="md-code__nav">'
+        '<button class="md-code__button md-clipboard" type="button" data-md-type="copy" '
+        f'title="Copy the snippet (its exact bytes)" data-clipboard-text="{attribute}"></button>'
+        f"</nav><code>{shown}</code></pre></div>"
+    )
 
 
 def _shape_item(shape: Shape, shape_pages: dict[str, str], snippets: dict) -> dict[str, Any]:
@@ -378,14 +441,6 @@ def _plain_relpath(target: str, here: str) -> str:
     return "/".join(parts) if parts else "."
 
 
-def url_between(from_page: str, to_page: str, directory_urls: bool) -> str:
-    """The relative URL from one page to another, for links in HTML (which mkdocs does not rewrite)."""
-    here, there = page_url(from_page, directory_urls), page_url(to_page, directory_urls)
-    base = here.rstrip("/") if here.endswith("/") else posixpath.dirname(here)
-    rel = posixpath.relpath(there.rstrip("/") or ".", base or ".")
-    return rel + "/" if there.endswith("/") else rel
-
-
 def _fence_body(block: bytes) -> str:
     """The lines between a fenced block's fences."""
     lines = block.decode("utf-8").splitlines(keepends=True)
@@ -397,8 +452,16 @@ def _markup(text: str):
 
 
 def code_span(text: Any):
-    """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself)."""
+    """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself).
+
+    Text with a leading or trailing space becomes HTML that keeps and shows the
+    space (see :mod:`contractc.site.code_spans`), which no engine strips.
+    """
     text = str(text)
+    if text.strip(" ") != text and text.strip(" "):
+        from contractc.site.code_spans import html_code
+
+        return _markup(html_code(text))
     run = max((len(m) for m in BACKTICKS.findall(text)), default=0) if "`" in text else 0
     ticks = "`" * (run + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -417,7 +480,3 @@ def fenced(text: Any, info: str = ""):
 def attr_anchor(anchor: Any):
     """``{#anchor}``: attr_list syntax, so every engine uses the compiler's id."""
     return _markup(f"{{#{anchor}}}")
-
-
-def _mermaid_text(text: str) -> str:
-    return text.replace('"', "#quot;")

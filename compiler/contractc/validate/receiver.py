@@ -95,8 +95,14 @@ class Receiver:
         """A text shape by id, name, or producer (``mode`` picks among a producer's shapes)."""
         return find_text_shape(self.project, key, mode)[1]
 
-    def validate(self, shape: TextShape | str, text: str) -> Verdict:
-        """Judge ``text`` against every mechanised receiver check of ``shape``."""
+    def validate(self, shape: TextShape | str, text: str | bytes) -> Verdict:
+        """Judge ``text`` against every mechanised receiver check of ``shape``; bytes must be UTF-8, as for the CLI."""
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                why = f"byte 0x{text[exc.start]:02x} is not valid UTF-8"
+                raise ContractcError(Diagnostic("<return>", 0, 0, "not-utf8", why, "send the return as UTF-8")) from None
         if isinstance(shape, str):
             shape = self.shape(shape)
         url = self._urls.get(shape.id)

@@ -62,6 +62,9 @@ def render_text(path: str, verdict: Verdict) -> str:
 def summary(path: str, verdict: Verdict) -> str:
     judged = verdict.checks - len(verdict.unmechanised)
     unjudged = f"; not mechanised, judge by reading: {_numbers(verdict.unmechanised)}" if verdict.unmechanised else ""
+    if not verdict.checks:
+        # "passes 0 of 0" reads as a clean bill; nothing was judged
+        return f"contractc: {path} was not judged: {verdict.name} states no receiver checks (add a numbered `Receiver checks:` list to its section)"
     if verdict.passed:
         return f"contractc: {path} passes {judged} of {verdict.checks} receiver checks of {verdict.name}{unjudged}"
     return (

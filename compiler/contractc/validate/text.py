@@ -199,6 +199,10 @@ def judge(shape: TextShape, text: str, base_url: str = "") -> Verdict:
     )
 
 
+_INVISIBLE = " \t\ufeff\u200b"
+"""What a quoted line does not show: blanks, a byte order mark, a zero-width space."""
+
+
 def _status_line(rule: StatusLine, ret: Return) -> list[Problem]:
     if ret.empty:
         return [Problem("the return is empty: the dispatch returned no text", 1, (ret.quote(0),) if ret.count else ())]
@@ -206,6 +210,19 @@ def _status_line(rule: StatusLine, ret: Return) -> list[Problem]:
     if first.startswith(rule.prefix) and first[len(rule.prefix) :] in rule.values:
         return []
     allowed = " / ".join(f"`{v}`" for v in rule.values)
+    bare = first.strip(_INVISIBLE)
+    if bare != first and bare.startswith(rule.prefix) and bare[len(rule.prefix) :] in rule.values:
+        # the quoted line looks right to a reader: say what cannot be seen
+        lead, trail = first[: first.index(bare)], first[first.index(bare) + len(bare) :]
+        what = " and ".join(
+            part
+            for part in (
+                ("a byte order mark (U+FEFF)" if "\ufeff" in lead else "blanks") + " before it" if lead else "",
+                "trailing blanks" if trail else "",
+            )
+            if part
+        )
+        return [Problem(f"line 1 is `{bare}` with {what}; it must be exactly `{bare}`", 1, (ret.quote(0),))]
     later = next((i for i in range(1, ret.count) if ret.lines[i].startswith(rule.prefix)), None)
     if later is not None:
         quotes = tuple(ret.quote(i) for i in range(0, later + 1) if ret.lines[i].strip() or i == 0)[:QUOTE_LIMIT]
@@ -243,6 +260,12 @@ def _bullets(rule: Bullets, ret: Return) -> list[Problem]:
     if rule.exempt and bullets and ret.lines[bullets[0][0]].startswith(rule.exempt):
         bullets = bullets[1:]
     problems = []
+    if rule.begins:
+        # A numbered item where a bullet beginning `- **` is required is that bullet written wrongly, not no bullet.
+        for start, _ in ret.numbered:
+            problems.append(
+                Problem(f"line {start + 1} is a numbered item, not a bullet beginning `{rule.begins}`", start + 1, (ret.quote(start),))
+            )
     for item in bullets:
         start = item[0]
         if rule.begins and not ret.lines[start].startswith(rule.begins):

@@ -1,0 +1,175 @@
+"""The producer/consumer graph, drawn at build time as inline SVG.
+
+No script and no CDN: the picture is in the page, so it looks the same in every
+engine, offline and in print.  Nodes are the agents (and skills) and the text
+shapes; an arrow runs from a producer to the shape it produces (labelled with
+its mode, ``in audit mode``) and from the shape to each consumer.  Each node
+links to its page with a docs-relative ``.md`` path, the form both engines
+resolve (see :mod:`contractc.site.plugin`).
+
+The layout is layered: a node's column is the longest path to it from a node
+nothing points at, with the edges that close a cycle (an orchestrator that
+both dispatches and receives) left out of the ranking; within a column, nodes
+are ordered by the mean row of their neighbours in the column before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+
+from contractc.model import TextShape
+from contractc.site.layout import Layout
+
+CHAR_WIDTH = 7.4
+"""Width of one character of the 13px label font, in px (a generous mean, so labels fit)."""
+ROW = 46
+GAP = 70
+PAD = 12
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    key: str
+    kind: str  # "agent" | "shape"
+    label: str
+    page: str
+
+
+def graph_svg(layout: Layout, shapes: list[TextShape], link: Callable[[str], str]) -> str:
+    """The graph of ``shapes`` as one ``<div>`` holding an ``<svg>``; ``link(page)`` is a page's docs-relative path."""
+    nodes, edges = _graph(layout, shapes)
+    if not nodes:
+        return ""
+    columns = _columns(nodes, edges)
+    widths = [max(len(nodes[k].label) for k in col) * CHAR_WIDTH + 2 * PAD for col in columns]
+    gap = max([GAP] + [len(mode) * 6.2 + 24 for _, _, mode in edges])  # room for a mode label between columns
+    xs = [sum(widths[:i]) + gap * i + 1 for i in range(len(columns))]
+    height = max(len(col) for col in columns) * ROW
+    where: dict[str, tuple[float, float, float]] = {}  # key -> (x, centre y, width)
+    for i, col in enumerate(columns):
+        top = (height - len(col) * ROW) / 2
+        for j, key in enumerate(col):
+            where[key] = (xs[i], top + j * ROW + ROW / 2, widths[i])
+    width = xs[-1] + widths[-1] + 1
+    # An edge back to an earlier column (one per cycle) runs below every node, in a lane of its own.
+    backward = [(s, t) for s, t, _ in edges if where[t][0] <= where[s][0]]
+    lane = height + 6
+    height += 14 * len(backward) + (6 if backward else 0)
+    out = [
+        '<div class="contractc-graph" style="overflow-x:auto">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" style="max-width:100%;height:auto;font:13px sans-serif">',
+        "<title>Who hands what to whom: agents and the shapes they produce and receive</title>",
+        "<style>"
+        ".cc-edge{fill:none;stroke:currentColor;stroke-opacity:.55;stroke-width:1.2}"
+        ".cc-node rect{stroke:currentColor;stroke-width:1.2;fill:var(--md-default-bg-color,#fff)}"
+        ".cc-shape rect{fill:var(--md-code-bg-color,#f2f2f2)}"
+        ".cc-node text{fill:currentColor;dominant-baseline:central;text-anchor:middle}"
+        ".cc-mode{fill:currentColor;font-size:11px;font-style:italic;text-anchor:middle}"
+        "a:hover rect{stroke-width:2.4}"
+        "</style>",
+        '<defs><marker id="cc-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+        'orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="currentColor"/></marker></defs>',
+    ]
+    for source, target, mode in edges:
+        (x1, y1, w1), (x2, y2, _) = where[source], where[target]
+        start, end = x1 + w1, x2
+        if end <= start:  # back to an earlier column: down from the source, along its lane, up into the target
+            dip = lane + 14 * backward.index((source, target))
+            sx, tx = x1 + w1 / 2, x2 + 20
+            d = f"M{sx:.1f},{y1 + 14:.1f} L{sx:.1f},{dip:.1f} L{tx:.1f},{dip:.1f} L{tx:.1f},{y2 + 15:.1f}"
+        else:
+            bend = (end - start) / 2
+            d = f"M{start:.1f},{y1:.1f} C{start + bend:.1f},{y1:.1f} {end - bend:.1f},{y2:.1f} {end:.1f},{y2:.1f}"
+        out.append(f'<path class="cc-edge" d="{d}" marker-end="url(#cc-arrow)"/>')
+        if mode:
+            out.append(
+                f'<text class="cc-mode" x="{(start + end) / 2:.1f}" y="{(y1 + y2) / 2 - 6:.1f}">{escape(mode)}</text>'
+            )
+    for key, (x, y, w) in where.items():
+        node = nodes[key]
+        kind = "cc-agent" if node.kind == "agent" else "cc-shape"
+        radius = 14 if node.kind == "agent" else 3
+        out.append(
+            f'<a href="{escape(link(node.page))}" class="cc-node {kind}" data-node="{escape(key)}">'
+            f"<title>{escape(node.kind)} {escape(node.label)}</title>"
+            f'<rect x="{x:.1f}" y="{y - 14:.1f}" width="{w:.1f}" height="28" rx="{radius}"/>'
+            f'<text x="{x + w / 2:.1f}" y="{y:.1f}">{escape(node.label)}</text></a>'
+        )
+    out += ["</svg>", "</div>"]
+    return "\n".join(out) + "\n"
+
+
+def _graph(layout: Layout, text_shapes: list[TextShape]) -> tuple[dict[str, _Node], list[tuple[str, str, str]]]:
+    """Nodes by key (``agent:<name>``, ``shape:<id>``) and the edges (source, target, mode label)."""
+    pages = {(p.kind, p.key): p for p in layout.pages}
+    nodes: dict[str, _Node] = {}
+    edges: list[tuple[str, str, str]] = []
+    for agent in layout.agents:
+        nodes[f"agent:{agent.name}"] = _Node(f"agent:{agent.name}", "agent", agent.name, pages["agent", agent.name].path)
+    for shape in text_shapes:
+        shape_id = shape.id
+        key = f"shape:{shape_id}"
+        nodes[key] = _Node(key, "shape", pages["shape", shape_id].title, pages["shape", shape_id].path)
+        edges.append((f"agent:{shape.producer}", key, shape.qualifier))
+        edges.extend((key, f"agent:{consumer}", "") for consumer in shape.consumers)
+    return nodes, edges
+
+
+def _columns(nodes: dict[str, _Node], edges: list[tuple[str, str, str]]) -> list[list[str]]:
+    """Nodes grouped into columns, left to right, each column ordered to keep arrows short."""
+    succ: dict[str, list[str]] = {k: [] for k in nodes}
+    for source, target, _ in edges:
+        succ[source].append(target)
+    # Drop the edges that close a cycle (found by a depth-first walk in a fixed order), then rank.
+    state: dict[str, int] = {}
+    forward: dict[str, list[str]] = {k: [] for k in nodes}
+
+    def visit(key: str) -> None:
+        state[key] = 1
+        for nxt in succ[key]:
+            if state.get(nxt) == 1:
+                continue  # a back edge: it still gets drawn, it only does not rank
+            forward[key].append(nxt)
+            if nxt not in state:
+                visit(nxt)
+        state[key] = 2
+
+    pointed_at = {t for _, t, _ in edges}
+    for key in [k for k in nodes if k not in pointed_at] + list(nodes):
+        if key not in state:
+            visit(key)
+    rank = {k: 0 for k in nodes}
+    for key in _topological(nodes, forward):
+        for nxt in forward[key]:
+            rank[nxt] = max(rank[nxt], rank[key] + 1)
+    columns: list[list[str]] = [[] for _ in range(max(rank.values()) + 1)]
+    for key in nodes:
+        columns[rank[key]].append(key)
+    preds: dict[str, list[str]] = {k: [] for k in nodes}
+    for source, targets in forward.items():
+        for target in targets:
+            preds[target].append(source)
+    for i in range(1, len(columns)):
+        row = {k: j for j, k in enumerate(columns[i - 1])}
+        columns[i].sort(key=lambda k: sum(row.get(p, 0) for p in preds[k]) / max(1, len(preds[k])))
+    return columns
+
+
+def _topological(nodes: dict[str, _Node], forward: dict[str, list[str]]) -> list[str]:
+    indegree = {k: 0 for k in nodes}
+    for targets in forward.values():
+        for target in targets:
+            indegree[target] += 1
+    ready = [k for k in nodes if indegree[k] == 0]
+    order = []
+    while ready:
+        key = ready.pop(0)
+        order.append(key)
+        for nxt in forward[key]:
+            indegree[nxt] -= 1
+            if indegree[nxt] == 0:
+                ready.append(nxt)
+    return order
