@@ -146,13 +146,14 @@ def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
     """Every file adopt would write obeys the rule of every output path (:func:`contractc.output.guard_paths`):
     plain names, nothing through a symbolic link (out of the project or not), checked before any is read.
 
-    The plugin files adopt rewrites are guarded too (``build`` leaves its targets to the confined
-    ``targets:`` patterns; adopt found these by scanning), so each is checked under its own folder.
+    The plugin files adopt rewrites into regions are the user's, named as the user likes: as for
+    ``build``'s targets, the rule leaves them to how they were found (scan reads nothing through a
+    link out of the project, and finds a file by its real path).
     """
     problems: list[Diagnostic] = []
     for rel, (data, kind) in sorted(written.items()):
         # Each file under the project root ("."), located at itself: the configuration is not written yet.
-        one = OutputSet({rel: Output(data, "adopted" if kind == "regions" else kind)}, folders={".": Span(rel, 1, 1, 0, 0)})
+        one = OutputSet({rel: Output(data, kind)}, folders={".": Span(rel, 1, 1, 0, 0)})
         try:
             guard_paths(root, one)
         except ContractcError as exc:
