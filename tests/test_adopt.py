@@ -115,7 +115,8 @@ def test_the_contract_has_one_section_per_stage(plugin, run_cli):
         assert len(re.findall(rf"^## .* \{{#{anchor}\}}$", contract, re.M)) == 1
     config = (plugin / "contractc.yaml").read_text()
     assert 'path: "contracts/docs-pipeline.md"' in config
-    assert "a worked example, not a copy" in config
+    # check shares scan's worked-example rule (load/worked.py): the examples need no allow_restatements entry
+    assert "allow_restatements" not in config
 
 
 def test_adopting_an_adopted_plugin_changes_nothing(plugin, run_cli):

@@ -167,7 +167,7 @@ def test_a_failure_is_located_and_quotes_the_check_its_anchor_and_the_offending_
     assert result.out.splitlines()[:9] == [
         "r.txt:20:1: error[check-failed]: ConsultationReturn check 3 failed: the bullet on line 20 does not carry the citation form",
         "  hint: `contractc explain check-failed` explains this message",
-        "  check 3 (https://example.invalid/contracts/contracts/return-shapes/#consultationreturn-check-3):",
+        "  check 3 (https://example.invalid/contracts/return-shapes/#consultationreturn-check-3):",
         "    If `consulted`, every bullet carries the citation form — a tension",
         "    bullet under `**Tensions**` as much as a pattern bullet, because what",
         "    the corpus says governs a choice is a published-pattern claim. If",
@@ -249,7 +249,7 @@ def test_evidence_is_the_block_for_the_one_redispatch_and_byte_stable(seed_root,
         "in the EditPlanReturn shape above, so that every receiver check passes. Do not mention the\n"
         "previous return.\n"
         "\n"
-        "### Check 2 (https://example.invalid/contracts/contracts/return-shapes/#editplanreturn-check-2)\n"
+        "### Check 2 (https://example.invalid/contracts/return-shapes/#editplanreturn-check-2)\n"
         "\n"
         "> If `findings`, the edits are a numbered list starting at `1.`, and\n"
         "> every item carries the citation form and names a file.\n"
@@ -469,3 +469,15 @@ def test_any_check_prose_compiles_to_rules_or_to_not_mechanised_without_raising(
 
     rules = compile_check(text, {"citation": Form("citation", "[<id>](<id>)")}, ("abc",))
     assert rules is None or (isinstance(rules, tuple) and rules)
+
+
+def test_a_check_link_names_the_contract_page_once_under_the_default_and_a_configured_site_url(seed_root, run_cli, monkeypatch):
+    monkeypatch.chdir(seed_root)
+    _write_return(seed_root, "r.txt", "return-shapes/consultationreturn/tension-without-citation.txt")
+    default = run_cli("validate", "consultationreturn", "r.txt").out
+    assert "https://example.invalid/contracts/return-shapes/#consultationreturn-check-3" in default
+    assert "contracts/contracts/" not in default  # the default site_url already ends in the contracts folder
+    config = seed_root / "contractc.yaml"
+    config.write_text(config.read_text("utf-8") + "site_url: https://docs.example.com/\n", "utf-8")
+    configured = run_cli("validate", "consultationreturn", "r.txt").out
+    assert "https://docs.example.com/contracts/return-shapes/#consultationreturn-check-3" in configured

@@ -57,8 +57,8 @@ class Plan:
     rewritten: list[Rewritten] = field(default_factory=list)
     skipped: list[tuple[Unit, str]] = field(default_factory=list)
     """Copies left as they are, with the reason."""
-    allowed: list[tuple[str, str, int, str]] = field(default_factory=list)
-    """(path, shape, line, why): the allow_restatements entries written."""
+    allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
+    """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
     replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
     scan: ScanResult | None = None
@@ -125,13 +125,13 @@ def plan_adoption(
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**{p: result.data[p] for p in covered if p not in files}, **files}
     try:
-        outputs, found = _compile(root, contract_path, contract_bytes, config, files)
+        outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
     if found:
-        plan.allowed = [_allowance(d, result) for d in found]
+        plan.allowed = [_allowance(d, result, digests) for d in found]
         config = render_config(contract_path, targets, plan.allowed, out)
-        outputs, found = _compile(root, contract_path, contract_bytes, config, files)
+        outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
     guard_adoption(root, written)
@@ -238,7 +238,7 @@ def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list
 
 def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, files: dict[str, bytes]):
     """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
-    from contractc.drift.restatements import find_restatements
+    from contractc.drift.restatements import find_restatements, unmanaged_copies
     from contractc.pipeline import compile_project
 
     with tempfile.TemporaryDirectory(prefix="contractc-adopt-") as scratch:
@@ -248,10 +248,11 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
             (base / rel).write_bytes(data)
         project, outputs = compile_project(base)
         found = find_restatements(project)
+        digests = {(path, line): digest for path, _, line, digest in unmanaged_copies(project)} if found else {}
         rendered = {p: (o.data, o.kind) for p, o in outputs.files.items()}
         for rel, data in files.items():
             rendered.setdefault(rel, (data, "regions"))
-        return rendered, found
+        return rendered, found, digests
 
 
 def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:
@@ -269,11 +270,11 @@ def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Dia
     return d
 
 
-def _allowance(d: Diagnostic, result: ScanResult) -> tuple[str, str, int, str]:
+def _allowance(d: Diagnostic, result: ScanResult, digests: dict[tuple[str, int], str]) -> tuple[str, str, int, str, str]:
     shape = d.message.removeprefix("unmanaged copy of ").split(",", 1)[0]
     example = next((u for u in result.examples if u.block.path == d.path), None)
     why = "a worked example, not a copy" if example is not None else "left as it is by adopt: make it a region or delete it"
-    return d.path, shape, d.line, why
+    return d.path, shape, d.line, why, digests[(d.path, d.line)]
 
 
 def _out_folders(root: Path) -> dict[str, str]:

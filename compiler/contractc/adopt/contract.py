@@ -74,7 +74,7 @@ def fenced(unit: Unit) -> str:
 
 
 def render_config(
-    contract: str, targets: list[str], allowed: list[tuple[str, str, int, str]], out: dict[str, str] | None = None
+    contract: str, targets: list[str], allowed: list[tuple[str, str, int, str, str]], out: dict[str, str] | None = None
 ) -> bytes:
     """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output folders."""
     lines = [
@@ -91,9 +91,10 @@ def render_config(
         lines += [f"  {kind}: {json.dumps(folder)}" for kind, folder in sorted(out.items())]
     if allowed:
         lines.append("allow_restatements:")
-        for path, shape, line, why in allowed:
+        for path, shape, line, why, digest in allowed:
             where = json.dumps(glob.escape(path), ensure_ascii=False)  # a glob: `[old] x.md` must match itself
-            lines.append(f"  - {{ path: {where}, shape: {json.dumps(shape)}, line: {line} }}  # {why}")
+            # named by its bytes, not its line: prose added around the copy never unpins it (docs/adopt.md)
+            lines.append(f"  - {{ path: {where}, shape: {json.dumps(shape)}, sha256: {digest} }}  # line {line} when adopted: {why}")
     return ("\n".join(lines) + "\n").encode()
 
 

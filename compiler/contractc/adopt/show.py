@@ -26,7 +26,7 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
             out.append(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n")
     if plan.allowed:
         out.append("\nblocks check would call restatements, allowed in contractc.yaml:\n")
-        for path, shape, line, why in plan.allowed:
+        for path, shape, line, why, _ in plan.allowed:
             out.append(f"  {path}:{line}: {shape}: {why}\n")
     out.append(summary(plan, written) + "\n")
     return "".join(out)

@@ -4,13 +4,19 @@ An entry that names a shape no contract defines, matches no target file, or
 points at a line where no copy starts (the text above the copy changed, so the
 copy moved and is reported again) silences nothing; left in place it would
 hide the next copy that happens to land there.
+
+An entry with ``sha256`` names its copy by content: prose added or removed
+around the copy never makes it stale.  Its ``line``, if any, is a hint: when
+the copy has moved, a note says where it is now, and ``check`` still passes.
+An entry whose ``sha256`` matches no copy (the copy was edited or removed) is
+an error, and the edited copy is reported again as a restatement.
 """
 
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from contractc.diagnostics import Diagnostic
+from contractc.diagnostics import Diagnostic, Severity
 from contractc.drift.restatements import unmanaged_copies
 from contractc.model import DataShape, Project
 
@@ -29,8 +35,8 @@ def find_stale_allowances(project: Project) -> list[Diagnostic]:
         where = project.config.where(f"$.allow_restatements[{i}]")
         path, shape, line = entry["path"], entry.get("shape"), entry.get("line")
 
-        def report(message: str, hint: str = _HINT) -> None:
-            found.append(Diagnostic(where.path, where.line, where.col, "drift-allowance", message, hint))
+        def report(message: str, hint: str = _HINT, severity: Severity = Severity.ERROR) -> None:
+            found.append(Diagnostic(where.path, where.line, where.col, "drift-allowance", message, hint, severity))
 
         if shape is not None and shape not in ids:
             qualified = sorted(i for i, s in ids.items() if isinstance(s, DataShape) and s.key == shape)
@@ -43,10 +49,28 @@ def find_stale_allowances(project: Project) -> list[Diagnostic]:
             report(f"allow_restatements entry {path!r} matches no target file", _HINT)
             continue
         matching = [c for c in copies if fnmatchcase(c[0], path) and (shape is None or c[1] == shape)]
+        digest = entry.get("sha256")
+        if digest is not None:
+            held = [c for c in matching if c[3] == digest]
+            if not held:
+                report(
+                    f"allow_restatements entry for {path}{' (' + shape + ')' if shape else ''} names sha256 {digest[:12]}…, which no copy has: the copy was edited or removed",
+                    "if the edit is on purpose, put the copy's new sha256 in the entry"
+                    + ("".join(f"; {p}:{n} has sha256 {d}" for p, _, n, d in matching[:5]) or "")
+                    + "; else undo the edit",
+                )
+            elif line is not None and not any(c[2] == line for c in held):
+                now = ", ".join(f"{p}:{n}" for p, _, n, _ in held[:5])
+                report(
+                    f"allow_restatements entry's line {line} is out of date: the copy it allows now starts at {now}",
+                    "nothing to do (the entry matches by sha256); update or drop `line` to silence this note",
+                    Severity.NOTE,
+                )
+            continue
         if line is not None and not any(c[2] == line for c in matching):
-            at = ", ".join(f"{p}:{n}" for p, _, n in matching[:5])
+            at = ", ".join(f"{p}:{n}" for p, _, n, _ in matching[:5])
             moved = f"; copies{' of ' + shape if shape else ''} start at {at}" if at else ""
-            report(f"allow_restatements entry allows line {line} of {path}, but no copy starts there{moved}", "point `line` at the copy's opening fence, or delete the entry")
+            report(f"allow_restatements entry allows line {line} of {path}, but no copy starts there{moved}", "point `line` at the copy's opening fence, or name the copy by `sha256` so it may move, or delete the entry")
         elif not matching:
             report(f"allow_restatements entry for {path}{' (' + shape + ')' if shape else ''} matches no copy", _HINT)
     return found

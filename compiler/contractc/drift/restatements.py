@@ -5,11 +5,21 @@ target file, outside its regions: a fenced block whose first key is a data
 shape's key, or a fenced block whose lines mostly repeat a text shape's
 template.  Target files are scanned as bytes for fence lines (CommonMark's
 rule: up to three spaces, three or more backticks or tildes, closed by the
-same character at least as long); nothing is parsed as Markdown or YAML.
+same character at least as long); nothing is parsed as Markdown.
+
+A filled-in example of a data shape is not a restatement when ``scan`` would
+call it a worked example (:func:`contractc.load.worked.example_reason`, the one
+rule both commands use), unless it is byte-identical to the contract or the
+contract's own block would pass that rule (then the rule cannot tell them apart).
+
+An ``allow_restatements`` entry with ``sha256`` matches the copy by its bytes
+(:func:`block_digest`), wherever the copy sits; an entry with only ``line``
+matches by line (the older form).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -18,6 +28,7 @@ from fnmatch import fnmatchcase
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
+from contractc.load.worked import yaml_example_reason
 from contractc.model import DataShape, Project, Shape, TargetFile, TextShape
 from contractc.output import Change, Output
 
@@ -42,6 +53,10 @@ class _Block:
     """The block's non-blank lines, stripped."""
     first: str
     """The first non-blank, non-comment line, unstripped (a top-level key sits at column 1)."""
+    body: str = ""
+    """The text between the fences."""
+    full_info: str = ""
+    """The info string as written."""
 
 
 def find_restatements(project: Project) -> list[Diagnostic]:
@@ -56,16 +71,25 @@ def restatement_changes(project: Project, diagnostics: list[Diagnostic]) -> dict
     return {d: change for d, change in _found(project) if d in wanted and change is not None}
 
 
-def unmanaged_copies(project: Project) -> list[tuple[str, str, int]]:
-    """(path, shape id, line) of every restatement, allowed or not: what an allow_restatements entry may match."""
-    return [(target.path, shape.id, line) for target, _, shape, line in _candidates(project)]
+def unmanaged_copies(project: Project) -> list[tuple[str, str, int, str]]:
+    """(path, shape id, line, sha256) of every restatement, allowed or not, worked examples
+    included: what an allow_restatements entry may match."""
+    return [
+        (target.path, shape.id, line, block_digest(target.data, block))
+        for target, block, shape, line in _candidates(project, examples=True)
+    ]
+
+
+def block_digest(data: bytes, block: _Block) -> str:
+    """The SHA-256 an allow_restatements entry names: the bytes from the opening fence line through the closing one."""
+    return hashlib.sha256(data[block.start : block.end]).hexdigest()
 
 
 def _found(project: Project) -> list[tuple[Diagnostic, Change | None]]:
     allow = project.config.raw.get("allow_restatements", [])
     found = []
     for target, block, shape, line in _candidates(project):
-        if not _allowed(allow, target, shape, line):
+        if not _allowed(allow, target, shape, line, block):
             held = target.data[block.start : block.end]
             source = _source(project, shape)
             last = line + count_newlines(held.rstrip(b"\r\n")) if held else line
@@ -73,7 +97,8 @@ def _found(project: Project) -> list[tuple[Diagnostic, Change | None]]:
     return found
 
 
-def _candidates(project: Project) -> Iterator[tuple[TargetFile, _Block, Shape, int]]:
+def _candidates(project: Project, examples: bool = False) -> Iterator[tuple[TargetFile, _Block, Shape, int]]:
+    """Every fenced block outside the regions that restates a shape; worked examples only when ``examples``."""
     if not project.targets:
         return
     keys: dict[str, list[tuple[DataShape, set[str]]]] = {}
@@ -93,8 +118,11 @@ def _candidates(project: Project) -> Iterator[tuple[TargetFile, _Block, Shape, i
             continue
         for block in _blocks(target.data, managed):
             shape = _data_shape(block, keys) or _text_shape(block, templates, holding)
-            if shape is not None:
-                yield target, block, shape, count_newlines(target.data, 0, block.start) + 1
+            if shape is None:
+                continue
+            if not examples and isinstance(shape, DataShape) and _worked_example(project, target.data, block, shape):
+                continue
+            yield target, block, shape, count_newlines(target.data, 0, block.start) + 1
 
 
 def _fence_outside(data: bytes, managed: list[tuple[int, int]]) -> bool:
@@ -168,7 +196,7 @@ def _blocks(data: bytes, managed: list[tuple[int, int]] = ()) -> Iterator[_Block
         first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
         info = opening["info"].decode("utf-8", "replace").strip().split(" ")[0].lower()
         end = _line_end(data, fences[close][0].end()) if close is not None else len(data)
-        yield _Block(start, end, col, info, lines, first)
+        yield _Block(start, end, col, info, lines, first, text, opening["info"].decode("utf-8", "replace").strip())
         i = close + 1 if close is not None else len(fences)
 
 
@@ -220,13 +248,41 @@ def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]], hold
     return best
 
 
-def _allowed(allow: list[dict], target: TargetFile, shape: Shape, line: int) -> bool:
-    return any(
-        fnmatchcase(target.path, entry["path"])
-        and entry.get("shape", shape.id) == shape.id
-        and entry.get("line", line) == line
-        for entry in allow
-    )
+def _worked_example(project: Project, data: bytes, block: _Block, shape: DataShape) -> bool:
+    """Whether scan's worked-example rule calls the block an example of ``shape`` (see the module docstring)."""
+    source = _source(project, shape)
+    held = data[block.start : block.end]
+    if held == source or held == source + b"\n":
+        return False
+    if not yaml_example_reason(block.body, _line_before(data, block.start), "example" in block.full_info.lower()):
+        return False
+    contract = project.contract(shape.block.path)  # a shape's spans name its contract: no search of every shape
+    # A contract whose own block reads as an example (no notation at all): the rule cannot tell a copy from an example.
+    return not yaml_example_reason(contract.slice(shape.body).decode("utf-8", "replace"), "", False)
+
+
+def _line_before(data: bytes, offset: int) -> str:
+    """The nearest non-blank line among the three above the line at ``offset`` (as scan reads it)."""
+    lines = data[max(0, offset - 4096) : offset].decode("utf-8", "replace").splitlines()
+    for text in reversed(lines[-3:]):
+        if text.strip():
+            return text.strip()
+    return ""
+
+
+def _allowed(allow: list[dict], target: TargetFile, shape: Shape, line: int, block: _Block) -> bool:
+    """Whether an entry covers the copy: path glob and shape, then its bytes (``sha256``) or else its ``line``."""
+    digest = None
+    for entry in allow:
+        if not fnmatchcase(target.path, entry["path"]) or entry.get("shape", shape.id) != shape.id:
+            continue
+        if "sha256" in entry:
+            digest = digest or block_digest(target.data, block)
+            if entry["sha256"] == digest:
+                return True
+        elif entry.get("line", line) == line:
+            return True
+    return False
 
 
 def _source(project: Project, shape: Shape) -> bytes:

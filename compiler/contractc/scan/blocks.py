@@ -14,7 +14,7 @@ span; no fence scanner here).  Three kinds are read:
 
 Each unit records the stage it sits in (the nearest heading above it whose
 title says *stage* or *phase*) and whether it is a worked example (see
-:func:`example_reason`).
+:func:`contractc.load.worked.example_reason`, shared with ``check``).
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ from typing import Any, Literal
 
 from contractc.load.slug import slugify
 from contractc.load.source import SourceFile
+from contractc.load.worked import Scalar as _Scalar
+from contractc.load.worked import example_reason
+from contractc.load.worked import is_notation as _is_notation
 
 Kind = Literal["yaml", "json", "template"]
 
@@ -38,16 +41,8 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 _PLACEHOLDER = re.compile(r"<[^<>\n]+>")
 _LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
 _STAGE = re.compile(r"\b(stage|phase)\b", re.IGNORECASE)
-_EXAMPLE_WORDS = re.compile(r"\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b", re.IGNORECASE)
 # A top-level JSON key whose literal value names the variant of an envelope.
 DISCRIMINATORS = ("event", "type", "kind", "action", "op", "message", "variant", "name")
-# What counts as notation in a value (docs/notation.md); anything else is a concrete value.
-_NOTATION = re.compile(
-    r"^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|\||<[^<>]+>|\.\.\.|^\{.*\}$|^\[.*\]$", re.IGNORECASE
-)
-
-
-_NEUTRAL = re.compile(r"^([-+]?\d+(\.\d+)?|true|false)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,57 +296,9 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
     return [Unit(block(example), name, content, first_line, frozenset(doc), stage)]
 
 
-@dataclass(frozen=True, slots=True)
-class _Scalar:
-    """A JSON leaf, shaped like a YAML scalar node for :func:`example_reason`."""
-
-    value: Any
-
-
 def _leaves(value: Any) -> list[Any]:
     if isinstance(value, dict):
         return [leaf for v in value.values() for leaf in _leaves(v)]
     if isinstance(value, list):
         return [leaf for v in value for leaf in _leaves(v)]
     return [value]
-
-
-def _is_notation(text: str) -> bool:
-    return bool(_NOTATION.search(text.strip()))
-
-
-def example_reason(values: list[Any], before: str, info_example: bool) -> str:
-    """Why a block is a worked example rather than a shape's copy; empty when it is a copy.
-
-    The rule (docs/adopt.md, "Worked examples"): a shape is written in the
-    notation, so a block none of whose values is notation (a type word, an
-    ``a | b`` enum, a ``<placeholder>``, ``...``, ``YYYY-MM-DD``, ``null``) is an
-    example; so is a block the sentence above it (or its info string) calls an
-    example, unless at least half of its values are notation.
-    """
-    leaves = [leaf for v in values for leaf in _scalars(v)]
-    # Numbers and booleans are neutral: a shape writes `start: 1` as readily as an example does.
-    strings = [str(leaf) for leaf in leaves if leaf is None or (isinstance(leaf, str) and not _NEUTRAL.match(leaf))]
-    notation = sum(1 for s in strings if s == "None" or _is_notation(s))
-    labelled = info_example or bool(_EXAMPLE_WORDS.search(before))
-    if strings and notation == 0:
-        return "none of its values is notation (types, enums, <placeholders>)"
-    if labelled and strings and notation * 2 < len(strings):
-        return f"the text above calls it an example ({before[:60]!r}) and most of its values are concrete"
-    return ""
-
-
-def _scalars(node: Any) -> list[Any]:
-    import yaml
-
-    if isinstance(node, _Scalar):
-        return [node.value]
-    if isinstance(node, yaml.ScalarNode):
-        if node.style in ("|", ">"):
-            return []  # a block of prose says nothing about notation
-        return [node.value if node.value != "" or node.style else None]
-    if isinstance(node, yaml.MappingNode):
-        return [s for _, v in node.value for s in _scalars(v)]
-    if isinstance(node, yaml.SequenceNode):
-        return [s for v in node.value for s in _scalars(v)]
-    return []

@@ -1,0 +1,96 @@
+"""Worked examples: the one rule that tells a filled-in example of a shape from a copy of the shape.
+
+``scan`` (scan/blocks.py) and ``check``'s restatement finder
+(drift/restatements.py) both call :func:`example_reason`, so the two commands
+agree on what an example is.  The rule (docs/adopt.md, "Worked examples"): a
+shape is written in the notation, so a block none of whose values is notation
+(a type word, an ``a | b`` enum, a ``<placeholder>``, ``...``, ``YYYY-MM-DD``,
+``null``) is an example; so is a block the sentence above it (or its info
+string) calls an example, unless at least half of its values are notation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+EXAMPLE_WORDS = re.compile(r"\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b", re.IGNORECASE)
+# What counts as notation in a value (docs/notation.md); anything else is a concrete value.
+_NOTATION = re.compile(
+    r"^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|\||<[^<>]+>|\.\.\.|^\{.*\}$|^\[.*\]$", re.IGNORECASE
+)
+_NEUTRAL = re.compile(r"^([-+]?\d+(\.\d+)?|true|false)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A JSON leaf or a label's value, shaped like a YAML scalar node for :func:`example_reason`."""
+
+    value: Any
+
+
+def is_notation(text: str) -> bool:
+    return bool(_NOTATION.search(text.strip()))
+
+
+def example_reason(values: list[Any], before: str, info_example: bool) -> str:
+    """Why a block is a worked example rather than a shape's copy; empty when it is a copy.
+
+    ``values`` are the block's top-level values (YAML nodes or :class:`Scalar`);
+    ``before`` is the nearest non-blank line above the opening fence.
+    """
+    leaves = [leaf for v in values for leaf in _scalars(v)]
+    # Numbers and booleans are neutral: a shape writes `start: 1` as readily as an example does.
+    strings = [str(leaf) for leaf in leaves if leaf is None or (isinstance(leaf, str) and not _NEUTRAL.match(leaf))]
+    notation = sum(1 for s in strings if s == "None" or is_notation(s))
+    labelled = info_example or bool(EXAMPLE_WORDS.search(before))
+    if strings and notation == 0:
+        return "none of its values is notation (types, enums, <placeholders>)"
+    if labelled and strings and notation * 2 < len(strings):
+        return f"the text above calls it an example ({before[:60]!r}) and most of its values are concrete"
+    return ""
+
+
+def yaml_example_reason(content: str, before: str, info_example: bool) -> str:
+    """:func:`example_reason` of a YAML block's text; empty when it is not a plain YAML mapping."""
+    import yaml
+
+    from contractc.load.yaml_safe import MAX_DEPTH
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    if len(content) > 1 << 20:
+        return ""
+    try:
+        depth = 0
+        for event in yaml.parse(content, Loader=loader):  # no alias, bounded depth: decided before any node is built
+            if isinstance(event, yaml.AliasEvent):
+                return ""
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return ""
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        node = yaml.compose(content, Loader=loader)
+    except (yaml.YAMLError, RecursionError):
+        return ""
+    if not isinstance(node, yaml.MappingNode) or not node.value:
+        return ""
+    return example_reason([v for _, v in node.value], before, info_example)
+
+
+def _scalars(node: Any) -> list[Any]:
+    import yaml
+
+    if isinstance(node, Scalar):
+        return [node.value]
+    if isinstance(node, yaml.ScalarNode):
+        if node.style in ("|", ">"):
+            return []  # a block of prose says nothing about notation
+        return [node.value if node.value != "" or node.style else None]
+    if isinstance(node, yaml.MappingNode):
+        return [s for _, v in node.value for s in _scalars(v)]
+    if isinstance(node, yaml.SequenceNode):
+        return [s for v in node.value for s in _scalars(v)]
+    return []
