@@ -43,6 +43,8 @@ class Report:
     """Median microseconds to judge a 100-line return after load (``Receiver.validate``)."""
     scan: dict[int, dict[str, Samples]] = field(default_factory=dict)
     """P -> the ``contractc scan`` row: scan, the read-and-compare floor, python -c pass."""
+    shapes: dict[int, dict[str, Samples]] = field(default_factory=dict)
+    """S -> the many-shapes row: ``contractc check --no-cache`` of one contract of S text shapes, python -c pass."""
     unavailable: dict[str, str] = field(default_factory=dict)
 
 
@@ -317,6 +319,24 @@ def render(r: Report) -> str:
             "its fences and headings, parses each YAML and JSON block, groups the copies per shape and",
             "stage, tells worked examples apart, and asks git which files .gitignore leaves out.",
         ]
+    else:
+        out.append("Not run.")
+    out += ["", "## Many shapes", ""]
+    if r.shapes:
+        out += [
+            "`contractc check --no-cache` of one contract of S text shapes (each with its producer and",
+            "consumers, a return template and three receiver checks) and S/4 data shapes, with S/20",
+            "target files holding `shape=` and `bundle=` regions, a pasted copy for the restatement",
+            "finder, and the contract site (`bench/shapes_corpus.py`). The time per shape should stay",
+            "flat as S grows: every step is linear in the shapes (issue 13).",
+            "",
+            "| S | contractc check --no-cache | python -c pass | ms per shape |",
+            "|---|---|---|---|",
+        ]
+        for s, rows in r.shapes.items():
+            c, p = rows["contractc check --no-cache"], rows.get(PASS)
+            per = (c.median - (p.median if p else 0)) * 1000 / s
+            out.append(f"| {s} | {_ms(c)} | {_ms(p)} | {per:.2f} |")
     else:
         out.append("Not run.")
     out += ["", "## Start-up", "", "| command | median ms | / `python -c pass` |", "|---|---|---|"]

@@ -334,11 +334,29 @@ def bench_scan(tools: Tools, base: Path, files: int, reps: int, report: Report) 
         print(f"   {label:28s} {s.median * 1000:8.1f} ms", flush=True)
 
 
+def bench_shapes(tools: Tools, base: Path, shapes: int, reps: int, report: Report) -> None:
+    """``contractc check --no-cache`` of one contract of S shapes: the cost per shape must not grow with S."""
+    from shapes_corpus import write_shapes_corpus
+
+    root = write_shapes_corpus(base / f"shapes-{shapes}", shapes)
+    built = captured(tools.contractc("build", root, "build"))
+    check = tools.contractc("contractc check --no-cache", root, "check", "--no-cache")
+    clean = captured(check) if built.returncode == 0 else built
+    if clean.returncode != 0:
+        report.unavailable[f"shapes S={shapes}"] = (clean.stdout + clean.stderr).strip()[-300:]
+        print("   many shapes: not available", flush=True)
+        return
+    report.shapes[shapes] = rounds([check, tools.python_pass(root)], reps)
+    for label, s in report.shapes[shapes].items():
+        print(f"   {label:28s} {s.median * 1000:8.1f} ms", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,100,1000,5000", help="comma-separated corpus sizes N")
     parser.add_argument("--pages", default="10,100,500", help="comma-separated site sizes P")
     parser.add_argument("--scan-files", default="500", help="comma-separated plugin sizes P for the scan row")
+    parser.add_argument("--shapes", default="250,1000,2000", help="comma-separated shape counts S for the many-shapes row")
     parser.add_argument("--reps", type=int, help=f"timed rounds per row (default: by N, {DEFAULT_REPS})")
     parser.add_argument(
         "--out", type=Path, help="results page to write (default docs/performance.md; none with --smoke)"
@@ -347,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the generated corpora")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.sizes, args.pages, args.reps, args.scan_files = "10", "10", args.reps or 1, "10"
+        args.sizes, args.pages, args.reps, args.scan_files, args.shapes = "10", "10", args.reps or 1, "10", "20"
     sizes = [int(s) for s in args.sizes.split(",")]
     pages = [int(p) for p in args.pages.split(",") if p]
     out = args.out or (None if args.smoke else REPO / "docs" / "performance.md")
@@ -368,6 +386,9 @@ def main(argv: list[str] | None = None) -> int:
         for files in (int(f) for f in args.scan_files.split(",") if f):
             print(f"== scan P = {files} ({time.strftime('%H:%M:%S')})", flush=True)
             bench_scan(tools, base, files, args.reps or 11, report)
+        for count in (int(s) for s in args.shapes.split(",") if s):
+            print(f"== many shapes S = {count} ({time.strftime('%H:%M:%S')})", flush=True)
+            bench_shapes(tools, base, count, args.reps or 3, report)
         for n in sizes:
             reps = args.reps or DEFAULT_REPS.get(n, 5)
             corpus = write_corpus(base, n)

@@ -47,6 +47,7 @@ def find_over_budget(project: Project) -> list[Diagnostic]:
     if not by_agent and not by_shape:
         return []
     problems = []
+    recorded: dict[str, dict[str, int]] | None = None  # the manifest on disk, read once when a snippet is over
     for contract in project.contracts:
         for shape in contract.text_shapes:
             limits = [
@@ -60,7 +61,9 @@ def find_over_budget(project: Project) -> list[Diagnostic]:
             limit, key = min(limits)
             if size.tokens <= limit:
                 continue
-            section = _grown_section(project, contract, shape)
+            if recorded is None:
+                recorded = _recorded_sizes(project)
+            section = _grown_section(contract, shape, recorded.get(project.snippet_path(shape), {}))
             where = project.config.where(key)
             problems.append(
                 Diagnostic(
@@ -82,20 +85,19 @@ def section_sizes(contract: Contract) -> dict[str, int]:
     return {s.anchor: s.span.end - s.span.start for s in contract.sections}
 
 
-def _grown_section(project: Project, contract: Contract, shape: TextShape):
-    """The snippet's section with the largest growth over the sizes recorded by the last build."""
-    carried = [s for s in contract.sections if s.anchor in {*contract.shared, shape.section}]
-    recorded = _recorded_sizes(project, shape)
+def _grown_section(contract: Contract, shape: TextShape, recorded: dict[str, int]):
+    """The snippet's section with the largest growth over the sizes ``recorded`` by the last build."""
     if recorded:
-        now = section_sizes(contract)
+        carried = contract.sections_of(shape)
+        now = {s.anchor: s.span.end - s.span.start for s in carried}  # as section_sizes, for these only
         grown = max(carried, key=lambda s: now[s.anchor] - recorded.get(s.anchor, 0))
         if now[grown.anchor] > recorded.get(grown.anchor, 0):
             return grown
     return contract.section(shape.section)
 
 
-def _recorded_sizes(project: Project, shape: TextShape) -> dict[str, int]:
-    """The section sizes the manifest on disk recorded for ``shape``'s snippet (empty when none)."""
+def _recorded_sizes(project: Project) -> dict[str, dict[str, int]]:
+    """Snippet path -> the section sizes the manifest on disk recorded for it (empty when none)."""
     import json
     from pathlib import Path
 
@@ -105,8 +107,10 @@ def _recorded_sizes(project: Project, shape: TextShape) -> dict[str, int]:
         entries = json.loads(manifest.read_bytes())["snippets"]
     except (OSError, ValueError, KeyError, TypeError):
         return {}
-    path = project.snippet_path(shape)
+    recorded: dict[str, dict[str, int]] = {}
     for entry in entries if isinstance(entries, list) else []:
-        if isinstance(entry, dict) and entry.get("path") == path and isinstance(entry.get("section_bytes"), dict):
-            return {k: v for k, v in entry["section_bytes"].items() if isinstance(v, int)}
-    return {}
+        if isinstance(entry, dict) and isinstance(entry.get("section_bytes"), dict):
+            path = entry.get("path")
+            if isinstance(path, str) and path not in recorded:  # the first entry of a path, as a search finds
+                recorded[path] = {k: v for k, v in entry["section_bytes"].items() if isinstance(v, int)}
+    return recorded

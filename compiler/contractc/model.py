@@ -245,9 +245,34 @@ class Contract:
     """Anchors of the sections that travel with every dispatch, in source order."""
     data: bytes = field(repr=False, default=b"")
     """The source bytes, for slicing."""
+    _index: dict[tuple[str, str], Section | Shape] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """Sections by ``("section", anchor)`` and shapes by ``("shape", id)``, first of each, filled on first
+    lookup: a lookup per shape or region is then a dict access, not a scan of the whole contract."""
+
+    def _indexed(self) -> dict[tuple[str, str], Section | Shape]:
+        if not self._index:
+            for s in self.sections:
+                self._index.setdefault(("section", s.anchor), s)
+            for shape in self.shapes:
+                self._index.setdefault(("shape", shape.id), shape)
+        return self._index
 
     def section(self, anchor: str) -> Section:
-        return next(s for s in self.sections if s.anchor == anchor)
+        return self._indexed()[("section", anchor)]
+
+    def has_section(self, anchor: str) -> bool:
+        return ("section", anchor) in self._indexed()
+
+    def shape(self, shape_id: str) -> Shape:
+        return self._indexed()[("shape", shape_id)]
+
+    def sections_of(self, shape: Shape) -> list[Section]:
+        """The sections a shape's bundle is cut from: the shared ones and the shape's own, in source order."""
+        index = self._indexed()
+        held = (index.get(("section", a)) for a in {*self.shared, shape.section})
+        return sorted((s for s in held if s is not None), key=lambda s: s.span.start)
 
     def slice(self, span: Span) -> bytes:
         return self.data[span.start : span.end]
@@ -273,8 +298,7 @@ class Contract:
 
     def bundle(self, shape: Shape) -> bytes:
         """The dispatch bundle: shared sections plus the shape's section, sliced, in source order."""
-        anchors = set(self.shared) | {shape.section}
-        spans = sorted((s.span for s in self.sections if s.anchor in anchors), key=lambda sp: sp.start)
+        spans = [s.span for s in self.sections_of(shape)]
         parts, end = [], 0
         for span in spans:
             if span.start >= end:  # a section nested in one already taken is not repeated
@@ -413,7 +437,13 @@ class Project:
         return [(c, s) for c in self.contracts for s in c.shapes]
 
     def contract(self, path: str) -> Contract:
-        return next(c for c in self.contracts if c.path == path)
+        """The contract at ``path`` (a dict kept in ``memo``: looked up once per shape or region)."""
+        by_path = self.memo.get("contracts")
+        if by_path is None:
+            by_path = self.memo["contracts"] = {}
+            for c in self.contracts:
+                by_path.setdefault(c.path, c)  # the first of a path, as a scan would find
+        return by_path[path]
 
     def snippet_path(self, shape: TextShape) -> str:
         """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""

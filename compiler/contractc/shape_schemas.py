@@ -219,15 +219,29 @@ def check_compiled(compiled: dict[str, CompiledShape], only: set[str] | None = N
 
 
 def schema_registry(compiled: dict[str, CompiledShape]):
-    """A ``referencing`` registry of every schema, so ``$ref`` between shapes resolves without network."""
+    """A ``referencing`` registry of every schema, so ``$ref`` between shapes resolves without network.
+
+    It already holds the metaschemas jsonschema adds to every registry it is given: that merge
+    copies the whole registry, so doing it once here, not per validator, keeps checking the
+    examples of N shapes linear in N.
+    """
+    from jsonschema_specifications import REGISTRY as SPECIFICATIONS
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
 
     schemas = [s for c in compiled.values() for s in (c.wire, c.artifact) if s is not None]
-    return Registry().with_resources((s["$id"], DRAFT202012.create_resource(s)) for s in schemas)
+    return SPECIFICATIONS.combine(Registry().with_resources((s["$id"], DRAFT202012.create_resource(s)) for s in schemas))
 
 
 def validator(schema: dict, registry):
-    from jsonschema import Draft202012Validator
+    """A draft 2020-12 validator of ``schema`` resolving ``$ref`` in ``registry`` (from :func:`schema_registry`).
 
-    return Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    The resolver is handed over ready-made (jsonschema's own ``_resolver`` argument, which its
+    ``evolve`` uses the same way); given ``registry=``, jsonschema would merge the metaschemas
+    into the registry again, a copy of every schema per validator.
+    """
+    from jsonschema import Draft202012Validator
+    from referencing.jsonschema import DRAFT202012
+
+    resolver = registry.resolver_with_root(DRAFT202012.create_resource(schema))
+    return Draft202012Validator(schema, _resolver=resolver, format_checker=Draft202012Validator.FORMAT_CHECKER)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -57,8 +58,9 @@ class _Block:
     """The info string as written."""
 
 
-Shapes = tuple[dict[str, list[tuple[DataShape, set[str]]]], list[tuple[TextShape, set[str]]]]
-"""Data shapes by key with their block's lines, and text shapes with their template's lines."""
+Shapes = tuple[dict[str, list[tuple[DataShape, set[str]]]], list[tuple[TextShape, set[str]]], dict[str, list[int]]]
+"""Data shapes by key with their block's lines, text shapes with their template's lines, and for each
+template line the templates (by position) holding it."""
 
 
 def restatements_in(project: Project) -> Callable[[TargetFile], list[Diagnostic]]:
@@ -139,18 +141,18 @@ def _shapes(project: Project) -> Shapes:
             fences = {line for line in inner if line.startswith(("```", "~~~"))}
             if inner - fences:
                 templates.append((shape, inner - fences))
-    return keys, templates
+    return keys, templates, _line_index(templates)
 
 
 def _candidates(project: Project, target: TargetFile, shapes: Shapes, examples: bool = False) -> Iterator[tuple[_Block, Shape, int]]:
     """Every fenced block of ``target`` outside its regions that restates a shape, with its line;
     worked examples only when ``examples``."""
-    keys, templates = shapes
+    keys, templates, holding = shapes
     managed = sorted((r.content.start, r.content.end) for r in target.regions)
     if not _fence_outside(target.data, managed):
         return
     for block in _blocks(target.data, managed):
-        shape = _data_shape(block, keys) or _text_shape(block, templates)
+        shape = _data_shape(block, keys) or _text_shape(block, templates, holding)
         if shape is None:
             continue
         if not examples and isinstance(shape, DataShape) and _worked_example(project, target.data, block, shape):
@@ -249,18 +251,35 @@ def _data_shape(block: _Block, keys: dict[str, list[tuple[DataShape, set[str]]]]
     return max(candidates, key=lambda c: len(c[1].intersection(block.lines)))[0]
 
 
-def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]]) -> Shape | None:
+def _line_index(templates: list[tuple[TextShape, set[str]]]) -> dict[str, list[int]]:
+    """For each template line, the templates (by position) holding it."""
+    holding: dict[str, list[int]] = {}
+    for i, (_, template) in enumerate(templates):
+        for line in template:
+            holding.setdefault(line, []).append(i)
+    return holding
+
+
+def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]], holding: dict[str, list[int]]) -> Shape | None:
     if not block.lines:
         return None
+    # Only a template sharing a line with the block can qualify (it must cover one), so the block is
+    # weighed against those, found through ``holding``, instead of against every template.
+    repeated: dict[int, int] = {}
+    covered: dict[int, int] = {}
+    for line, times in Counter(block.lines).items():
+        for i in holding.get(line, ()):
+            repeated[i] = repeated.get(i, 0) + times
+            covered[i] = covered.get(i, 0) + 1
     best, best_share = None, 0.0
-    for shape, template in templates:
-        repeated = sum(1 for line in block.lines if line in template)
-        covered = len(template.intersection(block.lines))
-        share = repeated / len(block.lines)
+    for i in sorted(covered):
+        shape, template = templates[i]
+        share = repeated[i] / len(block.lines)
+        covered_i = covered[i]
         if (
-            covered >= min(2, len(template))
+            covered_i >= min(2, len(template))
             and share >= _BLOCK_SHARE
-            and covered / len(template) >= _TEMPLATE_SHARE
+            and covered_i / len(template) >= _TEMPLATE_SHARE
             and share > best_share
         ):
             best, best_share = shape, share
@@ -275,7 +294,7 @@ def _worked_example(project: Project, data: bytes, block: _Block, shape: DataSha
         return False
     if not yaml_example_reason(block.body, _line_before(data, block.start), "example" in block.full_info.lower()):
         return False
-    contract = next(c for c in project.contracts if shape in c.shapes)
+    contract = project.contract(shape.block.path)  # a shape's spans name its contract: no search of every shape
     # A contract whose own block reads as an example (no notation at all): the rule cannot tell a copy from an example.
     return not yaml_example_reason(contract.slice(shape.body).decode("utf-8", "replace"), "", False)
 
@@ -303,8 +322,9 @@ def _allowed(allow: tuple[AllowedRestatement, ...], target: TargetFile, shape: S
 
 def _source(project: Project, shape: Shape) -> bytes:
     """What a ``shape=`` region of this shape holds: the data shape's block, the text shape's template."""
-    contract = next(c for c in project.contracts if shape in c.shapes)
     span = shape.block if isinstance(shape, DataShape) else shape.template
+    # Every span of a shape names the contract it was cut from: no search of every contract's shapes.
+    contract = project.contract((shape.block if isinstance(shape, DataShape) else shape.span).path)
     return contract.slice(span) if span is not None else b""
 
 

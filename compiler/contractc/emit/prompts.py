@@ -21,13 +21,13 @@ def emit_prompts(project: Project) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     entries = []
     for contract in project.contracts:
+        sizes = section_sizes(contract)  # once per contract, not per shape
         for shape in contract.text_shapes:
             path = project.snippet_path(shape)
             data = contract.bundle(shape)
             files[path] = data
             size = snippet_size(data)
-            carried = [a for a in (s.anchor for s in contract.sections) if a in {*contract.shared, shape.section}]
-            sizes = section_sizes(contract)
+            carried = [s.anchor for s in contract.sections_of(shape)]
             entries.append(
                 {
                     "path": path,

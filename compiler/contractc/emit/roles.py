@@ -17,6 +17,10 @@ from contractc.model import Project
 def emit_role_prompts(project: Project) -> dict[str, bytes]:
     folder = project.config.out.prompts
     files = {}
+    produced: dict[str, list] = {}  # each agent's text shapes, in contract and source order
+    for contract in project.contracts:
+        for shape in contract.text_shapes:
+            produced.setdefault(shape.producer, []).append((contract, shape))
     for role in project.roles:
         target = project.target(role.path)  # read again: the targets are not held
         data = render_target(project, target) if target is not None and target.regions else role.data
@@ -24,8 +28,6 @@ def emit_role_prompts(project: Project) -> dict[str, bytes]:
         body = data[role.body_start :]
         if body and not body.endswith((b"\n", b"\r")):
             body += b"\n"
-        for contract in project.contracts:
-            for shape in contract.text_shapes:
-                if shape.producer == role.agent:
-                    files[f"{folder}/{role.agent}/{shape.id}.full.md"] = body + contract.bundle(shape)
+        for contract, shape in produced.get(role.agent, ()):
+            files[f"{folder}/{role.agent}/{shape.id}.full.md"] = body + contract.bundle(shape)
     return files

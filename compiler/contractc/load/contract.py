@@ -8,6 +8,7 @@ fence scanner.  Every problem found is collected; the caller raises them all.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
 
@@ -66,7 +67,8 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
                     f"known anchors: {known}",
                 )
             )
-    shapes = [*_text_shapes(src, tokens, sections, problems), *_data_shapes(src, tokens, sections, problems)]
+    layout = _Layout(src, tokens, sections)
+    shapes = [*_text_shapes(src, tokens, layout, problems), *_data_shapes(src, tokens, layout, problems)]
     if problems:
         raise ContractcError(problems)
     title = next((s.title for s in sections if s.level == 1), src.path.rsplit("/", 1)[-1])
@@ -135,8 +137,8 @@ def _sections(src: SourceFile, tokens, problems: list[Diagnostic]) -> list[Secti
     sections: list[Section] = []
     seen: dict[str, _Heading] = {}
     stack: list[tuple[int, str]] = []
-    for i, h in enumerate(heads):
-        end = next((n.line for n in heads[i + 1 :] if n.level <= h.level), src.line_count)
+    ends = _section_ends(heads, src.line_count)
+    for h, end in zip(heads, ends):
         anchor = h.anchor or slugify(h.title)
         if not anchor:
             problems.append(
@@ -174,14 +176,58 @@ def _sections(src: SourceFile, tokens, problems: list[Diagnostic]) -> list[Secti
     return sections
 
 
-def _innermost(sections: list[Section], offset: int) -> Section | None:
-    holding = [s for s in sections if s.span.start <= offset < s.span.end]
-    return max(holding, key=lambda s: s.span.start, default=None)
+def _section_ends(heads: list[_Heading], line_count: int) -> list[int]:
+    """Where each heading's section ends: the line of the next heading at its level or above (one pass
+    from the end with a stack of the headings still open, instead of a scan of the rest per heading)."""
+    ends, after = [line_count] * len(heads), []
+    for i in range(len(heads) - 1, -1, -1):
+        while after and after[-1].level > heads[i].level:
+            after.pop()
+        if after:
+            ends[i] = after[-1].line
+        after.append(heads[i])
+    return ends
 
 
-def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: list[Diagnostic]) -> list[TextShape]:
+class _Layout:
+    """Sections and tokens indexed by byte offset, built once per contract, so that finding the section
+    holding a line and the tokens inside a section cost a bisection, not a scan of the whole document."""
+
+    def __init__(self, src: SourceFile, tokens, sections: list[Section]):
+        self.sections = sorted(sections, key=lambda s: s.span.start)
+        self.starts = [s.span.start for s in self.sections]
+        # Heading sections nest (one ends at the next heading of its level or above), so the sections
+        # holding an offset are a chain: the last one starting before it and what encloses that one.
+        self.enclosing: list[int | None] = []
+        open_: list[int] = []
+        for i, s in enumerate(self.sections):
+            while open_ and self.sections[open_[-1]].span.end <= s.span.start:
+                open_.pop()
+            self.enclosing.append(open_[-1] if open_ else None)
+            open_.append(i)
+        placed = sorted((src.offset(t.map[0]), i) for i, t in enumerate(tokens) if t.map)
+        self.token_offsets = [offset for offset, _ in placed]
+        self.token_order = [i for _, i in placed]
+        self.tokens = tokens
+
+    def innermost(self, offset: int) -> Section | None:
+        """The deepest section holding ``offset``."""
+        i = bisect_right(self.starts, offset) - 1
+        while i is not None and i >= 0:
+            if offset < self.sections[i].span.end:
+                return self.sections[i]
+            i = self.enclosing[i]
+        return None
+
+    def inside(self, section: Section) -> list:
+        """The tokens whose first line lies in ``section``, in document order."""
+        lo = bisect_left(self.token_offsets, section.span.start)
+        hi = bisect_left(self.token_offsets, section.span.end)
+        return [self.tokens[i] for i in sorted(self.token_order[lo:hi])]
+
+
+def _text_shapes(src: SourceFile, tokens, layout: _Layout, problems: list[Diagnostic]) -> list[TextShape]:
     shapes = []
-    starts: list[int] | None = None  # each token's first byte, worked out once per contract, not once per shape
     for i, tok in enumerate(tokens):
         if tok.type != "inline" or tok.level != 1 or tok.map is None:
             continue
@@ -189,7 +235,7 @@ def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
         if not m:
             continue
         span = src.span(*tok.map)
-        section = _innermost(sections, span.start)
+        section = layout.innermost(span.start)
         if section is None:
             problems.append(
                 Diagnostic(src.path, span.line, 1, "bad-shape", "a 'Produced by' line must sit under a heading that names the shape")
@@ -210,10 +256,7 @@ def _text_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
         if bad:
             problems.extend(bad)
             continue
-        if starts is None:
-            starts = [src.offset(t.map[0]) if t.map else -1 for t in tokens]
-        low, high = section.span.start, section.span.end
-        inside = [t for t, start in zip(tokens, starts) if low <= start < high]
+        inside = layout.inside(section)
         fence = next((t for t in inside if t.type == "fence" and t.level == 0), None)
         shapes.append(
             TextShape(
@@ -273,7 +316,7 @@ def _checks(src: SourceFile, tokens, anchor: str) -> tuple[Check, ...]:
     return tuple(checks)
 
 
-def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: list[Diagnostic]) -> list[DataShape]:
+def _data_shapes(src: SourceFile, tokens, layout: _Layout, problems: list[Diagnostic]) -> list[DataShape]:
     shapes = []
     for tok in tokens:
         if tok.type != "fence" or tok.map is None or (tok.info.split() or [""])[0] not in _YAML_INFO:
@@ -305,7 +348,7 @@ def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
                 )
             continue
         key = next(iter(doc))
-        section = _innermost(sections, src.offset(start))
+        section = layout.innermost(src.offset(start))
         if section is None:
             problems.append(Diagnostic(src.path, start + 1, 1, "bad-shape", f"data shape {key!r} must sit under a heading"))
             continue

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contractc.model import Contract, DataShape, Project, Region, Span, TextShape
+from contractc.model import Contract, DataShape, Project, Region, Shape, Span, TextShape
 
 
 def copied_bytes(kind: str, ref: str, spans: tuple[Span, ...], contract: Callable[[str], Contract]) -> bytes:
     """The bytes a resolved reference copies: the spans' slices in order, or the shape's dispatch bundle."""
     if kind == "bundle":
         owner = contract(spans[0].path)
-        return owner.bundle(next(s for s in owner.shapes if s.id == ref))
+        return owner.bundle(owner.shape(ref))
     return b"".join(contract(s.path).slice(s) for s in spans)
 
 
@@ -41,14 +41,14 @@ def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, st
                 return None, why
             spans.append(span)
         return tuple(spans), ""
-    shapes = {s.id: s for c in contracts for s in c.shapes}
+    shapes, owners = _shapes(contracts)
     shape = shapes.get(ref)
     if shape is None:
         qualified = sorted(i for i, s in shapes.items() if isinstance(s, DataShape) and s.key == ref)
         if qualified:
             return None, f"shape key {ref!r} is used in several sections; name one: {', '.join(qualified)}"
         return None, f"no shape {ref!r} in the contracts (shapes: {_listed(sorted(shapes))})"
-    contract = next(c for c in contracts if shape in c.shapes)
+    contract = owners[id(shape)]
     if kind == "bundle":
         return (contract.section(shape.section).span,), ""
     if isinstance(shape, DataShape):
@@ -59,16 +59,34 @@ def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, st
     return (shape.template,), ""
 
 
+_last_shapes: list = []
+"""``[(contracts, shapes by id, owner by shape)]`` for the last contract sequence seen: a load resolves
+every region against the same contracts, so the index is built once, not once per region."""
+
+
+def _shapes(contracts) -> tuple[dict[str, Shape], dict[int, Contract]]:
+    key = tuple(contracts)
+    if not (_last_shapes and len(_last_shapes[0][0]) == len(key) and all(a is b for a, b in zip(_last_shapes[0][0], key))):
+        shapes: dict[str, Shape] = {}
+        owners: dict[int, Contract] = {}
+        for c in key:
+            for s in c.shapes:
+                shapes[s.id] = s
+                owners[id(s)] = c
+        _last_shapes[:] = [(key, shapes, owners)]
+    return _last_shapes[0][1], _last_shapes[0][2]
+
+
 def _section(item: str, contracts) -> tuple[Span | None, str]:
     if "#" in item:
         path, anchor = item.split("#", 1)
         contract = next((c for c in contracts if c.path == path), None)
         if contract is None:
             return None, f"{path!r} is not a configured contract (contracts: {_listed([c.path for c in contracts])})"
-        if not any(s.anchor == anchor for s in contract.sections):
+        if not contract.has_section(anchor):
             return None, f"no section {anchor!r} in {path} (anchors: {_listed([s.anchor for s in contract.sections])})"
         return contract.section(anchor).span, ""
-    holders = [c for c in contracts if any(s.anchor == item for s in c.sections)]
+    holders = [c for c in contracts if c.has_section(item)]
     if not holders:
         return (
             None,

@@ -66,21 +66,38 @@ def annotate_contract(contract: Contract, notes: dict[str, str] | None = None) -
                 )
             )
     edits.extend(_inert_html(contract))
-    out = bytearray(data)
-    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        out[start:end] = replacement
-    text = out.decode("utf-8")
+    text = _apply(data, edits).decode("utf-8")
     return text.removeprefix("\ufeff")
+
+
+def _apply(data: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
+    """``data`` with each edit's range replaced, as if applied back to front (later offsets first).
+
+    When no edit reaches into the range of one applied before it (the case for every contract),
+    the result is assembled front to back in one pass; else each edit is spliced in turn.
+    """
+    ordered = sorted(edits, key=lambda e: (e[0], e[1]), reverse=True)
+    if any(later[1] > earlier[0] for earlier, later in zip(ordered, ordered[1:])):
+        out = bytearray(data)
+        for start, end, replacement in ordered:
+            out[start:end] = replacement
+        return bytes(out)
+    parts, cursor = [], 0
+    for start, end, replacement in reversed(ordered):
+        parts += [data[cursor:start], replacement]
+        cursor = end
+    parts.append(data[cursor:])
+    return b"".join(parts)
 
 
 def _follows_blank_line(data: bytes, offset: int) -> bool:
     """True when the line before ``offset`` is blank (or there is none)."""
     if offset == 0:
         return True
-    head = data[:offset]
-    head = head[:-2] if head.endswith(b"\r\n") else head[:-1]
-    previous = head[max(head.rfind(b"\n"), head.rfind(b"\r")) + 1 :]
-    return not previous.strip()
+    # Bounds instead of a copy of everything before ``offset``: called once per shape.
+    end = offset - 2 if offset >= 2 and data.startswith(b"\r\n", offset - 2) else offset - 1
+    start = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
+    return not data[start:end].strip()
 
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:

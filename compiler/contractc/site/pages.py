@@ -60,6 +60,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     # one page per contract (else site-collision), one id per shape (else duplicate-shape).
     contracts_by_path = {c.path: c for c in project.contracts}
     shapes_by_id = {s.id: (c, s) for c, s in project.shapes()}
+    agents = {a.name: a for a in reversed(layout.agents)}  # the first of a name, as a scan would find
     relative = _relative_paths()
 
     files: dict[str, str | bytes] = {}
@@ -91,7 +92,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
             context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
             files[page.path] = _render(env, "shape.md", context)
         else:
-            agent = next(a for a in layout.agents if a.name == page.key)
+            agent = agents[page.key]
             context |= {
                 "agent": agent,
                 "produced": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.produces],
