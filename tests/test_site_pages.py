@@ -404,6 +404,28 @@ def test_code_spans_with_an_edge_space_become_html_that_keeps_it_and_others_stay
     assert str(code_span("``a``")) == "``` ``a`` ```"
 
 
+def test_a_spaced_code_span_repeated_in_a_table_row_is_shown_in_every_cell():
+    from contractc.site.code_spans import visible_code_spans
+
+    text = "| form | again |\n|---|---|\n| `- ` | `- ` |\n| `- ` | `ok` |\n\nLine 1 is `- ` then `- `.\n"
+    out = visible_code_spans(text)
+    cell = "<code>&#45;" + SPACE + "</code>"
+    # The cells of one row share their line: each finds its own copy of the span, none is spliced twice.
+    assert out == (
+        f"| form | again |\n|---|---|\n| {cell} | {cell} |\n| {cell} | `ok` |\n\nLine 1 is {cell} then {cell}.\n"
+    )
+
+
+def test_every_spaced_code_span_of_a_long_contract_is_rewritten_in_place():
+    from contractc.site.code_spans import visible_code_spans
+
+    sections = [f"## Return {i}\n\nLine 1 is exactly `status{i}: ` then `ok`.\n" for i in range(300)]
+    out = visible_code_spans("\n".join(sections))
+    assert out == "\n".join(
+        f"## Return {i}\n\nLine 1 is exactly <code>status{i}&#58;{SPACE}</code> then `ok`.\n" for i in range(300)
+    )
+
+
 def test_the_graph_of_an_orchestrator_that_dispatches_and_receives_places_every_node(tmp_path):
     import re
 

@@ -151,13 +151,16 @@ def _candidates(project: Project, target: TargetFile, shapes: Shapes, examples: 
     managed = sorted((r.content.start, r.content.end) for r in target.regions)
     if not _fence_outside(target.data, managed):
         return
+    counted, line = 0, 1  # lines counted on from the last block found, not from the top for each
     for block in _blocks(target.data, managed):
         shape = _data_shape(block, keys) or _text_shape(block, templates, holding)
         if shape is None:
             continue
         if not examples and isinstance(shape, DataShape) and _worked_example(project, target.data, block, shape):
             continue
-        yield block, shape, count_newlines(target.data, 0, block.start) + 1
+        line += count_newlines(target.data, counted, block.start)  # both line starts: no CRLF is cut
+        counted = block.start
+        yield block, shape, line
 
 
 def _fence_outside(data: bytes, managed: list[tuple[int, int]]) -> bool:

@@ -9,7 +9,7 @@ caller decides whether that is a typo (exit 2) or an orphan (drift).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from contractc.model import Contract, DataShape, Project, Region, Shape, Span, TextShape
 
@@ -31,24 +31,48 @@ def region_bytes(project: Project, region: Region) -> bytes | None:
     return data if not data or data.endswith((b"\n", b"\r")) else data + b"\n"
 
 
-def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
+class References:
+    """The configured contracts indexed once (shapes by id, contracts by path, who holds each anchor),
+    so that resolving every region of every target costs a few dict lookups per reference, not a
+    scan of the contracts."""
+
+    def __init__(self, contracts: Sequence[Contract]):
+        self.contracts = tuple(contracts)
+        self.shapes: dict[str, Shape] = {}
+        self.owners: dict[int, Contract] = {}
+        self.by_path: dict[str, Contract] = {}
+        self.holders: dict[str, list[Contract]] = {}
+        for c in self.contracts:
+            self.by_path.setdefault(c.path, c)  # the first of a path, as a search finds
+            for s in c.shapes:
+                self.shapes[s.id] = s  # the last of an id, as a dict built in order keeps
+                self.owners[id(s)] = c
+            for anchor in dict.fromkeys(s.anchor for s in c.sections):
+                self.holders.setdefault(anchor, []).append(c)
+
+    def contract(self, path: str) -> Contract:
+        return self.by_path[path]
+
+
+def resolve(kind: str, ref: str, contracts: References | Sequence[Contract]) -> tuple[tuple[Span, ...] | None, str]:
     """The contract spans a reference names (for a bundle, the shape's section), or ``(None, why)``."""
+    index = contracts if isinstance(contracts, References) else References(contracts)
     if kind == "section":
         spans = []
         for item in ref.split(","):
-            span, why = _section(item, contracts)
+            span, why = _section(item, index)
             if span is None:
                 return None, why
             spans.append(span)
         return tuple(spans), ""
-    shapes, owners = _shapes(contracts)
+    shapes = index.shapes
     shape = shapes.get(ref)
     if shape is None:
         qualified = sorted(i for i, s in shapes.items() if isinstance(s, DataShape) and s.key == ref)
         if qualified:
             return None, f"shape key {ref!r} is used in several sections; name one: {', '.join(qualified)}"
         return None, f"no shape {ref!r} in the contracts (shapes: {_listed(sorted(shapes))})"
-    contract = owners[id(shape)]
+    contract = index.owners[id(shape)]
     if kind == "bundle":
         return (contract.section(shape.section).span,), ""
     if isinstance(shape, DataShape):
@@ -59,34 +83,17 @@ def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, st
     return (shape.template,), ""
 
 
-_last_shapes: list = []
-"""``[(contracts, shapes by id, owner by shape)]`` for the last contract sequence seen: a load resolves
-every region against the same contracts, so the index is built once, not once per region."""
-
-
-def _shapes(contracts) -> tuple[dict[str, Shape], dict[int, Contract]]:
-    key = tuple(contracts)
-    if not (_last_shapes and len(_last_shapes[0][0]) == len(key) and all(a is b for a, b in zip(_last_shapes[0][0], key))):
-        shapes: dict[str, Shape] = {}
-        owners: dict[int, Contract] = {}
-        for c in key:
-            for s in c.shapes:
-                shapes[s.id] = s
-                owners[id(s)] = c
-        _last_shapes[:] = [(key, shapes, owners)]
-    return _last_shapes[0][1], _last_shapes[0][2]
-
-
-def _section(item: str, contracts) -> tuple[Span | None, str]:
+def _section(item: str, index: References) -> tuple[Span | None, str]:
+    contracts = index.contracts
     if "#" in item:
         path, anchor = item.split("#", 1)
-        contract = next((c for c in contracts if c.path == path), None)
+        contract = index.by_path.get(path)
         if contract is None:
             return None, f"{path!r} is not a configured contract (contracts: {_listed([c.path for c in contracts])})"
         if not contract.has_section(anchor):
             return None, f"no section {anchor!r} in {path} (anchors: {_listed([s.anchor for s in contract.sections])})"
         return contract.section(anchor).span, ""
-    holders = [c for c in contracts if c.has_section(item)]
+    holders = index.holders.get(item, [])
     if not holders:
         return (
             None,

@@ -29,7 +29,7 @@ from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.files import read_bytes
 from contractc.load.globbing import glob_files
 from contractc.load.paths import confined
-from contractc.load.references import copied_bytes, resolve
+from contractc.load.references import References, copied_bytes, resolve
 from contractc.load.source import BOM, count_newlines, line_start
 from contractc.model import Config, Contract, Region, Span, TargetFile, Targets
 
@@ -78,6 +78,7 @@ def target_reader(root: Path, contracts: list[Contract]) -> Callable[[str], Targ
     A file that cannot be read is a located ``unreadable`` problem, raised like a marker problem.
     """
     base = str(root)
+    references = References(contracts)  # indexed once for every target's regions
     resolved: dict[tuple[str, str], tuple[tuple[Span, ...] | None, str]] = {}
 
     def read(path: str) -> TargetFile:
@@ -87,7 +88,7 @@ def target_reader(root: Path, contracts: list[Contract]) -> Callable[[str], Targ
             from contractc.load.paths import unreadable
 
             raise ContractcError(unreadable(path, exc)) from None
-        return TargetFile(path, data, scan_regions(path, data, contracts, resolved))
+        return TargetFile(path, data, scan_regions(path, data, references, resolved))
 
     return read
 
@@ -116,7 +117,7 @@ def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list
 def scan_regions(
     path: str,
     data: bytes,
-    contracts: list[Contract] | tuple[Contract, ...] | None,
+    contracts: References | list[Contract] | tuple[Contract, ...] | None,
     resolved: dict[tuple[str, str], tuple[tuple[Span, ...] | None, str]] | None = None,
 ) -> tuple[Region, ...]:
     """Find the regions of one target file and resolve their references; raise every marker problem.
@@ -131,6 +132,8 @@ def scan_regions(
     problems: list[Diagnostic] = []
     pairs = _pair(path, _markers(path, data, problems, first), problems)
     memo = {} if resolved is None else resolved
+    if contracts is not None and not isinstance(contracts, References):
+        contracts = References(contracts)
     regions = tuple(_region(path, begin, end, contracts, problems, memo) for begin, end in pairs)
     if problems:
         raise ContractcError(problems)
@@ -272,11 +275,10 @@ def _at(path: str, m: _Marker, code: str, message: str, hint: str) -> Diagnostic
     return Diagnostic(path, m.line, m.col, code, message, hint)
 
 
-def _resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, str]:
+def _resolve(kind: str, ref: str, contracts: References) -> tuple[tuple[Span, ...] | None, str]:
     sources, missing = resolve(kind, ref, contracts)
     if sources is not None:
-        by_path = {c.path: c for c in contracts}
-        copied = copied_bytes(kind, ref, sources, by_path.__getitem__)
+        copied = copied_bytes(kind, ref, sources, contracts.contract)
         if b"contractc:" in copied and _holds_marker_line(copied):
             # Copied into a target, the line would open or close a region of its own.
             return None, f"{kind}={ref} holds a contractc marker line, which cannot be copied into a region"

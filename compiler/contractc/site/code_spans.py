@@ -11,6 +11,8 @@ the character that is copied, and a dotted underline shows it.
 
 from __future__ import annotations
 
+from functools import cache
+
 SPACE = (
     '<span class="contractc-space" title="a space" '
     'style="white-space:pre;border-bottom:1px dotted currentColor"> </span>'
@@ -21,18 +23,17 @@ def visible_code_spans(text: str) -> str:
     """``text`` (Markdown) with each code span whose content has an edge space written as HTML."""
     if "` " not in text and " `" not in text:
         return text  # no span can begin or end with a space
-    from markdown_it import MarkdownIt
-
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
     edits: list[tuple[int, int, str]] = []
-    for token in MarkdownIt("commonmark").enable("table").parse(text):
+    done = 0  # past the last span found: the cells of a table row share their line, not their spans
+    for token in _parser().parse(text):
         if token.type != "inline" or token.map is None or not token.children:
             continue
         begin, end = starts[token.map[0]], starts[min(token.map[1], len(lines))]
-        cursor = begin
+        cursor = max(begin, done)
         for child in token.children:
             if child.type != "code_inline":
                 continue
@@ -44,10 +45,30 @@ def visible_code_spans(text: str) -> str:
                 continue
             start, stop = found
             edits.append((start, stop, html_code(content)))
-            cursor = stop
-    for start, stop, html in reversed(edits):
-        text = text[:start] + html + text[stop:]
-    return text
+            cursor = done = stop
+    return _apply(text, edits)
+
+
+@cache
+def _parser():
+    """One CommonMark parser per process (building one costs more than reading a check's text)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each edit's range replaced; the edits are in document order and do not overlap.
+
+    Assembled in one pass: splicing each into the whole text would copy a contract of many
+    shapes once per span.
+    """
+    parts, cursor = [], 0
+    for start, stop, html in edits:
+        parts += [text[cursor:start], html]
+        cursor = stop
+    parts.append(text[cursor:])
+    return "".join(parts)
 
 
 def _find_span(text: str, ticks: str, content: str, start: int, end: int) -> tuple[int, int] | None:

@@ -15,9 +15,11 @@ are ordered by the mean row of their neighbours in the column before.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
+from itertools import accumulate
 
 from contractc.model import TextShape
 from contractc.layout import Layout
@@ -45,7 +47,7 @@ def graph_svg(layout: Layout, shapes: list[TextShape], link: Callable[[str], str
     columns = _columns(nodes, edges)
     widths = [max(len(nodes[k].label) for k in col) * CHAR_WIDTH + 2 * PAD for col in columns]
     gap = max([GAP] + [len(mode) * 6.2 + 24 for _, _, mode in edges])  # room for a mode label between columns
-    xs = [sum(widths[:i]) + gap * i + 1 for i in range(len(columns))]
+    xs = [left + gap * i + 1 for i, left in enumerate(accumulate(widths[:-1], initial=0))]
     height = max(len(col) for col in columns) * ROW
     where: dict[str, tuple[float, float, float]] = {}  # key -> (x, centre y, width)
     for i, col in enumerate(columns):
@@ -55,6 +57,9 @@ def graph_svg(layout: Layout, shapes: list[TextShape], link: Callable[[str], str
     width = xs[-1] + widths[-1] + 1
     # An edge back to an earlier column (one per cycle) runs below every node, in a lane of its own.
     backward = [(s, t) for s, t, _ in edges if where[t][0] <= where[s][0]]
+    lanes: dict[tuple[str, str], int] = {}  # a pair's first place among them: a dict, not a search per edge
+    for n, pair in enumerate(backward):
+        lanes.setdefault(pair, n)
     lane = height + 6
     height += 14 * len(backward) + (6 if backward else 0)
     out = [
@@ -77,7 +82,7 @@ def graph_svg(layout: Layout, shapes: list[TextShape], link: Callable[[str], str
         (x1, y1, w1), (x2, y2, _) = where[source], where[target]
         start, end = x1 + w1, x2
         if end <= start:  # back to an earlier column: down from the source, along its lane, up into the target
-            dip = lane + 14 * backward.index((source, target))
+            dip = lane + 14 * lanes[source, target]
             sx, tx = x1 + w1 / 2, x2 + 20
             d = f"M{sx:.1f},{y1 + 14:.1f} L{sx:.1f},{dip:.1f} L{tx:.1f},{dip:.1f} L{tx:.1f},{y2 + 15:.1f}"
         else:
@@ -163,10 +168,10 @@ def _topological(nodes: dict[str, _Node], forward: dict[str, list[str]]) -> list
     for targets in forward.values():
         for target in targets:
             indegree[target] += 1
-    ready = [k for k in nodes if indegree[k] == 0]
+    ready = deque(k for k in nodes if indegree[k] == 0)
     order = []
     while ready:
-        key = ready.pop(0)
+        key = ready.popleft()
         order.append(key)
         for nxt in forward[key]:
             indegree[nxt] -= 1
