@@ -36,6 +36,9 @@ def test_benchmark_smoke_run_writes_the_results_page(tmp_path):
     scan = page.split("## `scan`", 1)[1].split("## Start-up", 1)[0]
     row = next(line for line in scan.splitlines() if line.startswith("| 10 |"))
     assert all(c.strip() not in ("", "n/a") for c in row.strip("|").split("|"))  # scan and its floor were timed
+    shapes = page.split("## Many shapes", 1)[1].split("## Start-up", 1)[0]
+    row = next(line for line in shapes.splitlines() if line.startswith("| 20 |"))  # the smoke run's S = 20
+    assert all(c.strip() not in ("", "n/a") for c in row.strip("|").split("|"))  # check of S shapes was timed, per shape
     estimator = page.split("## Context-budget estimator", 1)[1].split("\n\n")[2].splitlines()
     assert [row.split("|")[1].strip() for row in estimator[2:]] == ["1 KB", "4 KB", "16 KB"]
     assert estimator[2].split("|")[2].strip() == "256"  # 1 KB of snippet is ~256 estimated tokens
