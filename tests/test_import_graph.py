@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-
 PACKAGE = Path(__file__).resolve().parents[1] / "compiler" / "contractc"
 
 MODEL = "model/load"
@@ -37,7 +36,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "data", "site_templates",  # package data (no Python, listed for completeness)
     ),
     STAGES: ("emit", "drift", "site", "diff", "validate"),
-    PIPELINE: ("pipeline", "release", "checking", "changed", "cache", "scan", "adopt"),
+    PIPELINE: ("pipeline", "release", "building", "checking", "changed", "cache", "scan", "adopt"),
     ENTRY: ("cli", "__main__", "__init__", "site.plugin"),
 }  # fmt: skip
 ORDER = tuple(LAYERS)
