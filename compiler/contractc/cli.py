@@ -208,7 +208,7 @@ def diff(
     from contractc.diff.command import diff_command
 
     color = _color_wanted(sys.stdout)
-    return diff_command(root, against, against_path, fmt, quiet, accept, why, color, _workspace_prefix(root))
+    return _print(diff_command(root, against, against_path, fmt, quiet, accept, why, color, _workspace_prefix(root)))
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:
@@ -403,11 +403,11 @@ def _print(outcome: Outcome) -> int:
             raise click.BadParameter(outcome.usage, param_hint=outcome.parameter)
         raise click.UsageError(outcome.usage)
     if outcome.out:
-        click.echo(outcome.out, nl=False)
+        click.echo(outcome.out, nl=False, color=outcome.color)
     for diagnostic in outcome.diagnostics:
         click.echo(diagnostic.format(docs_url=outcome.docs_url), err=True)
     if outcome.err:
-        click.echo(outcome.err, nl=False, err=True)
+        click.echo(outcome.err, nl=False, err=True, color=outcome.color)
     return outcome.exit_code
 
 

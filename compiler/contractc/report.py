@@ -347,6 +347,8 @@ class Outcome:
     printed as click prints a usage error, exit 2; nothing else is."""
     parameter: str = ""
     """With ``usage``: the parameter it is about (``CODE``), for click's "Invalid value for" form."""
+    color: bool = False
+    """The text is painted (the CLI asked for colour: a terminal, no NO_COLOR); else any colour is stripped."""
 
     @classmethod
     def failed(cls, diagnostics: Iterable[Diagnostic], docs_url: str = "") -> Outcome:
