@@ -26,7 +26,7 @@ def since_last_release(root: Path) -> Since:
     try:
         result = run_diff(root, tag, None)
     except ContractcError as exc:
-        return Since(tag, problem=exc.diagnostics[0].format().splitlines()[0], acceptances=acceptances)
+        return Since(tag, problem=exc.diagnostics[0].format(located=True), acceptances=acceptances)
     changes = tuple(
         ListedChange(r.contract, r.id, r.verdict_text, r.message, r.new.line if r.new else 0, r.id in result.accepted)
         for r in result.records

@@ -189,7 +189,7 @@ def format_text(report: Report, options: Options) -> str:
     if report.exit_code is ExitCode.BAD_INPUT:
         return "".join(d.format(paint, options.docs_url) + "\n" for d in report.diagnostics)
     if options.quiet:
-        return "".join(f"{d.location}: {d.severity.value}[{d.code}]: {d.message}\n" for d in report.diagnostics)
+        return "".join(d.format(located=True) + "\n" for d in report.diagnostics)
     out = []
     for d, change in report.diffed():
         out.append(d.format(paint, options.docs_url) + "\n")
