@@ -26,7 +26,6 @@ from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff 
 from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
 
 
-
 def emit_site(project: Project) -> dict[str, bytes]:
     """The stored site pages, their Changes pages listing what ``diff`` finds since the last release tag."""
     if not project.config.out.site:  # no pages stored: no git, no diff
