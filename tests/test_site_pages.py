@@ -252,7 +252,7 @@ def test_anchors_json_lists_every_anchor_with_page_url_and_source_line(project):
         "anchor": "echo-contract",
         "kind": "section",
         "page": "contracts/echo/",
-        "url": "https://example.invalid/contracts/contracts/echo/#echo-contract",
+        "url": "https://example.invalid/contracts/echo/#echo-contract",
         "source": "contracts/echo.md:1",
     }
 

@@ -28,7 +28,7 @@ from contractc.budget import snippet_size
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import annotate_contract
 from contractc.fields import field_rows
-from contractc.layout import Layout, field_anchor, page_url, shape_title
+from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
 
@@ -121,18 +121,21 @@ def _changes_pages(project: Project, root: Path, env, layout: Layout, contract_p
 def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) -> bytes:
     """Every anchor with its page URL and the source ``file:line`` it came from."""
     base = project.config.site_url
-    urls: dict[str, str] = {}  # a page carries many anchors: name its URL once
+    urls: dict[str, tuple[str, str]] = {}  # a page carries many anchors: name its URLs once
     entries = []
     for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id)):
-        url = urls.get(a.page)
-        if url is None:
-            url = urls[a.page] = page_url(a.page, directory_urls)
+        urls_of = urls.get(a.page)
+        if urls_of is None:
+            urls_of = urls[a.page] = (
+                page_url(a.page, directory_urls),
+                site_address(project.config, a.page, directory_urls),
+            )
         entries.append(
             {
                 "anchor": a.id,
                 "kind": a.kind,
-                "page": url,
-                "url": f"{base}{url}#{a.id}",
+                "page": urls_of[0],
+                "url": f"{urls_of[1]}#{a.id}",
                 "source": f"{a.source}:{a.line}",
             }
         )
