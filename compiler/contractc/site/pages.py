@@ -30,6 +30,7 @@ from contractc.site.annotate import annotate_contract
 from contractc.fields import field_rows
 from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
 from contractc.site.code_spans import visible_code_spans
+from contractc.site.changes import changes_page_path
 from contractc.site.graph import graph_svg
 
 TEMPLATES_PACKAGE = ("contractc", "site_templates")
@@ -84,6 +85,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
                 "contract": contract,
                 "body": _markup(visible_code_spans(annotate_contract(contract, notes))),
                 "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
+                "changes_page": changes_page_path(f"{layout.prefix}/" if layout.prefix else "", contract.path),
             }
             files[page.path] = _render(env, "contract.md", context)
         elif page.kind == "shape":
