@@ -191,7 +191,8 @@ def check(
     "--against-path",
     metavar="PATH",
     type=click.Path(path_type=_path),
-    help="The older revision on disk instead: a folder holding its contractc.yaml, or one contract file.",
+    help="The older revision on disk instead: a folder holding its contractc.yaml, or one contract file "
+    "(a relative PATH is relative to --root).",
 )
 @format_option("text for people; github for annotations on the pull request; json for every change record.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no summary.")
