@@ -331,9 +331,20 @@ def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners:
 @_scan_options
 @click.option("--name", metavar="NAME", help="The contract's name: contracts/NAME.md (default: the plugin folder's name).")
 @click.option("--write", is_flag=True, help="Apply the plan, all-or-nothing. Without it, adopt only prints the plan.")
+@format_option(
+    "text: the plan for people; json: one document (every file with its SHA-256 and diff, every copy that "
+    "changes or is left alone, located); github: each copy that changes as an annotation on its line."
+)
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each file's diff in the dry-run plan.")
 def adopt(
-    path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], name: str | None, write: bool, diff: bool
+    path: Path,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    owners: tuple[str, ...],
+    name: str | None,
+    write: bool,
+    fmt: str,
+    diff: bool,
 ) -> int:
     """Move the pasted copies scan finds in PATH (default .) under one contract.
 
@@ -355,7 +366,6 @@ def adopt(
     is ever written outside the project).
     """
     from contractc.adopt import plan_adoption
-    from contractc.adopt.show import format_plan
     from contractc.diagnostics import ContractcError, ExitCode
 
     try:
@@ -365,7 +375,17 @@ def adopt(
 
             write_changes(path, plan.changes)
     except ContractcError as exc:
-        return _fail(exc.diagnostics)
+        if fmt == "text":
+            return _fail(exc.diagnostics)
+        from contractc.report import Report
+
+        return _report(Report.of(exc.diagnostics), fmt, diff, False, path)
+    if fmt != "text":
+        from contractc.adopt.report import adopt_report
+
+        return _report(adopt_report(plan, written=write), fmt, diff and not write, False, path)
+    from contractc.adopt.show import format_plan
+
     click.echo(format_plan(plan, written=write, diff=diff), nl=False)
     return ExitCode.CLEAN
 

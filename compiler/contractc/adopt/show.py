@@ -5,7 +5,7 @@ from __future__ import annotations
 from contractc.adopt import Plan
 from contractc.report import unified_diff
 
-_LABELS = ("now", "after adopt")
+LABELS = ("now", "after adopt")
 
 
 def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
@@ -15,7 +15,7 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         state = "new" if change.actual is None else "changed"
         out.append(f"{verb} {change.path} ({state}, {change.output.kind if change.output else 'file'})\n")
         if diff and not written:
-            out.append(unified_diff(change, _LABELS))
+            out.append(unified_diff(change, LABELS))
     if plan.rewritten:
         out.append(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n")
         for r in plan.rewritten:
