@@ -19,10 +19,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "model/load",
         (
             "diagnostics", "report", "explain", "model", "files", "notation", "checks", "example", "fields", "layout",
-            "shape_schemas", "budget", "output", "journal", "written", "load", "diff",
+            "shape_schemas", "budget", "output", "journal", "written", "load", "diff", "filled",
         ),
     ),  # fmt: skip  (report, explain: the output formats of diagnostics and the page of their codes, below
-    #    every command that prints them; budget: snippet sizes, shared by emit, site and drift; diff: two
+    #    every command that prints them; budget: snippet sizes, shared by emit, site and drift; filled: targets
+    #    refilled and role prompts, shared by emit, site and the pipeline; diff: two
     #    loaded models compared, read by the site's Changes page and the `diff` command)
     ("stages", ("emit", "drift", "site", "validate")),
     ("pipeline", ("pipeline", "changed", "cache", "checking", "scan", "adopt")),

@@ -15,7 +15,7 @@ import hashlib
 import os
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,8 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
     relative = _relative_paths()
 
     files: dict[str, str | bytes] = {}
-    raw = raw_files(layout, snippets, schemas)
+    roles = _role_prompts(project)
+    raw = raw_files(layout, snippets, schemas, roles)
     for page in layout.pages:
         link = _linker(page.path, relative)
         context: dict[str, Any] = {**common, "page": page, "link": link}
@@ -91,6 +92,7 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
         elif page.kind == "shape":
             contract, shape = shapes_by_id[page.key]
             context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
+            context["role_prompt"] = _role_prompt_context(shape, roles, raw)
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = next(a for a in layout.agents if a.name == page.key)
@@ -151,10 +153,18 @@ class RawFiles:
     files: dict[str, bytes]
     snippets: dict[str, str]
     """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
+    role_prompts: dict[str, str] = field(default_factory=dict)
+    """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
 
 
-def raw_files(layout: Layout, snippets: dict[str, tuple[str, bytes]], schemas: dict) -> RawFiles:
-    """Every dispatch snippet (as ``.md.txt``, so no engine renders it) and schema, with its SHA-256 file.
+def raw_files(
+    layout: Layout,
+    snippets: dict[str, tuple[str, bytes]],
+    schemas: dict,
+    roles: dict[str, tuple[str, bytes]] | None = None,
+) -> RawFiles:
+    """Every dispatch snippet and role-file prompt (as ``.md.txt``, so no engine renders it) and
+    schema, with its SHA-256 file.
 
     A schema keeps its project path, so its ``$id`` (``<site_url><path>``) is where it is served.
     """
@@ -165,12 +175,17 @@ def raw_files(layout: Layout, snippets: dict[str, tuple[str, bytes]], schemas: d
         agent, name = project_path.split("/")[-2:]
         path = where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
         files[path] = data
+    role_where: dict[str, str] = {}
+    for shape_id, (project_path, data) in (roles or {}).items():
+        agent, name = project_path.split("/")[-2:]
+        path = role_where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
+        files[path] = data
     for entries in schemas.values():
         for _, path, data in entries:
             files[path] = data
     for path, data in list(files.items()):
         files[path + ".sha256"] = f"{hashlib.sha256(data).hexdigest()}  {posixpath.basename(path)}\n".encode()
-    return RawFiles(files, where)
+    return RawFiles(files, where, role_where)
 
 
 def section_notes(contract: Contract, link, shape_pages: dict[str, str], agent_pages: dict[str, str]) -> dict[str, str]:
@@ -385,6 +400,29 @@ def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:
         shape.id: (project.snippet_path(shape), contract.bundle(shape))
         for contract in project.contracts
         for shape in contract.text_shapes
+    }
+
+
+def _role_prompts(project: Project) -> dict[str, tuple[str, bytes]]:
+    """Shape id -> (prompt path, bytes) of its role-file prompt: the bytes the prompts emitter writes."""
+    if not project.roles:
+        return {}
+    from contractc.filled import role_prompts
+
+    return {shape_id: (path, data) for path, (_, shape_id, data) in role_prompts(project).items()}
+
+
+def _role_prompt_context(shape: Shape, roles: dict[str, tuple[str, bytes]], raw: RawFiles) -> dict[str, Any] | None:
+    """What the shape page shows of the producer's role-file prompt (None when it has no role file)."""
+    if shape.id not in roles:
+        return None
+    path, data = roles[shape.id]
+    return {
+        "path": path,
+        "file": raw.role_prompts[shape.id],
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "size": snippet_size(data),
+        "block": _markup(snippet_html(data)),
     }
 
 
