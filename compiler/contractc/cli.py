@@ -419,7 +419,7 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
     artifact schema (what may be written to disk).
 
     \b
-    The loop a skill runs (see docs/receiver-checks.md):
+    The loop a skill runs (`contractc explain check-failed` says more):
       contractc validate auditreturn return.txt             exit 1: discard it
       contractc validate auditreturn return.txt --evidence  append to the prompt,
                                                             re-dispatch once

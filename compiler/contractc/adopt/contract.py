@@ -78,7 +78,7 @@ def render_config(
 ) -> bytes:
     """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output folders."""
     lines = [
-        "# Written by `contractc adopt`; see docs/guide.md#configuration.",
+        "# Written by `contractc adopt`; every key: `contractc explain config-invalid`.",
         "contracts:",
         f"  - path: {json.dumps(contract)}",
         "targets:",
