@@ -23,6 +23,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from contractc.adopt.checks import CheckList, carried_checks
 from contractc.adopt.contract import render_config, render_contract
 from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -59,6 +60,10 @@ class Plan:
     """Copies left as they are, with the reason."""
     allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
     """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
+    checks: list[tuple[str, CheckList]] = field(default_factory=list)
+    """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
+    carried: dict[str, CheckList] = field(default_factory=dict)
+    """Shape id as scan named it -> the receiver-check list the contract holds (the first copy's)."""
     replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
     scan: ScanResult | None = None
@@ -95,7 +100,11 @@ def plan_adoption(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
         )
     plan = Plan(contract_path, scan=result)
-    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers)
+    carried = carried_checks(groups, result.data)
+    plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
+    plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
+    checks = {group_id: found.chosen.text for group_id, found in carried.items()}
+    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks)
     refs = _contract_ids(contract_path, contract_bytes, placed)
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 

@@ -6,6 +6,7 @@ document of ``data/check-report.schema.json``:
 
 * ``adopt-file`` (note) for each file adopt writes (or would write), its diff among ``changes``;
 * ``adopt-rewritten`` (warning) at each copy whose bytes change, and why;
+* ``adopt-checks-differ`` (warning) at each copy's receiver-check list that differs from the one the contract holds;
 * ``adopt-skipped`` (note) at each copy left as it is, and why;
 * ``adopt-allowed`` (note) at each block allowed under ``allow_restatements``.
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from contractc.adopt import Plan
-from contractc.adopt.show import LABELS, summary
+from contractc.adopt.show import LABELS, checks_change, differs, summary
 from contractc.diagnostics import Diagnostic, Severity
 from contractc.report import Report
 
@@ -42,6 +43,20 @@ def adopt_report(plan: Plan, written: bool) -> Report:
                 Severity.WARNING,
             )
         )
+    attached = {}
+    for shape, found in plan.checks:
+        chosen = plan.carried[shape]
+        d = Diagnostic(
+            found.unit.block.path,
+            found.line,
+            1,
+            "adopt-checks-differ",
+            f"receiver checks of {plan.shapes.get(shape, shape)}: {differs(found, chosen)}",
+            "make the lists agree in the contract after adopting (the copies' lists are left as they are)",
+            Severity.WARNING,
+        )
+        diagnostics.append(d)
+        attached[d] = checks_change(found, chosen)
     for unit, why in plan.skipped:
         diagnostics.append(
             Diagnostic(unit.block.path, unit.line, unit.block.col, "adopt-skipped", f"copy of {unit.key} left as it is: {why}", "", Severity.NOTE)
@@ -60,4 +75,4 @@ def adopt_report(plan: Plan, written: bool) -> Report:
         )
     checked = len(plan.scan.files) if plan.scan is not None else 0
     report = Report.of(diagnostics, plan.changes, checked=checked)
-    return replace(report, labels=LABELS, headline=summary(plan, written))
+    return replace(report, labels=LABELS, headline=summary(plan, written), attached=attached)

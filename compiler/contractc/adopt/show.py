@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from contractc.adopt import Plan
+from contractc.adopt.checks import CheckList
+from contractc.output import Change, Output
 from contractc.report import unified_diff
 
 LABELS = ("now", "after adopt")
@@ -20,6 +22,13 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n")
         for r in plan.rewritten:
             out.append(f"  {r.unit.block.path}:{r.unit.line}: {r.shape}: {r.why}\n")
+    if plan.checks:
+        out.append("\nreceiver checks that differ from the ones the contract holds (the first copy's list):\n")
+        for shape, found in plan.checks:
+            chosen = plan.carried[shape]
+            out.append(f"  {found.unit.block.path}:{found.line}: {plan.shapes.get(shape, shape)}: {differs(found, chosen)}\n")
+            if diff:
+                out.append(unified_diff(checks_change(found, chosen), ("this copy", "in the contract")))
     if plan.skipped:
         out.append("\ncopies left as they are:\n")
         for unit, why in plan.skipped:
@@ -30,6 +39,21 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
             out.append(f"  {path}:{line}: {shape}: {why}\n")
     out.append(summary(plan, written) + "\n")
     return "".join(out)
+
+
+def checks_change(found: CheckList, chosen: CheckList) -> Change:
+    """The two lists as a change, for a diff from this copy's list to the one the contract holds."""
+    return Change(
+        f"{found.unit.block.path}:{found.line}",
+        chosen.text.encode(),
+        found.text.encode(),
+        Output(b"", "receiver-checks"),
+        expected_path=f"{chosen.unit.block.path}:{chosen.line}",
+    )
+
+
+def differs(found: CheckList, chosen: CheckList) -> str:
+    return f"its receiver checks differ from those at {chosen.unit.block.path}:{chosen.line}, which the contract holds"
 
 
 def summary(plan: Plan, written: bool) -> str:
