@@ -31,11 +31,12 @@ from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
 from contractc.model import Span
 from contractc.output import Change, Output, OutputSet, guard_paths
+from contractc.report import Outcome, Report
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 from contractc.scan.shapes import Group
 
-__all__ = ["Plan", "plan_adoption"]
+__all__ = ["Plan", "adopt", "plan_adoption"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +150,49 @@ def plan_adoption(
         if old != data:
             plan.changes.append(Change(path, data, old, Output(data, kind)))
     return plan
+
+
+def adopt(
+    root: Path,
+    name: str | None = None,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    owners: tuple[str, ...] = (),
+    *,
+    write: bool = False,
+    diff: bool = True,
+    fmt: str = "text",
+    color: bool = False,
+    path_prefix: str = "",
+) -> Outcome:
+    """``contractc adopt``: the plan, applied all-or-nothing when ``write``; bad input is the diagnostics (exit 2).
+
+    ``fmt`` ``text`` prints the plan (:mod:`contractc.adopt.show`); ``json`` and ``github`` print it
+    as a report, as ``scan`` does (:mod:`contractc.adopt.report`), bad input included.
+    """
+    from contractc.adopt.show import format_plan
+    from contractc.output import write_changes
+
+    try:
+        plan = plan_adoption(root, name, include, exclude, owners)
+        if write and plan.changes:
+            write_changes(root, plan.changes)
+    except ContractcError as exc:
+        if fmt == "text":
+            return Outcome.failed(exc.diagnostics)
+        return _formatted(Report.of(exc.diagnostics), fmt, diff, color, path_prefix)
+    if fmt == "text":
+        return Outcome(format_plan(plan, written=write, diff=diff))
+    from contractc.adopt.report import adopt_report
+
+    return _formatted(adopt_report(plan, written=write), fmt, diff and not write, color, path_prefix)
+
+
+def _formatted(report: Report, fmt: str, diff: bool, color: bool, path_prefix: str) -> Outcome:
+    from contractc.report import FORMATTERS, Options
+
+    text = FORMATTERS[fmt](report, Options(diff=diff, color=color, path_prefix=path_prefix))
+    return Outcome(text, exit_code=report.exit_code, color=color)
 
 
 def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
