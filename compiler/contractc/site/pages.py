@@ -31,7 +31,6 @@ from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.fields import field_rows
 from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
 from contractc.site.code_spans import visible_code_spans
-from contractc.site.changes import changes_page_path
 from contractc.site.graph import graph_svg
 
 TEMPLATES_PACKAGE = ("contractc", "site_templates")
