@@ -99,13 +99,14 @@ def _grown_section(contract: Contract, shape: TextShape, recorded: dict[str, int
 def _recorded_sizes(project: Project) -> dict[str, dict[str, int]]:
     """Snippet path -> the section sizes the manifest on disk recorded for it (empty when none)."""
     import json
-    from pathlib import Path
+
+    from contractc.files import read_generated
 
     # Read here rather than by the loader: only a project with budgets needs it, and only when one is exceeded.
-    manifest = Path(project.root) / project.config.out.prompts / "manifest.json"
+    data = read_generated(project.root, f"{project.config.out.prompts}/manifest.json")
     try:
-        entries = json.loads(manifest.read_bytes())["snippets"]
-    except (OSError, ValueError, KeyError, TypeError):
+        entries = json.loads(data)["snippets"] if data is not None else []
+    except (ValueError, KeyError, TypeError):
         return {}
     recorded: dict[str, dict[str, int]] = {}
     for entry in entries if isinstance(entries, list) else []:
