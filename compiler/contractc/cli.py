@@ -414,8 +414,12 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
         if artifact:
             raise click.UsageError("--artifact is for data shapes; a text shape is judged by its receiver checks")
         return _judge(project, shape, file, fmt, evidence)
-    if evidence or file == "-":
-        raise click.UsageError("a data shape needs a FILE, and --evidence is for text shapes")
+    if evidence:
+        raise click.UsageError(f"--evidence is for text shapes (returns); {shape.id} is a data shape, checked against its schema")
+    if file == "-":
+        raise click.UsageError(
+            f"{shape.id} is a data shape: name the YAML, JSON or Markdown FILE to check (standard input is read only for a text shape's return)"
+        )
     return _validate_data(project, shape.id, file, artifact, fmt)
 
 

@@ -180,7 +180,7 @@ class _Walk:
                 self.record(
                     "field-made-optional",
                     path,
-                    f"now optional ({new.optional})",
+                    f"now optional (rule: {new.optional})",
                     verdicts("receivers"),
                     old.line,
                     new.line,

@@ -123,7 +123,7 @@ def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
                         1,
                         "duplicate-shape",
                         f"shape id {shape.id!r} is already defined at {path}:{first}",
-                        "rename the shape's key or section heading",
+                        "rename the shape's key or section heading; if this block is a worked example, not a shape, open its fence with ```{.yaml .example}",
                     )
                 )
             else:

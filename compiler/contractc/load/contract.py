@@ -300,7 +300,7 @@ def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
                         col + 1 + indent,
                         "bad-shape",
                         f"a yaml block holds {len(doc)} top-level keys ({keys}); a data shape is one key per block",
-                        "give each shape a fenced block of its own, or write ```yaml example if the block is an example, not a shape",
+                        "give each shape a fenced block of its own, or open the fence with ```{.yaml .example} if the block is an example, not a shape",
                     )
                 )
             continue
