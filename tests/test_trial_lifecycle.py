@@ -546,3 +546,17 @@ def test_a_few_weeks_of_contract_changes_through_diff_and_accept(desk, run_cli):
     )
     stale = run_cli("check", "-q")
     assert "skills/synthesis/SKILL.md:10:1: error[drift-region-stale]: region section=synthesis-stage is stale" in stale.out
+
+
+def test_a_budget_for_a_name_nothing_has_is_bad_input_not_a_silent_no_op(desk, run_cli):
+    with (desk / "contractc.yaml").open("a", encoding="utf-8") as f:
+        f.write("budgets:\n  agents:\n    redacteur: 1000\n    redactor: 100\n  shapes:\n    sourcereturn: 5000\n    query_plan: 10\n")
+    run = run_cli("check")
+    assert run.code == 2
+    lines = [line for line in run.err.splitlines() if not line.startswith("  ")]
+    assert lines == [
+        "contractc.yaml:16:5: error[unknown-agent]: budget for agent 'redactor' produces no shape in the contracts: it would limit nothing",
+        "contractc.yaml:19:5: error[unknown-shape]: budget for 'query_plan' is no text shape of the contracts (only a text "
+        "shape has a dispatch snippet): it would limit nothing",
+    ]
+    assert "  hint: budgets.agents takes one of: fact-checker, paper-reader, redacteur, source-scout;" in run.err

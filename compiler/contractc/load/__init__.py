@@ -16,6 +16,7 @@ from pathlib import Path
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
+from contractc.load.budgets import check_budget_names
 from contractc.load.roles import load_roles
 from contractc.load.source import read_source
 from contractc.load.targets import load_targets
@@ -33,7 +34,7 @@ def load_project(root: Path) -> Project:
     # Targets and role files are read after the contracts, whose anchors and shapes they name;
     # their problems are collected together so one run reports them all.
     loaded: dict[str, tuple] = {}
-    for name, stage in (("targets", load_targets), ("roles", load_roles)):
+    for name, stage in (("targets", load_targets), ("roles", load_roles), ("budgets", check_budget_names)):
         try:
             loaded[name] = stage(root, config, contracts)
         except ContractcError as exc:
