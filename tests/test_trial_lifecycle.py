@@ -560,3 +560,19 @@ def test_a_budget_for_a_name_nothing_has_is_bad_input_not_a_silent_no_op(desk, r
         "shape has a dispatch snippet): it would limit nothing",
     ]
     assert "  hint: budgets.agents takes one of: fact-checker, paper-reader, redacteur, source-scout;" in run.err
+
+
+def test_a_copy_pasted_inside_a_numbered_step_is_still_a_restatement(desk, run_cli):
+    skill = desk / "skills/synthesis/SKILL.md"
+    line = skill.read_text("utf-8").count("\n") + 6
+    with skill.open("a", encoding="utf-8") as f:
+        f.write(
+            "\nSteps:\n\n1. Send the rédacteur its brief:\n\n   ```yaml\n   research_brief:\n     question: string\n"
+            "     claims: [ { claim, source_id, verdict } ]\n     word_limit: 500\n   ```\n\n2. Judge the return.\n"
+        )
+    run = run_cli("check", "-q")
+    assert (run.code, run.out.splitlines()) == (
+        1,
+        [f"skills/synthesis/SKILL.md:{line}:4: error[drift-restatement]: unmanaged copy of synthesis-stage.research_brief, "
+         "different from the contract"],
+    )
