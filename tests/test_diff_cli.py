@@ -118,7 +118,7 @@ def test_an_unknown_ref_exits_2_in_every_format(repo, run_cli, fmt):
     assert result.code == 2
     message = "--against no-such-ref: 'no-such-ref' is not a commit"
     if fmt == "text":
-        assert result.err.startswith(f"error[bad-against]: {message}\n  hint: name a commit git knows")
+        assert result.err.startswith(f"--against:1:1: error[bad-against]: {message}\n  hint: name a commit git knows")
     elif fmt == "github":
         assert result.out.startswith(f"::error title=contractc bad-against::{message}%0Ahint: ")
     else:
@@ -135,7 +135,7 @@ def test_outside_a_git_repository_exits_2(tmp_path, run_cli):
     (tmp_path / "c.md").write_text("# C\n")
     result = run_cli("diff", "--root", str(tmp_path), "--against", "main")
     assert result.code == 2
-    assert "error[bad-against]: --against main:" in result.err
+    assert "--against:1:1: error[bad-against]: --against main:" in result.err
     assert "Traceback" not in result.err
 
 

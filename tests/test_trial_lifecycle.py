@@ -576,3 +576,11 @@ def test_a_copy_pasted_inside_a_numbered_step_is_still_a_restatement(desk, run_c
         [f"skills/synthesis/SKILL.md:{line}:4: error[drift-restatement]: unmanaged copy of synthesis-stage.research_brief, "
          "different from the contract"],
     )
+
+
+def test_a_ref_git_does_not_know_is_located_at_the_option_like_check_does(desk, run_cli):
+    diff = run_cli("diff", "--against", "origin/main")
+    check = run_cli("check", "--changed-since", "origin/main")
+    assert (diff.code, check.code) == (2, 2)
+    assert diff.err.startswith("--against:1:1: error[bad-against]: --against origin/main: ")
+    assert check.err.startswith("--changed-since:1:1: error[bad-ref]: --changed-since origin/main: ")
