@@ -584,3 +584,14 @@ def test_a_ref_git_does_not_know_is_located_at_the_option_like_check_does(desk, 
     assert (diff.code, check.code) == (2, 2)
     assert diff.err.startswith("--against:1:1: error[bad-against]: --against origin/main: ")
     assert check.err.startswith("--changed-since:1:1: error[bad-ref]: --changed-since origin/main: ")
+
+
+def test_a_return_on_standard_input_gets_annotations_without_a_file_github_cannot_find(desk, run_cli, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"verdict: disputed\n- **Claim** - S-01\n")))
+    run = run_cli("validate", "factcheckreturn", "-", "--format", "github")
+    assert run.code == 1
+    annotations = [line for line in run.out.splitlines() if line.startswith("::")]
+    assert annotations and all(line.startswith("::error title=contractc check-failed::") for line in annotations)

@@ -182,8 +182,9 @@ class Diagnostic:
 
     @property
     def on_command_line(self) -> bool:
-        """The message is about an option (``--site-pages:1:1``) or an argument (``argv:1:N``), not a file."""
-        return self.path.startswith("-") or self.path == "argv"
+        """The message is about an option (``--site-pages:1:1``), an argument (``argv:1:N``) or what came on
+        standard input (``<stdin>``, ``validate SHAPE -``), not a file in the repository."""
+        return self.path.startswith("-") or self.path in ("argv", "<stdin>")
 
     def url(self, docs_url: str = "") -> str:
         """The code's section online, or empty without a ``docs_url``."""
