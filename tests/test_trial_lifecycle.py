@@ -595,3 +595,15 @@ def test_a_return_on_standard_input_gets_annotations_without_a_file_github_canno
     assert run.code == 1
     annotations = [line for line in run.out.splitlines() if line.startswith("::")]
     assert annotations and all(line.startswith("::error title=contractc check-failed::") for line in annotations)
+
+
+def test_a_check_reworded_past_what_validate_reads_is_unclassified_said_once(desk, run_cli):
+    edit(desk, "contracts/research.md", "2. The second line begins `## Answer`.", "2. The second line is a heading that says Answer.")
+    run = run_cli("diff", "--against", "HEAD", "-q")
+    line = CONTRACT.split("\n").index("2. The second line begins `## Answer`.") + 1
+    assert (run.code, run.out) == (
+        1,
+        f"contracts/research.md:{line}:1: error[changed-unclassified]: changed, unclassified: Réponse rédigée: check 2: "
+        "reworded; one version is not mechanised, so the change cannot be classified "
+        "[check-reworded:reponse-redigee:check-2]; dispatches: redacteur\n",
+    )

@@ -116,7 +116,7 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
         if _prose(old, section) != _prose(new, target):
             agents = carriers(new, target)
             if agents:
-                message = f"the prose of {_title(target)} changed in the dispatch snippets of {_names(agents)} (changed, unclassified)"
+                message = f"the prose of {_title(target)} changed in the dispatch snippets of {_names(agents)}"
                 record(
                     "shared-section-changed" if is_shared else "section-changed",
                     target,
