@@ -507,6 +507,9 @@ def test_a_few_weeks_of_contract_changes_through_diff_and_accept(desk, run_cli):
     ]
     assert ids[1][0] == "breaking for receivers: scoping-stage.research_brief $.audience: now optional (rule: optional)"
     assert ids[3][0] == "breaking for producers: SourceReturn: check 3: reworded stricter: line limit 40 -> 30"
+    assert run_cli("diff", "--against", "main").out.splitlines()[-1].endswith(
+        "accept each on purpose with `contractc diff --against main --accept --why TEXT`, or undo it"
+    )  # the ref this run compared with, ready to copy
     github = run_cli("diff", "--against", "main", "--format", "github")
     assert github.code == 1
     assert "::error file=contracts/research.md,title=contractc breaking-links::" in github.out  # gone: whole file

@@ -239,7 +239,7 @@ class _Walk:
         for new in self.added:
             if new.prop.optional:
                 self.record(
-                    "field-added-optional", new.path, f"new optional field ({new.prop.optional})", (), 0, new.prop.line
+                    "field-added-optional", new.path, f"new optional field (rule: {new.prop.optional})", (), 0, new.prop.line
                 )
             else:
                 self.record(
