@@ -610,3 +610,24 @@ def test_a_check_reworded_past_what_validate_reads_is_unclassified_said_once(des
         "reworded; one version is not mechanised, so the change cannot be classified "
         "[check-reworded:reponse-redigee:check-2]; dispatches: redacteur\n",
     )
+
+
+def test_a_heading_in_another_script_asks_for_an_explicit_anchor_without_calling_it_letterless(tmp_path, run_cli):
+    root = write_plugin(tmp_path / "desk")
+    with (root / "contracts/research.md").open("a", encoding="utf-8") as f:
+        f.write("\n## Синтез\n\nТекст.\n")
+    run = run_cli("check", "--root", str(root))
+    line = CONTRACT.count("\n") + 2
+    assert (run.code, run.err.splitlines()) == (
+        2,
+        [
+            f"contracts/research.md:{line}:1: error[duplicate-anchor]: heading 'Синтез' has no ASCII letter or digit to "
+            "derive an anchor from (the slug rule drops the others, so it would be empty)",
+            "  hint: add an explicit anchor after the heading: `Синтез {#an-ascii-id}`; "
+            "more: `contractc explain duplicate-anchor`",
+        ],
+    )
+    (root / "contracts/research.md").write_text(
+        (root / "contracts/research.md").read_text("utf-8").replace("## Синтез\n", "## Синтез {#sintez}\n"), "utf-8"
+    )
+    assert run_cli("check", "--root", str(root), "-q").code == 1  # loads: only the unbuilt copies drift

@@ -140,7 +140,7 @@ def _sections(src: SourceFile, tokens, problems: list[Diagnostic]) -> list[Secti
         anchor = h.anchor or slugify(h.title)
         if not anchor:
             problems.append(
-                Diagnostic(src.path, h.line + 1, h.col, "duplicate-anchor", f"heading {h.title!r} has no letters to derive an anchor from", "add an explicit {#id}")
+                Diagnostic(src.path, h.line + 1, h.col, "duplicate-anchor", f"heading {h.title!r} has no ASCII letter or digit to derive an anchor from (the slug rule drops the others, so it would be empty)", f"add an explicit anchor after the heading: `{h.title} {{#an-ascii-id}}`")
             )
             continue
         if anchor in seen:
