@@ -631,3 +631,14 @@ def test_a_heading_in_another_script_asks_for_an_explicit_anchor_without_calling
         (root / "contracts/research.md").read_text("utf-8").replace("## Синтез\n", "## Синтез {#sintez}\n"), "utf-8"
     )
     assert run_cli("check", "--root", str(root), "-q").code == 1  # loads: only the unbuilt copies drift
+
+
+def test_a_marker_naming_a_shape_by_its_title_is_told_the_id(desk, run_cli):
+    with (desk / "agents/citation-auditor.md").open("a", encoding="utf-8") as f:
+        f.write("\n<!-- contractc:begin shape=SourceReturn -->\n<!-- contractc:end -->\n")
+    run = run_cli("check")
+    assert run.code == 2
+    assert run.err.splitlines()[0] == (
+        "agents/citation-auditor.md:21:1: error[marker-reference]: no shape id 'SourceReturn'; the shape titled "
+        "'SourceReturn' has the id sourcereturn: write shape=sourcereturn"
+    )
