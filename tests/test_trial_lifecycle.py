@@ -641,3 +641,13 @@ def test_a_marker_naming_a_shape_by_its_title_is_told_the_id(desk, run_cli):
         "agents/citation-auditor.md:21:1: error[marker-reference]: no shape id 'SourceReturn'; the shape titled "
         "'SourceReturn' has the id sourcereturn: write shape=sourcereturn"
     )
+
+
+def test_a_mode_the_producer_does_not_have_says_so_instead_of_calling_it_unknown(desk, run_cli):
+    (desk / "r.txt").write_text("status: drafted\n", "utf-8")
+    run = run_cli("validate", "redacteur", "r.txt", "--mode", "audit")
+    assert run.code == 2
+    assert run.err.splitlines() == [
+        "redacteur: error[unknown-shape]: 'redacteur' has no mode 'audit'",
+        "  hint: it names no mode: drop --mode; more: `contractc explain unknown-shape`",
+    ]
