@@ -651,3 +651,18 @@ def test_a_mode_the_producer_does_not_have_says_so_instead_of_calling_it_unknown
         "redacteur: error[unknown-shape]: 'redacteur' has no mode 'audit'",
         "  hint: it names no mode: drop --mode; more: `contractc explain unknown-shape`",
     ]
+
+
+def test_a_redirect_added_after_accepting_a_removal_says_the_acceptance_can_go(desk, run_cli):
+    edit(desk, "contracts/research.md", "### ReadingNotes {#readingnotes}", "### ReadingNotes {#reading-notes}")
+    assert run_cli("diff", "--against", "HEAD", "--accept", "--why", "renamed for the style guide").code == 0
+    with (desk / "contractc.changes.yaml").open("a", encoding="utf-8") as f:
+        f.write("redirects:\n  readingnotes: reading-notes\n")
+    run = run_cli("diff", "--against", "HEAD")
+    assert run.code == 1
+    stale = [line for line in run.out.splitlines() if "error[acceptance-stale]" in line]
+    assert stale == [
+        "contractc.changes.yaml:5:1: error[acceptance-stale]: acceptance of anchor-removed:readingnotes matches no change "
+        "since HEAD: the redirect of #readingnotes to #reading-notes makes that removal compatible"
+    ]
+    assert "  hint: remove the entry: the redirect is enough; more: `contractc explain acceptance-stale`" in run.out

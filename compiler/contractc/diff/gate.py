@@ -124,15 +124,21 @@ def diagnostics(result: DiffResult) -> list[Diagnostic]:
             )
         else:
             found.append(Diagnostic(path, line, 1, code, f"compatible: {message}", severity=Severity.NOTE))
+    redirects = result.today.redirects or {}
     for entry in result.stale:
+        anchor = entry.change.removeprefix("anchor-removed:")
+        redirected = anchor != entry.change and anchor in redirects
         found.append(
             Diagnostic(
                 CHANGES_NAME,
                 entry.line,
                 1,
                 "acceptance-stale",
-                f"acceptance of {entry.change} matches no change since {result.against}",
-                "remove the entry, or correct its `change:` to an id the diff prints",
+                f"acceptance of {entry.change} matches no change since {result.against}"
+                + (f": the redirect of #{anchor} to #{redirects[anchor]} makes that removal compatible" if redirected else ""),
+                "remove the entry: the redirect is enough"
+                if redirected
+                else "remove the entry, or correct its `change:` to an id the diff prints",
             )
         )
     return found
