@@ -18,7 +18,6 @@ from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME, Side, git_side, path_side, working_side
 
 
-
 @dataclass(slots=True)
 class DiffResult:
     against: str

@@ -14,9 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.budgets import check_budget_names
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
-from contractc.load.budgets import check_budget_names
 from contractc.load.roles import load_roles
 from contractc.load.source import read_source
 from contractc.load.targets import load_targets

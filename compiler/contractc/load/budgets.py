@@ -19,7 +19,13 @@ def check_budget_names(root: Path, config: Config, contracts: list[Contract]) ->
     problems = []
     for kind, names, known, code, what in (
         ("agents", config.budgets.agents, producers, "unknown-agent", "agent {!r} produces no shape in the contracts"),
-        ("shapes", config.budgets.shapes, text_shapes, "unknown-shape", "{!r} is no text shape of the contracts (only a text shape has a dispatch snippet)"),
+        (
+            "shapes",
+            config.budgets.shapes,
+            text_shapes,
+            "unknown-shape",
+            "{!r} is no text shape of the contracts (only a text shape has a dispatch snippet)",
+        ),
     ):
         for name, _ in names:
             if name in known:

@@ -65,9 +65,7 @@ def find_text_shape(project: Project, key: str, mode: str | None = None) -> tupl
     if mode is not None and (existing := text_candidates(project, key)):
         modes = sorted({shape_mode(s) for _, s in existing if shape_mode(s)})
         having = f"its modes: {', '.join(modes)}" if modes else "it names no mode: drop --mode"
-        raise ContractcError(
-            Diagnostic(key, 0, 0, "unknown-shape", f"{key!r} has no mode {mode!r}", f"{having}")
-        )
+        raise ContractcError(Diagnostic(key, 0, 0, "unknown-shape", f"{key!r} has no mode {mode!r}", having))
     raise ContractcError(
         Diagnostic(key, 0, 0, "unknown-shape", f"no text shape or producer is called {key!r}{said}", f"known: {known}")
     )
