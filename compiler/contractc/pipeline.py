@@ -113,7 +113,7 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     end (exit 2), so nothing is reported or written while one is wrong.
     """
     from contractc.drift import TARGET_FINDERS
-    from contractc.emit.regions import renderer
+    from contractc.filled import renderer
     from contractc.output import Output
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]

@@ -7,11 +7,10 @@ How a target is refilled lives in :mod:`contractc.filled`, below the stages
 from __future__ import annotations
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.filled import begin_marker, render_target, renderer
-from contractc.load.references import region_bytes
+from contractc.filled import renderer
 from contractc.model import Project
 
-__all__ = ["begin_marker", "emit_regions", "region_bytes", "render_target", "renderer"]
+__all__ = ["emit_regions"]
 
 
 def emit_regions(project: Project) -> dict[str, bytes]:
