@@ -84,6 +84,20 @@ CACHE_OPTION = click.option(
 )
 
 
+def _progress(command):
+    """Progress on stderr while the command works (see contractc.progress); the printers clear it first."""
+    import functools
+
+    @functools.wraps(command)
+    def run(**params):
+        from contractc.progress import shown
+
+        with shown(bool(params.get("quiet")), str(params.get("fmt", "text"))):
+            return command(**params)
+
+    return run
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 @click.option(
@@ -116,6 +130,7 @@ def cli(debug: bool) -> None:
 @ROOT_OPTION
 @click.option("--force", is_flag=True, help="Overwrite managed regions that were edited by hand (the edit is lost).")
 @SITE_PAGES_OPTION
+@_progress
 def build(root: Path, force: bool, site_pages: str | None) -> int:
     """Compile the contracts and write every output that changed.
 
@@ -141,6 +156,7 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     help="Report only drift whose copy or source changed since the git REF (e.g. origin/main).",
 )
 @CACHE_OPTION
+@_progress
 def check(
     root: Path, site_pages: str | None, fmt: str, diff: bool, quiet: bool, changed_since: str | None, cache: bool
 ) -> int:
@@ -182,6 +198,7 @@ def check(
     help="Record every breaking change not yet accepted in contractc.changes.yaml (commit it with the change).",
 )
 @click.option("--why", metavar="TEXT", help="With --accept: why the change is accepted, written into each entry.")
+@_progress
 def diff(
     root: Path, against: str | None, against_path: Path | None, fmt: str, quiet: bool, accept: bool, why: str | None
 ) -> int:
@@ -213,8 +230,10 @@ def diff(
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:
+    from contractc.progress import end
     from contractc.report import FORMATTERS, Options, stream_for
 
+    end()
     to_stderr = stream_for(fmt, report)
     color = _color_wanted(sys.stderr if to_stderr else sys.stdout)
     options = Options(diff=diff, quiet=quiet, color=color, path_prefix=_workspace_prefix(root), docs_url=docs_url)
@@ -270,6 +289,7 @@ def _scan_options(command):
 @format_option()
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each divergent copy's diff against its owning copy.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no notes, diffs or summary.")
+@_progress
 def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool) -> int:
     """Show where the hand-pasted copies of each shape in PATH (default .) disagree; no configuration needed.
 
@@ -303,6 +323,7 @@ def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners:
     "changes or is left alone, located); github: each copy that changes as an annotation on its line."
 )
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each file's diff in the dry-run plan.")
+@_progress
 def adopt(
     path: Path,
     include: tuple[str, ...],
@@ -414,6 +435,9 @@ def explain(code: str | None) -> int:
 
 def _print(outcome: Outcome) -> int:
     """Print what a command returned as it is (its diagnostics through the one formatter); exit with its code."""
+    from contractc.progress import end
+
+    end()
     if outcome.usage:
         if outcome.parameter:
             raise click.BadParameter(outcome.usage, param_hint=outcome.parameter)

@@ -179,6 +179,9 @@ def adopt(
     try:
         plan = plan_adoption(root, name, include, exclude, owners)
         if write and plan.changes:
+            from contractc.progress import stage
+
+            stage(f"writing {len(plan.changes)} files")
             write_changes(root, plan.changes)
     except ContractcError as exc:
         if fmt == "text":
@@ -296,6 +299,9 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
     """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
     from contractc.drift.restatements import find_restatements, unmanaged_copies
     from contractc.pipeline import compile_project
+    from contractc.progress import stage
+
+    stage(f"compiling the plan ({len(files)} files)")
 
     with tempfile.TemporaryDirectory(prefix="contractc-adopt-") as scratch:
         base = Path(scratch)
