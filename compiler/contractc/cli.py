@@ -90,6 +90,9 @@ def _progress(command):
 
     @functools.wraps(command)
     def run(**params):
+        isatty = getattr(sys.stderr, "isatty", None)
+        if not (isatty and isatty()):  # nothing could be drawn: a pipe or a log imports nothing more
+            return command(**params)
         from contractc.progress import shown
 
         with shown(bool(params.get("quiet")), str(params.get("fmt", "text"))):
@@ -230,10 +233,9 @@ def diff(
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:
-    from contractc.progress import end
     from contractc.report import FORMATTERS, Options, stream_for
 
-    end()
+    _end_progress()
     to_stderr = stream_for(fmt, report)
     color = _color_wanted(sys.stderr if to_stderr else sys.stdout)
     options = Options(diff=diff, quiet=quiet, color=color, path_prefix=_workspace_prefix(root), docs_url=docs_url)
@@ -435,9 +437,7 @@ def explain(code: str | None) -> int:
 
 def _print(outcome: Outcome) -> int:
     """Print what a command returned as it is (its diagnostics through the one formatter); exit with its code."""
-    from contractc.progress import end
-
-    end()
+    _end_progress()
     if outcome.usage:
         if outcome.parameter:
             raise click.BadParameter(outcome.usage, param_hint=outcome.parameter)
@@ -449,6 +449,13 @@ def _print(outcome: Outcome) -> int:
     if outcome.err:
         click.echo(outcome.err, nl=False, err=True, color=outcome.color)
     return outcome.exit_code
+
+
+def _end_progress() -> None:
+    """Clear the progress line before the output, if the command drew one (only those import contractc.progress)."""
+    progress = sys.modules.get("contractc.progress")
+    if progress is not None:
+        progress.end()
 
 
 def _fail(diagnostics: list[Diagnostic]) -> int:
