@@ -134,12 +134,11 @@ def test_on_a_terminal_the_stages_are_drawn_on_stderr_and_cleared_before_the_out
     [
         (["-q"], {}),
         (["--format", "json"], {}),
-        (["--format", "github"], {}),
         ([], {"CI": "true"}),
         ([], {"TERM": "dumb"}),
         ([], {"CONTRACTC_PROGRESS_AFTER": "3600"}),  # work shorter than the wait shows nothing
     ],
-    ids=["quiet", "json", "github", "CI", "dumb-terminal", "fast-run"],
+    ids=["quiet", "json", "CI", "dumb-terminal", "fast-run"],
 )
 def test_on_a_terminal_nothing_is_drawn_when_quiet_machine_read_in_ci_or_fast(extra, env, projects, capsys):
     args = [*COMMANDS["check"](*projects), *extra]
