@@ -330,8 +330,8 @@ def adopt(
 @click.option("--artifact", is_flag=True, help="Data shapes: use the artifact schema (transient fields are not allowed).")
 @click.option("--mode", metavar="MODE", help="Text shapes: SHAPE is a producer; judge the shape it produces in MODE "
               "(`design-auditor --mode audit` for a shape 'Produced by `design-auditor` in audit mode').")
-@format_option("text: located messages for people; json: one document (failures, quoted lines, evidence); "
-               "github: GitHub Actions annotations.")
+@format_option("text: located messages for people; json: one document (a text shape's verdict with its failures, "
+               "quoted lines and evidence; for a data shape, check's document); github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
 @click.argument("shape_id", metavar="SHAPE")
