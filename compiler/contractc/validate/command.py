@@ -17,7 +17,7 @@ from pathlib import Path
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
 from contractc.model import Project, Shape
 from contractc.report import Outcome, Report
-from contractc.validate import STDIN, find_shape, read_return, validate_file
+from contractc.validate import STDIN, find_shape, read_return
 
 SCHEMAS = {False: "wire schema", True: "artifact schema"}
 
@@ -40,7 +40,9 @@ def validate(
             return judge(project, shape, file, fmt, evidence)
         if evidence or file == STDIN:
             return Outcome(usage="a data shape needs a FILE, and --evidence is for text shapes")
-        problems = validate_file(project, shape_id, Path(file), artifact)
+        from contractc.validate.data import validate_data
+
+        problems = validate_data(project, shape, Path(file), artifact)
     except ContractcError as exc:
         if fmt == "text":
             raise
