@@ -123,6 +123,10 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     Running build twice writes nothing the second time.  A managed region edited
     by hand is never overwritten silently: build writes nothing and exits 1
     naming it, unless --force is given.
+
+    Exit 0 when every output is current, 1 when a region needs a decision or
+    drift build cannot fix remains (a restatement, a broken pin: reported after
+    writing), 2 for bad input (nothing written).
     """
     from contractc.building import build as build_project
 
@@ -175,7 +179,7 @@ def check(
     "(a relative PATH is relative to --root).",
 )
 @format_option("text for people; github for annotations on the pull request; json for every change record.")
-@click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no summary.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no hints or summary.")
 @click.option(
     "--accept",
     is_flag=True,
@@ -388,7 +392,8 @@ def hash_(files: tuple[Path, ...]) -> int:
     """Print the SHA-256 of each FILE's exact bytes (sha256sum format).
 
     This is the hash a contract is published with and that the manifest and a
-    `sha256:` pin in contractc.yaml record.
+    `sha256:` pin in contractc.yaml record.  Exit 0, or 2 when a FILE cannot be
+    read (the others are still printed).
     """
     from contractc.files import hash_files
 
