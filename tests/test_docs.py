@@ -110,3 +110,36 @@ def test_cli_reference_documents_the_global_options():
     missing = [opt for opt in options if f"`{opt}" not in head and opt not in synopsis]
     assert not missing, f"docs/cli.md does not document the global options {missing} before the commands"
     assert {"--version", "--help", "--debug"} <= set(re.findall(r"--[a-z]+", synopsis))
+
+
+def _example_commands(text: str) -> list[str]:
+    """What follows `contractc ` in each inline code span, and on each line of a fenced block that runs it."""
+    found = re.findall(r"`contractc ([^`\n]*)`", text)
+    for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL):
+        found += re.findall(r"^\s*(?:\$ |-? ?run: |entry: )?contractc (.*)$", block, flags=re.MULTILINE)
+    return found
+
+
+def test_every_example_command_in_the_docs_names_a_real_command_and_its_options():
+    """`contractc CMD --opt ...` anywhere in the docs or README parses as far as names go."""
+    group = {opt for p in cli.params for opt in (*p.opts, *p.secondary_opts)} | {"-h", "--help"}
+    wrong = []
+    for page in sorted([*(REPO / "docs").glob("*.md"), REPO / "README.md"]):
+        for line in _example_commands(page.read_text()):
+            tokens = [t for t in re.split(r"[\s\[\]()|=\\]+", line) if t]
+            while tokens and tokens[0] in group:
+                tokens.pop(0)
+            if not tokens or not re.fullmatch(r"[a-z]+", tokens[0]) or tokens[0] in ("is", "in", "and", "or", "to", "of"):
+                continue  # prose ("contractc is ..."), or the options of the group alone
+            command = cli.commands.get(tokens[0])
+            if command is None:
+                if tokens[0] not in ("command",):
+                    wrong.append(f"{page.name}: `contractc {line.strip()}` names no command")
+                continue
+            known = {opt for p in command.params for opt in (*p.opts, *p.secondary_opts)} | {"-h", "--help"}
+            wrong += [
+                f"{page.name}: `contractc {line.strip()}`: {tokens[0]} has no {t}"
+                for t in tokens[1:]
+                if re.fullmatch(r"--?[a-zA-Z][\w-]*", t) and t not in known
+            ]
+    assert not wrong, "\n".join(wrong)
