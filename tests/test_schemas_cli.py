@@ -145,6 +145,24 @@ def test_validate_reports_every_error_on_the_line_of_its_key(project, run_cli, m
     )
 
 
+def test_an_anchor_defined_again_names_the_latest_node_and_prints_no_python_warning(project, run_cli, monkeypatch):
+    """YAML 1.2 allows it; the one YAML loader says nothing outside the diagnostics."""
+    import warnings
+
+    monkeypatch.chdir(project)
+    reused = CONTRACT.replace("  goal: string ", "  goal: &k string").replace("    - name: string", "    - name: &k string")
+    document = "goal: &k Ship it\nreviewer: &k feature\nkind: *k\ncreated_at: 2025-02-03\nowners: []\nblocked_by: []\n"
+    write_tree(project, {"contracts/h.md": reused, "brief.yaml": document})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a Python warning would fail the command
+        built = run_cli("build", "--root", str(project))
+        checked = validate(run_cli, project, "task_brief", "brief.yaml")
+    assert (built.code, built.err) == (0, "")
+    # `kind: *k` is "feature", the latest node anchored &k, not "Ship it"
+    assert (checked.code, checked.err) == (0, "")
+    assert checked.out == "contractc: brief.yaml matches task_brief (wire schema)\n"
+
+
 def _check_report_schema():
     import jsonschema
 
