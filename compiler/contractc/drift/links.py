@@ -12,7 +12,6 @@ layout the pages are rendered from.
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import re
 from collections.abc import Callable
@@ -143,6 +142,8 @@ class _Index:
         return self._missing(target, page, anchor, resolved)
 
     def _missing(self, target: str, page: str, anchor: str, where: str) -> tuple[str, str] | None:
+        import difflib
+
         known = self.layout.anchors_on(page)
         if anchor in known:
             return None
