@@ -85,7 +85,7 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     """An edit per ``<`` of raw HTML (CommonMark's html_block and html_inline), writing it ``&lt;``."""
-    from markdown_it import MarkdownIt
+    from contractc.site.code_spans import commonmark
 
     data = contract.data
     text = data.decode("utf-8")
@@ -96,7 +96,7 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     src = source_from_bytes(contract.path, data)
     edits: list[tuple[int, int, bytes]] = []
     previous = ""
-    for token in MarkdownIt("commonmark").enable("table").parse(src.text):
+    for token in commonmark().parse(src.text):
         after_heading, previous = previous == "heading_open", token.type
         if token.map is None or after_heading:  # a heading line is rewritten whole: see _inert_heading
             continue
@@ -128,9 +128,9 @@ def _inert_heading(text: str) -> str:
     """A heading line with the ``<`` of each inline HTML tag written ``&lt;`` (code spans kept)."""
     if "<" not in text:
         return text
-    from markdown_it import MarkdownIt
+    from contractc.site.code_spans import commonmark
 
-    inline = MarkdownIt("commonmark").parseInline(text.lstrip("#").strip())[0]
+    inline = commonmark().parseInline(text.lstrip("#").strip())[0]
     for child in inline.children or ():
         if child.type == "html_inline":
             text = text.replace(child.content, child.content.replace("<", "&lt;"), 1)
