@@ -34,11 +34,11 @@ def changes_page_path(base: str, contract_path: str) -> str:
 
 
 def last_release(root: Path) -> Since:
-    from contractc.diff.gate import run_diff
-
     tag = _last_tag(root)
     if not tag:
         return Since("")
+    from contractc.diff.gate import run_diff  # the diff stack only when there is a tag to compare with
+
     try:
         result = run_diff(root, tag, None)
     except ContractcError as exc:
@@ -48,13 +48,14 @@ def last_release(root: Path) -> Since:
 
 def accepted_entries(root: Path) -> list:
     """Every acceptance in the approval file (none when it is absent or malformed: diff reports that)."""
-    from contractc.diff.accept import read_approvals
-    from contractc.diff.sides import CHANGES_NAME
+    from contractc.load.config import CHANGES_NAME
 
     try:
         data = (root / CHANGES_NAME).read_bytes()
     except OSError:
         return []
+    from contractc.diff.accept import read_approvals  # the diff stack only when there is an approval file
+
     try:
         return list(read_approvals(data).accepted)
     except ContractcError:
