@@ -88,9 +88,8 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     from contractc.site.code_spans import commonmark
 
     data = contract.data
-    text = data.decode("utf-8")
-    if "<" not in text:
-        return []
+    if not any(_outside_fences(contract, at) for at in _all(data, b"<", 0, len(data))):
+        return []  # raw HTML begins with `<`; inside a fenced block (the shapes' templates) a `<` is code
     from contractc.load.source import source_from_bytes
 
     src = source_from_bytes(contract.path, data)
@@ -114,6 +113,14 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
                 at = found + len(child.content.encode("utf-8"))
                 edits.extend((i, i + 1, b"&lt;") for i in _all(data, b"<", found, at))
     return edits
+
+
+def _outside_fences(contract: Contract, offset: int) -> bool:
+    """Whether ``offset`` lies outside every fenced block the loader found (the shapes' blocks, fences included)."""
+    for shape in contract.text_shapes:
+        if shape.template is not None and shape.template.start <= offset < shape.template.end:
+            return False
+    return not any(shape.block.start <= offset < shape.block.end for shape in contract.data_shapes)
 
 
 def _all(data: bytes, needle: bytes, start: int, end: int) -> list[int]:
