@@ -13,14 +13,8 @@ from contractc.cli import main
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = Path(os.environ.get("CONTRACTC_SEEDS", REPO.parent / "shared" / "seeds"))
 
-# The smallest project with a text shape and a shared section, used by several test files.
-ECHO_CONTRACT = """\
-# C
-
-## Shared
-
-Read me.
-
+# The smallest text shape: a producer, a receiver, a template and one receiver check.
+ECHO_SECTION = """\
 ## EchoReturn
 
 Produced by `echoer`; consumed by `echo-skill`.
@@ -33,6 +27,8 @@ Receiver checks:
 
 1. Line 1 begins `echo: `.
 """
+# The smallest project with a text shape and a shared section, used by several test files.
+ECHO_CONTRACT = "# C\n\n## Shared\n\nRead me.\n\n" + ECHO_SECTION
 ECHO_CONFIG = "contracts:\n  - path: contracts/c.md\n    shared: [shared]\n"
 
 
@@ -43,6 +39,21 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     return root
+
+
+def fail_nth_replace(monkeypatch: pytest.MonkeyPatch, n: int, errno: int, strerror: str) -> None:
+    """Make the ``n``-th ``os.replace`` of the run fail as the system would (a disk full, a permission denied),
+    so a multi-file write breaks halfway; ``monkeypatch.undo()`` restores it."""
+    real = os.replace
+    calls = []
+
+    def failing(src, dst):
+        calls.append(dst)
+        if len(calls) == n:
+            raise OSError(errno, strerror, str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing)
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

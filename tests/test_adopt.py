@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 
 import pytest
@@ -11,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adopt_plugin import EXPECTED, FILES, IGNORED, write_plugin
-from conftest import snapshot
+from conftest import fail_nth_replace, snapshot
 from contractc.adopt import plan_adoption
 from contractc.scan import scan_plugin
 
@@ -131,16 +130,7 @@ def test_adopting_an_adopted_plugin_changes_nothing(plugin, run_cli):
 
 def test_a_failed_write_changes_nothing(plugin, run_cli, monkeypatch):
     before = snapshot(plugin)
-    real = os.replace
-    calls = []
-
-    def failing(src, dst):
-        calls.append(dst)
-        if len(calls) == 5:
-            raise PermissionError(13, "Permission denied", str(dst))
-        return real(src, dst)
-
-    monkeypatch.setattr(os, "replace", failing)
+    fail_nth_replace(monkeypatch, 5, 13, "Permission denied")
     run = run_cli("adopt", str(plugin), "--write")
     monkeypatch.undo()
     assert run.code == 2 and "write-failed" in run.err

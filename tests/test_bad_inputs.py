@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import ECHO_CONTRACT, REPO
 from contractc.cli import main
 
 CONFIG = """\
@@ -44,25 +44,7 @@ agents:
   echoer: agents/echoer.md
 """
 
-CONTRACT = """\
-# C
-
-## Shared
-
-Read me.
-
-## EchoReturn
-
-Produced by `echoer`; consumed by `echo-skill`.
-
-```
-echo: <text>
-```
-
-Receiver checks:
-
-1. Line 1 begins `echo: `.
-
+CONTRACT = ECHO_CONTRACT + """
 ## Brief
 
 ```yaml

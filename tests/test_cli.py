@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ECHO_CONFIG as CONFIG
 from conftest import ECHO_CONTRACT as CONTRACT
-from conftest import REPO, snapshot, write_tree
+from conftest import REPO, fail_nth_replace, snapshot, write_tree
 
 
 
@@ -121,18 +121,9 @@ def test_failed_build_leaves_every_file_as_it_was(project, run_cli, monkeypatch)
     run_cli("build", "--root", str(project))
     (project / "contracts/c.md").write_text(CONTRACT.replace("Read me.", "Read me twice.").replace("`echoer`", "`echoer2`"))
     before = snapshot(project)
-    real_replace = os.replace
-    calls = []
-
-    def flaky_replace(src, dst):
-        calls.append(dst)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device", str(dst))
-        return real_replace(src, dst)
-
-    monkeypatch.setattr(os, "replace", flaky_replace)
+    fail_nth_replace(monkeypatch, 2, 28, "No space left on device")
     result = run_cli("build", "--root", str(project))
-    monkeypatch.setattr(os, "replace", real_replace)
+    monkeypatch.undo()
     assert result.code == 2 and "error[write-failed]" in result.err
     assert snapshot(project) == before
 

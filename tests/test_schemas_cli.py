@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import snapshot, write_tree
+from conftest import ECHO_SECTION, snapshot, write_tree
 
 CONTRACT = """\
 # Hand-offs
@@ -25,18 +25,8 @@ task_brief:
   blocked_by: [ PLAN-002 ]     # ← TRANSIENT, resolved by the orchestrator
 ```
 
-## Echo
-
-Produced by `echoer`; consumed by `echo-skill`.
-
-```
-echo: <text>
-```
-
-Receiver checks:
-
-1. Line 1 begins `echo: `.
 """
+CONTRACT += ECHO_SECTION.replace("## EchoReturn", "## Echo", 1)  # its shape id: echo
 CONFIG = "contracts:\n  - path: contracts/h.md\n"
 
 

@@ -6,26 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import write_tree
+from conftest import ECHO_SECTION, write_tree
 from contractc.drift.links import _may_cite
 
-CONTRACT = """\
-# Echo
-
-## EchoReturn
-
-Produced by `echoer`; consumed by `echo-skill`.
-
-```
-echo: <text>
-```
-
-Receiver checks:
-
-1. Line 1 begins `echo: `.
-
-See [the check](#echoreturn-check-1).
-"""
+CONTRACT = "# Echo\n\n" + ECHO_SECTION + "\nSee [the check](#echoreturn-check-1).\n"
 CONFIG = "site_url: https://docs.example.com/\ncontracts:\n  - path: contracts/echo.md\n"
 
 

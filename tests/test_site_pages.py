@@ -53,16 +53,14 @@ def project(tmp_path):
 
 def render_bytes(root):
     from contractc.load import load_project
+    from contractc.release import since_last_release
     from contractc.site.pages import render_site
 
-    return render_site(load_project(root), root)
+    return render_site(load_project(root), root, since=since_last_release(root))
 
 
 def render(root):
-    from contractc.load import load_project
-    from contractc.site.pages import render_site
-
-    return {path: data.decode("utf-8") for path, data in render_site(load_project(root), root).items()}
+    return {path: data.decode("utf-8") for path, data in render_bytes(root).items()}
 
 
 def test_one_page_per_contract_shape_and_agent_plus_index_and_anchors(project):

@@ -244,15 +244,9 @@ def _listing(folder: str) -> str | None:
 
 def _write(folder: str, data: bytes) -> None:
     """Atomic: a reader sees the old cache or the new one, never half of one."""
+    from contractc.journal import write_state
+
     try:
-        os.makedirs(folder, exist_ok=True)
-        ignore = os.path.join(folder, ".gitignore")
-        if not os.path.exists(ignore):
-            with open(ignore, "w", encoding="utf-8") as handle:
-                handle.write("# contractc's local cache: never committed\n*\n")
-        tmp = os.path.join(folder, f".{NAME}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, os.path.join(folder, NAME))
+        write_state(folder, NAME, data)
     except OSError:
         pass  # a read-only checkout simply runs without a cache

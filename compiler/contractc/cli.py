@@ -36,7 +36,7 @@ class _path:  # click's ``path_type`` must be a class
 FORMATS = ("text", "json", "github")
 
 if TYPE_CHECKING:
-    from contractc.report import Report
+    from contractc.report import Outcome, Report
 
 def format_option(help: str = "text for people; github for GitHub Actions annotations; json for one machine-readable document."):
     """``--format text|json|github``, the same option on every command that reports; ``help`` says what each gives."""
@@ -124,29 +124,9 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     by hand is never overwritten silently: build writes nothing and exits 1
     naming it, unless --force is given.
     """
-    from contractc.diagnostics import ExitCode
-    from contractc.output import Mode
-    from contractc.pipeline import run
+    from contractc.building import build as build_project
 
-    result = run(root, Mode.BUILD, force=force, site_pages=site_pages)
-    if result.exit_code is ExitCode.BAD_INPUT:
-        return _fail(result.diagnostics, result.docs_url)
-    if result.refused:
-        from contractc.report import unified_diff
-
-        code = _fail(result.diagnostics, result.docs_url)
-        for change in result.changes:  # what --force would write over: the hand-made bytes are shown, not lost unseen
-            click.echo(unified_diff(change), nl=False, err=True)
-        click.echo(f"contractc: nothing written; {len(result.diagnostics)} region(s) need a decision", err=True)
-        return code
-    for change in result.changes:
-        click.echo(f"{'removed' if change.expected is None else 'wrote'} {change.path}")
-    written = len(result.changes)
-    click.echo(f"contractc: {written} written, {result.checked - written} already current" if written else f"contractc: {result.checked} files current, nothing written")
-    for note in result.notes:
-        click.echo(note.format(docs_url=result.docs_url))
-    # Drift build cannot fix (a hand-made copy of a shape, a broken pin) still fails the build.
-    return _fail(result.diagnostics, result.docs_url) if result.diagnostics else result.exit_code
+    return _print(build_project(root, force, site_pages))
 
 
 @cli.command()
@@ -228,7 +208,7 @@ def diff(
     from contractc.diff.command import diff_command
 
     color = _color_wanted(sys.stdout)
-    return diff_command(root, against, against_path, fmt, quiet, accept, why, color, _workspace_prefix(root))
+    return _print(diff_command(root, against, against_path, fmt, quiet, accept, why, color, _workspace_prefix(root)))
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:
@@ -308,22 +288,9 @@ def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners:
     2 for bad input.  Next step: `contractc adopt` shows the plan that puts
     the copies under a contract.
     """
-    from contractc.diagnostics import ContractcError
-    from contractc.report import Report
-    from contractc.scan import scan_plugin
-    from contractc.scan.report import scan_report
+    from contractc.scan.report import scan_command
 
-    try:
-        found = scan_report(scan_plugin(path, include, exclude, owners))
-    except ContractcError as exc:
-        found = Report.of(exc.diagnostics)
-    if quiet:
-        from dataclasses import replace
-
-        from contractc.diagnostics import Severity
-
-        found = replace(found, diagnostics=tuple(d for d in found.diagnostics if d.severity is not Severity.NOTE))
-    return _report(found, fmt, diff, quiet, path)
+    return _report(scan_command(path, include, exclude, owners, quiet), fmt, diff, quiet, path)
 
 
 @cli.command()
@@ -353,20 +320,9 @@ def adopt(
     contractc.yaml, a file it would write through a symbolic link: nothing
     is ever written outside the project).
     """
-    from contractc.adopt import plan_adoption
-    from contractc.adopt.show import format_plan
-    from contractc.diagnostics import ContractcError, ExitCode
+    from contractc.adopt import adopt as adopt_plugin
 
-    try:
-        plan = plan_adoption(path, name, include, exclude, owners)
-        if write and plan.changes:
-            from contractc.output import write_changes
-
-            write_changes(path, plan.changes)
-    except ContractcError as exc:
-        return _fail(exc.diagnostics)
-    click.echo(format_plan(plan, written=write, diff=diff), nl=False)
-    return ExitCode.CLEAN
+    return _print(adopt_plugin(path, name, include, exclude, owners, write=write, diff=diff))
 
 
 @cli.command()
@@ -405,58 +361,9 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
 
     Exit 0 valid, 1 invalid, 2 unknown shape, unreadable FILE or bad usage.
     """
-    from contractc.load import load_project
-    from contractc.validate import find_shape
+    from contractc.validate.command import validate as validate_document
 
-    project = load_project(root)
-    shape = find_shape(project, shape_id, mode)
-    if shape.kind == "text":
-        if artifact:
-            raise click.UsageError("--artifact is for data shapes; a text shape is judged by its receiver checks")
-        return _judge(project, shape, file, fmt, evidence)
-    if evidence or file == "-":
-        raise click.UsageError("a data shape needs a FILE, and --evidence is for text shapes")
-    return _validate_data(project, shape.id, file, artifact, fmt)
-
-
-def _judge(project, shape, file: str, fmt: str, evidence: bool) -> int:
-    from contractc.diagnostics import ExitCode
-    from contractc.validate import read_return
-    from contractc.validate.receiver import Receiver
-    from contractc.validate.render import FORMATS, render_evidence
-
-    label, text = read_return(file)
-    verdict = Receiver(project).validate(shape, text)
-    click.echo(render_evidence(verdict) if evidence else FORMATS[fmt](label, verdict), nl=False)
-    return ExitCode.CLEAN if verdict.passed else ExitCode.DRIFT
-
-
-def _validate_data(project, shape_id: str, file: str, artifact: bool, fmt: str) -> int:
-    from pathlib import Path
-
-    from contractc.diagnostics import ExitCode
-    from contractc.validate import validate_file
-
-    problems = validate_file(project, shape_id, Path(file), artifact)
-    schema = "artifact schema" if artifact else "wire schema"
-    if fmt == "github":
-        from contractc.report import github_annotation
-
-        click.echo("".join(github_annotation(p) for p in problems), nl=False)
-    elif fmt == "json":
-        import json
-
-        errors = [{"path": p.path, "line": p.line, "col": p.col, "message": p.message} for p in problems]
-        document = {"file": file, "shape": shape_id, "schema": schema, "passed": not problems, "errors": errors}
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
-        return ExitCode.DRIFT if problems else ExitCode.CLEAN
-    for problem in problems if fmt == "text" else ():
-        click.echo(problem.format(short=True))
-    if problems:
-        click.echo(f"contractc: {file} does not match {shape_id} ({schema}): {len(problems)} error{'s' * (len(problems) != 1)}")
-        return ExitCode.DRIFT
-    click.echo(f"contractc: {file} matches {shape_id} ({schema})")
-    return ExitCode.CLEAN
+    return _print(validate_document(root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence))
 
 
 @cli.command("hash")
@@ -467,22 +374,9 @@ def hash_(files: tuple[Path, ...]) -> int:
     This is the hash a contract is published with and that the manifest and a
     `sha256:` pin in contractc.yaml record.
     """
-    import hashlib
+    from contractc.files import hash_files
 
-    from contractc.diagnostics import Diagnostic, ExitCode
-
-    from contractc.files import read_bytes
-    from contractc.load.paths import unreadable
-
-    problems = []
-    for path in files:
-        try:
-            click.echo(f"{hashlib.sha256(read_bytes(path)).hexdigest()}  {path.as_posix()}")
-        except (FileNotFoundError, NotADirectoryError) as exc:
-            problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
-        except OSError as exc:
-            problems.append(unreadable(path.as_posix(), exc))
-    return _fail(problems) if problems else ExitCode.CLEAN
+    return _print(hash_files(files))
 
 
 @cli.command()
@@ -497,29 +391,30 @@ def explain(code: str | None) -> int:
     shipped inside the package. Without CODE, lists every code with its exit code.
     Exit 0, or 2 for a code contractc does not have (with the nearest one).
     """
-    from contractc.explain import code_list, code_sections, explain as explained
+    from contractc.explain import explain_page
 
-    if code is None:
-        click.echo(code_list(), nl=False)
-        return 0
-    if code not in code_sections():
-        import difflib
-
-        close = difflib.get_close_matches(code, sorted(code_sections()), n=1)
-        nearest = f"; did you mean {close[0]}?" if close else ""
-        raise click.BadParameter(
-            f"contractc has no code {code!r}{nearest} (`contractc explain` lists every code)", param_hint="CODE"
-        )
-    click.echo(explained(code), nl=False)
-    return 0
+    return _print(explain_page(code))
 
 
-def _fail(diagnostics: list[Diagnostic], docs_url: str = "") -> int:
-    from contractc.diagnostics import exit_code_for
+def _print(outcome: Outcome) -> int:
+    """Print what a command returned as it is (its diagnostics through the one formatter); exit with its code."""
+    if outcome.usage:
+        if outcome.parameter:
+            raise click.BadParameter(outcome.usage, param_hint=outcome.parameter)
+        raise click.UsageError(outcome.usage)
+    if outcome.out:
+        click.echo(outcome.out, nl=False, color=outcome.color)
+    for diagnostic in outcome.diagnostics:
+        click.echo(diagnostic.format(docs_url=outcome.docs_url), err=True)
+    if outcome.err:
+        click.echo(outcome.err, nl=False, err=True, color=outcome.color)
+    return outcome.exit_code
 
-    for diagnostic in diagnostics:
-        click.echo(diagnostic.format(docs_url=docs_url), err=True)
-    return exit_code_for(diagnostics)
+
+def _fail(diagnostics: list[Diagnostic]) -> int:
+    from contractc.report import Outcome
+
+    return _print(Outcome.failed(diagnostics))
 
 
 def main(argv: list[str] | None = None) -> int:

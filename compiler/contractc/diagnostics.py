@@ -189,19 +189,25 @@ class Diagnostic:
         """The code's section online, or empty without a ``docs_url``."""
         return doc_url(self.code, docs_url)
 
-    def format(self, paint: Callable[[str, str], str] = _plain, docs_url: str = "", *, short: bool = False) -> str:
+    def format(
+        self, paint: Callable[[str, str], str] = _plain, docs_url: str = "", *, short: bool = False, located: bool = False
+    ) -> str:
         """The one message format; ``paint(role, text)`` may colour the parts (roles:
         ``location``, the severity's value, ``code``, ``message``, ``hint``, ``url``).
         The ``see:`` line is there only when a ``docs_url`` is configured.
 
-        ``short`` is the one-line form ``path:line: message`` (``validate`` lists a
-        document's errors so: one line each, the code being the same for all)."""
+        ``located`` is the first line alone, ``path:line:col: severity[code]: message``
+        (``--quiet``: only the located lines).  ``short`` is the one-line form
+        ``path:line: message`` (``validate`` lists a document's errors so: one line
+        each, the code being the same for all)."""
         if short:
             where = f"{self.path}:{self.line}" if self.path and self.line else self.path
             return f"{paint('location', where)}: {paint('message', self.message)}" if where else paint("message", self.message)
         head = f"{paint(self.severity.value, self.severity.value)}[{paint('code', self.code)}]: {paint('message', self.message)}"
         if self.location:
             head = f"{paint('location', self.location)}: {head}"
+        if located:
+            return head
         lines = [head, f"  hint: {paint('hint', self.full_hint)}"]
         if docs_url:
             lines.append(f"  see: {paint('url', self.url(docs_url))}")

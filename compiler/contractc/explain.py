@@ -12,6 +12,10 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from contractc.report import Outcome
 
 _ANCHOR = re.compile(r"\s*\{#([A-Za-z0-9_-]+)\}\s*$")
 
@@ -76,3 +80,19 @@ def code_list() -> str:
     width = max(map(len, CODES))
     rows = [f"  {code.ljust(width)}  exit {int(exit_code)}  {summary}" for code, (exit_code, summary) in sorted(CODES.items())]
     return "Every code contractc can print (`contractc explain CODE` for one):\n" + "\n".join(rows) + "\n"
+
+
+def explain_page(code: str | None) -> Outcome:
+    """``contractc explain [CODE]``: the code's section, the list of every code without one, or for a code
+    the page does not document a usage error naming the nearest one."""
+    from contractc.report import Outcome
+
+    if code is None:
+        return Outcome(code_list())
+    if code not in code_sections():
+        import difflib
+
+        close = difflib.get_close_matches(code, sorted(code_sections()), n=1)
+        nearest = f"; did you mean {close[0]}?" if close else ""
+        return Outcome(usage=f"contractc has no code {code!r}{nearest} (`contractc explain` lists every code)", parameter="CODE")
+    return Outcome(explain(code))

@@ -14,7 +14,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from contractc.report import Outcome
 
 _CHUNK = 1 << 16
 MAX_BYTES = 16 << 20
@@ -66,3 +72,23 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a device"
+
+
+def hash_files(paths: Iterable[Path]) -> Outcome:
+    """``contractc hash``: each file's SHA-256 in sha256sum format; an unreadable one is a diagnostic (exit 2)."""
+    import hashlib
+    from dataclasses import replace
+
+    from contractc.diagnostics import Diagnostic
+    from contractc.load.paths import unreadable
+    from contractc.report import Outcome
+
+    lines, problems = [], []
+    for path in paths:
+        try:
+            lines.append(f"{hashlib.sha256(read_bytes(path)).hexdigest()}  {path.as_posix()}\n")
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
+        except OSError as exc:
+            problems.append(unreadable(path.as_posix(), exc))
+    return replace(Outcome.failed(problems), out="".join(lines))

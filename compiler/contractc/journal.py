@@ -185,17 +185,22 @@ def _unlink(path: str) -> None:
 
 
 def _write(root: str | os.PathLike[str], plan: dict) -> None:
-    folder = state_folder(root)
+    write_state(state_folder(root), NAME, json.dumps(plan).encode("utf-8"))
+
+
+def write_state(folder: str, name: str, data: bytes) -> None:
+    """Write ``folder/name`` atomically (a reader sees the old bytes or the new, never half), creating the
+    folder with a ``.gitignore`` of ``*``: contractc's local state (the journal, the cache) is never committed."""
     os.makedirs(folder, exist_ok=True)
     ignore = os.path.join(folder, ".gitignore")
     if not os.path.exists(ignore):
         with open(ignore, "w", encoding="utf-8") as handle:
             handle.write("# contractc's local state (cache, journal): never committed\n*\n")
-    tmp = os.path.join(folder, f".{NAME}.{os.getpid()}.tmp")
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(plan, handle)
-        os.replace(tmp, os.path.join(folder, NAME))
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, os.path.join(folder, name))
     except BaseException:
         _unlink(tmp)
         raise

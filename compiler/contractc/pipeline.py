@@ -25,10 +25,20 @@ from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
 
+
+def emit_site(project: Project) -> dict[str, bytes]:
+    """The stored site pages, their Changes pages listing what ``diff`` finds since the last release tag."""
+    if not project.config.out.site:  # no pages stored: no git, no diff
+        return {}
+    from contractc.release import since_last_release
+
+    return emit_site_pages(project, since_last_release(Path(project.root)))
+
+
 # kind -> (emitter, the folder it owns): every output kind, the site's pages included.
 EMITTERS: dict[str, tuple[emit.Emitter, emit.OwnedFolder]] = {
     **emit.EMITTERS,
-    "site": (emit_site_pages, site_pages_folder),
+    "site": (emit_site, site_pages_folder),
 }
 STREAMED = ("regions",)
 """Output kinds that :func:`run` makes target by target in :func:`compare_targets`, never all at once."""

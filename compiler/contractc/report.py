@@ -189,7 +189,7 @@ def format_text(report: Report, options: Options) -> str:
     if report.exit_code is ExitCode.BAD_INPUT:
         return "".join(d.format(paint, options.docs_url) + "\n" for d in report.diagnostics)
     if options.quiet:
-        return "".join(f"{d.location}: {d.severity.value}[{d.code}]: {d.message}\n" for d in report.diagnostics)
+        return "".join(d.format(located=True) + "\n" for d in report.diagnostics)
     out = []
     for d, change in report.diffed():
         out.append(d.format(paint, options.docs_url) + "\n")
@@ -323,3 +323,35 @@ def stream_for(fmt: str, report: Report) -> bool:
     Machine formats always go to stdout, where a CI step or a pipe reads them.
     """
     return fmt == "text" and report.exit_code is ExitCode.BAD_INPUT
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one command has to say, ready to print: the CLI prints it as it is and exits with its code.
+
+    Standard output first, then on standard error each diagnostic through the
+    one formatter (:meth:`Diagnostic.format`), then ``err``.
+    """
+
+    out: str = ""
+    """For standard output, printed as it is."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """For standard error, each as :meth:`Diagnostic.format` writes it (with ``docs_url``)."""
+    err: str = ""
+    """For standard error after the diagnostics (the diffs under a refusal, a last line)."""
+    exit_code: ExitCode = ExitCode.CLEAN
+    docs_url: str = ""
+    """``docs_url`` of contractc.yaml, for the diagnostics' ``see:`` lines."""
+    usage: str = ""
+    """A usage mistake only the command could see (an option that does not fit the shape it names):
+    printed as click prints a usage error, exit 2; nothing else is."""
+    parameter: str = ""
+    """With ``usage``: the parameter it is about (``CODE``), for click's "Invalid value for" form."""
+    color: bool = False
+    """The text is painted (the CLI asked for colour: a terminal, no NO_COLOR); else any colour is stripped."""
+
+    @classmethod
+    def failed(cls, diagnostics: Iterable[Diagnostic], docs_url: str = "") -> Outcome:
+        """The diagnostics alone, exiting as the worst of them says."""
+        found = tuple(diagnostics)
+        return cls(diagnostics=found, exit_code=exit_code_for(list(found)), docs_url=docs_url)

@@ -30,11 +30,12 @@ from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
 from contractc.model import Span
 from contractc.output import Change, Output, OutputSet, guard_paths
+from contractc.report import Outcome
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 from contractc.scan.shapes import Group
 
-__all__ = ["Plan", "plan_adoption"]
+__all__ = ["Plan", "adopt", "plan_adoption"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,29 @@ def plan_adoption(
         if old != data:
             plan.changes.append(Change(path, data, old, Output(data, kind)))
     return plan
+
+
+def adopt(
+    root: Path,
+    name: str | None = None,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    owners: tuple[str, ...] = (),
+    *,
+    write: bool = False,
+    diff: bool = True,
+) -> Outcome:
+    """``contractc adopt``: the plan, applied all-or-nothing when ``write``; bad input is the diagnostics (exit 2)."""
+    from contractc.adopt.show import format_plan
+    from contractc.output import write_changes
+
+    try:
+        plan = plan_adoption(root, name, include, exclude, owners)
+        if write and plan.changes:
+            write_changes(root, plan.changes)
+    except ContractcError as exc:
+        return Outcome.failed(exc.diagnostics)
+    return Outcome(format_plan(plan, written=write, diff=diff))
 
 
 def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:

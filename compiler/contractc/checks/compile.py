@@ -16,21 +16,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from contractc.checks.forms import find_forms
-from contractc.checks.rules import (
-    Bullets,
-    CarriesForm,
-    Form,
-    HeadingBullets,
-    ItemLines,
-    LineBegins,
-    MaxLines,
-    NamesFile,
-    NumberedList,
-    RequiredLine,
-    Rule,
-    StatusLine,
-    When,
-)
+from contractc.checks import rules
+from contractc.checks.rules import Form, Rule, When
 from contractc.diagnostics import Diagnostic, Severity
 from contractc.model import Check, Contract, TextShape
 
@@ -70,7 +57,7 @@ class _Context:
 
 
 def _status(m, when, ctx) -> Rule:
-    return StatusLine(m["prefix"], tuple(_CODE.findall(m["values"])), when)
+    return rules.StatusLine(m["prefix"], tuple(_CODE.findall(m["values"])), when)
 
 
 def _status_alternatives(m, when, ctx) -> Rule:
@@ -79,24 +66,24 @@ def _status_alternatives(m, when, ctx) -> Rule:
     if len(heads) != 1 or not all(": " in a for a in alternatives):
         raise _Unknown("status alternatives without one shared `key: ` prefix")
     prefix = f"{heads.pop()}: "
-    return StatusLine(prefix, tuple(a[len(prefix) :] for a in alternatives), when)
+    return rules.StatusLine(prefix, tuple(a[len(prefix) :] for a in alternatives), when)
 
 
 def _after_status(m, when, ctx) -> Rule:
-    return LineBegins(0, m["prefix"], when)
+    return rules.LineBegins(0, m["prefix"], when)
 
 
 def _last_line(m, when, ctx) -> Rule:
-    return LineBegins(-1, m["prefix"], when)
+    return rules.LineBegins(-1, m["prefix"], when)
 
 
 def _nth_line(m, when, ctx) -> Rule:
     number = int(m["n"]) if m["n"] else _ORDINALS.index(m["ord"].lower()) + 1
-    return LineBegins(number, m["prefix"], when)
+    return rules.LineBegins(number, m["prefix"], when)
 
 
 def _exempt(m, when, ctx) -> Rule:
-    earlier = next((r for r in reversed(ctx.rules) if isinstance(r, Bullets)), None)
+    earlier = next((r for r in reversed(ctx.rules) if isinstance(r, rules.Bullets)), None)
     if earlier is None:
         raise _Unknown("'does' with no earlier bullet rule in the check")
     return replace(earlier, exempt=m["exempt"], when=when)
@@ -105,23 +92,23 @@ def _exempt(m, when, ctx) -> Rule:
 def _bullets(m, when, ctx) -> Rule:
     if not (m["begins"] or m["form"]):
         raise _Unknown("a bullet rule requiring nothing")
-    return Bullets(m["begins"] or "", ctx.form(m["form"]), "", when)
+    return rules.Bullets(m["begins"] or "", ctx.form(m["form"]), "", when)
 
 
 def _numbered(m, when, ctx) -> Rule:
-    return NumberedList(int(m["start"]), ctx.form(m["form"]), bool(m["file"]), when)
+    return rules.NumberedList(int(m["start"]), ctx.form(m["form"]), bool(m["file"]), when)
 
 
 def _numbered_items(m, when, ctx) -> Rule:
-    return NumberedList(0, ctx.form(m["form"]), bool(m["file"]), when)
+    return rules.NumberedList(0, ctx.form(m["form"]), bool(m["file"]), when)
 
 
 def _heading(m, when, ctx) -> Rule:
-    return HeadingBullets(m["heading"], m["bullet"], when)
+    return rules.HeadingBullets(m["heading"], m["bullet"], when)
 
 
 def _required(m, when, ctx) -> Rule:
-    return RequiredLine(m["prefix"], when)
+    return rules.RequiredLine(m["prefix"], when)
 
 
 def _item_lines(m, when, ctx) -> Rule:
@@ -129,21 +116,21 @@ def _item_lines(m, when, ctx) -> Rule:
     # "Every finding has ..." speaks of the items of a `findings` return: its plural is the condition.
     if not when and f"{noun}s" in ctx.statuses:
         when = (f"{noun}s",)
-    return ItemLines(tuple(_CODE.findall(m["keys"])), noun, when)
+    return rules.ItemLines(tuple(_CODE.findall(m["keys"])), noun, when)
 
 
 def _max_lines(m, when, ctx) -> Rule:
-    return MaxLines(int(m["n"]), when)
+    return rules.MaxLines(int(m["n"]), when)
 
 
 def _names_file(m, when, ctx) -> Rule:
-    return NamesFile(when)
+    return rules.NamesFile(when)
 
 
 def _carries_form(m, when, ctx) -> Rule:
     form = ctx.form(m["form"])
     assert form is not None
-    return CarriesForm(form, when)
+    return rules.CarriesForm(form, when)
 
 
 RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
@@ -238,16 +225,16 @@ def compile_shape(shape: TextShape, forms: dict[str, Form]) -> TextShape:
     compiled: list[tuple[Check, tuple[Rule, ...] | None]] = []
     statuses: tuple[str, ...] = ()
     for check in shape.checks:
-        rules = compile_check(check.text, forms, statuses)
-        statuses = statuses or next((r.values for r in rules or () if isinstance(r, StatusLine)), ())
-        compiled.append((check, rules))
+        found = compile_check(check.text, forms, statuses)
+        statuses = statuses or next((r.values for r in found or () if isinstance(r, rules.StatusLine)), ())
+        compiled.append((check, found))
     # A condition is only as good as the status it names: one that no compiled status line
     # allows could never hold, so its check would pass unenforced.  It is not mechanised.
     return replace(
         shape,
         checks=tuple(
-            replace(check, rules=None if any(set(r.when) - set(statuses) for r in rules or ()) else rules)
-            for check, rules in compiled
+            replace(check, rules=None if any(set(r.when) - set(statuses) for r in found or ()) else found)
+            for check, found in compiled
         ),
     )
 

@@ -16,19 +16,8 @@ from collections.abc import Iterator
 from dataclasses import fields
 from typing import Literal
 
-from contractc.checks.rules import (
-    Bullets,
-    CarriesForm,
-    Form,
-    HeadingBullets,
-    ItemLines,
-    LineBegins,
-    MaxLines,
-    NumberedList,
-    RequiredLine,
-    Rule,
-    StatusLine,
-)
+from contractc.checks import rules
+from contractc.checks.rules import Form, Rule
 from contractc.diff.records import Verdict, verdicts
 from contractc.model import Check
 
@@ -69,13 +58,13 @@ def classify_rules(old: tuple[Rule, ...], new: tuple[Rule, ...], how: str) -> tu
 
 def _key(rule: Rule) -> tuple:
     """What makes two rules versions of one another: their kind and what they are about."""
-    if isinstance(rule, (StatusLine, RequiredLine)):
+    if isinstance(rule, (rules.StatusLine, rules.RequiredLine)):
         return (rule.kind, rule.prefix)
-    if isinstance(rule, LineBegins):
+    if isinstance(rule, rules.LineBegins):
         return (rule.kind, rule.line)
-    if isinstance(rule, HeadingBullets):
+    if isinstance(rule, rules.HeadingBullets):
         return (rule.kind, rule.heading)
-    if isinstance(rule, CarriesForm):
+    if isinstance(rule, rules.CarriesForm):
         return (rule.kind, rule.form.name)
     return (rule.kind,)
 
@@ -96,27 +85,27 @@ def _compare(old: tuple[Rule, ...], new: tuple[Rule, ...]) -> Iterator[tuple[Dir
 
 def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
     yield from _when(old.when, new.when)
-    if isinstance(old, StatusLine) and isinstance(new, StatusLine):
+    if isinstance(old, rules.StatusLine) and isinstance(new, rules.StatusLine):
         added = [v for v in new.values if v not in old.values]
         removed = [v for v in old.values if v not in new.values]
         if removed:
             yield "stricter", f"status value(s) {_codes(removed)} no longer allowed"
         if added:
             yield "looser", f"status value(s) {_codes(added)} now allowed"
-    elif isinstance(old, MaxLines) and isinstance(new, MaxLines):
+    elif isinstance(old, rules.MaxLines) and isinstance(new, rules.MaxLines):
         if new.limit != old.limit:
             yield ("stricter" if new.limit < old.limit else "looser"), f"line limit {old.limit} -> {new.limit}"
-    elif isinstance(old, ItemLines) and isinstance(new, ItemLines):
+    elif isinstance(old, rules.ItemLines) and isinstance(new, rules.ItemLines):
         if added := [k for k in new.keys if k not in old.keys]:
             yield "stricter", f"each item now needs {_codes(added)}"
         if removed := [k for k in old.keys if k not in new.keys]:
             yield "looser", f"items no longer need {_codes(removed)}"
-    elif isinstance(old, Bullets) and isinstance(new, Bullets):
+    elif isinstance(old, rules.Bullets) and isinstance(new, rules.Bullets):
         yield from _required_text("bullets begin", old.begins, new.begins)
         yield from _form(old.form, new.form)
         if old.exempt != new.exempt:
             yield _exemption(old.exempt, new.exempt)
-    elif isinstance(old, NumberedList) and isinstance(new, NumberedList):
+    elif isinstance(old, rules.NumberedList) and isinstance(new, rules.NumberedList):
         if old.start != new.start:
             yield (
                 ("stricter" if not old.start else "looser" if not new.start else "both"),
@@ -128,7 +117,7 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
                 ("stricter" if new.names_file else "looser"),
                 f"items {'must now' if new.names_file else 'no longer need to'} name a file",
             )
-    elif isinstance(old, CarriesForm) and isinstance(new, CarriesForm):
+    elif isinstance(old, rules.CarriesForm) and isinstance(new, rules.CarriesForm):
         yield from _form(old.form, new.form)
     else:  # LineBegins, HeadingBullets, RequiredLine keyed by what they are about: what is left is text
         for name in (f.name for f in fields(old) if f.name != "when"):

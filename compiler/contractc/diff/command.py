@@ -1,4 +1,4 @@
-"""The ``contractc diff`` command's body (the click options are in :mod:`contractc.cli`)."""
+"""The ``contractc diff`` command's body (the click options are in :mod:`contractc.cli`, which prints what it returns)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,8 @@ import datetime
 from dataclasses import replace
 from pathlib import Path
 
-import click
-
 from contractc.diagnostics import ContractcError
-from contractc.report import Report
+from contractc.report import Outcome, Report
 
 
 def diff_command(
@@ -22,21 +20,22 @@ def diff_command(
     why: str | None,
     color: bool,
     prefix: str,
-) -> int:
+) -> Outcome:
     from contractc.diff.gate import diagnostics, headline, run_diff
 
+    said = ""  # what --accept wrote: beside a text report, or on stderr away from a machine-read one
     try:
         result = run_diff(root, against, against_path)
         if accept:
             written = _accept(root, result, why or "")
             if written:
-                click.echo(f"contractc: accepted {written} change(s) in contractc.changes.yaml", err=fmt != "text")
+                said = f"contractc: accepted {written} change(s) in contractc.changes.yaml\n"
                 result = run_diff(root, against, against_path)
     except ContractcError as exc:
-        return _print(Report.of(exc.diagnostics), None, fmt, quiet, color, prefix)
+        return _said(_print(Report.of(exc.diagnostics), None, fmt, quiet, color, prefix), said, fmt)
     report = replace(Report.of(diagnostics(result)), headline=headline(result))
     docs_url = result.side.project.config.docs_url if result.side is not None else ""
-    return _print(report, result, fmt, quiet, color, prefix, docs_url)
+    return _said(_print(report, result, fmt, quiet, color, prefix, docs_url), said, fmt)
 
 
 def _accept(root: Path, result, why: str) -> int:
@@ -55,15 +54,19 @@ def _accept(root: Path, result, why: str) -> int:
     return len(failing)
 
 
-def _print(report: Report, result, fmt: str, quiet: bool, color: bool, prefix: str, docs_url: str = "") -> int:
+def _said(outcome: Outcome, said: str, fmt: str) -> Outcome:
+    if fmt == "text":
+        return replace(outcome, out=said + outcome.out)
+    return replace(outcome, err=said + outcome.err)
+
+
+def _print(report: Report, result, fmt: str, quiet: bool, color: bool, prefix: str, docs_url: str = "") -> Outcome:
     from contractc.diff.report import format_diff_json
     from contractc.report import FORMATTERS, Options, stream_for
 
     if fmt == "json":
-        click.echo(format_diff_json(report, result, docs_url), nl=False)
-        return report.exit_code
-    to_stderr = stream_for(fmt, report)
+        return Outcome(format_diff_json(report, result, docs_url), exit_code=report.exit_code)
     text = FORMATTERS[fmt](report, Options(diff=False, quiet=quiet, color=color, path_prefix=prefix, docs_url=docs_url))
-    if text:
-        click.echo(text, nl=False, err=to_stderr, color=color)
-    return report.exit_code
+    if stream_for(fmt, report):
+        return Outcome(err=text, exit_code=report.exit_code, color=color)
+    return Outcome(text, exit_code=report.exit_code, color=color)

@@ -11,14 +11,28 @@ One diagnostic per finding, located at the copy:
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
-from contractc.diagnostics import Diagnostic, Severity
+from contractc.diagnostics import ContractcError, Diagnostic, Severity
 from contractc.output import Change, Output
 from contractc.report import Report
-from contractc.scan import ScanResult
+from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 
 LABELS = ("this copy", "owning copy")
+
+
+def scan_command(
+    path: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), owners: tuple[str, ...] = (), quiet: bool = False
+) -> Report:
+    """``contractc scan``: what scan finds in ``path`` as a report (bad input: its diagnostics); ``quiet`` drops the notes."""
+    try:
+        found = scan_report(scan_plugin(path, include, exclude, owners))
+    except ContractcError as exc:
+        return Report.of(exc.diagnostics)
+    if quiet:
+        found = replace(found, diagnostics=tuple(d for d in found.diagnostics if d.severity is not Severity.NOTE))
+    return found
 
 
 def scan_report(result: ScanResult) -> Report:

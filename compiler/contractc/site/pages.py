@@ -27,6 +27,7 @@ from contractc.load.paths import confined
 from contractc.budget import snippet_size
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import annotate_contract
+from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.fields import field_rows
 from contractc.layout import Layout, field_anchor, page_url, shape_title
 from contractc.site.code_spans import visible_code_spans
@@ -37,11 +38,15 @@ BACKTICKS = re.compile(r"`+")
 FENCES = re.compile(r"^\s*(`{3,})", re.MULTILINE)
 
 
-def render_site(project: Project, root: Path | None = None, *, directory_urls: bool | None = None) -> dict[str, bytes]:
+def render_site(
+    project: Project, root: Path | None = None, *, since: Since, directory_urls: bool | None = None
+) -> dict[str, bytes]:
     """Every generated file of the site, docs-relative path -> bytes.
 
     ``root`` is the project root (default: the one the project was loaded from),
     where the override folder of templates (``site.templates``) is found.
+    ``since`` is what the Changes pages list: the pipeline computes it
+    (:func:`contractc.release.since_last_release`); the site runs no diff.
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
     ``site.directory_urls`` in contractc.yaml, else true).
     """
@@ -98,23 +103,20 @@ def render_site(project: Project, root: Path | None = None, *, directory_urls: b
                 "received": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.receives],
             }
             files[page.path] = _render(env, "agent.md", context)
-    files.update(_changes_pages(project, root, env, layout, contract_pages, relative))
+    files.update(_changes_pages(project, since, env, layout, contract_pages, relative))
     files.update(raw.files)
     files["anchors.json"] = anchors_json(project, layout, directory_urls)
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
 
 
-def _changes_pages(project: Project, root: Path, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
+def _changes_pages(project: Project, since: Since, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
     """One "Changes" page per contract (:mod:`contractc.site.changes`)."""
-    from contractc.site.changes import accepted_entries, changes_context, changes_page_path, last_release
-
-    since, entries = last_release(root), accepted_entries(root)
     base = f"{layout.prefix}/" if layout.prefix else ""
     pages = {}
     for contract in project.contracts:
         path = changes_page_path(base, contract.path)
         context = {"contract": contract, "contract_page": contract_pages[contract.path], "link": _linker(path, relative)}
-        pages[path] = _render(env, "changes.md", context | changes_context(project, root, contract.path, since, entries))
+        pages[path] = _render(env, "changes.md", context | changes_context(contract.path, since))
     return pages
 
 

@@ -73,12 +73,14 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
 
     def on_files(self, files: Files, *, config) -> Files:
         from contractc.load import load_project
+        from contractc.release import since_last_release
         from contractc.site.pages import render_site
 
         root = self._root(config)
         try:
             project = load_project(root)
-            pages = render_site(project, root, directory_urls=config.use_directory_urls)
+            since = since_last_release(root)
+            pages = render_site(project, root, since=since, directory_urls=config.use_directory_urls)
         except ContractcError as exc:
             raise PluginError(
                 "contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)

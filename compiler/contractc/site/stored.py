@@ -4,7 +4,8 @@ Only when ``out.site`` is configured (or ``contractc build --site-pages DIR``
 is given): the mkdocs plugin renders the same pages in memory and needs no
 stored copy.  Once stored, they are outputs like any other, so ``check``
 reports a stale page as drift.  The pages themselves come from the one page
-emitter, :func:`contractc.site.pages.render_site`.
+emitter, :func:`contractc.site.pages.render_site`, with the changes since the
+last release the pipeline hands over (:mod:`contractc.release`).
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from contractc.model import Project
+from contractc.site.changes import Since
 
 
-def emit_site_pages(project: Project) -> dict[str, bytes]:
+def emit_site_pages(project: Project, since: Since) -> dict[str, bytes]:
     folder = project.config.out.site
     if not folder:
         return {}
     from contractc.site.pages import render_site
 
-    return {f"{folder}/{path}": data for path, data in render_site(project).items()}
+    return {f"{folder}/{path}": data for path, data in render_site(project, since=since).items()}
 
 
 def site_pages_folder(project: Project) -> str | None:

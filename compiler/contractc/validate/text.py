@@ -16,20 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from contractc.checks.forms import form_pattern
-from contractc.checks.rules import (
-    Bullets,
-    CarriesForm,
-    Form,
-    HeadingBullets,
-    ItemLines,
-    LineBegins,
-    MaxLines,
-    NamesFile,
-    NumberedList,
-    RequiredLine,
-    Rule,
-    StatusLine,
-)
+from contractc.checks import rules
+from contractc.checks.rules import Form, Rule
 from contractc.model import TextShape
 
 _BULLET = re.compile(r"[-*+] ")
@@ -172,7 +160,7 @@ def _items(lines: list[str]) -> tuple[list[tuple[int, int]], list[tuple[int, int
 def judge(shape: TextShape, text: str, base_url: str = "") -> Verdict:
     """Run every mechanised check of ``shape`` over ``text``; ``base_url`` + ``#anchor`` locates each check."""
     ret = Return(text)
-    status_rule = next((r for c in shape.checks for r in c.rules or () if isinstance(r, StatusLine)), None)
+    status_rule = next((r for c in shape.checks for r in c.rules or () if isinstance(r, rules.StatusLine)), None)
     if status_rule and ret.count and ret.lines[0].startswith(status_rule.prefix):
         value = ret.lines[0][len(status_rule.prefix) :]
         ret.status = value if value in status_rule.values else None
@@ -203,7 +191,7 @@ _INVISIBLE = " \t\ufeff\u200b"
 """What a quoted line does not show: blanks, a byte order mark, a zero-width space."""
 
 
-def _status_line(rule: StatusLine, ret: Return) -> list[Problem]:
+def _status_line(rule: rules.StatusLine, ret: Return) -> list[Problem]:
     if ret.empty:
         return [Problem("the return is empty: the dispatch returned no text", 1, (ret.quote(0),) if ret.count else ())]
     first = ret.lines[0]
@@ -230,7 +218,7 @@ def _status_line(rule: StatusLine, ret: Return) -> list[Problem]:
     return [Problem(f"line 1 is not exactly `{rule.prefix}` followed by one of {allowed}", 1, (ret.quote(0),))]
 
 
-def _line_begins(rule: LineBegins, ret: Return) -> list[Problem]:
+def _line_begins(rule: rules.LineBegins, ret: Return) -> list[Problem]:
     if rule.line == 0:
         index = next((i for i in range(1, ret.count) if ret.lines[i].strip()), None)
         if index is None:
@@ -255,7 +243,7 @@ def _carries(form: Form, text: str) -> bool:
     return form_pattern(form.template).search(text) is not None
 
 
-def _bullets(rule: Bullets, ret: Return) -> list[Problem]:
+def _bullets(rule: rules.Bullets, ret: Return) -> list[Problem]:
     bullets = ret.bullets
     if rule.exempt and bullets and ret.lines[bullets[0][0]].startswith(rule.exempt):
         bullets = bullets[1:]
@@ -277,7 +265,7 @@ def _bullets(rule: Bullets, ret: Return) -> list[Problem]:
     return problems
 
 
-def _numbered_list(rule: NumberedList, ret: Return) -> list[Problem]:
+def _numbered_list(rule: rules.NumberedList, ret: Return) -> list[Problem]:
     if not ret.numbered:
         if not rule.start:
             return []
@@ -299,7 +287,7 @@ def _numbered_list(rule: NumberedList, ret: Return) -> list[Problem]:
     return problems
 
 
-def _heading_bullets(rule: HeadingBullets, ret: Return) -> list[Problem]:
+def _heading_bullets(rule: rules.HeadingBullets, ret: Return) -> list[Problem]:
     heads = [i for i in range(1, ret.count) if ret.lines[i].lstrip().startswith(rule.heading)]
     if not heads:
         return []
@@ -331,13 +319,13 @@ def _heading_bullets(rule: HeadingBullets, ret: Return) -> list[Problem]:
     return problems
 
 
-def _required_line(rule: RequiredLine, ret: Return) -> list[Problem]:
+def _required_line(rule: rules.RequiredLine, ret: Return) -> list[Problem]:
     if any(line.startswith(rule.prefix) for line in ret.lines[1:]):
         return []
     return [Problem(f"no line begins `{rule.prefix}`", max(ret.count, 1))]
 
 
-def _item_lines(rule: ItemLines, ret: Return) -> list[Problem]:
+def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
     problems = []
     noun = rule.noun or "bullet"
     patterns = [(key, _key_line(key)) for key in rule.keys]
@@ -356,7 +344,7 @@ def _key_line(key: str) -> re.Pattern[str]:
     return re.compile(rf"^[ \t]*(?:[-*+] )?{re.escape(key)}", re.MULTILINE)
 
 
-def _max_lines(rule: MaxLines, ret: Return) -> list[Problem]:
+def _max_lines(rule: rules.MaxLines, ret: Return) -> list[Problem]:
     if ret.count <= rule.limit:
         return []
     return [
@@ -377,28 +365,28 @@ def names_file(text: str) -> bool:
     return False
 
 
-def _names_file(rule: NamesFile, ret: Return) -> list[Problem]:
+def _names_file(rule: rules.NamesFile, ret: Return) -> list[Problem]:
     if names_file("\n".join(ret.lines[1:])):
         return []
     return [Problem("the body names no file", 2 if ret.count > 1 else 1, ret.body_quotes())]
 
 
-def _carries_form(rule: CarriesForm, ret: Return) -> list[Problem]:
+def _carries_form(rule: rules.CarriesForm, ret: Return) -> list[Problem]:
     if _carries(rule.form, "\n".join(ret.lines[1:])):
         return []
     return [Problem(f"the body does not carry the {rule.form.name} form", 2 if ret.count > 1 else 1, ret.body_quotes())]
 
 
 RUNNERS: dict[type, Callable[[Rule, Return], list[Problem]]] = {
-    StatusLine: _status_line,
-    LineBegins: _line_begins,
-    Bullets: _bullets,
-    NumberedList: _numbered_list,
-    HeadingBullets: _heading_bullets,
-    RequiredLine: _required_line,
-    ItemLines: _item_lines,
-    MaxLines: _max_lines,
-    NamesFile: _names_file,
-    CarriesForm: _carries_form,
+    rules.StatusLine: _status_line,
+    rules.LineBegins: _line_begins,
+    rules.Bullets: _bullets,
+    rules.NumberedList: _numbered_list,
+    rules.HeadingBullets: _heading_bullets,
+    rules.RequiredLine: _required_line,
+    rules.ItemLines: _item_lines,
+    rules.MaxLines: _max_lines,
+    rules.NamesFile: _names_file,
+    rules.CarriesForm: _carries_form,
 }
 """One runner per rule kind: ``(rule, return) -> problems`` (none when the rule holds)."""
