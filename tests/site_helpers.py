@@ -115,7 +115,7 @@ def zensical_build_of_repo(dest: Path) -> Path:
     from contractc.cli import main
 
     for name in ("contracts", "docs"):
-        shutil.copytree(REPO / name, dest / name)  # links (docs/schemas) are copied as the files they name
+        shutil.copytree(REPO / name, dest / name)
     for name in ("contractc.yaml", "mkdocs.yml"):
         shutil.copy(REPO / name, dest / name)
     assert main(["build", "--root", str(dest), "--site-pages", "docs"]) == 0

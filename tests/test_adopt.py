@@ -228,3 +228,62 @@ def test_an_indented_copy_is_left_as_it_is_listed_and_check_stays_clean(tmp_path
     assert "copies left as they are:\n  agents/c.md:6: ping: indented (inside a list item or quote)" in run.out
     assert (tmp_path / "agents/c.md").read_bytes() == before
     assert run_cli("check", "--root", str(tmp_path), "--no-cache").code == 0
+
+
+def _report_schema():
+    import json
+    from importlib import resources
+
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(resources.files("contractc.data").joinpath("check-report.schema.json").read_text("utf-8")))
+
+
+def test_format_json_is_the_plan_as_one_document_of_the_report_schema_and_writes_nothing(plugin, run_cli):
+    import json
+
+    before = snapshot(plugin)
+    run = run_cli("adopt", str(plugin), "--format", "json")
+    assert run.code == 0
+    doc = json.loads(run.out)
+    _report_schema().validate(doc)
+    assert snapshot(plugin) == before
+    assert doc["status"] == "clean" and doc["summary"].startswith("contractc: dry run, nothing written: 11 shapes")
+    rewritten = [(d["path"], d["line"], d["severity"]) for d in doc["diagnostics"] if d["code"] == "adopt-rewritten"]
+    assert ("agents/example-writer.md", 21, "warning") in rewritten and len(rewritten) == 7
+    files = {d["path"] for d in doc["diagnostics"] if d["code"] == "adopt-file"}
+    changes = {c["path"]: c for c in doc["changes"]}
+    assert files == set(changes) and "contracts/docs-pipeline.md" in files
+    contract = changes["contracts/docs-pipeline.md"]
+    assert contract["actual_sha256"] is None and contract["diff"] is not None  # new: nothing there now
+    agent = changes["agents/section-writer.md"]
+    assert agent["actual_sha256"] == hashlib.sha256((plugin / "agents/section-writer.md").read_bytes()).hexdigest()
+    assert "+<!-- contractc:begin shape=" in agent["diff"]
+
+    written = json.loads(run_cli("adopt", str(plugin), "--write", "--format", "json").out)
+    _report_schema().validate(written)
+    assert written["summary"].startswith("contractc: adopted 11 shapes")
+    after = {c["path"]: c for c in written["changes"]}
+    assert after["agents/section-writer.md"]["expected_sha256"] == hashlib.sha256(
+        (plugin / "agents/section-writer.md").read_bytes()
+    ).hexdigest()  # what it wrote is on disk
+    assert run_cli("check", "--root", str(plugin)).code == 0
+
+
+def test_format_github_annotates_each_copy_that_changes_and_bad_input_stays_located(plugin, run_cli):
+    import json
+
+    run = run_cli("adopt", str(plugin), "--format", "github", "--no-diff")
+    assert run.code == 0
+    lines = run.out.splitlines()
+    assert any(
+        line.startswith("::warning file=") and "agents/example-writer.md,line=21,col=1,title=contractc adopt-rewritten::" in line
+        for line in lines
+    )
+    assert lines[-1].startswith("contractc: dry run, nothing written:")
+    (plugin / "contractc.yaml").write_text("contracts: []\n")
+    refused = run_cli("adopt", str(plugin), "--format", "json")
+    assert refused.code == 2
+    doc = json.loads(refused.out)
+    _report_schema().validate(doc)
+    assert [d["code"] for d in doc["diagnostics"]] == ["adopt-configured"]

@@ -142,3 +142,20 @@ def test_check_and_scan_agree_a_filled_in_block_is_an_example_and_a_notation_blo
     reported = [line for line in result.out.splitlines() if "error[drift-restatement]" in line]
     assert len(reported) == 1, result.out
     assert reported[0].startswith("agents/builder.md:13:1:") and "different from the contract" in reported[0]
+
+
+def test_the_restatement_hint_prints_the_copys_sha256_as_an_entry_that_allows_it_when_pasted(tmp_path, run_cli, monkeypatch):
+    root = _adopted(tmp_path, run_cli)
+    target = root / "agents/section-writer.md"
+    target.write_text(target.read_text() + "\n## Kept for readers\n\n" + _copy_block())
+    unallowed = _check(root, run_cli, monkeypatch)
+    assert unallowed.code == 1
+    digest = hashlib.sha256(_copy_block().encode()).hexdigest()
+    entry = re.search(r"add `(- \{path: [^`]*\})` under allow_restatements in contractc\.yaml", unallowed.out)[1]
+    shape = re.search(r"unmanaged copy of (\S+), identical", unallowed.out)[1]
+    assert entry == f'- {{path: "agents/section-writer.md", shape: {shape}, sha256: {digest}}}'
+    config = root / "contractc.yaml"
+    config.write_text(config.read_text() + f"allow_restatements:\n  {entry}\n")
+    allowed = _check(root, run_cli, monkeypatch)
+    assert allowed.code == 0, allowed.out
+    assert "drift-restatement" not in allowed.out

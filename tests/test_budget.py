@@ -102,3 +102,31 @@ def test_a_budget_that_is_not_a_positive_count_is_a_located_config_error(seed_pr
     result = run_cli("check", "--root", str(seed_project))
     assert result.code == 2
     assert result.err.startswith("contractc.yaml:6:5: error[config-invalid]: $.budgets.agents.design-auditor: 'lots' is not of type 'integer'")
+
+
+def test_a_manifest_that_is_a_symbolic_link_out_of_the_project_is_never_read(seed_project, run_cli, tmp_path):
+    """The last build's section sizes are read back like every generated file: never through a link."""
+    from contractc.budget import find_over_budget
+    from contractc.load import load_project
+
+    tokens = manifest(seed_project)["consultationreturn"]["tokens_estimate"]
+    write_tree(
+        seed_project,
+        {"contractc.yaml": SEED_CONFIG + f"budgets:\n  shapes:\n    consultationreturn: {tokens - 1}\n"},
+    )
+    # A file outside the project claiming that the shared traversal rules were empty at the last build:
+    # read, it would move the message to that section.
+    recorded = json.loads((seed_project / "prompts/manifest.json").read_text("utf-8"))
+    for entry in recorded["snippets"]:
+        entry["section_bytes"] = {name: 0 if name == "traversal-rules" else size for name, size in entry["section_bytes"].items()}
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps(recorded), "utf-8")
+    (seed_project / "prompts/manifest.json").unlink()
+    (seed_project / "prompts/manifest.json").symlink_to(outside)
+
+    [over] = find_over_budget(load_project(seed_project))
+    text = (seed_project / "contracts/return-shapes.md").read_text("utf-8")
+    assert over.line == text[: text.index("## ConsultationReturn")].count("\n") + 1  # the shape's own section
+    assert "section 'consultationreturn' grew the most" in over.message
+    result = run_cli("check", "--root", str(seed_project), "--no-diff")
+    assert result.code == 2 and "error[unsafe-path]" in result.out + result.err

@@ -250,3 +250,22 @@ def test_a_project_in_a_subfolder_of_the_repository_is_read_at_the_ref_from_that
     assert [r["id"] for r in json.loads(result.out)["records"]] == [
         "enum-values-added:planning-stage.task_brief:$.kind"
     ]
+
+
+def test_a_relative_against_path_is_relative_to_root_not_to_the_current_folder(repo, tmp_path, run_cli, monkeypatch):
+    old = repo.parent / "old"
+    git(repo, "worktree", "add", "-q", str(old), "HEAD")
+    edit(repo, "contracts/handoffs.md", *WIDEN)
+    elsewhere = tmp_path / "a" / "b"
+    (tmp_path / "a" / "old").mkdir(parents=True)  # what `../old` names from the current folder: no project
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    for path in ("../old", "../old/contracts/handoffs.md"):
+        result = run_cli("diff", "--root", str(repo), "--against-path", path, "--format", "json")
+        assert result.code == 1, result.err
+        assert [r["id"] for r in json.loads(result.out)["records"]] == [
+            "enum-values-added:planning-stage.task_brief:$.kind"
+        ]
+    missing = run_cli("diff", "--root", str(repo), "--against-path", "../nowhere")
+    assert missing.code == 2
+    assert "--against-path ../nowhere" in missing.err and "no such file or folder" in missing.err

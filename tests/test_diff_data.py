@@ -171,3 +171,49 @@ def test_several_edits_are_reported_in_line_order_with_locations_on_both_sides(r
         (PLANNING, line_of("handoffs.md", "  kind: feature"), line_of("handoffs.md", "  kind: feature")),
         ("build_report", line_of("handoffs.md", "  outcome:"), line_of("handoffs.md", "  outcome:")),
     ]
+
+
+BUILDING_BRIEF = """```yaml
+task_brief:
+  plan: { ...full draft_plan... }
+"""
+
+
+def _one_stage_brief(tmp_path: Path) -> Path:
+    """The repository as it was before the building stage had a task_brief of its own (so the planning
+    one was plain `task_brief`), with build_report carrying the brief it was built from."""
+    from diff_repo import CONFIG, CONTRACTS
+
+    text = CONTRACTS["handoffs.md"]
+    block = text[text.index(BUILDING_BRIEF) : text.index("```\n", text.index(BUILDING_BRIEF) + 8) + 4]
+    older = text.replace(block + "\n", "").replace(
+        "  outcome: passed | failed\n", "  outcome: passed | failed\n  brief: { ...full task_brief... }\n"
+    )
+    files = {"contractc.yaml": CONFIG, **{f"contracts/{n}": t for n, t in CONTRACTS.items()}, HANDOFFS: older}
+    root = make_repo(tmp_path / "p", files)
+    (root / HANDOFFS).write_text(older.replace("## Building stage\n\n", f"## Building stage\n\n{block}\n"), "utf-8")
+    return root
+
+
+def test_a_shape_whose_id_becomes_qualified_is_one_rename_and_a_ref_that_follows_it_is_no_change(tmp_path):
+    root = _one_stage_brief(tmp_path)
+    edit(root, HANDOFFS, "{ ...full task_brief... }", "{ ...full planning-stage.task_brief... }")
+    assert records(root) == [
+        ("shape-renamed", "task_brief", "", ("links",)),
+        ("shape-added", BUILDING, "", ()),
+    ]
+    renamed = next(r for r in run_diff(root, "HEAD", None).records if r.kind == "shape-renamed")
+    assert renamed.message == (
+        "shape task_brief is now planning-stage.task_brief: its page and schema move (published links to them break)"
+    )
+    assert renamed.old.line == renamed.new.line == line_of("handoffs.md", "```yaml\ntask_brief:\n  context")
+
+
+def test_a_ref_left_unqualified_now_names_the_other_stage_and_says_where_its_old_target_went(tmp_path):
+    root = _one_stage_brief(tmp_path)  # `{ ...full task_brief... }` in the building stage now finds its own stage's
+    ref = next(r for r in run_diff(root, "HEAD", None).records if r.kind == "type-changed")
+    assert (ref.subject, ref.detail, ref.verdicts) == ("build_report", "$.brief", PR)
+    assert ref.message == (
+        "build_report $.brief: now the shape building-stage.task_brief (was task_brief, since renamed "
+        "planning-stage.task_brief)"
+    )

@@ -71,3 +71,13 @@ def test_a_tag_whose_contracts_do_not_load_is_said_on_the_page_not_a_failed_buil
     )
     page = changes_page(run_cli, root, "handoffs")
     assert "Could not compare with `v0.9`: `v0.9:contracts/handoffs.md:" in page
+
+
+def test_each_contract_page_links_its_changes_page(tmp_path, run_cli):
+    root = make_repo(tmp_path / "p")
+    changes_page(run_cli, root, "handoffs")
+    for stem in ("handoffs", "review-returns"):
+        page = (root / "site/contracts" / f"{stem}.md").read_text("utf-8")
+        footer = page[page.index("*Source:*") :]
+        assert f" · [*Changes*](changes/{stem}.md): since the last release, and the accepted breaking changes\n" in footer
+        assert (root / "site/contracts/changes" / f"{stem}.md").is_file()  # the link resolves

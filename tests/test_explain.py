@@ -115,7 +115,7 @@ def test_a_bad_docs_url_is_a_located_config_error(tmp_path, run_cli):
 
 def test_every_schema_id_the_tool_names_is_a_file_this_repositorys_site_publishes():
     # The report's $schema and the shipped schemas' $id live on contractc.dev, this repository's site:
-    # docs/schemas/ links to the shipped files, so mkdocs publishes exactly them.
+    # docs/schemas/ holds copies of the shipped files (ordinary files, no symlinks), so mkdocs publishes exactly them.
     from contractc.report import SCHEMA_ID
 
     named = {SCHEMA_ID}
@@ -127,7 +127,22 @@ def test_every_schema_id_the_tool_names_is_a_file_this_repositorys_site_publishe
         assert url.startswith("https://contractc.dev/schemas/"), url
         published = REPO / "docs" / url.removeprefix("https://contractc.dev/")
         assert published.is_file(), url
-        assert published.read_bytes() == (PACKAGE / "data" / published.name).read_bytes()
+        assert published.read_bytes() == (PACKAGE / "data" / published.name).read_bytes(), (
+            f"copy compiler/contractc/data/{published.name} into docs/schemas/"
+        )
+
+
+def test_the_published_schemas_are_ordinary_files_equal_to_the_shipped_ones():
+    """docs/schemas/ is what this repository's site serves at each shipped schema's $id; a symlink breaks
+    checkouts on systems without them, so each is a copy, held equal to the package's here."""
+    published = sorted((REPO / "docs/schemas").iterdir())
+    shipped = sorted(p.name for p in (PACKAGE / "data").glob("*.schema.json"))
+    assert [p.name for p in published] == shipped
+    for path in published:
+        assert not path.is_symlink(), f"{path.name}: a symlink breaks checkouts on systems without symlinks"
+        assert path.read_bytes() == (PACKAGE / "data" / path.name).read_bytes(), (
+            f"copy compiler/contractc/data/{path.name} into docs/schemas/"
+        )
 
 
 def test_the_shipped_page_is_the_docs_page():

@@ -8,7 +8,9 @@ from region_project import CONFIG, project_files
 HINT = (
     "  hint: wrap lines {lines} in a managed region: a line `<!-- contractc:begin shape={id} -->` above and a line "
     "`<!-- contractc:end -->` below; build will refuse until you carry the difference into the contract or accept "
-    "the contract's bytes with --force; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml; more: `contractc explain drift-restatement`"
+    "the contract's bytes with --force; or, if the copy is on purpose, allow exactly these bytes: add "
+    '`- {{path: "agents/builder.md", shape: {id}, sha256: {sha256}}}` under allow_restatements in contractc.yaml; '
+    "more: `contractc explain drift-restatement`"
 )
 PASTED = """\
 # Builder
@@ -30,6 +32,15 @@ echo: <your text>
 """
 
 
+def _sha256(text: str, opening: str, closing: str) -> str:
+    """The SHA-256 of a copy's bytes, opening fence line through closing fence line."""
+    import hashlib
+
+    start = text.index(opening)
+    end = text.index(closing, start + len(opening)) + len(closing)
+    return hashlib.sha256(text[start:end].encode()).hexdigest()
+
+
 def check(tmp_path, run_cli, files: dict, config: str = CONFIG):
     root = write_tree(tmp_path, project_files(**{"contractc.yaml": config, **files}))
     run_cli("build", "--root", str(root))
@@ -42,9 +53,9 @@ def test_pasted_data_and_text_shapes_are_reported_with_the_marker_that_replaces_
     assert result.out == "\n".join(
         [
             "agents/builder.md:5:1: error[drift-restatement]: unmanaged copy of building.task_brief, different from the contract",
-            HINT.format(id="building.task_brief", lines="5-9"),
+            HINT.format(id="building.task_brief", lines="5-9", sha256=_sha256(PASTED, "```yaml\n", "```\n")),
             "agents/builder.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn, different from the contract",
-            HINT.format(id="echoreturn", lines="13-16"),
+            HINT.format(id="echoreturn", lines="13-16", sha256=_sha256(PASTED, "~~~\n", "~~~\n")),
             "contractc: 2 drifted, 7 checked; fix each as its hint says",
             "",
         ]

@@ -102,3 +102,29 @@ def test_the_citation_prefilter_passes_every_file_with_a_citation_mark(parts):
     data = b"".join(parts)
     marks = (b".md#", b"(#", b": #", SITE)
     assert _may_cite(data, SITE) == any(mark in data for mark in marks)
+
+
+def test_every_url_in_anchors_json_names_the_contracts_folder_once_and_passes_check(tmp_path, run_cli):
+    """Under the default site_url (which already ends in `contracts/`) anchors.json records
+    `…/contracts/echo/#…`, never `…/contracts/contracts/…`, and a file citing any recorded URL checks clean."""
+    import json
+
+    root = write_tree(
+        tmp_path,
+        {"contractc.yaml": "contracts:\n  - path: contracts/echo.md\nout:\n  site: site\n", "contracts/echo.md": CONTRACT},
+    )
+    assert run_cli("build", "--root", str(root)).code == 0
+    anchors = json.loads((root / "site/anchors.json").read_text("utf-8"))["anchors"]
+    urls = [a["url"] for a in anchors]
+    assert "https://example.invalid/contracts/echo/#echoreturn-check-1" in urls
+    assert "https://example.invalid/contracts/shapes/echoreturn/#echoreturn-check-1" in urls
+    assert not [u for u in urls if "contracts/contracts/" in u]
+    cited = "".join(f"- <{u}>\n" for u in urls) + "- https://example.invalid/contracts/echo/#echoreturn-chek-1\n"
+    write_tree(root, {"contractc.yaml": "contracts:\n  - path: contracts/echo.md\nout:\n  site: site\ntargets:\n  - README.md\n", "README.md": cited})
+    result = run_cli("check", "--root", str(root))
+    assert result.code == 1
+    drifted = [line for line in result.out.splitlines() if "error[drift-link]" in line]
+    assert drifted == [
+        f"README.md:{len(urls) + 1}:3: error[drift-link]: link https://example.invalid/contracts/echo/#echoreturn-chek-1 "
+        "names no anchor 'echoreturn-chek-1' of contracts/echo.md"
+    ]

@@ -250,7 +250,7 @@ def test_anchors_json_lists_every_anchor_with_page_url_and_source_line(project):
         "anchor": "echo-contract",
         "kind": "section",
         "page": "contracts/echo/",
-        "url": "https://example.invalid/contracts/contracts/echo/#echo-contract",
+        "url": "https://example.invalid/contracts/echo/#echo-contract",
         "source": "contracts/echo.md:1",
     }
 
@@ -448,3 +448,37 @@ Receiver checks:
     assert x["agent:orchestrating"] < x["shape:briefreturn"] < x["agent:planner"] == x["agent:reviewer"]
     assert x["agent:planner"] < x["shape:planreturn"]
     assert ">in replan mode</text>" in graph
+
+
+ROLE_FILE = (
+    "---\nname: echoer\ndescription: Echoes, <b>carefully</b>.\n---\n"
+    'You are the echoer.  \t\n\nQuote "exactly" & keep <tags> and trailing blanks.   \n'
+)
+
+
+def test_role_file_prompts_are_published_byte_for_byte_with_sha256_and_an_exact_copy_button(project, run_cli):
+    import hashlib
+    import html
+    import re
+
+    write_tree(
+        project,
+        {"contractc.yaml": CONFIG + "agents:\n  echoer: agents/echoer.md\n", "agents/echoer.md": ROLE_FILE},
+    )
+    assert run_cli("build", "--root", str(project)).code == 0
+    pages = render_bytes(project)
+    prompt = pages["contracts/snippets/echoer/echoreturn.full.md.txt"]
+    assert prompt == (project / "prompts/echoer/echoreturn.full.md").read_bytes()  # the very bytes build wrote
+    digest = hashlib.sha256(prompt).hexdigest()
+    assert pages["contracts/snippets/echoer/echoreturn.full.md.txt.sha256"] == f"{digest}  echoreturn.full.md.txt\n".encode()
+    page = pages["contracts/shapes/echoreturn.md"].decode("utf-8")
+    section = page[page.index("## Role-file prompt {#shape-role-prompt}") :]
+    assert "`prompts/echoer/echoreturn.full.md`: the role file of `echoer` without its front matter" in section
+    assert "- Raw file: [`echoreturn.full.md.txt`](../snippets/echoer/echoreturn.full.md.txt)\n" in section
+    assert f"- SHA-256: `{digest}` ([`echoreturn.full.md.txt.sha256`](../snippets/echoer/echoreturn.full.md.txt.sha256))" in section
+    (block,) = [line for line in section.splitlines() if line.startswith('<div class="contractc-snippet no-copy">')]
+    (copied,) = re.findall(r'data-clipboard-text="([^"]*)"', block)
+    assert html.unescape(copied).encode() == prompt  # blanks, quotes, tags and the final newline included
+    assert "<tags>" not in block  # escaped, never markup
+    # a shape whose producer has no role file has no such section
+    assert "shape-role-prompt" not in pages["contracts/shapes/echo_brief.md"].decode("utf-8")

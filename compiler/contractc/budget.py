@@ -97,13 +97,14 @@ def _grown_section(project: Project, contract: Contract, shape: TextShape):
 def _recorded_sizes(project: Project, shape: TextShape) -> dict[str, int]:
     """The section sizes the manifest on disk recorded for ``shape``'s snippet (empty when none)."""
     import json
-    from pathlib import Path
+
+    from contractc.files import read_generated
 
     # Read here rather than by the loader: only a project with budgets needs it, and only when one is exceeded.
-    manifest = Path(project.root) / project.config.out.prompts / "manifest.json"
+    data = read_generated(project.root, f"{project.config.out.prompts}/manifest.json")
     try:
-        entries = json.loads(manifest.read_bytes())["snippets"]
-    except (OSError, ValueError, KeyError, TypeError):
+        entries = json.loads(data)["snippets"] if data is not None else []
+    except (ValueError, KeyError, TypeError):
         return {}
     path = project.snippet_path(shape)
     for entry in entries if isinstance(entries, list) else []:

@@ -171,7 +171,8 @@ def check(
     "--against-path",
     metavar="PATH",
     type=click.Path(path_type=_path),
-    help="The older revision on disk instead: a folder holding its contractc.yaml, or one contract file.",
+    help="The older revision on disk instead: a folder holding its contractc.yaml, or one contract file "
+    "(a relative PATH is relative to --root).",
 )
 @format_option("text for people; github for annotations on the pull request; json for every change record.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no summary.")
@@ -297,9 +298,20 @@ def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners:
 @_scan_options
 @click.option("--name", metavar="NAME", help="The contract's name: contracts/NAME.md (default: the plugin folder's name).")
 @click.option("--write", is_flag=True, help="Apply the plan, all-or-nothing. Without it, adopt only prints the plan.")
+@format_option(
+    "text: the plan for people; json: one document (every file with its SHA-256 and diff, every copy that "
+    "changes or is left alone, located); github: each copy that changes as an annotation on its line."
+)
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each file's diff in the dry-run plan.")
 def adopt(
-    path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], name: str | None, write: bool, diff: bool
+    path: Path,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    owners: tuple[str, ...],
+    name: str | None,
+    write: bool,
+    fmt: str,
+    diff: bool,
 ) -> int:
     """Move the pasted copies scan finds in PATH (default .) under one contract.
 
@@ -322,7 +334,11 @@ def adopt(
     """
     from contractc.adopt import adopt as adopt_plugin
 
-    return _print(adopt_plugin(path, name, include, exclude, owners, write=write, diff=diff))
+    color = _color_wanted(sys.stdout)
+    prefix = _workspace_prefix(path)
+    return _print(
+        adopt_plugin(path, name, include, exclude, owners, write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix)
+    )
 
 
 @cli.command()
@@ -354,7 +370,7 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
     artifact schema (what may be written to disk).
 
     \b
-    The loop a skill runs (see docs/receiver-checks.md):
+    The loop a skill runs (`contractc explain check-failed` says more):
       contractc validate auditreturn return.txt             exit 1: discard it
       contractc validate auditreturn return.txt --evidence  append to the prompt,
                                                             re-dispatch once

@@ -136,6 +136,11 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "scan-divergent": (ExitCode.DRIFT, "a copy of a shape differs from the shape's owning copy"),
     "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
     "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
+    "adopt-file": (ExitCode.CLEAN, "note: a file adopt writes, or would write (adopt --format json|github)"),
+    "adopt-rewritten": (ExitCode.CLEAN, "warning: an adopted copy whose bytes change (adopt --format json|github)"),
+    "adopt-checks-differ": (ExitCode.CLEAN, "warning: a copy's receiver checks differ from the list the adopted contract holds"),
+    "adopt-skipped": (ExitCode.CLEAN, "note: a copy adopt leaves as it is (adopt --format json|github)"),
+    "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),

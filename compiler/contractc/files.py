@@ -64,6 +64,24 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
         os.close(fd)
 
 
+def read_generated(root: str | os.PathLike[str], rel: str) -> bytes | None:
+    """The bytes of a generated file that the compiler reads back (the prompts manifest), or None.
+
+    None when it is absent or refused, as every read of generated files refuses: a path
+    through a symbolic link (which may lead out of the project; ``check`` reports it as
+    ``unsafe-path``), or what is not a regular file (:func:`read_bytes`).
+    """
+    path = os.fspath(root)
+    for part in rel.split("/"):
+        path = os.path.join(path, part)
+        if os.path.islink(path):
+            return None
+    try:
+        return read_bytes(path)
+    except OSError:
+        return None
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"

@@ -16,7 +16,7 @@ from typing import Literal
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.fields import field_rows
-from contractc.model import Contract, DataShape, Project, Shape, ShapeSpec, TextShape
+from contractc.model import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
 RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
 """Names under the prefix that the generated pages use themselves."""
@@ -86,6 +86,38 @@ def page_url(path: str, directory_urls: bool = True) -> str:
         parent = pure.parent.as_posix()
         return "" if parent == "." else parent + "/"
     return pure.with_suffix("").as_posix() + "/"
+
+
+def site_address(config: Config, page_path: str, directory_urls: bool | None = None) -> str:
+    """The published URL of a docs-relative page: ``site_url`` followed by :func:`site_relative_url`."""
+    return config.site_url + site_relative_url(config, page_path, directory_urls)
+
+
+def site_relative_url(config: Config, page_path: str, directory_urls: bool | None = None) -> str:
+    """A page's URL relative to ``site_url`` (``directory_urls`` defaults to ``site.directory_urls``).
+
+    The default ``site_url`` (``https://example.invalid/contracts/``) already ends in the
+    default prefix's folder, so under it the prefix is named once: ``…/contracts/echo/``,
+    never ``…/contracts/contracts/echo/``.  Every URL the compiler records or checks
+    (``anchors.json``, receiver-check links, ``drift-link``) is made here.
+    """
+    if directory_urls is None:
+        directory_urls = config.site.directory_urls
+    url = page_url(page_path, directory_urls)
+    named = named_prefix(config)
+    if named and (url + "/").startswith(named + "/"):
+        url = url[len(named) + 1 :]
+    return url
+
+
+def named_prefix(config: Config) -> str:
+    """The site prefix that ``site_url`` itself already ends with (the default's ``contracts``), or ``""``."""
+    from contractc.load.config import DEFAULT_SITE_URL
+
+    prefix = config.site.prefix
+    if prefix and config.site_url == DEFAULT_SITE_URL and DEFAULT_SITE_URL.endswith(f"/{prefix}/"):
+        return prefix
+    return ""
 
 
 def site_layout(project: Project) -> Layout:

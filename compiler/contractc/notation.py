@@ -151,7 +151,7 @@ class _Reader:
         node: Node | Field,
         path: str,
         message: str,
-        hint: str = "see docs/notation.md",
+        hint: str = "write the value in the notation",
         code: str = "bad-notation",
     ) -> Spec:
         self.problems.append(
@@ -233,7 +233,7 @@ class _Reader:
                 "an enum lists values only; `string | null` alone makes a nullable field; for a field that may be absent, mark it `# ← OPTIONAL`",
             )
         if len(set(values)) != len(values):
-            return self.fail(node, path, f"`{node.text}` repeats a value")
+            return self.fail(node, path, f"`{node.text}` repeats a value", "list each value once")
         return Spec("enum", node.line, node.col, enum=tuple(values))
 
     def mapping(self, node: Node, path: str) -> Spec:
@@ -323,7 +323,12 @@ class _Reader:
         if spec.kind == "example" and ENUM_COMMENT.match(rest):
             values = tuple(v.strip() for v in rest.split("|"))
             if spec.examples[0] not in values:
-                self.fail(f, path, f"example {spec.examples[0]!r} is not one of the values its comment lists ({rest})")
+                self.fail(
+                    f,
+                    path,
+                    f"example {spec.examples[0]!r} is not one of the values its comment lists ({rest})",
+                    "make the example one of those values, or correct the list in the comment",
+                )
             else:
                 spec = replace(spec, kind="enum", enum=values)
         optional = ""
@@ -346,7 +351,9 @@ class _Reader:
     def default(self, f: Field, path: str, spec: Spec, text: str) -> tuple[Any, bool]:
         value: Any = text
         if spec.kind == "enum" and text not in spec.enum:
-            self.fail(f, path, f"default {text!r} is not one of {' | '.join(spec.enum)}", code="bad-default")
+            self.fail(
+                f, path, f"default {text!r} is not one of {' | '.join(spec.enum)}", "make the default one of the values", "bad-default"
+            )
             return None, False
         if spec.kind == "integer" and INTEGER.match(text):
             value = int(text)
@@ -357,7 +364,9 @@ class _Reader:
         elif spec.kind == "null" and text == "null":
             value = None
         elif spec.kind not in ("string", "example", "enum", "text"):
-            self.fail(f, path, f"default {text!r} does not fit a {spec.kind} field", code="bad-default")
+            self.fail(
+                f, path, f"default {text!r} does not fit a {spec.kind} field", f"write a default of the {spec.kind} type", "bad-default"
+            )
             return None, False
         return value, True
 

@@ -23,6 +23,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from contractc.adopt.checks import CheckList, carried_checks
 from contractc.adopt.contract import render_config, render_contract
 from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -30,7 +31,7 @@ from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
 from contractc.model import Span
 from contractc.output import Change, Output, OutputSet, guard_paths
-from contractc.report import Outcome
+from contractc.report import Outcome, Report
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 from contractc.scan.shapes import Group
@@ -60,6 +61,10 @@ class Plan:
     """Copies left as they are, with the reason."""
     allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
     """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
+    checks: list[tuple[str, CheckList]] = field(default_factory=list)
+    """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
+    carried: dict[str, CheckList] = field(default_factory=dict)
+    """Shape id as scan named it -> the receiver-check list the contract holds (the first copy's)."""
     replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
     scan: ScanResult | None = None
@@ -96,7 +101,11 @@ def plan_adoption(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
         )
     plan = Plan(contract_path, scan=result)
-    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers)
+    carried = carried_checks(groups, result.data)
+    plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
+    plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
+    checks = {group_id: found.chosen.text for group_id, found in carried.items()}
+    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks)
     refs = _contract_ids(contract_path, contract_bytes, placed)
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
@@ -152,8 +161,15 @@ def adopt(
     *,
     write: bool = False,
     diff: bool = True,
+    fmt: str = "text",
+    color: bool = False,
+    path_prefix: str = "",
 ) -> Outcome:
-    """``contractc adopt``: the plan, applied all-or-nothing when ``write``; bad input is the diagnostics (exit 2)."""
+    """``contractc adopt``: the plan, applied all-or-nothing when ``write``; bad input is the diagnostics (exit 2).
+
+    ``fmt`` ``text`` prints the plan (:mod:`contractc.adopt.show`); ``json`` and ``github`` print it
+    as a report, as ``scan`` does (:mod:`contractc.adopt.report`), bad input included.
+    """
     from contractc.adopt.show import format_plan
     from contractc.output import write_changes
 
@@ -162,8 +178,21 @@ def adopt(
         if write and plan.changes:
             write_changes(root, plan.changes)
     except ContractcError as exc:
-        return Outcome.failed(exc.diagnostics)
-    return Outcome(format_plan(plan, written=write, diff=diff))
+        if fmt == "text":
+            return Outcome.failed(exc.diagnostics)
+        return _formatted(Report.of(exc.diagnostics), fmt, diff, color, path_prefix)
+    if fmt == "text":
+        return Outcome(format_plan(plan, written=write, diff=diff))
+    from contractc.adopt.report import adopt_report
+
+    return _formatted(adopt_report(plan, written=write), fmt, diff and not write, color, path_prefix)
+
+
+def _formatted(report: Report, fmt: str, diff: bool, color: bool, path_prefix: str) -> Outcome:
+    from contractc.report import FORMATTERS, Options
+
+    text = FORMATTERS[fmt](report, Options(diff=diff, color=color, path_prefix=path_prefix))
+    return Outcome(text, exit_code=report.exit_code, color=color)
 
 
 def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:

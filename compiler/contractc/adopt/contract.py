@@ -5,7 +5,8 @@ a stage's data shapes come first, as fenced YAML blocks holding the owning
 copies byte for byte, so the stage section is their innermost section and a
 key used in several stages gets the id scan gave it (``review-stage.task_brief``).
 Each template and JSON envelope follows in a subsection of its own, as a text
-shape: ``Produced by`` the agent that returns it, its owning copy as the template.
+shape: ``Produced by`` the agent that returns it, its owning copy as the template,
+then the ``Receiver checks:`` list its copies carry, if any (:mod:`contractc.adopt.checks`).
 Shapes outside any stage go in a ``Shapes`` section.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import glob
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from contractc.scan.blocks import Unit
@@ -31,8 +32,12 @@ class Placed:
     """Byte offset of the block's opening fence in the contract."""
 
 
-def render_contract(title: str, groups: Iterable[Group], dispatchers: frozenset[str]) -> tuple[bytes, list[Placed]]:
-    """The contract's bytes and where each group's block went."""
+def render_contract(
+    title: str, groups: Iterable[Group], dispatchers: frozenset[str], checks: Mapping[str, str] | None = None
+) -> tuple[bytes, list[Placed]]:
+    """The contract's bytes and where each group's block went; ``checks`` holds, by group id, the
+    ``Receiver checks:`` list a template's copies carry, written after its template."""
+    checks = checks or {}
     by_stage: dict[str, list[Group]] = {}
     keys: set[tuple[str, str]] = set()
     for group in groups:
@@ -64,6 +69,8 @@ def render_contract(title: str, groups: Iterable[Group], dispatchers: frozenset[
             out.append(f"Produced by `{producer}`; consumed by {', '.join(f'`{c}`' for c in consumers)}.\n\n")
             placed.append(Placed(group, at()))
             out.append(fenced(group.owner))
+            if group.id in checks:
+                out.append(f"\n{checks[group.id]}")
     return "".join(out).encode(), placed
 
 
@@ -78,7 +85,7 @@ def render_config(
 ) -> bytes:
     """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output folders."""
     lines = [
-        "# Written by `contractc adopt`; see docs/guide.md#configuration.",
+        "# Written by `contractc adopt`; every key: `contractc explain config-invalid`.",
         "contracts:",
         f"  - path: {json.dumps(contract)}",
         "targets:",

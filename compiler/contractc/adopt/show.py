@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from contractc.adopt import Plan
+from contractc.adopt.checks import CheckList
+from contractc.output import Change, Output
 from contractc.report import unified_diff
 
-_LABELS = ("now", "after adopt")
+LABELS = ("now", "after adopt")
 
 
 def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
@@ -15,11 +17,18 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         state = "new" if change.actual is None else "changed"
         out.append(f"{verb} {change.path} ({state}, {change.output.kind if change.output else 'file'})\n")
         if diff and not written:
-            out.append(unified_diff(change, _LABELS))
+            out.append(unified_diff(change, LABELS))
     if plan.rewritten:
         out.append(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n")
         for r in plan.rewritten:
             out.append(f"  {r.unit.block.path}:{r.unit.line}: {r.shape}: {r.why}\n")
+    if plan.checks:
+        out.append("\nreceiver checks that differ from the ones the contract holds (the first copy's list):\n")
+        for shape, found in plan.checks:
+            chosen = plan.carried[shape]
+            out.append(f"  {found.unit.block.path}:{found.line}: {plan.shapes.get(shape, shape)}: {differs(found, chosen)}\n")
+            if diff:
+                out.append(unified_diff(checks_change(found, chosen), ("this copy", "in the contract")))
     if plan.skipped:
         out.append("\ncopies left as they are:\n")
         for unit, why in plan.skipped:
@@ -30,6 +39,21 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
             out.append(f"  {path}:{line}: {shape}: {why}\n")
     out.append(summary(plan, written) + "\n")
     return "".join(out)
+
+
+def checks_change(found: CheckList, chosen: CheckList) -> Change:
+    """The two lists as a change, for a diff from this copy's list to the one the contract holds."""
+    return Change(
+        f"{found.unit.block.path}:{found.line}",
+        chosen.text.encode(),
+        found.text.encode(),
+        Output(b"", "receiver-checks"),
+        expected_path=f"{chosen.unit.block.path}:{chosen.line}",
+    )
+
+
+def differs(found: CheckList, chosen: CheckList) -> str:
+    return f"its receiver checks differ from those at {chosen.unit.block.path}:{chosen.line}, which the contract holds"
 
 
 def summary(plan: Plan, written: bool) -> str:

@@ -258,7 +258,7 @@ def unmechanised_notes(contracts: tuple[Contract, ...]) -> list[Diagnostic]:
             "check-not-mechanised",
             f"{shape.name} check {check.number} is not mechanised: no check kind reads its prose, "
             "so `contractc validate` skips it and receivers judge it by reading",
-            "word it the way docs/receiver-checks.md lists, or define the form it names",
+            "word it as one of the check kinds reads it, or define the form it names",
             Severity.NOTE,
         )
         for contract in contracts

@@ -30,7 +30,7 @@ from contractc.diff.sides import CHANGES_NAME
 HEADER = (
     "# Breaking contract changes accepted on purpose, and redirects for removed anchors.\n"
     "# `contractc diff --against REF --accept --why TEXT` adds an entry per unaccepted breaking change.\n"
-    "# See docs/diff.md.\n"
+    "# Its format: `contractc explain changes-invalid`.\n"
 )
 
 
@@ -174,6 +174,6 @@ def _line(doc, path: list) -> int:
 def _invalid(label: str, line: int, message: str) -> ContractcError:
     return ContractcError(
         Diagnostic(
-            label, line, 1, "changes-invalid", message, "see the approval file's format in docs/diff.md#approval"
+            label, line, 1, "changes-invalid", message, "correct the file: each entry under accepted: needs change: and why:"
         )
     )

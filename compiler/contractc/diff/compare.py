@@ -17,6 +17,8 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
     before = {c.path: c for c in old.contracts}
     after = {c.path: c for c in new.contracts}
     old_specs, new_specs = _specs(old), _specs(new)
+    sections = {p: compare_sections(before[p], after[p]) for p in before if p in after}
+    moved = _moved_shapes(before, after, {p: renamed for p, (_, renamed) in sections.items()})
     for path in [*before, *(p for p in after if p not in before)]:
         o, n = before.get(path), after.get(path)
         if o is None:
@@ -33,9 +35,9 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
                 )
             )
         else:
-            section_records, renamed = compare_sections(o, n)
+            section_records, renamed = sections[path]
             records.extend(section_records)
-            records.extend(_compare_shapes(o, n, renamed, old_specs, new_specs))
+            records.extend(_compare_shapes(o, n, renamed, old_specs, new_specs, moved))
     records.extend(compare_anchors(published(old), published(new), redirects))
     records.extend(_compare_config(old, new))
     return sorted(records, key=_order)
@@ -59,6 +61,7 @@ def _compare_shapes(
     renamed: dict[str, str],
     old_specs: dict[str, ShapeSpec],
     new_specs: dict[str, ShapeSpec],
+    moved: dict[str, str],
 ) -> list[ChangeRecord]:
     records: list[ChangeRecord] = []
     matched: set[str] = set()
@@ -77,14 +80,39 @@ def _compare_shapes(
             )
             continue
         matched.add(twin.id)
+        if twin.id != shape.id:
+            records.append(_renamed_record(old, shape, new, twin))
         if isinstance(shape, TextShape) and isinstance(twin, TextShape):
             records.extend(compare_text_shape(old, shape, new, twin))
         elif isinstance(shape, DataShape) and isinstance(twin, DataShape):
-            records.extend(compare_data_shape(old_specs[shape.id], new_specs[twin.id], old.path))
+            records.extend(compare_data_shape(old_specs[shape.id], new_specs[twin.id], old.path, moved))
     for shape in new.shapes:
         if shape.id not in matched:
             records.append(_shape_record(new, shape, "shape-added", f"shape {shape.id} is new", (), gone=False))
     return records
+
+
+def _moved_shapes(
+    before: dict[str, Contract], after: dict[str, Contract], renamed: dict[str, dict[str, str]]
+) -> dict[str, str]:
+    """Old shape id -> new id, for every shape whose id changed while it stayed the same shape
+    (``task_brief`` became ``planning-stage.task_brief`` when a second stage defined the same key)."""
+    moved = {}
+    for path, sections in renamed.items():
+        for shape in before[path].shapes:
+            twin = _twin(shape, after[path], sections)
+            if twin is not None and twin.id != shape.id:
+                moved[shape.id] = twin.id
+    return moved
+
+
+def _renamed_record(old: Contract, shape: Shape, new: Contract, twin: Shape) -> ChangeRecord:
+    """The same shape under a new id: its page, its anchors and its schema's ``$id`` move with the id."""
+    message = f"shape {shape.id} is now {twin.id}: its page and schema move (published links to them break)"
+    agents = (twin.producer,) if isinstance(twin, TextShape) else ()
+    return ChangeRecord(
+        "shape-renamed", shape.id, "", new.path, message, verdicts("links"), _line_of(shape), _line_of(twin), agents
+    )
 
 
 def _twin(shape: Shape, new: Contract, renamed: dict[str, str]) -> Shape | None:

@@ -41,17 +41,23 @@ class _Field:
         return f"{self.parent}.{self.prop.name}"
 
 
-def compare_data_shape(old: ShapeSpec, new: ShapeSpec, old_path: str) -> list[ChangeRecord]:
-    """Every change from ``old`` to ``new`` (the same shape id); ``old_path`` is the older contract's path."""
-    walk = _Walk(old, new, old_path)
+def compare_data_shape(
+    old: ShapeSpec, new: ShapeSpec, old_path: str, moved: dict[str, str] | None = None
+) -> list[ChangeRecord]:
+    """Every change from ``old`` to ``new`` (the same shape); ``old_path`` is the older contract's path.
+
+    ``moved`` maps an old shape id to its new id where the shape stayed the same but its id
+    changed (qualified by its section): a ``$ref`` that follows it is no change.
+    """
+    walk = _Walk(old, new, old_path, moved or {})
     walk.spec(old.spec, new.spec, "$")
     walk.pair_moves()
     return walk.records
 
 
 class _Walk:
-    def __init__(self, old: ShapeSpec, new: ShapeSpec, old_path: str):
-        self.old, self.new, self.old_path = old, new, old_path
+    def __init__(self, old: ShapeSpec, new: ShapeSpec, old_path: str, moved: dict[str, str]):
+        self.old, self.new, self.old_path, self.moved = old, new, old_path, moved
         self.records: list[ChangeRecord] = []
         self.removed: list[_Field] = []
         self.added: list[_Field] = []
@@ -82,11 +88,12 @@ class _Walk:
             self.object(old, new, path)
         elif o == "array":
             self.array(old, new, path)
-        elif o == "ref" and old.ref != new.ref:
+        elif o == "ref" and self.moved.get(old.ref, old.ref) != new.ref:
+            was = f"{old.ref}, since renamed {self.moved[old.ref]}" if old.ref in self.moved else old.ref
             self.record(
                 "type-changed",
                 path,
-                f"now the shape {new.ref} (was {old.ref})",
+                f"now the shape {new.ref} (was {was})",
                 verdicts("producers", "receivers"),
                 old.line,
                 new.line,

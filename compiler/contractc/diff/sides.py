@@ -82,8 +82,11 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
 
     A single file is the earlier revision of today's contract with the same file
     name (or of the only contract), beside today's other contracts and configuration.
+    A relative ``path`` is relative to ``root``, as every path option is; messages name
+    it as the user wrote it.
     """
     label = path.as_posix()
+    path = path if path.is_absolute() else root / path
     if path.is_dir():
         if not (path / CONFIG_NAME).is_file():
             raise _bad_against(

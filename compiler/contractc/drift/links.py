@@ -110,13 +110,14 @@ class _Index:
     """Which anchors each contract and each site URL offers."""
 
     def __init__(self, project: Project, layout: Layout):
-        from contractc.layout import page_url  # the layout is needed only once a file may cite
+        from contractc.layout import named_prefix, site_relative_url  # needed only once a file may cite
 
-        self.site_url = project.config.site_url
-        directory_urls = project.config.site.directory_urls
+        config = project.config
+        self.site_url = config.site_url
         self.contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
-        self.by_url = {page_url(p.path, directory_urls).rstrip("/"): p.path for p in layout.pages}
-        self.prefix = layout.prefix
+        self.by_url = {site_relative_url(config, p.path).rstrip("/"): p.path for p in layout.pages}
+        # The site's own area under site_url: all of it when site_url already names the prefix.
+        self.prefix = "" if named_prefix(config) else layout.prefix
         self.layout = layout
 
     def dangling(self, source: str, target: str) -> tuple[str, str] | None:

@@ -20,6 +20,7 @@ matches by line (the older form).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -309,6 +310,11 @@ def _source(project: Project, shape: Shape) -> bytes:
     return contract.slice(span) if span is not None else b""
 
 
+def _glob_literal(path: str) -> str:
+    """``path`` as an allow_restatements glob that matches only itself."""
+    return re.sub(r"([*?\[])", r"[\1]", path)
+
+
 def _diagnostic(
     target: TargetFile, shape: Shape, line: int, last: int, col: int, source: bytes, held: bytes
 ) -> tuple[Diagnostic, Change | None]:
@@ -318,7 +324,9 @@ def _diagnostic(
     hint = (
         f"wrap lines {line}-{last} in a managed region: a line `{marker}` above and a line `<!-- contractc:end -->` below"
         + ("; build then stamps it" if same else "; build will refuse until you carry the difference into the contract or accept the contract's bytes with --force")
-        + "; or, if the copy is on purpose, allow it under allow_restatements in contractc.yaml"
+        + "; or, if the copy is on purpose, allow exactly these bytes: add "
+        + f"`- {{path: {json.dumps(_glob_literal(target.path))}, shape: {shape.id}, sha256: {hashlib.sha256(held).hexdigest()}}}`"
+        + " under allow_restatements in contractc.yaml"
     )
     d = Diagnostic(target.path, line, col, "drift-restatement", f"unmanaged copy of {shape.id}, {verdict}", hint)
     span = shape.block if isinstance(shape, DataShape) else shape.template

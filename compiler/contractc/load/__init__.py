@@ -76,8 +76,11 @@ def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
     """The section hashes build recorded for pinned contracts (see drift/pins.py); {} when none."""
     if not any(entry.sha256 for entry in config.contracts):
         return {}
+    from contractc.files import read_generated
+
+    data = read_generated(root, f"{config.out.prompts}/manifest.json")  # never through a symbolic link
     try:
-        recorded = json.loads((root / config.out.prompts / "manifest.json").read_bytes()).get("pins", {})
+        recorded = json.loads(data).get("pins", {}) if data is not None else {}
         return {path: PinRecord(r["sha256"], dict(r["sections"])) for path, r in recorded.items()}
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
         return {}  # no record (or a damaged one, which check reports as drift of the manifest)

@@ -149,11 +149,11 @@ def _validate(plain: Any, doc: Any) -> None:
                 where.col,
                 "config-invalid",
                 f"{key_path}: {_message(error)}",
-                "see the configuration reference in docs/guide.md#configuration",
+                "correct or remove the key",
             )
         )
     if not problems:  # the plain reading and the schema disagree: a bug, said as one rather than let through
-        problems.append(Diagnostic(CONFIG_NAME, 1, 1, "config-invalid", "the configuration does not match its schema", "see the configuration reference in docs/guide.md#configuration"))
+        problems.append(Diagnostic(CONFIG_NAME, 1, 1, "config-invalid", "the configuration does not match its schema", "correct or remove the key"))
     raise ContractcError(problems)
 
 

@@ -23,7 +23,8 @@ _PRODUCED = re.compile(
     re.DOTALL,
 )
 _BACKTICKED = re.compile(r"`([^`]+)`")
-_CHECKS_INTRO = re.compile(r"^Receiver checks:?\s*$")
+CHECKS_INTRO = re.compile(r"^Receiver checks:?\s*$")
+"""The paragraph that introduces a text shape's numbered receiver checks (adopt finds copies' lists by it too)."""
 _YAML_INFO = {"yaml", "yml"}
 
 
@@ -243,7 +244,7 @@ def _find(src: SourceFile, lines: list[int], name: str, fallback: Span) -> Span:
 def _checks(src: SourceFile, tokens, anchor: str) -> tuple[Check, ...]:
     """The items of the ordered list that follows a ``Receiver checks:`` paragraph."""
     for i, tok in enumerate(tokens):
-        if tok.type == "inline" and tok.level == 1 and _CHECKS_INTRO.match(tok.content.strip()):
+        if tok.type == "inline" and tok.level == 1 and CHECKS_INTRO.match(tok.content.strip()):
             break
     else:
         return ()

@@ -359,7 +359,7 @@ def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[D
                 begin,
                 "marker-reference",
                 missing,
-                "name a shape id or a section anchor of a configured contract (see docs/regions.md)",
+                "name a shape id or a section anchor of a configured contract",
             )
         )
     return Region(

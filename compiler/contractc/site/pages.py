@@ -15,7 +15,7 @@ import hashlib
 import os
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from contractc.model import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import annotate_contract
 from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.fields import field_rows
-from contractc.layout import Layout, field_anchor, page_url, shape_title
+from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
 
@@ -68,7 +68,8 @@ def render_site(
     relative = _relative_paths()
 
     files: dict[str, str | bytes] = {}
-    raw = raw_files(layout, snippets, schemas)
+    roles = _role_prompts(project)
+    raw = raw_files(layout, snippets, schemas, roles)
     for page in layout.pages:
         link = _linker(page.path, relative)
         context: dict[str, Any] = {**common, "page": page, "link": link}
@@ -89,11 +90,13 @@ def render_site(
                 "contract": contract,
                 "body": _markup(visible_code_spans(annotate_contract(contract, notes))),
                 "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
+                "changes_page": changes_page_path(f"{layout.prefix}/" if layout.prefix else "", contract.path),
             }
             files[page.path] = _render(env, "contract.md", context)
         elif page.kind == "shape":
             contract, shape = shapes_by_id[page.key]
             context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
+            context["role_prompt"] = _role_prompt_context(shape, roles, raw)
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = next(a for a in layout.agents if a.name == page.key)
@@ -123,18 +126,21 @@ def _changes_pages(project: Project, since: Since, env, layout: Layout, contract
 def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) -> bytes:
     """Every anchor with its page URL and the source ``file:line`` it came from."""
     base = project.config.site_url
-    urls: dict[str, str] = {}  # a page carries many anchors: name its URL once
+    urls: dict[str, tuple[str, str]] = {}  # a page carries many anchors: name its URLs once
     entries = []
     for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id)):
-        url = urls.get(a.page)
-        if url is None:
-            url = urls[a.page] = page_url(a.page, directory_urls)
+        urls_of = urls.get(a.page)
+        if urls_of is None:
+            urls_of = urls[a.page] = (
+                page_url(a.page, directory_urls),
+                site_address(project.config, a.page, directory_urls),
+            )
         entries.append(
             {
                 "anchor": a.id,
                 "kind": a.kind,
-                "page": url,
-                "url": f"{base}{url}#{a.id}",
+                "page": urls_of[0],
+                "url": f"{urls_of[1]}#{a.id}",
                 "source": f"{a.source}:{a.line}",
             }
         )
@@ -148,10 +154,18 @@ class RawFiles:
     files: dict[str, bytes]
     snippets: dict[str, str]
     """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
+    role_prompts: dict[str, str] = field(default_factory=dict)
+    """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
 
 
-def raw_files(layout: Layout, snippets: dict[str, tuple[str, bytes]], schemas: dict) -> RawFiles:
-    """Every dispatch snippet (as ``.md.txt``, so no engine renders it) and schema, with its SHA-256 file.
+def raw_files(
+    layout: Layout,
+    snippets: dict[str, tuple[str, bytes]],
+    schemas: dict,
+    roles: dict[str, tuple[str, bytes]] | None = None,
+) -> RawFiles:
+    """Every dispatch snippet and role-file prompt (as ``.md.txt``, so no engine renders it) and
+    schema, with its SHA-256 file.
 
     A schema keeps its project path, so its ``$id`` (``<site_url><path>``) is where it is served.
     """
@@ -162,12 +176,17 @@ def raw_files(layout: Layout, snippets: dict[str, tuple[str, bytes]], schemas: d
         agent, name = project_path.split("/")[-2:]
         path = where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
         files[path] = data
+    role_where: dict[str, str] = {}
+    for shape_id, (project_path, data) in (roles or {}).items():
+        agent, name = project_path.split("/")[-2:]
+        path = role_where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
+        files[path] = data
     for entries in schemas.values():
         for _, path, data in entries:
             files[path] = data
     for path, data in list(files.items()):
         files[path + ".sha256"] = f"{hashlib.sha256(data).hexdigest()}  {posixpath.basename(path)}\n".encode()
-    return RawFiles(files, where)
+    return RawFiles(files, where, role_where)
 
 
 def section_notes(contract: Contract, link, shape_pages: dict[str, str], agent_pages: dict[str, str]) -> dict[str, str]:
@@ -382,6 +401,29 @@ def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:
         shape.id: (project.snippet_path(shape), contract.bundle(shape))
         for contract in project.contracts
         for shape in contract.text_shapes
+    }
+
+
+def _role_prompts(project: Project) -> dict[str, tuple[str, bytes]]:
+    """Shape id -> (prompt path, bytes) of its role-file prompt: the bytes the prompts emitter writes."""
+    if not project.roles:
+        return {}
+    from contractc.filled import role_prompts
+
+    return {shape_id: (path, data) for path, (_, shape_id, data) in role_prompts(project).items()}
+
+
+def _role_prompt_context(shape: Shape, roles: dict[str, tuple[str, bytes]], raw: RawFiles) -> dict[str, Any] | None:
+    """What the shape page shows of the producer's role-file prompt (None when it has no role file)."""
+    if shape.id not in roles:
+        return None
+    path, data = roles[shape.id]
+    return {
+        "path": path,
+        "file": raw.role_prompts[shape.id],
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "size": snippet_size(data),
+        "block": _markup(snippet_html(data)),
     }
 
 

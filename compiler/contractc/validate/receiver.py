@@ -69,15 +69,11 @@ def find_text_shape(project: Project, key: str, mode: str | None = None) -> tupl
 
 def check_page_url(project: Project, contract: Contract) -> str:
     """The contract's page on the contract site; a check's anchor is appended after ``#``."""
-    from contractc.layout import page_url
-
-    from contractc.load.config import DEFAULT_SITE_URL
+    from contractc.layout import site_address
 
     prefix = project.config.site.prefix
-    if project.config.site_url == DEFAULT_SITE_URL and DEFAULT_SITE_URL.endswith(f"/{prefix}/"):
-        prefix = ""  # the default site_url already names the contracts folder: `…/contracts/contracts/…` is no page
     page = f"{prefix}/{PurePosixPath(contract.path).stem}.md" if prefix else f"{PurePosixPath(contract.path).stem}.md"
-    return project.config.site_url + page_url(page)
+    return site_address(project.config, page)
 
 
 class Receiver:

@@ -1,0 +1,78 @@
+"""``adopt``'s plan as a :class:`~contractc.report.Report`, for ``--format json`` and ``github``.
+
+The text format stays the plan (:mod:`contractc.adopt.show`); the machine formats
+carry the same facts as located diagnostics, like ``scan``'s, so the JSON is one
+document of ``data/check-report.schema.json``:
+
+* ``adopt-file`` (note) for each file adopt writes (or would write), its diff among ``changes``;
+* ``adopt-rewritten`` (warning) at each copy whose bytes change, and why;
+* ``adopt-checks-differ`` (warning) at each copy's receiver-check list that differs from the one the contract holds;
+* ``adopt-skipped`` (note) at each copy left as it is, and why;
+* ``adopt-allowed`` (note) at each block allowed under ``allow_restatements``.
+
+None of them exits non-zero: a plan printed or applied is exit 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from contractc.adopt import Plan
+from contractc.adopt.show import LABELS, checks_change, differs, summary
+from contractc.diagnostics import Diagnostic, Severity
+from contractc.report import Report
+
+
+def adopt_report(plan: Plan, written: bool) -> Report:
+    diagnostics = []
+    for change in plan.changes:
+        verb = "wrote" if written else "would write"
+        state = "new" if change.actual is None else "changed"
+        kind = change.output.kind if change.output else "file"
+        hint = "" if written else "run `contractc adopt --write` to apply the plan"
+        diagnostics.append(Diagnostic(change.path, 0, 0, "adopt-file", f"{verb} {change.path} ({state}, {kind})", hint, Severity.NOTE))
+    for r in plan.rewritten:
+        diagnostics.append(
+            Diagnostic(
+                r.unit.block.path,
+                r.unit.line,
+                r.unit.block.col,
+                "adopt-rewritten",
+                f"copy of {r.shape} {'changed' if written else 'will change'}: {r.why}",
+                "the owning copy wins; choose another owner with `--owner GLOB`",
+                Severity.WARNING,
+            )
+        )
+    attached = {}
+    for shape, found in plan.checks:
+        chosen = plan.carried[shape]
+        d = Diagnostic(
+            found.unit.block.path,
+            found.line,
+            1,
+            "adopt-checks-differ",
+            f"receiver checks of {plan.shapes.get(shape, shape)}: {differs(found, chosen)}",
+            "make the lists agree in the contract after adopting (the copies' lists are left as they are)",
+            Severity.WARNING,
+        )
+        diagnostics.append(d)
+        attached[d] = checks_change(found, chosen)
+    for unit, why in plan.skipped:
+        diagnostics.append(
+            Diagnostic(unit.block.path, unit.line, unit.block.col, "adopt-skipped", f"copy of {unit.key} left as it is: {why}", "", Severity.NOTE)
+        )
+    for path, shape, line, why, sha256 in plan.allowed:
+        diagnostics.append(
+            Diagnostic(
+                path,
+                line,
+                1,
+                "adopt-allowed",
+                f"block of {shape} allowed under allow_restatements (sha256 {sha256}): {why}",
+                "",
+                Severity.NOTE,
+            )
+        )
+    checked = len(plan.scan.files) if plan.scan is not None else 0
+    report = Report.of(diagnostics, plan.changes, checked=checked)
+    return replace(report, labels=LABELS, headline=summary(plan, written), attached=attached)

@@ -1,0 +1,94 @@
+"""Target files with their managed regions refilled, and the role-file prompts built on them.
+
+What a target must hold (``build`` writes it, ``check`` compares it) and what a
+role-file prompt is (``prompts/<agent>/<shape>.full.md``: the role file's body,
+then the shape's dispatch bundle) are computed here, below the stages, because
+more than one stage needs them: emit writes them, the site publishes the role
+prompts byte for byte (:mod:`contractc.site.pages`), and the pipeline compares
+targets.  Only two things change in a target: the bytes between a region's
+marker lines (replaced by contract slices, never re-serialised) and the begin
+marker itself (rewritten to carry ``sha256=`` of those bytes).  Every other
+byte is copied through, so line endings, a BOM, trailing blanks and a missing
+final newline outside the regions survive; output.py keeps the file mode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from contractc.load.references import region_bytes
+from contractc.model import Project, Region, TargetFile
+
+__all__ = ["begin_marker", "render_target", "renderer", "role_prompts"]
+
+
+def renderer(project: Project) -> Callable[[TargetFile], bytes]:
+    """:func:`render_target` for many targets: each reference's bytes and begin marker are made once."""
+    made: dict[tuple[str, str], tuple[bytes, bytes] | None] = {}
+
+    def fill(region: Region) -> tuple[bytes, bytes] | None:
+        key = (region.kind, region.ref)
+        if key not in made:
+            data = region_bytes(project, region)
+            made[key] = None if data is None else (data, begin_marker(region, data))
+        return made[key]
+
+    def render(target: TargetFile) -> bytes:
+        return _render(target, fill)
+
+    return render
+
+
+def begin_marker(region: Region, data: bytes) -> bytes:
+    """The begin marker that records ``data`` as the region's bytes."""
+    return f"<!-- contractc:begin {region.label} sha256={hashlib.sha256(data).hexdigest()} -->".encode()
+
+
+def render_target(project: Project, target: TargetFile) -> bytes:
+    """``target`` with every resolvable region refilled; orphaned regions are left exactly as they are."""
+    return renderer(project)(target)
+
+
+def _render(target: TargetFile, fill: Callable[[Region], tuple[bytes, bytes] | None]) -> bytes:
+    parts: list[bytes] = []
+    done = 0
+    for region in target.regions:
+        filled = fill(region)
+        if filled is None:
+            continue
+        data, marker = filled
+        parts += [
+            target.data[done : region.marker.start],
+            marker,
+            target.data[region.marker.end : region.content.start],
+            data,
+        ]
+        done = region.content.end
+    parts.append(target.data[done:])
+    return b"".join(parts)
+
+
+def role_prompts(project: Project) -> dict[str, tuple[str, str, bytes]]:
+    """``prompts/<agent>/<shape>.full.md`` -> (agent, shape id, bytes) for every agent with a role file.
+
+    The bytes are, byte for byte, the role file without its YAML front matter,
+    then the bundle that ``prompts/<agent>/<shape>.md`` holds.  A body that does
+    not end with a newline gets one, so the bundle's first heading starts a line.
+    When the role file is also a target, its regions are taken as build fills
+    them, so one build is enough (idempotent).
+    """
+    folder = project.config.out.prompts
+    found = {}
+    for role in project.roles:
+        target = project.target(role.path)  # read again: the targets are not held
+        data = render_target(project, target) if target is not None and target.regions else role.data
+        # A region never sits inside front matter (load refuses that), so the offset holds after rendering.
+        body = data[role.body_start :]
+        if body and not body.endswith((b"\n", b"\r")):
+            body += b"\n"
+        for contract in project.contracts:
+            for shape in contract.text_shapes:
+                if shape.producer == role.agent:
+                    found[f"{folder}/{role.agent}/{shape.id}.full.md"] = (role.agent, shape.id, body + contract.bundle(shape))
+    return found
