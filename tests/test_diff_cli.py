@@ -43,7 +43,7 @@ def test_compatible_changes_exit_0_and_are_listed_as_notes(repo, run_cli):
     assert result.code == 0
     assert result.out.startswith(
         f"contracts/handoffs.md:{BUDGET + 1}:1: note[change-compatible]: compatible: planning-stage.task_brief $.labels: "
-        "new optional field (optional) [field-added-optional:planning-stage.task_brief:$.labels]\n"
+        "new optional field (rule: optional) [field-added-optional:planning-stage.task_brief:$.labels]\n"
     )
     assert result.out.endswith("contractc: 1 change(s) since HEAD, 0 breaking\n")
 
@@ -56,13 +56,13 @@ def test_a_breaking_change_exits_1_located_with_its_id_and_the_accept_command(re
         f"contracts/review-returns.md:{CHECK_4}:1: error[breaking-producers]: breaking for producers: FindingsReturn: "
         "receiver check 4 is new: a return that passed before may now be refused [check-added:findingsreturn:check-4]"
         "; dispatches: code-reviewer\n"
-        "  hint: if this is intended, say why in contractc.changes.yaml: `contractc diff --against REF --accept --why TEXT`"
+        "  hint: if this is intended, say why in contractc.changes.yaml: `contractc diff --against HEAD --accept --why TEXT`"
         "; more: `contractc explain breaking-producers`\n"
     ) in result.out
     assert "error[breaking-links]: breaking for links: FindingsReturn: check 4 is now check 5" in result.out
     assert result.out.endswith(
         "contractc: 2 change(s) since HEAD, 2 breaking; accept each on purpose with "
-        "`contractc diff --against REF --accept --why TEXT`, or undo it\n"
+        "`contractc diff --against HEAD --accept --why TEXT`, or undo it\n"
     )
 
 
@@ -118,7 +118,7 @@ def test_an_unknown_ref_exits_2_in_every_format(repo, run_cli, fmt):
     assert result.code == 2
     message = "--against no-such-ref: 'no-such-ref' is not a commit"
     if fmt == "text":
-        assert result.err.startswith(f"error[bad-against]: {message}\n  hint: name a commit git knows")
+        assert result.err.startswith(f"--against:1:1: error[bad-against]: {message}\n  hint: name a commit git knows")
     elif fmt == "github":
         assert result.out.startswith(f"::error title=contractc bad-against::{message}%0Ahint: ")
     else:
@@ -135,7 +135,7 @@ def test_outside_a_git_repository_exits_2(tmp_path, run_cli):
     (tmp_path / "c.md").write_text("# C\n")
     result = run_cli("diff", "--root", str(tmp_path), "--against", "main")
     assert result.code == 2
-    assert "error[bad-against]: --against main:" in result.err
+    assert "--against:1:1: error[bad-against]: --against main:" in result.err
     assert "Traceback" not in result.err
 
 

@@ -174,7 +174,7 @@ def test_a_multi_key_yaml_block_is_a_located_error_never_silently_ignored():
     assert problem.format().splitlines()[0] == (
         "contracts/c.md:7:1: error[bad-shape]: a yaml block holds 2 top-level keys (a, b); a data shape is one key per block"
     )
-    assert "```yaml example" in problem.hint
+    assert "```{.yaml .example}" in problem.hint  # `yaml example` is no fence to Python-Markdown: the site would break
 
 
 def test_a_multi_key_yaml_block_marked_example_is_an_example():

@@ -298,7 +298,7 @@ def test_a_producer_with_two_modes_is_judged_against_its_modes_shape(seed_root, 
     )
     wrong = run_cli("validate", "design-auditor", "plan.txt", "--mode", "review")
     assert wrong.code == 2
-    assert "no text shape or producer is called 'design-auditor' in mode 'review'" in wrong.err
+    assert "error[unknown-shape]: 'design-auditor' has no mode 'review'\n  hint: its modes: apply, audit;" in wrong.err
     assert run_cli("validate", "pattern-librarian", "plan.txt").code == 1  # one shape: no mode needed
     assert run_cli("validate", "AuditReturn", "plan.txt").code == 0  # the shape's name works too
 

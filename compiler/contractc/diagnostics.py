@@ -81,7 +81,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),
     "optional-inferred": (ExitCode.CLEAN, "note: build made a field optional because of its comment"),
     "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check's prose matches no check kind; receivers judge it by reading"),
-    "unknown-shape": (ExitCode.BAD_INPUT, "`validate` was given a shape id the project does not define"),
+    "unknown-shape": (ExitCode.BAD_INPUT, "`validate` (or a `budgets.shapes` key) names a shape the project does not define"),
     "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
     # bad input: managed regions and role files
     "marker-syntax": (ExitCode.BAD_INPUT, "a contractc marker line does not follow the marker grammar"),
@@ -91,7 +91,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "marker-overlap": (ExitCode.BAD_INPUT, "an end marker closes a region other than the one open: regions overlap"),
     "marker-reference": (ExitCode.BAD_INPUT, "a new region names an unknown or ambiguous shape or section"),
     "role-front-matter": (ExitCode.BAD_INPUT, "a role file's YAML front matter is malformed"),
-    "unknown-agent": (ExitCode.BAD_INPUT, "a role file is configured for an agent that produces no shape"),
+    "unknown-agent": (ExitCode.BAD_INPUT, "a role file or a budget is configured for an agent that produces no shape"),
     # bad input: site
     "site-collision": (ExitCode.BAD_INPUT, "two contracts would get the same site page"),
     "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
@@ -187,8 +187,9 @@ class Diagnostic:
 
     @property
     def on_command_line(self) -> bool:
-        """The message is about an option (``--site-pages:1:1``) or an argument (``argv:1:N``), not a file."""
-        return self.path.startswith("-") or self.path == "argv"
+        """The message is about an option (``--site-pages:1:1``), an argument (``argv:1:N``) or what came on
+        standard input (``<stdin>``, ``validate SHAPE -``), not a file in the repository."""
+        return self.path.startswith("-") or self.path in ("argv", "<stdin>")
 
     def url(self, docs_url: str = "") -> str:
         """The code's section online, or empty without a ``docs_url``."""

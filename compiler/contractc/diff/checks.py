@@ -35,7 +35,7 @@ def classify_reworded(old: Check, new: Check) -> tuple[str, str, tuple[Verdict, 
         side = "either version" if old.rules is None and new.rules is None else "one version"
         return (
             "check-reworded",
-            f"reworded; {side} is not mechanised, so the change cannot be classified (changed, unclassified)",
+            f"reworded; {side} is not mechanised, so the change cannot be classified",
             verdicts("unclassified"),
         )
     return classify_rules(old.rules, new.rules, "reworded")

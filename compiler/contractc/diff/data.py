@@ -187,7 +187,7 @@ class _Walk:
                 self.record(
                     "field-made-optional",
                     path,
-                    f"now optional ({new.optional})",
+                    f"now optional (rule: {new.optional})",
                     verdicts("receivers"),
                     old.line,
                     new.line,
@@ -246,7 +246,7 @@ class _Walk:
         for new in self.added:
             if new.prop.optional:
                 self.record(
-                    "field-added-optional", new.path, f"new optional field ({new.prop.optional})", (), 0, new.prop.line
+                    "field-added-optional", new.path, f"new optional field (rule: {new.prop.optional})", (), 0, new.prop.line
                 )
             else:
                 self.record(

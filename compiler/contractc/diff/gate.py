@@ -17,8 +17,6 @@ from contractc.diff.compare import compare_projects
 from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME, Side, git_side, path_side, working_side
 
-ACCEPT_COMMAND = "contractc diff --against REF --accept --why TEXT"
-
 
 @dataclass(slots=True)
 class DiffResult:
@@ -31,6 +29,15 @@ class DiffResult:
     today: Approvals = field(default_factory=Approvals)
     side: Side | None = None
     """Today's side, for ``--accept`` to append to its approval file."""
+    option: str = "--against"
+    """How the older side was given (``--against`` or ``--against-path``), for the command a hint names."""
+
+    @property
+    def accept_command(self) -> str:
+        """The command that accepts the failing changes, with the ref this run compared against."""
+        import shlex
+
+        return f"contractc diff {self.option} {shlex.quote(self.against)} --accept --why TEXT"
 
     @property
     def failing(self) -> list[ChangeRecord]:
@@ -57,7 +64,7 @@ def run_diff(root: Path, against: str | None, against_path: Path | None) -> Diff
             accepted[record.id] = entry
     used = set(accepted.values())
     stale = [a for a in fresh if a not in used and not any(a.matches(r) for r in records)]
-    return DiffResult(old.label, records, accepted, stale, approvals, today)
+    return DiffResult(old.label, records, accepted, stale, approvals, today, "--against" if against is not None else "--against-path")
 
 
 CODES_BY_VERDICT = {
@@ -111,20 +118,26 @@ def diagnostics(result: DiffResult) -> list[Diagnostic]:
                     1,
                     code,
                     f"{record.verdict_text}: {message}",
-                    f"if this is intended, say why in {CHANGES_NAME}: `{ACCEPT_COMMAND}`",
+                    f"if this is intended, say why in {CHANGES_NAME}: `{result.accept_command}`",
                 )
             )
         else:
             found.append(Diagnostic(path, line, 1, code, f"compatible: {message}", severity=Severity.NOTE))
+    redirects = result.today.redirects or {}
     for entry in result.stale:
+        anchor = entry.change.removeprefix("anchor-removed:")
+        redirected = anchor != entry.change and anchor in redirects
         found.append(
             Diagnostic(
                 CHANGES_NAME,
                 entry.line,
                 1,
                 "acceptance-stale",
-                f"acceptance of {entry.change} matches no change since {result.against}",
-                "remove the entry, or correct its `change:` to an id the diff prints",
+                f"acceptance of {entry.change} matches no change since {result.against}"
+                + (f": the redirect of #{anchor} to #{redirects[anchor]} makes that removal compatible" if redirected else ""),
+                "remove the entry: the redirect is enough"
+                if redirected
+                else "remove the entry, or correct its `change:` to an id the diff prints",
             )
         )
     return found
@@ -141,5 +154,5 @@ def headline(result: DiffResult) -> str:
         parts.append(f"{len(result.stale)} stale acceptance(s)")
     line = "contractc: " + ", ".join(parts)
     if breaking:
-        line += f"; accept each on purpose with `{ACCEPT_COMMAND}`, or undo it"
+        line += f"; accept each on purpose with `{result.accept_command}`, or undo it"
     return line

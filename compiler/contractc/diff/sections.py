@@ -81,6 +81,15 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
                 section,
                 target,
             )
+        if renamed.get(section.parent or "", section.parent) != target.parent:
+            record(
+                "section-moved",
+                target,
+                f"section {_title(target)} moved from {_under(section.parent)} to {_under(target.parent)}",
+                (),
+                section,
+                target,
+            )
         was_shared, is_shared = section.anchor in old.shared, target.anchor in new.shared
         if is_shared and not was_shared:
             agents = carriers(new, target)
@@ -107,7 +116,7 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
         if _prose(old, section) != _prose(new, target):
             agents = carriers(new, target)
             if agents:
-                message = f"the prose of {_title(target)} changed in the dispatch snippets of {_names(agents)} (changed, unclassified)"
+                message = f"the prose of {_title(target)} changed in the dispatch snippets of {_names(agents)}"
                 record(
                     "shared-section-changed" if is_shared else "section-changed",
                     target,
@@ -192,6 +201,10 @@ def _prose(contract: Contract, section: Section) -> str:
         if start <= span.start and span.end <= end:
             del data[span.start - start : span.end - start]
     return re.sub(r"\s+", " ", data.decode("utf-8", "replace")).strip()
+
+
+def _under(parent: str | None) -> str:
+    return f"under #{parent}" if parent else "the top of the contract"
 
 
 def _similarity(a: str, b: str) -> float:

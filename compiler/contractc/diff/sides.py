@@ -169,9 +169,9 @@ def _git(root: Path, ref: str, *args: str) -> str:
 def _bad_against(option: str, reason: str, hint: str = "") -> ContractcError:
     return ContractcError(
         Diagnostic(
-            "",
-            0,
-            0,
+            option.split(" ")[0],  # located at the option, as every command-line message is (`--against:1:1`)
+            1,
+            1,
             "bad-against",
             f"{option}: {reason}",
             hint

@@ -229,13 +229,21 @@ def _blocks(data: bytes, managed: list[tuple[int, int]] = ()) -> Iterator[_Block
             i = close + 1 if close is not None else len(fences)
             continue
         body_end = fences[close][0].start() - (fences[close][1] - 1) if close is not None else len(data)
-        text = data[body_start:body_end].decode("utf-8", "replace")
+        text = _dedent(data[body_start:body_end].decode("utf-8", "replace"), col - 1)
         lines = tuple(_normal(line) for line in text.splitlines() if line.strip())
         first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
         info = opening["info"].decode("utf-8", "replace").strip().split(" ")[0].lower()
         end = _line_end(data, fences[close][0].end()) if close is not None else len(data)
         yield _Block(start, end, col, info, lines, first, text, opening["info"].decode("utf-8", "replace").strip())
         i = close + 1 if close is not None else len(fences)
+
+
+def _dedent(text: str, indent: int) -> str:
+    """A fenced block's content as CommonMark reads it: up to the opening fence's indentation removed from each line
+    (a block in a list item, ``1. Send:`` then ``   ```yaml``, holds its top-level key at column 1)."""
+    if not indent:
+        return text
+    return "".join(line[min(indent, len(line) - len(line.lstrip(" "))) :] for line in text.splitlines(keepends=True))
 
 
 def _line_end(data: bytes, offset: int) -> int:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.budgets import check_budget_names
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
 from contractc.load.roles import load_roles
@@ -33,7 +34,7 @@ def load_project(root: Path) -> Project:
     # Targets and role files are read after the contracts, whose anchors and shapes they name;
     # their problems are collected together so one run reports them all.
     loaded: dict[str, tuple] = {}
-    for name, stage in (("targets", load_targets), ("roles", load_roles)):
+    for name, stage in (("targets", load_targets), ("roles", load_roles), ("budgets", check_budget_names)):
         try:
             loaded[name] = stage(root, config, contracts)
         except ContractcError as exc:
@@ -126,7 +127,7 @@ def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
                         1,
                         "duplicate-shape",
                         f"shape id {shape.id!r} is already defined at {path}:{first}",
-                        "rename the shape's key or section heading",
+                        "rename the shape's key or section heading; if this block is a worked example, not a shape, open its fence with ```{.yaml .example}",
                     )
                 )
             else:

@@ -141,7 +141,7 @@ def _sections(src: SourceFile, tokens, problems: list[Diagnostic]) -> list[Secti
         anchor = h.anchor or slugify(h.title)
         if not anchor:
             problems.append(
-                Diagnostic(src.path, h.line + 1, h.col, "duplicate-anchor", f"heading {h.title!r} has no letters to derive an anchor from", "add an explicit {#id}")
+                Diagnostic(src.path, h.line + 1, h.col, "duplicate-anchor", f"heading {h.title!r} has no ASCII letter or digit to derive an anchor from (the slug rule drops the others, so it would be empty)", f"add an explicit anchor after the heading: `{h.title} {{#an-ascii-id}}`")
             )
             continue
         if anchor in seen:
@@ -301,7 +301,7 @@ def _data_shapes(src: SourceFile, tokens, sections: list[Section], problems: lis
                         col + 1 + indent,
                         "bad-shape",
                         f"a yaml block holds {len(doc)} top-level keys ({keys}); a data shape is one key per block",
-                        "give each shape a fenced block of its own, or write ```yaml example if the block is an example, not a shape",
+                        "give each shape a fenced block of its own, or open the fence with ```{.yaml .example} if the block is an example, not a shape",
                     )
                 )
             continue

@@ -47,6 +47,9 @@ def resolve(kind: str, ref: str, contracts) -> tuple[tuple[Span, ...] | None, st
         qualified = sorted(i for i, s in shapes.items() if isinstance(s, DataShape) and s.key == ref)
         if qualified:
             return None, f"shape key {ref!r} is used in several sections; name one: {', '.join(qualified)}"
+        named = sorted(i for i, s in shapes.items() if isinstance(s, TextShape) and s.name.casefold() == ref.casefold())
+        if named:  # the heading's title, as validate accepts it; a marker names the id
+            return None, f"no shape id {ref!r}; the shape titled {ref!r} has the id {named[0]}: write {kind}={named[0]}"
         return None, f"no shape {ref!r} in the contracts (shapes: {_listed(sorted(shapes))})"
     contract = next(c for c in contracts if shape in c.shapes)
     if kind == "bundle":

@@ -30,8 +30,12 @@ def validate(
         if artifact:
             return Outcome(usage="--artifact is for data shapes; a text shape is judged by its receiver checks")
         return judge(project, shape, file, fmt, evidence)
-    if evidence or file == STDIN:
-        return Outcome(usage="a data shape needs a FILE, and --evidence is for text shapes")
+    if evidence:
+        return Outcome(usage=f"--evidence is for text shapes (returns); {shape.id} is a data shape, checked against its schema")
+    if file == STDIN:
+        return Outcome(
+            usage=f"{shape.id} is a data shape: name the YAML, JSON or Markdown FILE to check (standard input is read only for a text shape's return)"
+        )
     problems = validate_file(project, shape_id, Path(file), artifact)
     code = ExitCode.DRIFT if problems else ExitCode.CLEAN
     return Outcome(DATA_FORMATS[fmt](file, shape_id, SCHEMAS[artifact], problems), exit_code=code)

@@ -62,6 +62,10 @@ def find_text_shape(project: Project, key: str, mode: str | None = None) -> tupl
         )
     known = ", ".join(sorted({s.id for _, s in texts} | {s.producer for _, s in texts})) or "none"
     said = f" in mode {mode!r}" if mode is not None else ""
+    if mode is not None and (existing := text_candidates(project, key)):
+        modes = sorted({shape_mode(s) for _, s in existing if shape_mode(s)})
+        having = f"its modes: {', '.join(modes)}" if modes else "it names no mode: drop --mode"
+        raise ContractcError(Diagnostic(key, 0, 0, "unknown-shape", f"{key!r} has no mode {mode!r}", having))
     raise ContractcError(
         Diagnostic(key, 0, 0, "unknown-shape", f"no text shape or producer is called {key!r}{said}", f"known: {known}")
     )
