@@ -29,7 +29,7 @@ def visible_code_spans(text: str) -> str:
         starts.append(starts[-1] + len(line))
     edits: list[tuple[int, int, str]] = []
     done = 0  # past the last span found: the cells of a table row share their line, not their spans
-    for token in _parser().parse(text):
+    for token in commonmark().parse(text):
         if token.type != "inline" or token.map is None or not token.children:
             continue
         begin, end = starts[token.map[0]], starts[min(token.map[1], len(lines))]
@@ -49,14 +49,6 @@ def visible_code_spans(text: str) -> str:
     return _apply(text, edits)
 
 
-@cache
-def _parser():
-    """One CommonMark parser per process (building one costs more than reading a check's text)."""
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark").enable("table")
-
-
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
     """``text`` with each edit's range replaced; the edits are in document order and do not overlap.
 
@@ -69,6 +61,15 @@ def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
         cursor = stop
     parts.append(text[cursor:])
     return "".join(parts)
+
+
+@cache
+def commonmark():
+    """The site's one CommonMark parser (tables on), shared by every page of a run: making one compiles its
+    rule chains, which costs more than parsing a contract."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
 
 
 def _find_span(text: str, ticks: str, content: str, start: int, end: int) -> tuple[int, int] | None:
