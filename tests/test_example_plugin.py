@@ -46,6 +46,7 @@ def test_editing_a_contract_makes_every_copy_stale_until_build(plugin, run_cli):
         "prompts/code-reviewer/findingsreturn.full.md:5:1: error[drift-output]: differs from what the contracts compile to",
         "schemas/handoff/review_brief.artifact.schema.json:4:1: error[drift-output]: differs from what the contracts compile to",
         "schemas/handoff/review_brief.schema.json:4:1: error[drift-output]: differs from what the contracts compile to",
+        "schemas/manifest.json:6:1: error[drift-output]: differs from what the contracts compile to",
     ]
     assert run_cli("build", "--root", str(plugin)).code == 0
     assert run_cli("check", "--root", str(plugin)).code == 0

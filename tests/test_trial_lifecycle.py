@@ -9,6 +9,7 @@ user sees: the exact lines, exit codes, and which files changed (and that nothin
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import re
 import shutil
@@ -126,6 +127,7 @@ def test_the_first_check_names_every_empty_region_and_the_pasted_copy(tmp_path, 
         "prompts/redacteur/reponse-redigee.md",
         "prompts/source-scout/sourcereturn.full.md",
         "prompts/source-scout/sourcereturn.md",
+        "schemas/manifest.json",
         "schemas/research/gathering-stage.research_brief.artifact.schema.json",
         "schemas/research/gathering-stage.research_brief.schema.json",
         "schemas/research/query_plan.schema.json",
@@ -143,7 +145,7 @@ def test_the_first_build_fills_the_regions_keeps_every_other_byte_and_still_name
     written = {line.removeprefix("wrote ") for line in run.out.splitlines() if line.startswith("wrote ")}
     assert written == changed(before, after)
     assert "agents/paper-reader.md" in written and "README.md" not in written and "contracts/research.md" not in written
-    assert "contractc: 21 written, 0 already current" in run.out
+    assert "contractc: 22 written, 0 already current" in run.out
     assert run.err.startswith("agents/paper-reader.md:12:1: error[drift-restatement]: unmanaged copy of "
                               "gathering-stage.research_brief, different from the contract\n")
     for rel in before:
@@ -153,7 +155,7 @@ def test_the_first_build_fills_the_regions_keeps_every_other_byte_and_still_name
     assert scout.startswith(b"---\r\nname: source-scout\r\n")
     assert b"\r\n## What you return\r\n" in scout and b"status: found | none-found\n" in scout  # region: contract's LF
     again = run_cli("build", "--root", str(root))
-    assert (again.code, again.out.splitlines()[0]) == (1, "contractc: 21 files current, nothing written")
+    assert (again.code, again.out.splitlines()[0]) == (1, "contractc: 22 files current, nothing written")
     assert snapshot(root) == after  # idempotent: the second build writes nothing
 
 
@@ -174,7 +176,7 @@ def test_wrapping_the_pasted_copy_asks_for_a_decision_then_force_takes_the_contr
     forced = run_cli("build", "--root", str(root), "--force")
     assert forced.code == 0
     assert changed(before, snapshot(root)) == {"agents/paper-reader.md"}
-    assert run_cli("check", "--root", str(root)).out == "contractc: 21 files checked, all current\n"
+    assert run_cli("check", "--root", str(root)).out == "contractc: 22 files checked, all current\n"
 
 
 # --- hand edits of each kind ------------------------------------------------------------------
@@ -215,7 +217,7 @@ def test_a_hand_edit_of_a_copy_is_named_at_its_line(desk, run_cli, rel, old, new
 
 def test_an_edit_outside_every_region_is_the_users_own_but_a_role_file_feeds_its_full_prompt(desk, run_cli):
     edit(desk, "agents/fact-checker.md", "# Fact checker\n", "# Fact checker\n\nYou are patient; you never guess.\n")
-    assert run_cli("check").out == "contractc: 21 files checked, all current\n"
+    assert run_cli("check").out == "contractc: 22 files checked, all current\n"
     # source-scout.md is also the agent's role file (agents: in contractc.yaml): its body is the .full.md prompt
     (desk / "agents/source-scout.md").write_bytes((desk / "agents/source-scout.md").read_bytes() + b"Be brief.\r\n")
     run = run_cli("check", "-q")
@@ -297,7 +299,7 @@ def test_a_worked_example_in_a_skill_is_left_alone_a_pasted_template_is_not_unti
     ]
     with (desk / "contractc.yaml").open("a", encoding="utf-8") as f:
         f.write(f"allow_restatements:\n  - path: skills/gathering/SKILL.md\n    shape: sourcereturn\n    line: {line}\n")
-    assert run_cli("check").out == "contractc: 21 files checked, all current\n"
+    assert run_cli("check").out == "contractc: 22 files checked, all current\n"
 
 
 def test_every_code_the_walk_met_is_explained_offline(run_cli):
@@ -666,3 +668,94 @@ def test_a_redirect_added_after_accepting_a_removal_says_the_acceptance_can_go(d
         "since HEAD: the redirect of #readingnotes to #reading-notes makes that removal compatible"
     ]
     assert "  hint: remove the entry: the redirect is enough; more: `contractc explain acceptance-stale`" in run.out
+
+
+# --- a fresh clone removes only the generated files its committed manifests prove ------------
+
+
+def drop_query_plan(root) -> None:
+    """Remove data shape query_plan: its block, the briefs' fields that name it, the planner's region."""
+    path = root / "contracts/research.md"
+    text = path.read_text("utf-8")
+    start = text.index("```yaml\nquery_plan:")
+    text = text[:start] + text[text.index("```\n", start + 3) + 5 :]
+    path.write_text(text.replace("  plan: { ...full query_plan... }\n", ""), "utf-8")
+    planner = root / "agents/query-planner.md"
+    planner.write_text(planner.read_text("utf-8").split("\nReturn:\n")[0] + "\n", "utf-8")
+    reader = root / "agents/paper-reader.md"
+    reader.write_text(reader.read_text("utf-8").replace("  plan: { ...full query_plan... }\n", ""), "utf-8")
+
+
+@pytest.fixture
+def clone(desk, tmp_path, monkeypatch):
+    """A fresh clone of the built plugin: no .contractc/ (it is git-ignored), only what was committed."""
+    root = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(desk), str(root))
+    assert not (root / ".contractc").exists() and (root / "schemas/manifest.json").is_file()
+    monkeypatch.chdir(root)
+    return root
+
+
+STALE = "schemas/research/query_plan.schema.json"
+
+
+def test_a_fresh_clone_removes_the_schema_of_a_removed_data_shape(clone, run_cli):
+    drop_query_plan(clone)
+    run = run_cli("build")
+    assert run.code == 0, run.out + run.err
+    assert not (clone / STALE).exists()
+    assert STALE not in (clone / "schemas/manifest.json").read_text("utf-8")
+    assert run_cli("check").code == 0
+
+
+def test_a_fresh_clone_keeps_a_stale_schema_a_person_edited_and_says_why(clone, run_cli):
+    (clone / STALE).write_text((clone / STALE).read_text("utf-8").replace('"title"', '"description": "ours", "title"', 1), "utf-8")
+    drop_query_plan(clone)
+    edited = (clone / STALE).read_bytes()
+    run = run_cli("build")
+    assert run.code == 1
+    assert (
+        f"{STALE}: error[drift-orphan]: no contract produces this file any more, and it was edited since contractc wrote it"
+        in run.out + run.err
+    )
+    assert (clone / STALE).read_bytes() == edited
+
+
+def test_a_fresh_clone_keeps_a_file_the_manifest_does_not_record(clone, run_cli):
+    stray = clone / "schemas/research/notes.schema.json"
+    stray.write_text('{"title": "ours"}\n', "utf-8")
+    drop_query_plan(clone)
+    run = run_cli("build")
+    assert run.code == 1
+    assert (
+        "schemas/research/notes.schema.json: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it"
+        in run.out + run.err
+    )
+    assert stray.read_text("utf-8") == '{"title": "ours"}\n'
+    assert not (clone / STALE).exists()  # the recorded one went
+
+
+def test_a_manifest_vouches_only_for_its_own_folder(clone, run_cli):
+    """A hand-written entry naming a file in another output folder (the prompts one) proves nothing there."""
+    stray = clone / "prompts/notes.md"
+    stray.write_text("ours\n", "utf-8")
+    manifest = json.loads((clone / "schemas/manifest.json").read_text("utf-8"))
+    manifest["files"].append({"path": "prompts/notes.md", "sha256": hashlib.sha256(b"ours\n").hexdigest()})
+    manifest["files"].append({"path": "schemas/../prompts/notes.md", "sha256": hashlib.sha256(b"ours\n").hexdigest()})
+    (clone / "schemas/manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
+    run = run_cli("build")
+    assert run.code == 1
+    assert "prompts/notes.md: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it" in run.out + run.err
+    assert stray.read_text("utf-8") == "ours\n"
+
+
+def test_a_manifest_reached_through_a_symbolic_link_is_refused_and_nothing_is_removed(clone, tmp_path, run_cli):
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(clone / "schemas/research", elsewhere)
+    (clone / "schemas/research").symlink_to(elsewhere)
+    drop_query_plan(clone)
+    before = snapshot(clone)
+    run = run_cli("build")
+    assert run.code == 2
+    assert "error[unsafe-path]" in run.out + run.err and "symbolic link" in run.out + run.err
+    assert snapshot(clone) == before and (elsewhere / "query_plan.schema.json").is_file()

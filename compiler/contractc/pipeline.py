@@ -267,6 +267,15 @@ def build_notes(project: Project) -> list[Diagnostic]:
 def drift_diagnostic(change: Change) -> Diagnostic:
     """The located message for one drifted output."""
     fix = "run `contractc build`"
+    if change.expected is None and change.edited:
+        return Diagnostic(
+            change.path,
+            0,
+            0,
+            "drift-orphan",
+            "no contract produces this file any more, and it was edited since contractc wrote it",
+            "build never removes a file whose bytes are not the ones it recorded: remove it by hand, or move it out of the output folder",
+        )
     if change.expected is None and not change.removable:
         return Diagnostic(
             change.path,
