@@ -257,14 +257,38 @@ def test_a_contract_edit_makes_the_untouched_copy_stale_and_the_edited_one_needs
     assert "-      engine: scholar | web\n-  max_sources: 12\n+      engine: scholar | web | library\n+  max_sources: 20\n" in refused.err
 
 
+def remove_block(root, key: str, references: bool = True) -> None:
+    """Remove data shape ``key``'s block from the research contract, and the fields that name it (``references``)."""
+    text = (root / "contracts/research.md").read_text("utf-8")
+    start = text.index(f"```yaml\n{key}:")
+    text = text[:start] + text[text.index("```\n", start + 3) + 5 :]
+    if references:
+        text = text.replace(f"  plan: {{ ...full {key}... }}\n", "")
+    (root / "contracts/research.md").write_text(text, "utf-8")
+
+
+def test_removing_a_shape_another_one_names_is_a_located_error_not_a_quiet_open_object(desk, run_cli):
+    remove_block(desk, "query_plan", references=False)
+    text = (desk / "contracts/research.md").read_text("utf-8").split("\n")
+    lines = [n + 1 for n, line in enumerate(text) if line == "  plan: { ...full query_plan... }"]
+    assert len(lines) == 1
+    before = snapshot(desk)
+    for command in (("check", "-q"), ("build",)):
+        run = run_cli(*command)
+        assert run.code == 2
+        assert re.findall(r"^contracts/research\.md:(\d+):9: error\[dangling-ref\]: [\w.-]+: \$\.plan: `\{ \.\.\.full query_plan\.\.\. \}` names shape "
+                          r"'query_plan', which the project does not define$", run.out + run.err, re.M) == [str(n) for n in lines]
+    assert snapshot(desk) == before
+    assert run_cli("explain", "dangling-ref").code == 0
+
+
 def test_a_region_whose_shape_left_the_contract_is_orphaned(desk, run_cli):
-    text = (desk / "contracts/research.md").read_text("utf-8")
-    start = text.index("```yaml\nquery_plan:")
-    (desk / "contracts/research.md").write_text(text[:start] + text[text.index("```\n", start + 3) + 5 :], "utf-8")
+    remove_block(desk, "query_plan")
     run = run_cli("check", "-q")
     assert run.code == 1
-    assert run.out.splitlines()[0].startswith(
+    assert (
         "agents/query-planner.md:23:1: error[drift-region-orphaned]: region shape=query_plan is orphaned: no shape 'query_plan'"
+        in run.out
     )
     assert "schemas/research/query_plan.schema.json: error[drift-orphan]: no contract produces this file any more" in run.out
 
@@ -523,12 +547,10 @@ def test_a_few_weeks_of_contract_changes_through_diff_and_accept(desk, run_cli):
     commit(desk, "week 2")
 
     # week 3: a shape removed (its region must go too), then a shape section moved to another stage
-    text = (desk / "contracts/research.md").read_text("utf-8")
-    start = text.index("```yaml\nquery_plan:")
-    (desk / "contracts/research.md").write_text(text[: start] + text[text.index("```\n", start + 3) + 5 :], "utf-8")
+    remove_block(desk, "query_plan")
     run = run_cli("diff", "--against", "HEAD", "-q")
     kinds = sorted(set(re.findall(r"\[([\w-]+):", run.out)))
-    assert kinds == ["anchor-removed", "shape-removed", "type-changed"]
+    assert kinds == ["anchor-removed", "field-removed", "shape-removed"]
     assert run_cli("build").code == 1  # the planner's region is orphaned: a decision
     planner = desk / "agents/query-planner.md"
     planner.write_text(planner.read_text("utf-8").split("\nReturn:\n")[0] + "\n", "utf-8")

@@ -35,6 +35,8 @@ NUMBER = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 ENUM_WORD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$")
 TYPE_SYNTAX = re.compile(r"^(\w+(\[.*\]|\?|<.*>)|<[^>]*>)$")
 SHAPE_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*")
+FULL_REF = re.compile(r"\.\.\.\s*full\s+([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\.\.\.")
+"""The reference form ``...full NAME...``: NAME must be a data shape of the project (``dangling-ref``)."""
 
 # Comment markers (docs/notation.md, "Comments").
 TRANSIENT = re.compile(r"(?:←|<-)\s*TRANSIENT\b")
@@ -266,6 +268,16 @@ class _Reader:
             )
         if targets:
             return Spec("ref", node.line, node.col, ref=targets[0], written=written)
+        named = FULL_REF.fullmatch(text)
+        if named:  # the reference form names a shape that is not there: removed, renamed or mistyped
+            return self.fail(
+                node,
+                path,
+                f"`{written}` names shape {named.group(1)!r}, which the project does not define",
+                f"define data shape `{named.group(1)}`, name an existing shape, or, for an object described elsewhere, "
+                "drop `full` (`{ ...a plan, described elsewhere... }` is an open object)",
+                "dangling-ref",
+            )
         return Spec("open", node.line, node.col, written=written)
 
     def resolve(self, name: str) -> list[str]:
