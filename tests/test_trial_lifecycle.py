@@ -781,3 +781,31 @@ def test_a_manifest_reached_through_a_symbolic_link_is_refused_and_nothing_is_re
     assert run.code == 2
     assert "error[unsafe-path]" in run.out + run.err and "symbolic link" in run.out + run.err
     assert snapshot(clone) == before and (elsewhere / "query_plan.schema.json").is_file()
+
+
+def test_removing_a_shape_is_one_record_and_one_acceptance_with_its_anchors_inside(desk, run_cli):
+    before_anchors = run_cli("diff", "--against", "HEAD", "--format", "json")
+    assert before_anchors.code == 0
+    remove_block(desk, "query_plan")
+    document = json.loads(run_cli("diff", "--against", "HEAD", "--format", "json").out)
+    mine = [r for r in document["records"] if r["subject"] == "query_plan" or r["subject"].startswith("query_plan-")]
+    assert [r["kind"] for r in mine] == ["shape-removed"]  # not one anchor-removed per field besides
+    (shape,) = mine
+    assert shape["anchors"] == ["query_plan", "query_plan-languages", "query_plan-max_sources", "query_plan-queries",
+                                "query_plan-queries.engine", "query_plan-queries.text"]
+    assert shape["verdicts"] == ["producers", "receivers", "links"] and shape["code"] == "breaking-producers-receivers"
+    assert "with its published anchors #query_plan, #query_plan-languages" in shape["message"]
+    before = snapshot(desk)
+    assert run_cli("diff", "--against", "HEAD", "--accept", "--why", "the planner returns prose now").code == 0
+    entries = (desk / "contractc.changes.yaml").read_text("utf-8")
+    assert entries.count("change: shape-removed:query_plan\n") == 1 and "anchor-removed:query_plan" not in entries
+    assert changed(before, snapshot(desk)) == {"contractc.changes.yaml"}
+
+
+def test_a_redirect_still_takes_one_anchor_of_a_removed_shape_out_of_its_record(desk, run_cli):
+    remove_block(desk, "query_plan")
+    (desk / "contractc.changes.yaml").write_text("redirects:\n  query_plan: gathering-stage\n", "utf-8")
+    document = json.loads(run_cli("diff", "--against", "HEAD", "--format", "json").out)
+    (shape,) = [r for r in document["records"] if r["kind"] == "shape-removed"]
+    assert "query_plan" not in shape["anchors"] and "query_plan-queries" in shape["anchors"]
+    assert [r["subject"] for r in document["records"] if r["kind"] == "anchor-redirected"] == ["query_plan"]
