@@ -809,3 +809,41 @@ def test_a_redirect_still_takes_one_anchor_of_a_removed_shape_out_of_its_record(
     (shape,) = [r for r in document["records"] if r["kind"] == "shape-removed"]
     assert "query_plan" not in shape["anchors"] and "query_plan-queries" in shape["anchors"]
     assert [r["subject"] for r in document["records"] if r["kind"] == "anchor-redirected"] == ["query_plan"]
+
+
+def test_the_site_warns_of_a_fence_label_it_cannot_render_and_of_two_site_urls(desk, tmp_path):
+    from mkdocs.exceptions import Abort
+
+    from site_helpers import MKDOCS_YML, mkdocs_build
+
+    (desk / "mkdocs.yml").write_text(MKDOCS_YML.format(name="Research desk"), "utf-8")
+    (desk / "docs").mkdir()
+    (desk / "docs/index.md").write_text("# Research desk\n", "utf-8")
+    sample = "```json example\n{\"question\": \"Which reviews cite the 2019 trial?\"}\n```\n\n"
+    edit(desk, "contracts/research.md", "## Gathering stage", sample + "## Gathering stage")
+    line = (desk / "contracts/research.md").read_text("utf-8").split("\n").index("```json example") + 1
+    with pytest.raises(Abort):
+        mkdocs_build(desk, tmp_path / "site")  # --strict: the warning fails the build
+    from contractc.load import load_project
+    from contractc.site.warnings import site_url_mismatch, unrendered_fences
+
+    project = load_project(desk)
+    (fence,) = unrendered_fences(project)
+    assert fence.format(located=True) == (
+        f"contracts/research.md:{line}:1: warning[site-fence]: the fence label `json example` is no code fence to the "
+        "site's Markdown: the block is rendered as text, and the rest of the page with it"
+    )
+    assert fence.hint == "write the words as attributes: ```{.json .example}"
+    assert site_url_mismatch(project, "https://example.invalid/") == []  # contractc.yaml leaves it to its default
+    edit(desk, "contracts/research.md", "```json example\n", "```{.json .example}\n")
+    config = (desk / "contractc.yaml").read_text("utf-8")
+    (desk / "contractc.yaml").write_text("site_url: https://desk.example.org/\n" + config, "utf-8")
+    (url,) = site_url_mismatch(load_project(desk), "https://example.invalid/")
+    assert url.format(located=True).startswith(
+        "contractc.yaml:1:1: warning[site-url]: site_url of contractc.yaml (https://desk.example.org/) differs from "
+        "mkdocs.yml's (https://example.invalid/)"
+    )
+    with pytest.raises(Abort):
+        mkdocs_build(desk, tmp_path / "site2")
+    (desk / "mkdocs.yml").write_text(MKDOCS_YML.format(name="Research desk").replace("https://example.invalid/", "https://desk.example.org/"), "utf-8")
+    assert (mkdocs_build(desk, tmp_path / "site3") / "index.html").is_file()

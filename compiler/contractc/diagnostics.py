@@ -97,6 +97,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "site-collision": (ExitCode.BAD_INPUT, "two contracts would get the same site page"),
     "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
     "site-config": (ExitCode.BAD_INPUT, "mkdocs.yml lacks a markdown extension the contract pages need"),
+    "site-fence": (ExitCode.CLEAN, "warning (mkdocs): a contract's fence label is no code fence to the site's Markdown"),
+    "site-url": (ExitCode.CLEAN, "warning (mkdocs): mkdocs.yml and contractc.yaml name different site_urls"),
 
     # bad input: diff
     "bad-against": (ExitCode.BAD_INPUT, "the older side given to `diff` (--against REF or --against-path) cannot be read"),
