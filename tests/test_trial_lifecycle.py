@@ -222,7 +222,7 @@ def test_an_edit_outside_every_region_is_the_users_own_but_a_role_file_feeds_its
     (desk / "agents/source-scout.md").write_bytes((desk / "agents/source-scout.md").read_bytes() + b"Be brief.\r\n")
     run = run_cli("check", "-q")
     assert run.out.splitlines() == [
-        "prompts/source-scout/sourcereturn.full.md:26:1: error[drift-output]: differs from what the contracts compile to"
+        "prompts/source-scout/sourcereturn.full.md:22:1: error[drift-output]: differs from what the contracts compile to"
     ]
 
 
@@ -850,3 +850,17 @@ def test_the_site_warns_of_a_fence_label_it_cannot_render_and_of_two_site_urls(d
         mkdocs_build(desk, tmp_path / "site2")
     (desk / "mkdocs.yml").write_text(MKDOCS_YML.format(name="Research desk").replace("https://example.invalid/", "https://desk.example.org/"), "utf-8")
     assert (mkdocs_build(desk, tmp_path / "site3") / "index.html").is_file()
+
+
+def test_the_full_prompt_leaves_out_the_role_files_markers_which_still_guard_the_role_file(desk, run_cli):
+    role = (desk / "agents/source-scout.md").read_bytes()
+    prompt = (desk / "prompts/source-scout/sourcereturn.full.md").read_bytes()
+    assert role.count(b"<!-- contractc:begin ") >= 1 and b"sha256=" in role  # the role file keeps its markers
+    assert b"contractc:begin" not in prompt and b"contractc:end" not in prompt and b"sha256=" not in prompt
+    body = role[role.index(b"\r\n---\r\n", 3) + 7 :]  # after the front matter
+    kept = b"".join(line for line in body.splitlines(keepends=True) if b"<!-- contractc:" not in line)
+    assert prompt.startswith(kept)  # every other byte of the body, CRLF and all
+    # the markers are what check reads in the role file: a hand edit inside its region is still named there
+    edit(desk, "agents/source-scout.md", "status: found | none-found\n", "status: found | nothing\n")
+    run = run_cli("check", "-q")
+    assert run.out.splitlines()[0].startswith("agents/source-scout.md:") and "error[drift-region-edited]" in run.out.splitlines()[0]
