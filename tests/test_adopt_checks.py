@@ -68,3 +68,41 @@ def test_a_copy_whose_list_says_something_else_is_reported_with_its_diff(tmp_pat
 def _line(root, rel: str) -> int:
     text = (root / rel).read_text("utf-8")
     return text[: text.index("Receiver checks:")].count("\n") + 1
+
+
+def test_a_copy_with_no_list_while_others_carry_one_is_reported_at_the_copy(tmp_path, run_cli):
+    """fact-checker's copy of the verdict template carries no `Receiver checks:`: once adopted, the
+    contract's list (the orchestrator's) applies to its receiver too, and the plan says so."""
+    root = _plugin(tmp_path / "docs-pipeline")
+    copy_line = _copy_line(root, "agents/fact-checker.md")
+    chosen = f"agents/review-orchestrator.md:{_line(root, 'agents/review-orchestrator.md')}"
+    plan = run_cli("adopt", str(root))
+    assert plan.code == 0
+    section = plan.out[plan.out.index("copies with no receiver checks") :]
+    assert section.splitlines()[1] == (
+        f"  agents/fact-checker.md:{copy_line}: verdict: no `Receiver checks:` list follows this copy; "
+        f"those at {chosen}, which the contract holds, will apply to it too"
+    )
+    listed = section.split("\n\n")[0]
+    assert "agents/style-critic.md" not in listed and "skills/review/SKILL.md" not in listed  # they carry lists
+
+    doc = json.loads(run_cli("adopt", str(root), "--format", "json").out)
+    [missing] = [d for d in doc["diagnostics"] if d["code"] == "adopt-checks-missing"]
+    assert (missing["path"], missing["line"], missing["severity"]) == ("agents/fact-checker.md", copy_line, "warning")
+    assert chosen in missing["message"]
+    github = run_cli("adopt", str(root), "--format", "github").out
+    assert f"::warning file=agents/fact-checker.md,line={copy_line}" in github and "adopt-checks-missing" in github
+
+
+def test_no_copy_is_reported_missing_when_no_copy_carries_a_list(tmp_path, run_cli):
+    root = write_plugin(tmp_path / "docs-pipeline", dict(FILES))
+    plan = run_cli("adopt", str(root))
+    assert plan.code == 0 and "copies with no receiver checks" not in plan.out
+    doc = json.loads(run_cli("adopt", str(root), "--format", "json").out)
+    assert not [d for d in doc["diagnostics"] if d["code"].startswith("adopt-checks")]
+
+
+def _copy_line(root, rel: str) -> int:
+    """The line scan locates a copy of the verdict template at: its fence's first content line."""
+    text = (root / rel).read_text("utf-8")
+    return text[: text.index("VERDICT: pass | revise")].count("\n") + 1

@@ -33,6 +33,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "model", "load", "notation", "checks", "layout", "fields", "example", "shape_schemas", "budget",
         "diagnostics", "report", "explain",  # messages and their formats: below every command that prints them
         "files", "output", "journal", "written",  # reading and all-or-nothing writing
+        "progress",  # the progress line on stderr: every stage may report into it
         "filled",  # targets refilled and role-file prompts: written by emit, published by the site
         "data", "site_templates",  # package data (no Python, listed for completeness)
     ),

@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import write_tree
-from contractc.emit.regions import region_bytes, render_target
+from contractc.filled import render_target
 from contractc.load import load_project
+from contractc.load.references import region_bytes
 from contractc.load.targets import scan_regions
 from contractc.model import TargetFile
 from region_project import project_files

@@ -84,6 +84,23 @@ CACHE_OPTION = click.option(
 )
 
 
+def _progress(command):
+    """Progress on stderr while the command works (see contractc.progress); the printers clear it first."""
+    import functools
+
+    @functools.wraps(command)
+    def run(**params):
+        isatty = getattr(sys.stderr, "isatty", None)
+        if not (isatty and isatty()):  # nothing could be drawn: a pipe or a log imports nothing more
+            return command(**params)
+        from contractc.progress import shown
+
+        with shown(bool(params.get("quiet")), str(params.get("fmt", "text"))):
+            return command(**params)
+
+    return run
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 @click.option(
@@ -116,6 +133,7 @@ def cli(debug: bool) -> None:
 @ROOT_OPTION
 @click.option("--force", is_flag=True, help="Overwrite managed regions that were edited by hand (the edit is lost).")
 @SITE_PAGES_OPTION
+@_progress
 def build(root: Path, force: bool, site_pages: str | None) -> int:
     """Compile the contracts and write every output that changed.
 
@@ -141,6 +159,7 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     help="Report only drift whose copy or source changed since the git REF (e.g. origin/main).",
 )
 @CACHE_OPTION
+@_progress
 def check(
     root: Path, site_pages: str | None, fmt: str, diff: bool, quiet: bool, changed_since: str | None, cache: bool
 ) -> int:
@@ -182,6 +201,7 @@ def check(
     help="Record every breaking change not yet accepted in contractc.changes.yaml (commit it with the change).",
 )
 @click.option("--why", metavar="TEXT", help="With --accept: why the change is accepted, written into each entry.")
+@_progress
 def diff(
     root: Path, against: str | None, against_path: Path | None, fmt: str, quiet: bool, accept: bool, why: str | None
 ) -> int:
@@ -215,6 +235,7 @@ def diff(
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:
     from contractc.report import FORMATTERS, Options, stream_for
 
+    _end_progress()
     to_stderr = stream_for(fmt, report)
     color = _color_wanted(sys.stderr if to_stderr else sys.stdout)
     options = Options(diff=diff, quiet=quiet, color=color, path_prefix=_workspace_prefix(root), docs_url=docs_url)
@@ -270,6 +291,7 @@ def _scan_options(command):
 @format_option()
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each divergent copy's diff against its owning copy.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no notes, diffs or summary.")
+@_progress
 def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool) -> int:
     """Show where the hand-pasted copies of each shape in PATH (default .) disagree; no configuration needed.
 
@@ -303,6 +325,7 @@ def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners:
     "changes or is left alone, located); github: each copy that changes as an annotation on its line."
 )
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each file's diff in the dry-run plan.")
+@_progress
 def adopt(
     path: Path,
     include: tuple[str, ...],
@@ -414,6 +437,7 @@ def explain(code: str | None) -> int:
 
 def _print(outcome: Outcome) -> int:
     """Print what a command returned as it is (its diagnostics through the one formatter); exit with its code."""
+    _end_progress()
     if outcome.usage:
         if outcome.parameter:
             raise click.BadParameter(outcome.usage, param_hint=outcome.parameter)
@@ -425,6 +449,13 @@ def _print(outcome: Outcome) -> int:
     if outcome.err:
         click.echo(outcome.err, nl=False, err=True, color=outcome.color)
     return outcome.exit_code
+
+
+def _end_progress() -> None:
+    """Clear the progress line before the output, if the command drew one (only those import contractc.progress)."""
+    progress = sys.modules.get("contractc.progress")
+    if progress is not None:
+        progress.end()
 
 
 def _fail(diagnostics: list[Diagnostic]) -> int:

@@ -142,6 +142,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-file": (ExitCode.CLEAN, "note: a file adopt writes, or would write (adopt --format json|github)"),
     "adopt-rewritten": (ExitCode.CLEAN, "warning: an adopted copy whose bytes change (adopt --format json|github)"),
     "adopt-checks-differ": (ExitCode.CLEAN, "warning: a copy's receiver checks differ from the list the adopted contract holds"),
+    "adopt-checks-missing": (ExitCode.CLEAN, "warning: a copy carries no receiver checks while the adopted contract holds some"),
     "adopt-skipped": (ExitCode.CLEAN, "note: a copy adopt leaves as it is (adopt --format json|github)"),
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),

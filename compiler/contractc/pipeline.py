@@ -113,8 +113,9 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     end (exit 2), so nothing is reported or written while one is wrong.
     """
     from contractc.drift import TARGET_FINDERS
-    from contractc.emit.regions import renderer
+    from contractc.filled import renderer
     from contractc.output import Output
+    from contractc.progress import counted
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
     refill = renderer(project)
@@ -123,7 +124,7 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     drifted: list[Diagnostic] = []
     found: list[Diagnostic] = []
     compared = 0
-    for target in project.targets.scan(problems):
+    for target in counted(project.targets.scan(problems), "checking targets", len(project.targets)):
         if render and target.regions:
             compared += 1
             expected = refill(target)
@@ -158,23 +159,28 @@ def run(
     is ``--site-pages DIR`` (see :func:`compile_project`).
     """
     from contractc.drift import FINDERS, refuses_build
+    from contractc.progress import stage
 
     result = Result(mode)
     try:
         recovered = recover(root)
+        stage("loading contracts")
         project = _load(root, site_pages)
         result.docs_url = project.config.docs_url
         wanted = set(only)
         targets, drifted, found, compared = compare_targets(project, render=not wanted or "regions" in wanted)
+        stage("compiling outputs")
         outputs = emit_outputs(project, wanted, skip=STREAMED)
         result.sources = sources_of(project)
         result.checked = len(outputs.files) + compared
         guard_paths(root, outputs)
+        stage(f"comparing {len(outputs.files)} outputs")
         changes = diff_against_disk(root, outputs)
         verify_examples(project, changes)
         written = [*outputs.files, *project.targets.paths, *(c.path for c in changes)]
         leftovers = find_leftovers(root, {path.rpartition("/")[0] for path in written})
         drifted += [d for change in changes for d in explain(change, project)]
+        stage("finding drift")
         found += [d for find in FINDERS.values() for d in find(project)]
         changes = sorted(changes + targets, key=lambda c: c.path)
         if mode is Mode.BUILD:
@@ -188,6 +194,8 @@ def run(
             changes = [c for c in changes if c.removable]
             verify_changes(changes)
             remove_leftovers(root, leftovers)
+            if changes:
+                stage(f"writing {len(changes)} files")
             write_changes(root, changes)
             save_record(root, outputs, [c.path for c in changes if c.expected is None])
             result.notes = recovered + build_notes(project)

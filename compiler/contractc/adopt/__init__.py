@@ -63,6 +63,8 @@ class Plan:
     """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
     checks: list[tuple[str, CheckList]] = field(default_factory=list)
     """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
+    unchecked: list[tuple[str, Unit]] = field(default_factory=list)
+    """(shape id as scan named it, a copy that carries no receiver-check list while another copy does)."""
     carried: dict[str, CheckList] = field(default_factory=dict)
     """Shape id as scan named it -> the receiver-check list the contract holds (the first copy's)."""
     replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
@@ -103,6 +105,7 @@ def plan_adoption(
     plan = Plan(contract_path, scan=result)
     carried = carried_checks(groups, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
+    plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
     plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
     checks = {group_id: found.chosen.text for group_id, found in carried.items()}
     contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks)
@@ -176,6 +179,9 @@ def adopt(
     try:
         plan = plan_adoption(root, name, include, exclude, owners)
         if write and plan.changes:
+            from contractc.progress import stage
+
+            stage(f"writing {len(plan.changes)} files")
             write_changes(root, plan.changes)
     except ContractcError as exc:
         if fmt == "text":
@@ -293,6 +299,9 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
     """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
     from contractc.drift.restatements import find_restatements, unmanaged_copies
     from contractc.pipeline import compile_project
+    from contractc.progress import stage
+
+    stage(f"compiling the plan ({len(files)} files)")
 
     with tempfile.TemporaryDirectory(prefix="contractc-adopt-") as scratch:
         base = Path(scratch)

@@ -4,7 +4,8 @@ A copy carries checks when a ``Receiver checks:`` paragraph and a numbered list
 follow its block, before the next heading or fenced block (prose may come
 between, as in the seed contracts).  The contract's text shape gets the first
 copy's list (path and line order) verbatim; a copy whose list says something
-else (rewrapping aside) is reported, as a divergent copy is.
+else (rewrapping aside) is reported, as a divergent copy is, and so is a copy
+that carries no list while others do (the contract's checks will apply to it too).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class CarriedChecks:
 
     chosen: CheckList
     differing: tuple[CheckList, ...]
+    missing: tuple[Unit, ...] = ()
+    """Copies followed by no ``Receiver checks:`` list at all, in path and line order."""
 
 
 def carried_checks(groups: list[Group], data: dict[str, bytes]) -> dict[str, CarriedChecks]:
@@ -44,10 +47,12 @@ def carried_checks(groups: list[Group], data: dict[str, bytes]) -> dict[str, Car
     for group in groups:
         if group.kind == "yaml":
             continue
-        lists = [c for c in (check_list(unit, data[unit.block.path]) for unit in group.copies) if c is not None]
+        each = [(unit, check_list(unit, data[unit.block.path])) for unit in group.copies]
+        lists = [c for _, c in each if c is not None]
         if lists:
             first = lists[0]
-            found[group.id] = CarriedChecks(first, tuple(c for c in lists[1:] if c.words() != first.words()))
+            differing = tuple(c for c in lists[1:] if c.words() != first.words())
+            found[group.id] = CarriedChecks(first, differing, tuple(unit for unit, c in each if c is None))
     return found
 
 

@@ -7,6 +7,7 @@ document of ``data/check-report.schema.json``:
 * ``adopt-file`` (note) for each file adopt writes (or would write), its diff among ``changes``;
 * ``adopt-rewritten`` (warning) at each copy whose bytes change, and why;
 * ``adopt-checks-differ`` (warning) at each copy's receiver-check list that differs from the one the contract holds;
+* ``adopt-checks-missing`` (warning) at each copy that carries no receiver-check list while the contract holds one;
 * ``adopt-skipped`` (note) at each copy left as it is, and why;
 * ``adopt-allowed`` (note) at each block allowed under ``allow_restatements``.
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from contractc.adopt import Plan
-from contractc.adopt.show import LABELS, checks_change, differs, summary
+from contractc.adopt.show import LABELS, checks_change, differs, summary, unchecked
 from contractc.diagnostics import Diagnostic, Severity
 from contractc.report import Report
 
@@ -57,6 +58,18 @@ def adopt_report(plan: Plan, written: bool) -> Report:
         )
         diagnostics.append(d)
         attached[d] = checks_change(found, chosen)
+    for shape, unit in plan.unchecked:
+        diagnostics.append(
+            Diagnostic(
+                unit.block.path,
+                unit.line,
+                unit.block.col,
+                "adopt-checks-missing",
+                f"receiver checks of {plan.shapes.get(shape, shape)}: {unchecked(plan.carried[shape])}",
+                "if this copy's receiver must not run them, give it a shape of its own in the contract after adopting",
+                Severity.WARNING,
+            )
+        )
     for unit, why in plan.skipped:
         diagnostics.append(
             Diagnostic(unit.block.path, unit.line, unit.block.col, "adopt-skipped", f"copy of {unit.key} left as it is: {why}", "", Severity.NOTE)

@@ -29,6 +29,10 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
             out.append(f"  {found.unit.block.path}:{found.line}: {plan.shapes.get(shape, shape)}: {differs(found, chosen)}\n")
             if diff:
                 out.append(unified_diff(checks_change(found, chosen), ("this copy", "in the contract")))
+    if plan.unchecked:
+        out.append("\ncopies with no receiver checks, while the contract holds some (the first copy's list):\n")
+        for shape, unit in plan.unchecked:
+            out.append(f"  {unit.block.path}:{unit.line}: {plan.shapes.get(shape, shape)}: {unchecked(plan.carried[shape])}\n")
     if plan.skipped:
         out.append("\ncopies left as they are:\n")
         for unit, why in plan.skipped:
@@ -54,6 +58,13 @@ def checks_change(found: CheckList, chosen: CheckList) -> Change:
 
 def differs(found: CheckList, chosen: CheckList) -> str:
     return f"its receiver checks differ from those at {chosen.unit.block.path}:{chosen.line}, which the contract holds"
+
+
+def unchecked(chosen: CheckList) -> str:
+    return (
+        f"no `Receiver checks:` list follows this copy; those at {chosen.unit.block.path}:{chosen.line}, "
+        "which the contract holds, will apply to it too"
+    )
 
 
 def summary(plan: Plan, written: bool) -> str:

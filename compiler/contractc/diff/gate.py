@@ -46,13 +46,20 @@ class DiffResult:
 
 
 def load_sides(root: Path, against: str | None, against_path: Path | None) -> tuple[Side, Side]:
+    from contractc.progress import stage
+
+    stage("reading contracts")
     today = working_side(root)
+    stage(f"reading contracts at {against if against is not None else against_path}")
     old = git_side(root, against) if against is not None else path_side(root, against_path, today.project)  # type: ignore[arg-type]
     return old, today
 
 
 def run_diff(root: Path, against: str | None, against_path: Path | None) -> DiffResult:
+    from contractc.progress import stage
+
     old, today = load_sides(root, against, against_path)
+    stage(f"comparing with {old.label}")
     approvals = read_approvals(today.changes)
     history = read_approvals(old.changes, f"{old.label}:{CHANGES_NAME}")
     records = compare_projects(old.project, today.project, approvals.redirects or {})

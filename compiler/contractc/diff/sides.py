@@ -70,7 +70,9 @@ def git_side(root: Path, ref: str) -> Side:
             return Side(ref, _empty_project(root, folder), None)
         (folder / CONFIG_NAME).write_bytes(config)
         listed = _relabel(ref, lambda: load_config(folder))
-        for entry in listed.contracts:
+        from contractc.progress import counted
+
+        for entry in counted(listed.contracts, f"reading contracts at {ref}", len(listed.contracts)):
             data = _show(root, ref, entry.path)
             if data is not None:  # a missing one is reported by the loader, located in REF's contractc.yaml
                 target = folder / entry.path

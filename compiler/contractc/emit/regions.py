@@ -7,19 +7,21 @@ How a target is refilled lives in :mod:`contractc.filled`, below the stages
 from __future__ import annotations
 
 from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.filled import begin_marker, render_target, renderer
-from contractc.load.references import region_bytes
+from contractc.filled import renderer
 from contractc.model import Project
 
-__all__ = ["begin_marker", "emit_regions", "region_bytes", "render_target", "renderer"]
+__all__ = ["emit_regions"]
 
 
 def emit_regions(project: Project) -> dict[str, bytes]:
     """Every target with regions, refilled.  The pipeline does not call this (it would hold every
     target at once): its one pass over the targets renders each with :func:`renderer`."""
+    from contractc.progress import counted
+
     problems: list[Diagnostic] = []
     render = renderer(project)
-    files = {t.path: render(t) for t in project.targets.scan(problems) if t.regions}
+    targets = counted(project.targets.scan(problems), "refilling targets", len(project.targets))
+    files = {t.path: render(t) for t in targets if t.regions}
     if problems:
         raise ContractcError(problems)
     return files

@@ -77,7 +77,9 @@ def scan_plugin(
     dispatchers = set()
     problems = []
     inside = root.resolve()
-    for path in listing.paths:
+    from contractc.progress import counted
+
+    for path in counted(listing.paths, "reading files", len(listing.paths)):
         full = root / path
         if not full.resolve().is_relative_to(inside):  # a symbolic link out of the project is never read
             problems.append(Diagnostic(path, 1, 1, "unsafe-path", f"{path} is a symbolic link that leaves the project", "scan reads only files inside the project; remove the link"))
