@@ -320,7 +320,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
     assert "wrote docs/contracts/echo.md" in result.out and "wrote docs/anchors.json" in result.out
     assert (project / "docs/contracts/echo.md").read_text("utf-8") == render(project)["contracts/echo.md"]
     # without --site-pages (and no out.site) nothing is stored, so nothing is compared
-    assert run_cli("check", "--root", str(project)).out == "contractc: 4 files checked, all current\n"
+    assert run_cli("check", "--root", str(project)).out == "contractc: 5 files checked, all current\n"
 
     write_tree(project, {"contractc.yaml": CONFIG + "out:\n  site: docs\n"})
     assert run_cli("check", "--root", str(project)).code == 0
