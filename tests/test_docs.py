@@ -41,3 +41,105 @@ def test_cli_reference_documents_every_command_and_option():
                     if f"`{opt}" not in sections[name]
                 ]
     assert not missing, "docs/cli.md does not document: " + ", ".join(missing)
+
+
+def _command_sections() -> dict[str, str]:
+    page = (REPO / "docs/cli.md").read_text()
+    return dict(re.findall(r"^## contractc (\S+) \{#[\w-]+\}\n(.*?)(?=^## |\Z)", page, flags=re.MULTILINE | re.DOTALL))
+
+
+def _option_rows(section: str) -> dict[str, tuple[str, str]]:
+    """Each option named in the first column of the section's table -> (its row's first column, default column)."""
+    rows = {}
+    for first, default in re.findall(r"^\| (`-.*?) \|\s*(.*?)\s*\| .*\|$", section, flags=re.MULTILINE):
+        for opt in re.findall(r"`(-[-\w]*)", first):
+            rows[opt] = (first, default)
+    return rows
+
+
+def _synopsis(section: str) -> str:
+    return re.search(r"```text\n(.*?)```", section, flags=re.DOTALL).group(1)
+
+
+def _documented_default(param: click.Option) -> str | None:
+    """How the table's default column spells the option's default, or None when it may say anything."""
+    if param.secondary_opts:  # --diff/--no-diff: the one in effect
+        return f"`{param.opts[0] if param.default else param.secondary_opts[0]}`"
+    if param.is_flag:
+        return "off"
+    if isinstance(param.default, str) and not param.multiple:  # None, or click's sentinel for "no default"
+        return f"`{param.default}`"
+    return None
+
+
+def test_cli_reference_option_tables_equal_each_commands_options():
+    """Both ways: every option of a command is in its table (with its real default) and its synopsis,
+    and the table names no option the command does not have."""
+    sections = _command_sections()
+    wrong = []
+    for name, command in sorted(cli.commands.items()):
+        section = sections[name]
+        rows, synopsis = _option_rows(section), _synopsis(section)
+        real = set()
+        for param in command.params:
+            if not isinstance(param, click.Option) or "--help" in param.opts:
+                continue
+            real.update((*param.opts, *param.secondary_opts))
+            for opt in (*param.opts, *param.secondary_opts):
+                if opt not in rows:
+                    wrong.append(f"`{opt}` of `{name}` has no row in its table")
+                if not re.search(rf"{re.escape(opt)}(?![-\w])", synopsis):
+                    wrong.append(f"`{opt}` of `{name}` is not in its synopsis")
+            expected = _documented_default(param)
+            row = rows.get(param.opts[-1])
+            if expected is not None and row is not None and row[1] != expected:
+                wrong.append(f"`{param.opts[-1]}` of `{name}` defaults to {expected}, the table says {row[1]}")
+        wrong += [f"the table of `{name}` names `{opt}`, which it does not have" for opt in sorted(set(rows) - real)]
+        wrong += [
+            f"the synopsis of `{name}` names `{opt}`, which it does not have"
+            for opt in sorted(set(re.findall(r"(?<![\w-])(--?[a-z][-\w]*)", synopsis)) - real - {"-h", "--help"})
+        ]
+    assert not wrong, "docs/cli.md disagrees with the commands:\n" + "\n".join(wrong)
+
+
+def test_cli_reference_documents_the_global_options():
+    page = (REPO / "docs/cli.md").read_text()
+    head = page.split("\n## contractc ", 1)[0]
+    synopsis = _synopsis(head)
+    options = [opt for p in cli.params if isinstance(p, click.Option) for opt in (*p.opts, *p.secondary_opts)]
+    missing = [opt for opt in options if f"`{opt}" not in head and opt not in synopsis]
+    assert not missing, f"docs/cli.md does not document the global options {missing} before the commands"
+    assert {"--version", "--help", "--debug"} <= set(re.findall(r"--[a-z]+", synopsis))
+
+
+def _example_commands(text: str) -> list[str]:
+    """What follows `contractc ` in each inline code span, and on each line of a fenced block that runs it."""
+    found = re.findall(r"`contractc ([^`\n]*)`", text)
+    for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL):
+        found += re.findall(r"^\s*(?:\$ |-? ?run: |entry: )?contractc (.*)$", block, flags=re.MULTILINE)
+    return found
+
+
+def test_every_example_command_in_the_docs_names_a_real_command_and_its_options():
+    """`contractc CMD --opt ...` anywhere in the docs or README parses as far as names go."""
+    group = {opt for p in cli.params for opt in (*p.opts, *p.secondary_opts)} | {"-h", "--help"}
+    wrong = []
+    for page in sorted([*(REPO / "docs").glob("*.md"), REPO / "README.md"]):
+        for line in _example_commands(page.read_text()):
+            tokens = [t for t in re.split(r"[\s\[\]()|=\\]+", line) if t]
+            while tokens and tokens[0] in group:
+                tokens.pop(0)
+            if not tokens or not re.fullmatch(r"[a-z]+", tokens[0]) or tokens[0] in ("is", "in", "and", "or", "to", "of"):
+                continue  # prose ("contractc is ..."), or the options of the group alone
+            command = cli.commands.get(tokens[0])
+            if command is None:
+                if tokens[0] not in ("command",):
+                    wrong.append(f"{page.name}: `contractc {line.strip()}` names no command")
+                continue
+            known = {opt for p in command.params for opt in (*p.opts, *p.secondary_opts)} | {"-h", "--help"}
+            wrong += [
+                f"{page.name}: `contractc {line.strip()}`: {tokens[0]} has no {t}"
+                for t in tokens[1:]
+                if re.fullmatch(r"--?[a-zA-Z][\w-]*", t) and t not in known
+            ]
+    assert not wrong, "\n".join(wrong)

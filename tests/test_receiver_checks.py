@@ -212,6 +212,12 @@ def test_json_gives_the_same_failures_as_data(seed_root, run_cli, monkeypatch):
     assert doc["failures"][2]["problems"][0]["message"] == "the return is 102 lines; at most 100 are allowed"
     assert doc["failures"][1]["text"] == "Every finding has a `where:` line and a `prescription:` line."
     assert doc["evidence"].startswith("## Failure evidence: the previous return was discarded\n")
+    assert [(d["path"], d["line"], d["code"]) for d in doc["diagnostics"]] == [
+        ("r.txt", 3, "check-failed"),
+        ("r.txt", 19, "check-failed"),
+        ("r.txt", 101, "check-failed"),
+    ]
+    assert doc["diagnostics"][2]["message"] == "AuditReturn check 5 failed: the return is 102 lines; at most 100 are allowed"
     import jsonschema
 
     schema = json.loads((REPO / "compiler/contractc/data/verdict.schema.json").read_text("utf-8"))

@@ -200,6 +200,16 @@ def test_golden_report_of_every_drift_kind(drifted, run_cli, args, golden):
     assert snapshot(drifted) == before
 
 
+@pytest.mark.parametrize("name", ["diff-report.schema.json", "verdict.schema.json"])
+def test_every_json_report_describes_a_diagnostic_as_check_does(name):
+    """A consumer reads the diagnostics of check, scan, diff and validate with one definition."""
+    data = REPO / "compiler/contractc/data"
+    check = json.loads((data / "check-report.schema.json").read_text())
+    other = json.loads((data / name).read_text())
+    assert other["$defs"]["diagnostic"] == check["$defs"]["diagnostic"]
+    assert other["properties"]["diagnostics"]["items"] == {"$ref": "#/$defs/diagnostic"}
+
+
 def test_json_report_matches_its_shipped_schema_and_hashes(drifted, run_cli):
     import jsonschema
 

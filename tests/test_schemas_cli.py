@@ -146,6 +146,76 @@ def test_validate_reports_every_error_on_the_line_of_its_key(project, run_cli, m
     )
 
 
+def test_an_anchor_defined_again_names_the_latest_node_and_prints_no_python_warning(project, run_cli, monkeypatch):
+    """YAML 1.2 allows it; the one YAML loader says nothing outside the diagnostics."""
+    import warnings
+
+    monkeypatch.chdir(project)
+    reused = CONTRACT.replace("  goal: string ", "  goal: &k string").replace("    - name: string", "    - name: &k string")
+    document = "goal: &k Ship it\nreviewer: &k feature\nkind: *k\ncreated_at: 2025-02-03\nowners: []\nblocked_by: []\n"
+    write_tree(project, {"contracts/h.md": reused, "brief.yaml": document})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a Python warning would fail the command
+        built = run_cli("build", "--root", str(project))
+        checked = validate(run_cli, project, "task_brief", "brief.yaml")
+    assert (built.code, built.err) == (0, "")
+    # `kind: *k` is "feature", the latest node anchored &k, not "Ship it"
+    assert (checked.code, checked.err) == (0, "")
+    assert checked.out == "contractc: brief.yaml matches task_brief (wire schema)\n"
+
+
+def _check_report_schema():
+    import jsonschema
+
+    from conftest import REPO
+
+    schema = json.loads((REPO / "compiler/contractc/data/check-report.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def test_validate_json_for_a_data_shape_is_checks_document(project, run_cli, monkeypatch):
+    monkeypatch.chdir(project)
+    write_tree(
+        project,
+        {
+            "contractc.yaml": CONFIG + "docs_url: https://docs.example.com/drift-codes/\n",
+            "brief.yaml": GOOD.replace("kind: fix", "kind: feature-ish").replace("    role: author\n", "    role: author\n    age: 3\n"),
+        },
+    )
+    result = validate(run_cli, project, "task_brief", "brief.yaml", "--format", "json")
+    assert (result.code, result.err) == (1, "")
+    document = json.loads(result.out)
+    _check_report_schema().validate(document)  # what check --format json prints, read with the same schema
+    assert (document["status"], document["exit_code"], document["checked"], document["drifted"]) == ("drift", 1, 1, 2)
+    assert [(d["path"], d["line"], d["code"], d["message"]) for d in document["diagnostics"]] == [
+        ("brief.yaml", 2, "invalid-document", '$.kind: "feature-ish" is not one of ["feature", "fix"]'),
+        ("brief.yaml", 7, "invalid-document", "$.owners[0].age: unknown key 'age'; allowed keys: name, role"),
+    ]
+    assert document["diagnostics"][0]["url"] == "https://docs.example.com/drift-codes/#invalid-document"
+    assert document["summary"] == "contractc: brief.yaml does not match task_brief (wire schema): 2 errors"
+    assert "errors" not in document and document["changes"] == []
+
+    write_tree(project, {"brief.yaml": GOOD})
+    clean = json.loads(validate(run_cli, project, "task_brief", "brief.yaml", "--format", "json").out)
+    assert (clean["status"], clean["diagnostics"], clean["summary"]) == (
+        "clean",
+        [],
+        "contractc: brief.yaml matches task_brief (wire schema)",
+    )
+
+
+@pytest.mark.parametrize("shape", ["task_brief", "echo", "nope"])
+def test_validate_json_reports_bad_input_as_checks_document_on_stdout(project, run_cli, monkeypatch, shape):
+    monkeypatch.chdir(project)
+    result = validate(run_cli, project, shape, "none.yaml", "--format", "json")
+    assert (result.code, result.err) == (2, "")
+    document = json.loads(result.out)
+    _check_report_schema().validate(document)
+    assert (document["status"], document["checked"]) == ("bad-input", 0)
+    expected = "unknown-shape" if shape == "nope" else "file-missing"
+    assert [d["code"] for d in document["diagnostics"]] == [expected]
+
+
 @pytest.mark.parametrize(
     ("args", "files", "message"),
     [

@@ -209,12 +209,9 @@ _HOOKED = False
 
 
 @contextmanager
-def recording(root: str | os.PathLike[str], enabled: bool = True) -> Iterator[Recorder | None]:
-    """Record what this process opens and lists under ``root`` inside the block (None when disabled)."""
+def recording(root: str | os.PathLike[str]) -> Iterator[Recorder]:
+    """Record what this process opens and lists under ``root`` inside the block."""
     global _HOOKED
-    if not enabled:
-        yield None
-        return
     if not _HOOKED:  # audit hooks cannot be removed: install one, switch it with _ACTIVE
         sys.addaudithook(_audit)
         _HOOKED = True

@@ -59,7 +59,7 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
 
         with recording(root) as record:
             result = run(root, Mode.CHECK, site_pages=site_pages)
-        if record and not result.diagnostics:
+        if not result.diagnostics:
             record.save(result.checked, options)
     else:
         result = run(root, Mode.CHECK, site_pages=site_pages)

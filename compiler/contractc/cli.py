@@ -141,6 +141,10 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     Running build twice writes nothing the second time.  A managed region edited
     by hand is never overwritten silently: build writes nothing and exits 1
     naming it, unless --force is given.
+
+    Exit 0 when every output is current, 1 when a region needs a decision or
+    drift build cannot fix remains (a restatement, a broken pin: reported after
+    writing), 2 for bad input (nothing written).
     """
     from contractc.building import build as build_project
 
@@ -194,7 +198,7 @@ def check(
     "(a relative PATH is relative to --root).",
 )
 @format_option("text for people; github for annotations on the pull request; json for every change record.")
-@click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no summary.")
+@click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no hints or summary.")
 @click.option(
     "--accept",
     is_flag=True,
@@ -369,8 +373,8 @@ def adopt(
 @click.option("--artifact", is_flag=True, help="Data shapes: use the artifact schema (transient fields are not allowed).")
 @click.option("--mode", metavar="MODE", help="Text shapes: SHAPE is a producer; judge the shape it produces in MODE "
               "(`design-auditor --mode audit` for a shape 'Produced by `design-auditor` in audit mode').")
-@format_option("text: located messages for people; json: one document (failures, quoted lines, evidence); "
-               "github: GitHub Actions annotations.")
+@format_option("text: located messages for people; json: one document (a text shape's verdict with its failures, "
+               "quoted lines and evidence; for a data shape, check's document); github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
 @click.argument("shape_id", metavar="SHAPE")
@@ -411,7 +415,8 @@ def hash_(files: tuple[Path, ...]) -> int:
     """Print the SHA-256 of each FILE's exact bytes (sha256sum format).
 
     This is the hash a contract is published with and that the manifest and a
-    `sha256:` pin in contractc.yaml record.
+    `sha256:` pin in contractc.yaml record.  Exit 0, or 2 when a FILE cannot be
+    read (the others are still printed).
     """
     from contractc.files import hash_files
 

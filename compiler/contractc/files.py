@@ -39,9 +39,9 @@ class FileRefused(OSError):
     """An input that is not a regular file, or too large; ``strerror`` says which, for a message."""
 
 
-def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """Every byte of the regular file at ``path`` (raises ``OSError`` like ``open``; :class:`FileRefused`
-    for a FIFO, socket, device or folder, or a file over ``limit`` bytes)."""
+    for a FIFO, socket, device or folder, or a file over :data:`MAX_BYTES`)."""
     try:
         fd = os.open(path, _FLAGS)
     except ValueError:  # a NUL byte in the name: no such file can exist
@@ -50,15 +50,15 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise FileRefused(errno.EINVAL, f"is not a regular file ({_kind(st.st_mode)})", os.fspath(path))
-        if st.st_size > limit:
-            raise FileRefused(errno.EFBIG, f"is larger than {limit >> 20} MiB", os.fspath(path))
+        if st.st_size > MAX_BYTES:
+            raise FileRefused(errno.EFBIG, f"is larger than {MAX_BYTES >> 20} MiB", os.fspath(path))
         chunks = []
         total = 0
         while chunk := os.read(fd, _CHUNK):
             chunks.append(chunk)
             total += len(chunk)
-            if total > limit:  # grew while read
-                raise FileRefused(errno.EFBIG, f"is larger than {limit >> 20} MiB", os.fspath(path))
+            if total > MAX_BYTES:  # grew while read
+                raise FileRefused(errno.EFBIG, f"is larger than {MAX_BYTES >> 20} MiB", os.fspath(path))
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)

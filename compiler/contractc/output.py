@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -120,27 +119,24 @@ def _unsafe(where: Span, message: str) -> Diagnostic:
     )
 
 
-def diff_against_disk(root: Path, outputs: OutputSet, known: Mapping[str, bytes] | None = None) -> list[Change]:
+def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
     """Every generated file whose bytes differ from disk, and every orphan, in path order.
 
-    ``known`` holds files this run already read (the loaded target files): their bytes are not read twice.
     A symbolic link in an owned folder is refused, never followed; staged or backup files of an
     interrupted build are not orphans (see :mod:`contractc.journal`).
     """
     from contractc.written import Proof
 
-    known = known or {}
     changes = []
     for path in sorted(outputs.files):
         out = outputs.files[path]
-        actual = known.get(path)
-        if actual is None:
-            try:
-                actual = read_bytes(root / path)
-            except FileNotFoundError:
-                pass
-            except OSError as exc:
-                raise ContractcError(_unreadable_output(path, exc)) from None
+        actual = None
+        try:
+            actual = read_bytes(root / path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise ContractcError(_unreadable_output(path, exc)) from None
         if actual != out.data:
             changes.append(Change(path, out.data, actual, out))
     proof: Proof | None = None

@@ -29,7 +29,7 @@ def conforms(doc: Any) -> bool:
         and _optional(doc, "docs_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
         and _optional(doc, "site", _site)
         and _contracts(doc["contracts"])
-        and _optional(doc, "targets", lambda v: _strings(v, unique=True))
+        and _optional(doc, "targets", _strings)
         and _optional(doc, "agents", _agents)
         and _optional(doc, "budgets", _budgets)
         and _optional(doc, "allow_restatements", lambda v: isinstance(v, list) and all(_allowed(i) for i in v))
@@ -50,9 +50,9 @@ def _text(value: Any) -> bool:
     return isinstance(value, str) and len(value) >= 1
 
 
-def _strings(value: Any, unique: bool) -> bool:
-    """An array of non-empty strings (JSON Schema's ``uniqueItems`` compares strings by value)."""
-    return isinstance(value, list) and all(_text(v) for v in value) and (not unique or len(set(value)) == len(value))
+def _strings(value: Any) -> bool:
+    """An array of distinct non-empty strings (JSON Schema's ``uniqueItems`` compares strings by value)."""
+    return isinstance(value, list) and all(_text(v) for v in value) and len(set(value)) == len(value)
 
 
 def _site(value: Any) -> bool:
@@ -75,7 +75,7 @@ def _contract(value: Any) -> bool:
         and "path" in value
         and _only(value, {"path", "shared", "sha256"})
         and _text(value["path"])
-        and _optional(value, "shared", lambda v: _strings(v, unique=True))
+        and _optional(value, "shared", _strings)
         and _optional(value, "sha256", lambda v: isinstance(v, str) and _SHA256.search(v) is not None)
     )
 

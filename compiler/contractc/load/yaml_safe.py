@@ -17,6 +17,9 @@ memory or a traceback:
   application tag are refused, not constructed);
 - no merge key (``<<``) where the caller says it has no meaning (data shapes).
 
+An anchor defined again is not an error: as YAML 1.2 says, an alias names the
+latest node with that anchor.
+
 Every YAML error, these included, becomes one :class:`Diagnostic` here, at
 the file line and column of the problem.  File-size limits and the refusal
 of non-regular files live in :func:`contractc.files.read_regular`.
@@ -128,6 +131,9 @@ def _bounded_composer(merge_keys: bool) -> type:
         """A composer that counts what it builds and refuses what the module docstring lists."""
 
         def compose_document(self) -> Any:
+            # YAML 1.2 lets a later node take an anchor again (an alias names the latest);
+            # ruamel.yaml would say so with a Python warning on stderr, outside every diagnostic.
+            self.warn_double_anchors = False
             self._aliases = 0
             self._weight: dict[int, int] = {}
             self._nesting = 0

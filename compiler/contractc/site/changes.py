@@ -56,10 +56,6 @@ class Since:
     """Every acceptance in the approval file (none when it is absent or malformed: diff reports that)."""
 
 
-NO_RELEASE = Since("")
-"""No tag and no approval file: what a page says outside a git repository."""
-
-
 def changes_page_path(base: str, contract_path: str) -> str:
     return f"{base}changes/{PurePosixPath(contract_path).stem}.md"
 

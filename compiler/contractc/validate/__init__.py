@@ -2,26 +2,17 @@
 
 A data shape's document is checked against its JSON Schema (:mod:`.data`); a text
 shape's return against its compiled receiver checks (:mod:`.text`, printed by
-:mod:`.render`; the Python API is :class:`.receiver.Receiver`).  Each kind of data
-validator is ``(project, shape, file, artifact) -> [Diagnostic]`` in :data:`VALIDATORS`.
+:mod:`.render`; the Python API is :class:`.receiver.Receiver`).  :mod:`.command`
+decides which, from the shape :func:`find_shape` finds.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.files import read_bytes
 from contractc.model import Project, Shape
-from contractc.validate.data import validate_data
-
-Validator = Callable[[Project, Shape, Path, bool], list[Diagnostic]]
-
-VALIDATORS: dict[str, Validator] = {
-    "data": validate_data,
-}
 
 STDIN = "-"
 STDIN_LABEL = "<stdin>"
@@ -58,17 +49,6 @@ def find_shape(project: Project, shape_id: str, mode: str | None = None) -> Shap
     raise ContractcError(
         Diagnostic(shape_id, 0, 0, "unknown-shape", f"no shape has the id {shape_id!r}", f"known shapes: {known}{also}")
     )
-
-
-def validate_file(project: Project, shape_id: str, file: Path, artifact: bool = False) -> list[Diagnostic]:
-    """Every way ``file`` fails the data shape (empty when it passes); bad input raises :class:`ContractcError`."""
-    shape = find_shape(project, shape_id)
-    validate = VALIDATORS.get(shape.kind)
-    if validate is None:
-        raise ContractcError(
-            Diagnostic(shape_id, 0, 0, "unknown-shape", f"{shape_id!r} is a {shape.kind} shape; judge a return with `contractc.Receiver`")
-        )
-    return validate(project, shape, file, artifact)
 
 
 def read_return(file: str) -> tuple[str, str]:

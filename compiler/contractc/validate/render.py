@@ -25,7 +25,7 @@ def failure_diagnostic(path: str, verdict: Verdict, failure: Failure) -> Diagnos
     return Diagnostic(path, failure.line, 1, CODE, message)
 
 
-def render_github(path: str, verdict: Verdict) -> str:
+def render_github(path: str, verdict: Verdict, docs_url: str = "") -> str:
     """One GitHub Actions annotation per failed check (its text, anchor and quoted lines in the body), then the summary."""
     from contractc.report import github_annotation
 
@@ -35,7 +35,7 @@ def render_github(path: str, verdict: Verdict) -> str:
         detail = [f"check {failure.number} ({failure.url or failure.anchor}): {' '.join(failure.text.split())}"]
         detail += [f"also: {p.message}" for p in failure.problems[1:]]
         detail += _quoted(failure.quotes, "")
-        out.append(github_annotation(Diagnostic(d.path, d.line, d.col, d.code, d.message, "\n".join(detail))))
+        out.append(github_annotation(Diagnostic(d.path, d.line, d.col, d.code, d.message, "\n".join(detail)), docs_url=docs_url))
     return "".join(out) + summary(path, verdict) + "\n"
 
 
@@ -44,11 +44,11 @@ def _quoted(quotes: tuple[Quote, ...], indent: str) -> list[str]:
     return [f"{indent}{q.line:>{width}} |" + (f" {q.text}" if q.text else "") for q in quotes]
 
 
-def render_text(path: str, verdict: Verdict) -> str:
+def render_text(path: str, verdict: Verdict, docs_url: str = "") -> str:
     """Each failed check as a located diagnostic, then the check's text, anchor and quoted lines, then a summary."""
     out = []
     for failure in verdict.failures:
-        out.append(failure_diagnostic(path, verdict, failure).format())
+        out.append(failure_diagnostic(path, verdict, failure).format(docs_url=docs_url))
         out.append(f"  check {failure.number}" + (f" ({failure.url}):" if failure.url else f" ({failure.anchor}):"))
         out += [f"    {line}" for line in failure.text.splitlines()]
         out += [f"  also: {p.message}" for p in failure.problems[1:]]
@@ -78,7 +78,10 @@ def _numbers(numbers: tuple[int, ...]) -> str:
     return f"{label} {', '.join(map(str, numbers))}"
 
 
-def verdict_document(path: str, verdict: Verdict) -> dict:
+def verdict_document(path: str, verdict: Verdict, docs_url: str = "") -> dict:
+    """The verdict as ``data/verdict.schema.json`` describes it; ``diagnostics`` as every JSON report holds them."""
+    from contractc.report import diagnostic_document
+
     return {
         "$schema": SCHEMA_ID,
         "file": path,
@@ -107,11 +110,12 @@ def verdict_document(path: str, verdict: Verdict) -> dict:
             for f in verdict.failures
         ],
         "evidence": render_evidence(verdict),
+        "diagnostics": [diagnostic_document(failure_diagnostic(path, verdict, f), docs_url) for f in verdict.failures],
     }
 
 
-def render_json(path: str, verdict: Verdict) -> str:
-    return json.dumps(verdict_document(path, verdict), indent=2, ensure_ascii=False) + "\n"
+def render_json(path: str, verdict: Verdict, docs_url: str = "") -> str:
+    return json.dumps(verdict_document(path, verdict, docs_url), indent=2, ensure_ascii=False) + "\n"
 
 
 def render_evidence(verdict: Verdict) -> str:
@@ -140,4 +144,4 @@ def render_evidence(verdict: Verdict) -> str:
 
 
 FORMATS = {"text": render_text, "json": render_json, "github": render_github}
-"""``--format`` name -> ``(path, verdict) -> text``."""
+"""``--format`` name -> ``(path, verdict, docs_url) -> text``."""

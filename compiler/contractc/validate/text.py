@@ -20,7 +20,6 @@ from contractc.checks import rules
 from contractc.checks.rules import Form, Rule
 from contractc.model import TextShape
 
-_BULLET = re.compile(r"[-*+] ")
 _NUMBERED = re.compile(r"(\d{1,9})[.)] ")
 _TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]<>{},;*|]+")
 _FILE_NAME = re.compile(r"(?:[\w.@~+-]+/)*[\w@~+-][\w.@~+-]*\.[A-Za-z][A-Za-z0-9]{0,7}")
