@@ -34,20 +34,22 @@ NAME = "outputs.json"
 
 @dataclass(frozen=True, slots=True)
 class Proof:
-    """The SHA-256 contractc recorded for each path it wrote."""
+    """The SHA-256s contractc recorded for each path it wrote (a committed manifest and the local record may
+    each hold one, e.g. after a pull brought newer outputs: either proves it)."""
 
-    recorded: Mapping[str, str]
+    recorded: Mapping[str, frozenset[str]]
 
     @classmethod
     def load(cls, root: Path, outputs: OutputSet) -> Proof:
-        recorded: dict[str, str] = {}
-        for folder in sorted(outputs.owned):
-            recorded.update(_manifest_entries(root, f"{folder}/manifest.json"))
-        recorded.update(load_record(root))
-        return cls(recorded)
+        recorded: dict[str, set[str]] = {}
+        records = [_manifest_entries(root, f"{folder}/manifest.json") for folder in sorted(outputs.owned)]
+        for record in [*records, load_record(root)]:
+            for path, sha in record.items():
+                recorded.setdefault(path, set()).add(sha)
+        return cls({path: frozenset(shas) for path, shas in recorded.items()})
 
     def wrote(self, rel: str, data: bytes) -> bool:
-        return self.recorded.get(rel) == hashlib.sha256(data).hexdigest()
+        return hashlib.sha256(data).hexdigest() in self.recorded.get(rel, ())
 
     def edited(self, rel: str, data: bytes) -> bool:
         """Recorded, but its bytes are no longer the recorded ones: a person's edit, kept."""
