@@ -354,8 +354,14 @@ def render(r: Report) -> str:
     if r.unavailable:
         out += ["", "Not available in this run:", ""]
         out += [f"- {what}: {why}" for what, why in r.unavailable.items()]
-    out += ["", *METHOD]
+    out += ["", *METHOD.format(n_reps=_rounds(r.checks, "N"), p_reps=_rounds(r.site, "P")).splitlines()]
     return "\n".join(out) + "\n"
+
+
+def _rounds(rows: dict[int, dict[str, Samples]], size: str) -> str:
+    """``N = 10: 21, N = 100: 15`` -- the timed rounds each row of ``rows`` ran (its first command's)."""
+    counts = [f"{size} = {k}: {len(next(iter(v.values())).seconds)}" for k, v in sorted(rows.items()) if v]
+    return ", ".join(counts) or "none"
 
 
 METHOD = """\
@@ -376,7 +382,8 @@ METHOD = """\
   untimed warm-up of each command, then rounds that run every command of a row in
   turn (A B C A B C ...). The machine's speed drifts 10-20 % within minutes, so
   the ratios are **paired**: the median over rounds of A/B, each pair measured back
-  to back. Slopes come from medians.
+  to back. Slopes come from medians. Timed rounds per row: {n_reps}; site
+  rows {p_reps}.
 - **Peers.** `cog --check` and `cog -r` (cogapp), the floor (`bench/floor.py`,
   stdlib only), `python -c pass` and `python -c "import click"`, all with the same
   interpreter. Both tools start the way their console scripts do
@@ -390,4 +397,4 @@ METHOD = """\
   path, after one clean run; `--no-cache` is the full compile, which is what a fresh
   checkout (a CI job without a restored cache) pays.
 - Run `python bench/run.py --help` for the options; `--smoke` runs N = 10 once.
-""".splitlines()
+"""

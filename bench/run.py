@@ -26,12 +26,11 @@ sys.path.insert(0, str(HERE))
 
 from corpus import BEGIN, BLOCK, CONTRACT, END, Corpus, drift, restore, write_corpus
 from report import Report, render
-from timing import Command, Samples, captured, rounds
+from timing import DEFAULT_REPS, SITE_REPS, Command, Samples, captured, rounds
 
 PY = sys.executable
 CONTRACTC_MAIN = "import sys; from contractc.cli import main; sys.exit(main())"
 COG_MAIN = "import sys; from cogapp import main; sys.exit(main())"
-DEFAULT_REPS = {10: 21, 100: 15, 1000: 11, 5000: 7}
 
 
 @dataclass
@@ -257,7 +256,7 @@ def bench_validate(tools: Tools, reps: int, report: Report) -> None:
     print(f"   validate a 100-line return: {report.validate_us:.0f} us", flush=True)
 
 
-def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Report) -> None:
+def bench_site(tools: Tools, base: Path, pages: list[int], reps: int | None, report: Report) -> None:
     """Site page generation vs ``mkdocs build`` of the same pages; only when this checkout has a site."""
     probe = captured(
         Command("probe", (PY, "-c", "from contractc.pipeline import EMITTERS; print(' '.join(EMITTERS))"), base, tools.env)
@@ -269,7 +268,7 @@ def bench_site(tools: Tools, base: Path, pages: list[int], reps: int, report: Re
     from site_corpus import bench_pages
 
     for p in pages:
-        samples, count, missing = bench_pages(tools, base, p, reps)
+        samples, count, missing = bench_pages(tools, base, p, reps or SITE_REPS.get(p, 3))
         report.site[p], report.site_pages[p] = samples, count
         if missing:
             report.unavailable["mkdocs build with the plugin"] = missing
@@ -339,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10,100,1000,5000", help="comma-separated corpus sizes N")
     parser.add_argument("--pages", default="10,100,500", help="comma-separated site sizes P")
     parser.add_argument("--scan-files", default="500", help="comma-separated plugin sizes P for the scan row")
-    parser.add_argument("--reps", type=int, help=f"timed rounds per row (default: by N, {DEFAULT_REPS})")
+    parser.add_argument("--reps", type=int, help=f"timed rounds per row (default: by N, {DEFAULT_REPS}; by site size P, {SITE_REPS})")
     parser.add_argument(
         "--out", type=Path, help="results page to write (default docs/performance.md; none with --smoke)"
     )
@@ -364,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
         # The site rows run before the large corpora: the rewrite of N = 5000 targets frees
         # thousands of inodes, which makes new files slow on some file systems for a while.
         print(f"== site ({time.strftime('%H:%M:%S')})", flush=True)
-        bench_site(tools, base, pages, args.reps or 3, report)
+        bench_site(tools, base, pages, args.reps, report)
         for files in (int(f) for f in args.scan_files.split(",") if f):
             print(f"== scan P = {files} ({time.strftime('%H:%M:%S')})", flush=True)
             bench_scan(tools, base, files, args.reps or 11, report)

@@ -24,3 +24,20 @@ def test_raw_html_in_a_contract_is_escaped_on_every_page(tmp_path, run_cli):
     for path, text in pages.items():
         text = re.sub(r"(?ms)^(`{3,})[^\n]*\n.*?^\1\s*$", "", text)  # code blocks show text as text
         assert "<script" not in text and "<img" not in text and "<b onclick" not in text, path
+
+
+def test_placeholders_in_a_template_stay_as_written_while_html_after_it_is_escaped(tmp_path, run_cli):
+    """A `<` inside a shape's fenced template is code, not HTML; one in the prose below it still is HTML."""
+    contract = ECHO_CONTRACT.replace("echo: <text>\n", "echo: <text>\n<div onclick=x()>\n")
+    plain = write_tree(tmp_path / "plain", {"contractc.yaml": ECHO_CONFIG, "contracts/c.md": contract})
+    hostile = write_tree(
+        tmp_path / "hostile",
+        {"contractc.yaml": ECHO_CONFIG, "contracts/c.md": contract + "\nAfter the checks <i onmouseover=x()>hi</i>.\n"},
+    )
+    for root in (plain, hostile):
+        assert run_cli("build", "--root", str(root), "--site-pages", "docs").code == 0
+    plain_page = (plain / "docs/contracts/c.md").read_text("utf-8")
+    hostile_page = (hostile / "docs/contracts/c.md").read_text("utf-8")
+    for page in (plain_page, hostile_page):
+        assert "echo: <text>\n<div onclick=x()>\n" in page  # the template, byte for byte
+    assert "&lt;i onmouseover=x()>hi&lt;/i>" in hostile_page and "<i onmouseover" not in hostile_page

@@ -36,13 +36,14 @@ def since_last_release(root: Path) -> Since:
 
 def _acceptances(root: Path) -> tuple[ListedAcceptance, ...]:
     """Every acceptance in the approval file (none when it is absent or malformed: diff reports that)."""
-    from contractc.diff.accept import read_approvals
-    from contractc.diff.sides import CHANGES_NAME
+    from contractc.load.config import CHANGES_NAME
 
     try:
         data = (root / CHANGES_NAME).read_bytes()
     except OSError:
         return ()
+    from contractc.diff.accept import read_approvals  # the diff stack only when there is an approval file
+
     try:
         accepted = read_approvals(data).accepted
     except ContractcError:

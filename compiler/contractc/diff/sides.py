@@ -15,11 +15,8 @@ from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
-from contractc.load.config import CONFIG_NAME
+from contractc.load.config import CHANGES_NAME, CONFIG_NAME
 from contractc.model import Config, Contract, Outputs, Project
-
-CHANGES_NAME = "contractc.changes.yaml"
-"""The approval file, beside contractc.yaml (see :mod:`contractc.diff.accept`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,7 +167,8 @@ def _fence_outside(data: bytes, managed: list[tuple[int, int]]) -> bool:
     """
     low = 0
     for start, end in [*managed, (len(data), len(data))]:
-        if data.find(b"```", low, start) != -1:
+        tick = data.find(b"`", low, start)  # a one-byte search first: a fence needs a backtick
+        if tick != -1 and data.find(b"```", tick, start) != -1:
             return True
         tilde = data.find(b"~", low, start)  # rare in prose: a one-byte search first
         if tilde != -1 and data.find(b"~~~", tilde, start) != -1:

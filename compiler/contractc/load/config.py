@@ -19,6 +19,8 @@ from contractc.load.paths import confined, unreadable
 from contractc.model import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
 
 CONFIG_NAME = "contractc.yaml"
+CHANGES_NAME = "contractc.changes.yaml"
+"""The approval file of ``contractc diff --accept``, beside contractc.yaml."""
 DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
 DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 

@@ -128,13 +128,73 @@ def scan_regions(
     first = data.find(b"contractc:")
     if first < 0:  # the common case, decided without a regex
         return ()
+    memo = {} if resolved is None else resolved
+    if b"\r" not in data:
+        regions = _known_regions(path, data, first, contracts, memo)
+        if regions is not None:
+            return regions
     problems: list[Diagnostic] = []
     pairs = _pair(path, _markers(path, data, problems, first), problems)
-    memo = {} if resolved is None else resolved
     regions = tuple(_region(path, begin, end, contracts, problems, memo) for begin, end in pairs)
     if problems:
         raise ContractcError(problems)
     return regions
+
+
+def _known_regions(path: str, data: bytes, at: int, contracts, memo: dict) -> tuple[Region, ...] | None:
+    """The regions of a file whose every marker line is one already parsed (:data:`_PARSED`), begins and ends
+    alternating and every reference resolving; None for anything else, which :func:`_markers` and
+    :func:`_pair` then find and report.  Thousands of targets hold the same few marker lines: this is
+    their path, a handful of ``bytes.find`` per region.  ``data`` holds no ``\\r``: every line ends with ``\\n``.
+    """
+    regions = []
+    size = len(data)
+    line, counted = 1, 0
+    begin_at = -1  # where the open region's begin marker line starts; -1 while none is open
+    while at >= 0:
+        begin = data.rfind(b"\n", 0, at) + 1
+        offset = 3 if begin == 0 and data.startswith(BOM) else begin
+        text_end = data.find(b"\n", at)
+        if text_end < 0:
+            text_end = size
+        known = _PARSED.get(data[offset:text_end])
+        if known is None:
+            return None  # a mention, a new or a malformed marker: the careful path decides
+        (verb, kind, ref, recorded), col, start, end = known
+        line_end = text_end + 1 if text_end < size else size
+        if verb == "begin":
+            if begin_at >= 0:
+                return None  # nested
+            line += data.count(b"\n", counted, begin)
+            counted = begin
+            begin_at = begin
+            opened = (kind, ref, recorded, line, col, offset + start, offset + end, line_end)
+        else:
+            if begin_at < 0 or (kind and (kind, ref) != opened[:2]):
+                return None  # unopened, or closing another region
+            b_kind, b_ref, b_recorded, b_line, b_col, b_start, b_end, b_line_end = opened
+            sources, missing = None, ""
+            if contracts is not None:
+                found = memo.get((b_kind, b_ref))
+                if found is None:
+                    found = memo[(b_kind, b_ref)] = _resolve(b_kind, b_ref, contracts)
+                sources, missing = found
+                if sources is None and b_recorded is None:
+                    return None  # a reference that never resolved: reported by the careful path
+            regions.append(
+                Region(
+                    kind=b_kind,  # type: ignore[arg-type]
+                    ref=b_ref,
+                    recorded=b_recorded,
+                    marker=Span(path, b_line, b_col, b_start, b_end),
+                    content=Span(path, b_line + 1, 1, b_line_end, begin),
+                    sources=sources,
+                    missing=missing,
+                )
+            )
+            begin_at = -1
+        at = data.find(b"contractc:", line_end)
+    return None if begin_at >= 0 else tuple(regions)
 
 
 def _pair(path: str, markers: list[_Marker], problems: list[Diagnostic]) -> list[tuple[_Marker, _Marker]]:

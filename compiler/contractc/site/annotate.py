@@ -85,18 +85,17 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     """An edit per ``<`` of raw HTML (CommonMark's html_block and html_inline), writing it ``&lt;``."""
-    from markdown_it import MarkdownIt
+    from contractc.site.code_spans import commonmark
 
     data = contract.data
-    text = data.decode("utf-8")
-    if "<" not in text:
-        return []
+    if not any(_outside_fences(contract, at) for at in _all(data, b"<", 0, len(data))):
+        return []  # raw HTML begins with `<`; inside a fenced block (the shapes' templates) a `<` is code
     from contractc.load.source import source_from_bytes
 
     src = source_from_bytes(contract.path, data)
     edits: list[tuple[int, int, bytes]] = []
     previous = ""
-    for token in MarkdownIt("commonmark").enable("table").parse(src.text):
+    for token in commonmark().parse(src.text):
         after_heading, previous = previous == "heading_open", token.type
         if token.map is None or after_heading:  # a heading line is rewritten whole: see _inert_heading
             continue
@@ -116,6 +115,14 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     return edits
 
 
+def _outside_fences(contract: Contract, offset: int) -> bool:
+    """Whether ``offset`` lies outside every fenced block the loader found (the shapes' blocks, fences included)."""
+    for shape in contract.text_shapes:
+        if shape.template is not None and shape.template.start <= offset < shape.template.end:
+            return False
+    return not any(shape.block.start <= offset < shape.block.end for shape in contract.data_shapes)
+
+
 def _all(data: bytes, needle: bytes, start: int, end: int) -> list[int]:
     found, at = [], data.find(needle, start, end)
     while at >= 0:
@@ -128,9 +135,9 @@ def _inert_heading(text: str) -> str:
     """A heading line with the ``<`` of each inline HTML tag written ``&lt;`` (code spans kept)."""
     if "<" not in text:
         return text
-    from markdown_it import MarkdownIt
+    from contractc.site.code_spans import commonmark
 
-    inline = MarkdownIt("commonmark").parseInline(text.lstrip("#").strip())[0]
+    inline = commonmark().parseInline(text.lstrip("#").strip())[0]
     for child in inline.children or ():
         if child.type == "html_inline":
             text = text.replace(child.content, child.content.replace("<", "&lt;"), 1)

@@ -11,6 +11,8 @@ the character that is copied, and a dotted underline shows it.
 
 from __future__ import annotations
 
+from functools import cache
+
 SPACE = (
     '<span class="contractc-space" title="a space" '
     'style="white-space:pre;border-bottom:1px dotted currentColor"> </span>'
@@ -21,14 +23,12 @@ def visible_code_spans(text: str) -> str:
     """``text`` (Markdown) with each code span whose content has an edge space written as HTML."""
     if "` " not in text and " `" not in text:
         return text  # no span can begin or end with a space
-    from markdown_it import MarkdownIt
-
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
     edits: list[tuple[int, int, str]] = []
-    for token in MarkdownIt("commonmark").enable("table").parse(text):
+    for token in commonmark().parse(text):
         if token.type != "inline" or token.map is None or not token.children:
             continue
         begin, end = starts[token.map[0]], starts[min(token.map[1], len(lines))]
@@ -48,6 +48,15 @@ def visible_code_spans(text: str) -> str:
     for start, stop, html in reversed(edits):
         text = text[:start] + html + text[stop:]
     return text
+
+
+@cache
+def commonmark():
+    """The site's one CommonMark parser (tables on), shared by every page of a run: making one compiles its
+    rule chains, which costs more than parsing a contract."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
 
 
 def _find_span(text: str, ticks: str, content: str, start: int, end: int) -> tuple[int, int] | None:

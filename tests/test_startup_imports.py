@@ -1,0 +1,79 @@
+"""What a command imports is what its run needs: a CI job pays for every module at start-up.
+
+Each case runs the real console entry in a fresh interpreter (in-process runs
+would see the modules earlier tests imported) and reads ``sys.modules`` at exit.
+No timing: the modules themselves are the contract, and a test cannot time a
+shared machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ECHO_CONFIG, ECHO_CONTRACT, write_tree
+
+REPO = Path(__file__).resolve().parents[1]
+
+PROBE = """
+import json, sys
+from contractc.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+sys.stdout.flush()
+print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+# Libraries of other commands: validating a rejected contractc.yaml (jsonschema), the site (jinja2, mkdocs,
+# Python-Markdown), the other YAML library, suggestions (difflib), git (subprocess) and the diff stack.
+NEVER_ON_CHECK = (
+    "jsonschema", "jinja2", "mkdocs", "markdown", "yaml", "difflib", "subprocess",
+    "contractc.site.pages", "contractc.diff", "contractc.scan", "contractc.adopt", "contractc.validate",
+)  # fmt: skip
+# --help and --version load no project: no parser and no model either.
+NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "ruamel", "contractc.model", "contractc.pipeline", "contractc.load")
+
+
+def imported(root: Path, *args: str) -> tuple[int, set[str]]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPROFILEIMPORTTIME", "PYTHONDEVMODE")}
+    env["PYTHONPATH"] = str(REPO / "compiler")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["code"], set(report["modules"])
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules for n in names if m == n or m.startswith(n + "."))
+
+
+@pytest.fixture
+def clean_project(tmp_path: Path, run_cli) -> Path:
+    """A project whose targets are current: the common CI case, in which `check` reports nothing."""
+    agents = {f"agents/a{i}.md": f"# Agent {i}\n\n<!-- contractc:begin shape=echoreturn -->\n<!-- contractc:end -->\n\nDone.\n" for i in range(5)}
+    config = ECHO_CONFIG + 'targets: [ "agents/*.md" ]\n'
+    root = write_tree(tmp_path, {"contractc.yaml": config, "contracts/c.md": ECHO_CONTRACT, **agents})
+    assert run_cli("build", "--root", str(root)).code == 0
+    return root
+
+
+@pytest.mark.parametrize("args", [("check", "--no-cache"), ("check",)])
+def test_a_clean_check_loads_no_library_of_another_command(clean_project, args):
+    code, modules = imported(clean_project, *args)
+    assert code == 0
+    assert loaded(modules, NEVER_ON_CHECK) == []
+
+
+@pytest.mark.parametrize("args", [("--help",), ("--version",), ("check", "--help")])
+def test_help_and_version_load_no_parser_and_no_project(tmp_path, args):
+    code, modules = imported(tmp_path, *args)
+    assert code == 0
+    assert loaded(modules, NEVER_ON_HELP) == []
