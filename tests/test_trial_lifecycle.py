@@ -267,18 +267,18 @@ def remove_block(root, key: str, references: bool = True) -> None:
     (root / "contracts/research.md").write_text(text, "utf-8")
 
 
-def test_removing_a_shape_another_one_names_is_a_located_error_not_a_quiet_open_object(desk, run_cli):
+def test_removing_a_shape_another_one_names_is_a_located_warning_not_a_quiet_open_object(desk, run_cli):
     remove_block(desk, "query_plan", references=False)
     text = (desk / "contracts/research.md").read_text("utf-8").split("\n")
     lines = [n + 1 for n, line in enumerate(text) if line == "  plan: { ...full query_plan... }"]
     assert len(lines) == 1
-    before = snapshot(desk)
-    for command in (("check", "-q"), ("build",)):
-        run = run_cli(*command)
-        assert run.code == 2
-        assert re.findall(r"^contracts/research\.md:(\d+):9: error\[dangling-ref\]: [\w.-]+: \$\.plan: `\{ \.\.\.full query_plan\.\.\. \}` names shape "
-                          r"'query_plan', which the project does not define$", run.out + run.err, re.M) == [str(n) for n in lines]
-    assert snapshot(desk) == before
+    planner = desk / "agents/query-planner.md"
+    planner.write_text(re.sub(r"<!-- contractc:begin shape=query_plan [^\n]*-->\n((?:(?!<!-- contractc:)[^\n]*\n)*)<!-- contractc:end [^\n]*-->\n",
+                              r"\1", planner.read_text("utf-8")), "utf-8")
+    run = run_cli("build")
+    assert run.code == 0, run.err
+    assert re.findall(r"^contracts/research\.md:(\d+):9: warning\[dangling-ref\]: [\w.-]+: \$\.plan: `\{ \.\.\.full query_plan\.\.\. \}` names shape "
+                      r"'query_plan', which the project does not define: the schema leaves it an open object$", run.out, re.M) == [str(n) for n in lines]
     assert run_cli("explain", "dangling-ref").code == 0
 
 

@@ -76,7 +76,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # bad input: data shapes and schemas
     "bad-notation": (ExitCode.BAD_INPUT, "a value in a data shape is not in the notation"),
     "ambiguous-ref": (ExitCode.BAD_INPUT, "a placeholder names more than one shape"),
-    "dangling-ref": (ExitCode.BAD_INPUT, "a placeholder `{ ...full NAME... }` names a shape the project does not define"),
+    "dangling-ref": (ExitCode.CLEAN, "warning: a placeholder `{ ...full NAME... }` names a shape the project does not define"),
     "bad-default": (ExitCode.BAD_INPUT, "a `default` in a comment does not fit its field"),
     "schema-invalid": (ExitCode.BAD_INPUT, "a compiled schema is not valid draft 2020-12"),
     "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),

@@ -264,11 +264,11 @@ def verify_changes(changes: list[Change]) -> None:
 
 def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
-    receiver check that is not mechanised."""
+    reference to a shape the project does not define, every receiver check that is not mechanised."""
     from contractc.checks.compile import unmechanised_notes
-    from contractc.notation import optional_notes
+    from contractc.notation import dangling_notes, optional_notes
 
-    notes = optional_notes(project.specs) + unmechanised_notes(project.contracts)
+    notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts)
     return sorted(notes, key=Diagnostic.sort_key)
 
 
