@@ -17,7 +17,8 @@ import shutil
 import pytest
 
 from conftest import snapshot
-from lifecycle_plugin import CONTRACT, commit, git, init_repo, write_plugin
+from diff_repo import commit, git
+from lifecycle_plugin import CONTRACT, init_repo, write_plugin
 
 
 def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import write_tree
+
 REQ_BRIEF = """\
 generation_brief:
   context: { ...clarification_context... }     # shared, read-only
@@ -303,14 +305,7 @@ DIVERGENT = {
 
 
 def write_plugin(root: Path) -> Path:
-    for rel, content in sources().items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_bytes(content.encode("utf-8"))
-    return root
+    return write_tree(root, sources())
 
 
 # -- a second plugin: Key: value templates, as a bounded-orchestration skill writes them ------------
@@ -413,8 +408,4 @@ ORCHESTRATION_DIVERGENT = {"agents/reviewer.md", "agents/executor.md", "agents/r
 
 
 def write_orchestration_plugin(root: Path) -> Path:
-    for rel, content in orchestration_sources().items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    return root
+    return write_tree(root, orchestration_sources())
