@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from conftest import write_tree
+
 REPO = Path(__file__).resolve().parents[1]
 CONFIG = (REPO / "contractc.yaml").read_text("utf-8")
 CONTRACTS = {p.name: p.read_text("utf-8") for p in sorted((REPO / "contracts").glob("*.md"))}
@@ -15,21 +17,19 @@ def git(root: Path, *args: str) -> str:
     return done.stdout
 
 
-def make_repo(root: Path, files: dict[str, str] | None = None) -> Path:
-    """A repository whose first commit holds contractc.yaml and contracts/*.md (this project's own)."""
+def make_repo(root: Path, files: dict[str, str | bytes] | None = None, message: str = "first revision") -> Path:
+    """A repository whose first commit holds ``files``; by default contractc.yaml and contracts/*.md (this
+    project's own)."""
     files = (
         files
         if files is not None
         else {"contractc.yaml": CONFIG, **{f"contracts/{n}": t for n, t in CONTRACTS.items()}}
     )
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
+    write_tree(root, files)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "t@example.invalid")
     git(root, "config", "user.name", "t")
-    commit(root, "first revision")
+    commit(root, message)
     return root
 
 

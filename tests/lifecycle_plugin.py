@@ -11,8 +11,10 @@ endings.  Nothing here is copied from the seeds or from other tests.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
+
+from conftest import write_tree
+from diff_repo import make_repo
 
 CONTRACT = """\
 # Research desk — hand-offs between the desk's agents
@@ -276,28 +278,9 @@ def sources() -> dict[str, str | bytes]:
 
 def write_plugin(root: Path) -> Path:
     """Write the plugin under ``root`` (created) and return it."""
-    for rel, content in sources().items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    return root
-
-
-def git(root: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
-    return done.stdout
+    return write_tree(root, sources())
 
 
 def init_repo(root: Path) -> Path:
     """The plugin as the first commit of a git repository."""
-    write_plugin(root)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "config", "user.email", "desk@example.invalid")
-    git(root, "config", "user.name", "desk")
-    commit(root, "research desk, before contractc build")
-    return root
-
-
-def commit(root: Path, message: str) -> None:
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "--allow-empty", "-m", message)
+    return make_repo(root, sources(), "research desk, before contractc build")

@@ -13,14 +13,14 @@ import pytest
 
 from conftest import write_tree
 from contractc.scan import scan_plugin
-from test_seed_handoffs import STAGES, rebuild
+from test_seed_handoffs import STAGES, described_elsewhere, rebuild
 
 FENCE = re.compile(r"```yaml\n(?P<body>.*?)```\n", re.DOTALL)
 
 
 @pytest.fixture
 def plugin(seeds, tmp_path):
-    page = rebuild((seeds / "page-handoff-contracts.txt").read_text("utf-8"))
+    page = described_elsewhere(rebuild((seeds / "page-handoff-contracts.txt").read_text("utf-8")))
     files = {}
     for n, stage in enumerate(STAGES):
         start = page.index(f"## {stage}")

@@ -59,5 +59,5 @@ def test_a_target_name_that_is_not_unicode_means_no_cache_not_a_crash(tmp_path, 
     root = write_tree(tmp_path, {"contractc.yaml": CONFIG, "contracts/c.md": CONTRACT, "agents/echoer.md": AGENT})
     (root / os.fsdecode(b"agents/bad-\xff.md")).write_bytes(b"# No region here\n")
     assert run_cli("build", "--root", str(root)).code == 0
-    assert run_cli("check", "--root", str(root)).out == "contractc: 3 files checked, all current\n"
+    assert run_cli("check", "--root", str(root)).out == "contractc: 4 files checked, all current\n"
     assert not (root / ".contractc/check.sha256").exists()

@@ -26,7 +26,7 @@ def test_build_then_check_is_clean_and_second_build_writes_nothing(project, run_
 
     before = stamps()
     second = run_cli("build", "--root", str(project))
-    assert second.code == 0 and second.out == "contractc: 2 files current, nothing written\n"
+    assert second.code == 0 and second.out == "contractc: 0 written, 2 already current\n"
     assert before == stamps()
     check = run_cli("check", "--root", str(project))
     assert (check.code, check.out) == (0, "contractc: 2 files checked, all current\n")

@@ -96,6 +96,7 @@ def test_json_holds_every_record_with_both_locations_and_matches_its_schema(repo
         "code": "breaking-receivers",
         "accepted": False,
         "agents": [],
+        "anchors": [],
         "old": {"path": "contracts/handoffs.md", "line": KIND},
         "new": {"path": "contracts/handoffs.md", "line": KIND},
         "message": "planning-stage.task_brief $.kind: new value(s) docs",

@@ -26,12 +26,14 @@ def test_the_committed_example_is_current(run_cli):
 
 def test_build_writes_nothing_and_the_role_prompt_is_body_plus_bundle(plugin, run_cli):
     before = snapshot(plugin)
-    assert run_cli("build", "--root", str(plugin)).out.endswith("nothing written\n")
+    assert run_cli("build", "--root", str(plugin)).out.startswith("contractc: 0 written, ")
     assert snapshot(plugin) == before
     full = (plugin / "prompts/code-reviewer/findingsreturn.full.md").read_bytes()
     role = (plugin / "agents/code-reviewer.md").read_bytes()
     body = role[role.index(b"---\n", 4) + 4 :]
-    assert full == body + (plugin / "prompts/code-reviewer/findingsreturn.md").read_bytes()
+    assert body.count(b"<!-- contractc:") == 2  # the role file's region: its markers stay in the role file
+    body = b"".join(line for line in body.splitlines(keepends=True) if not line.startswith(b"<!-- contractc:"))
+    assert full == body + (plugin / "prompts/code-reviewer/findingsreturn.md").read_bytes()  # the prompt without them
 
 
 def test_editing_a_contract_makes_every_copy_stale_until_build(plugin, run_cli):
@@ -43,9 +45,10 @@ def test_editing_a_contract_makes_every_copy_stale_until_build(plugin, run_cli):
     assert stale == [
         "agents/code-reviewer.md:10:1: error[drift-region-stale]: region shape=review_brief is stale: its source in the contract changed since the last build",
         "agents/review-orchestrator.md:9:1: error[drift-region-stale]: region shape=review_brief is stale: its source in the contract changed since the last build",
-        "prompts/code-reviewer/findingsreturn.full.md:5:1: error[drift-output]: differs from what the contracts compile to",
+        "prompts/code-reviewer/findingsreturn.full.md:9:1: error[drift-output]: differs from what the contracts compile to",
         "schemas/handoff/review_brief.artifact.schema.json:4:1: error[drift-output]: differs from what the contracts compile to",
         "schemas/handoff/review_brief.schema.json:4:1: error[drift-output]: differs from what the contracts compile to",
+        "schemas/manifest.json:6:1: error[drift-output]: differs from what the contracts compile to",
     ]
     assert run_cli("build", "--root", str(plugin)).code == 0
     assert run_cli("check", "--root", str(plugin)).code == 0

@@ -39,7 +39,7 @@ def compiled_files(project) -> dict[str, bytes]:
     from contractc.emit.schemas import emit_schemas
     from contractc.pipeline import build_notes
 
-    files = {path.split("/", 2)[2]: data for path, data in emit_schemas(project).items()}
+    files = {path.split("/", 2)[2]: data for path, data in emit_schemas(project).items() if not path.endswith("/manifest.json")}
     notes = "".join(n.format() + "\n" for n in build_notes(project))
     if notes:
         files["notes.txt"] = notes.encode()
@@ -208,7 +208,7 @@ LEAVES = st.one_of(
         ]
     ),
     st.lists(WORDS, min_size=2, max_size=4, unique=True).map(" | ".join),
-    st.sampled_from(["{ ...full unknown_thing... }", "{ id: A-1, statement }", "{ prefix: CMP | IF, start: 1 }"]),
+    st.sampled_from(["{ ...an unknown thing... }", "{ id: A-1, statement }", "{ prefix: CMP | IF, start: 1 }"]),
 )
 COMMENTS = st.sampled_from(
     [

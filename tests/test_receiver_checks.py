@@ -177,7 +177,7 @@ def test_a_failure_is_located_and_quotes_the_check_its_anchor_and_the_offending_
     ]
     assert "  offending lines:\n    20 | - **Rich briefs versus small prompts**\n" in result.out
     assert result.out.endswith(
-        "contractc: r.txt fails check 3 of ConsultationReturn's 5 receiver checks; discard it and re-dispatch once "
+        "contractc: r.txt fails check 3 of the 5 receiver checks of ConsultationReturn; discard it and re-dispatch once "
         "with the evidence (`--evidence`) appended to the original prompt\n"
     )
 
@@ -238,7 +238,7 @@ def test_github_format_annotates_each_failed_check_on_its_line(seed_root, run_cl
     )
     assert "Every finding has a `where:` line and a `prescription:` line." in annotation
     assert "%0A6 | - **The planner's brief is free prose**" in annotation  # the quoted line, escaped onto one line
-    assert summary_line.startswith("contractc: r.txt fails check 3 of AuditReturn's 5 receiver checks")
+    assert summary_line.startswith("contractc: r.txt fails check 3 of the 5 receiver checks of AuditReturn")
 
 
 def test_evidence_is_the_block_for_the_one_redispatch_and_byte_stable(seed_root, run_cli, monkeypatch):

@@ -79,9 +79,9 @@ def test_build_fills_each_kind_of_region_with_the_exact_contract_bytes(built, ru
 def test_check_is_clean_after_build_and_a_second_build_writes_nothing(built, run_cli):
     mtimes = {p: os.stat(built / p).st_mtime_ns for p in snapshot(built)}
     again = run_cli("build", "--root", str(built))
-    assert (again.code, again.out) == (0, "contractc: 9 files current, nothing written\n")
+    assert (again.code, again.out) == (0, "contractc: 0 written, 10 already current\n")
     assert mtimes == {p: os.stat(built / p).st_mtime_ns for p in snapshot(built)}
-    assert run_cli("check", "--root", str(built)).out == "contractc: 9 files checked, all current\n"
+    assert run_cli("check", "--root", str(built)).out == "contractc: 10 files checked, all current\n"
 
 
 def test_bytes_outside_regions_survive_crlf_bom_trailing_blanks_no_final_newline_and_mode(project, run_cli):
@@ -140,7 +140,7 @@ def test_contract_change_makes_a_region_stale_with_a_diff(built, run_cli):
     )
     assert lines[1] == "  hint: run `contractc build` to refresh it; more: `contractc explain drift-region-stale`"
     assert "-  kind: a | b" in lines and "+  kind: a | b | c" in lines
-    assert lines[-1] == "contractc: 5 drifted, 9 checked; run `contractc build` to fix"
+    assert lines[-1] == "contractc: 6 drifted, 10 checked; run `contractc build` to fix"
     assert "wrote agents/orchestrator.md" in run_cli("build", "--root", str(built)).out
     assert run_cli("check", "--root", str(built)).code == 0
 
@@ -179,7 +179,7 @@ def test_hand_edit_is_reported_and_build_refuses_it_without_force(built, run_cli
     assert build.err.endswith("contractc: nothing written; 1 region(s) need a decision\n")
     assert snapshot(built) == before
     forced = run_cli("build", "--force", "--root", str(built))
-    assert (forced.code, forced.out) == (0, "wrote agents/orchestrator.md\ncontractc: 1 written, 8 already current\n")
+    assert (forced.code, forced.out) == (0, "wrote agents/orchestrator.md\ncontractc: 1 written, 9 already current\n")
     assert run_cli("check", "--root", str(built)).code == 0
 
 
@@ -251,7 +251,7 @@ def test_targets_never_include_contracts_or_outputs(tmp_path, run_cli):
         ),
     )
     assert run_cli("build", "--root", str(root)).code == 0
-    assert run_cli("build", "--root", str(root)).out.endswith("nothing written\n")
+    assert run_cli("build", "--root", str(root)).out.startswith("contractc: 0 written, ")
     assert (root / "contracts/returns.md").read_text() == RETURNS
 
 

@@ -85,7 +85,7 @@ PROJECT = {
 }
 
 
-CHECKED = 6
+CHECKED = 7  # snippets, the prompts manifest, the schema and the schemas manifest
 """Files ``check`` compares in the built PROJECT: 2 snippets, the manifest, a schema, 2 agent files with regions."""
 
 
@@ -442,7 +442,7 @@ def test_changed_since_reports_all_drift_when_a_contract_changed(repo, run_cli):
     _edit("contracts/returns.md", "Always start", "Always begin")(repo)
     result = run_cli("check", "--root", str(repo), "--changed-since", "main", "--quiet")
     assert result.code == 1
-    assert result.out.count("error[drift-output]") == 4  # every output: snippets, manifest, schema
+    assert result.out.count("error[drift-output]") == 5  # every output: snippets, both manifests, schema
 
 
 def test_a_changed_source_keeps_every_drift_and_a_source_folder_counts_for_its_files():

@@ -56,7 +56,7 @@ def test_pasted_data_and_text_shapes_are_reported_with_the_marker_that_replaces_
             HINT.format(id="building.task_brief", lines="5-9", sha256=_sha256(PASTED, "```yaml\n", "```\n")),
             "agents/builder.md:13:1: error[drift-restatement]: unmanaged copy of echoreturn, different from the contract",
             HINT.format(id="echoreturn", lines="13-16", sha256=_sha256(PASTED, "~~~\n", "~~~\n")),
-            "contractc: 2 drifted, 7 checked; fix each as its hint says",
+            "contractc: 2 drifted, 8 checked; fix each as its hint says",
             "",
         ]
     )
@@ -94,7 +94,7 @@ and more still
     ```
 """
     result = check(tmp_path, run_cli, {"agents/a.md": agent})
-    assert (result.code, result.out) == (0, "contractc: 8 files checked, all current\n")
+    assert (result.code, result.out) == (0, "contractc: 9 files checked, all current\n")
 
 
 def test_allow_list_silences_a_location_on_purpose(tmp_path, run_cli):

@@ -43,7 +43,8 @@ def test_build_writes_wire_and_artifact_schemas_and_lists_optional_fields(projec
         "wrote prompts/manifest.json",
         "wrote schemas/h/task_brief.artifact.schema.json",
         "wrote schemas/h/task_brief.schema.json",
-        "contractc: 4 written, 0 already current",
+        "wrote schemas/manifest.json",
+        "contractc: 5 written, 0 already current",
         'contracts/h.md:10:3: note[optional-inferred]: task_brief $.reviewer made optional by "# present only when review was requested" (rule: present only when)',
         "  hint: `contractc explain optional-inferred` explains this message",
     ]
@@ -65,7 +66,7 @@ def test_build_writes_wire_and_artifact_schemas_and_lists_optional_fields(projec
 
 def test_check_is_one_line_when_clean_and_reports_an_edited_schema_as_drift(project, run_cli):
     run_cli("build", "--root", str(project))
-    assert run_cli("check", "--root", str(project)).out == "contractc: 4 files checked, all current\n"
+    assert run_cli("check", "--root", str(project)).out == "contractc: 5 files checked, all current\n"
     path = project / "schemas/h/task_brief.schema.json"
     path.write_text(path.read_text().replace('"one sentence"', '"two sentences"'))
     result = run_cli("check", "--root", str(project), "--no-diff")

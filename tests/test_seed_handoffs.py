@@ -42,12 +42,30 @@ def rebuild(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+UPSTREAM = re.compile(r"\{ \.\.\.full (clarification_context|design_context)\.\.\. \}")
+"""The page's two references to shapes of an earlier stage that the page does not define."""
+
+
+def described_elsewhere(contract: str) -> str:
+    """What the dangling-ref hint says to write for an object defined outside the project: no `full`."""
+    return UPSTREAM.sub(r"{ ...\1, from an earlier stage... }", contract)
+
+
 @pytest.fixture
 def handoffs(seeds, tmp_path):
-    contract = rebuild((seeds / "page-handoff-contracts.txt").read_text("utf-8"))
+    contract = described_elsewhere(rebuild((seeds / "page-handoff-contracts.txt").read_text("utf-8")))
     return write_tree(
         tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/handoffs.md\n", "contracts/handoffs.md": contract}
     )
+
+
+def test_the_page_as_published_builds_and_warns_at_its_two_upstream_references(seeds, tmp_path, run_cli):
+    contract = rebuild((seeds / "page-handoff-contracts.txt").read_text("utf-8"))
+    root = write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/handoffs.md\n", "contracts/handoffs.md": contract})
+    run = run_cli("build", "--root", str(root))
+    found = re.findall(r"^(contracts/handoffs\.md:\d+:\d+): warning\[dangling-ref\]: [^:]+: \$\.context: `\{ \.\.\.full (\w+)\.\.\. \}`", run.out, re.M)
+    assert run.code == 0 and [name for _, name in found] == ["clarification_context", "design_context"], run.out + run.err
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
 
 
 def test_rebuild_finds_every_block_of_the_three_stages(handoffs):
@@ -85,8 +103,8 @@ def test_all_three_stages_compile_and_shared_keys_are_told_apart(handoffs, run_c
     design = json.loads((handoffs / "schemas/handoffs/the-design-stage.generation_brief.schema.json").read_text())
     qa = json.loads((handoffs / "schemas/handoffs/the-qa-stage.generation_brief.schema.json").read_text())
     assert "requirements_digest" in design["properties"] and "requirement_digest" in qa["properties"]
-    # 16 wire schemas, an artifact schema for each of the 3 shapes with transients, the manifest
-    assert run_cli("check", "--root", str(handoffs)).out == "contractc: 20 files checked, all current\n"
+    # 16 wire schemas, an artifact schema for each of the 3 shapes with transients, the two manifests
+    assert run_cli("check", "--root", str(handoffs)).out == "contractc: 21 files checked, all current\n"
 
 
 def test_build_lists_every_field_it_made_optional(handoffs, run_cli):

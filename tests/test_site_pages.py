@@ -320,7 +320,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
     assert "wrote docs/contracts/echo.md" in result.out and "wrote docs/anchors.json" in result.out
     assert (project / "docs/contracts/echo.md").read_text("utf-8") == render(project)["contracts/echo.md"]
     # without --site-pages (and no out.site) nothing is stored, so nothing is compared
-    assert run_cli("check", "--root", str(project)).out == "contractc: 4 files checked, all current\n"
+    assert run_cli("check", "--root", str(project)).out == "contractc: 5 files checked, all current\n"
 
     write_tree(project, {"contractc.yaml": CONFIG + "out:\n  site: docs\n"})
     assert run_cli("check", "--root", str(project)).code == 0
@@ -334,7 +334,7 @@ def test_site_pages_are_written_on_request_and_then_checked_as_outputs(project, 
         "  hint: run `contractc build` to regenerate it; edit the contract, not the copy; more: `contractc explain drift-output`",
         "docs/contracts/stale.md: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it",
         "  hint: build removes only files it wrote: remove it by hand, or move it out of the output folder; more: `contractc explain drift-orphan`",
-        "contractc: 2 drifted, 19 checked; fix each as its hint says (`contractc build`)",
+        "contractc: 2 drifted, 20 checked; fix each as its hint says (`contractc build`)",
     ]
     assert snapshot(project) == before
     assert run_cli("build", "--root", str(project)).code == 1  # it wrote the page, and still names the file it did not write

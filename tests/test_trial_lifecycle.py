@@ -9,6 +9,7 @@ user sees: the exact lines, exit codes, and which files changed (and that nothin
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import re
 import shutil
@@ -16,7 +17,8 @@ import shutil
 import pytest
 
 from conftest import snapshot
-from lifecycle_plugin import CONTRACT, commit, git, init_repo, write_plugin
+from diff_repo import commit, git
+from lifecycle_plugin import CONTRACT, init_repo, write_plugin
 
 
 def changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
@@ -126,6 +128,7 @@ def test_the_first_check_names_every_empty_region_and_the_pasted_copy(tmp_path, 
         "prompts/redacteur/reponse-redigee.md",
         "prompts/source-scout/sourcereturn.full.md",
         "prompts/source-scout/sourcereturn.md",
+        "schemas/manifest.json",
         "schemas/research/gathering-stage.research_brief.artifact.schema.json",
         "schemas/research/gathering-stage.research_brief.schema.json",
         "schemas/research/query_plan.schema.json",
@@ -143,7 +146,7 @@ def test_the_first_build_fills_the_regions_keeps_every_other_byte_and_still_name
     written = {line.removeprefix("wrote ") for line in run.out.splitlines() if line.startswith("wrote ")}
     assert written == changed(before, after)
     assert "agents/paper-reader.md" in written and "README.md" not in written and "contracts/research.md" not in written
-    assert "contractc: 21 written, 0 already current" in run.out
+    assert "contractc: 22 written, 0 already current" in run.out
     assert run.err.startswith("agents/paper-reader.md:12:1: error[drift-restatement]: unmanaged copy of "
                               "gathering-stage.research_brief, different from the contract\n")
     for rel in before:
@@ -153,7 +156,7 @@ def test_the_first_build_fills_the_regions_keeps_every_other_byte_and_still_name
     assert scout.startswith(b"---\r\nname: source-scout\r\n")
     assert b"\r\n## What you return\r\n" in scout and b"status: found | none-found\n" in scout  # region: contract's LF
     again = run_cli("build", "--root", str(root))
-    assert (again.code, again.out.splitlines()[0]) == (1, "contractc: 21 files current, nothing written")
+    assert (again.code, again.out.splitlines()[0]) == (1, "contractc: 0 written, 22 already current")
     assert snapshot(root) == after  # idempotent: the second build writes nothing
 
 
@@ -174,7 +177,7 @@ def test_wrapping_the_pasted_copy_asks_for_a_decision_then_force_takes_the_contr
     forced = run_cli("build", "--root", str(root), "--force")
     assert forced.code == 0
     assert changed(before, snapshot(root)) == {"agents/paper-reader.md"}
-    assert run_cli("check", "--root", str(root)).out == "contractc: 21 files checked, all current\n"
+    assert run_cli("check", "--root", str(root)).out == "contractc: 22 files checked, all current\n"
 
 
 # --- hand edits of each kind ------------------------------------------------------------------
@@ -215,12 +218,12 @@ def test_a_hand_edit_of_a_copy_is_named_at_its_line(desk, run_cli, rel, old, new
 
 def test_an_edit_outside_every_region_is_the_users_own_but_a_role_file_feeds_its_full_prompt(desk, run_cli):
     edit(desk, "agents/fact-checker.md", "# Fact checker\n", "# Fact checker\n\nYou are patient; you never guess.\n")
-    assert run_cli("check").out == "contractc: 21 files checked, all current\n"
+    assert run_cli("check").out == "contractc: 22 files checked, all current\n"
     # source-scout.md is also the agent's role file (agents: in contractc.yaml): its body is the .full.md prompt
     (desk / "agents/source-scout.md").write_bytes((desk / "agents/source-scout.md").read_bytes() + b"Be brief.\r\n")
     run = run_cli("check", "-q")
     assert run.out.splitlines() == [
-        "prompts/source-scout/sourcereturn.full.md:26:1: error[drift-output]: differs from what the contracts compile to"
+        "prompts/source-scout/sourcereturn.full.md:22:1: error[drift-output]: differs from what the contracts compile to"
     ]
 
 
@@ -255,14 +258,38 @@ def test_a_contract_edit_makes_the_untouched_copy_stale_and_the_edited_one_needs
     assert "-      engine: scholar | web\n-  max_sources: 12\n+      engine: scholar | web | library\n+  max_sources: 20\n" in refused.err
 
 
+def remove_block(root, key: str, references: bool = True) -> None:
+    """Remove data shape ``key``'s block from the research contract, and the fields that name it (``references``)."""
+    text = (root / "contracts/research.md").read_text("utf-8")
+    start = text.index(f"```yaml\n{key}:")
+    text = text[:start] + text[text.index("```\n", start + 3) + 5 :]
+    if references:
+        text = text.replace(f"  plan: {{ ...full {key}... }}\n", "")
+    (root / "contracts/research.md").write_text(text, "utf-8")
+
+
+def test_removing_a_shape_another_one_names_is_a_located_warning_not_a_quiet_open_object(desk, run_cli):
+    remove_block(desk, "query_plan", references=False)
+    text = (desk / "contracts/research.md").read_text("utf-8").split("\n")
+    lines = [n + 1 for n, line in enumerate(text) if line == "  plan: { ...full query_plan... }"]
+    assert len(lines) == 1
+    planner = desk / "agents/query-planner.md"
+    planner.write_text(re.sub(r"<!-- contractc:begin shape=query_plan [^\n]*-->\n((?:(?!<!-- contractc:)[^\n]*\n)*)<!-- contractc:end [^\n]*-->\n",
+                              r"\1", planner.read_text("utf-8")), "utf-8")
+    run = run_cli("build")
+    assert run.code == 0, run.err
+    assert re.findall(r"^contracts/research\.md:(\d+):9: warning\[dangling-ref\]: [\w.-]+: \$\.plan: `\{ \.\.\.full query_plan\.\.\. \}` names shape "
+                      r"'query_plan', which the project does not define: the schema leaves it an open object$", run.out, re.M) == [str(n) for n in lines]
+    assert run_cli("explain", "dangling-ref").code == 0
+
+
 def test_a_region_whose_shape_left_the_contract_is_orphaned(desk, run_cli):
-    text = (desk / "contracts/research.md").read_text("utf-8")
-    start = text.index("```yaml\nquery_plan:")
-    (desk / "contracts/research.md").write_text(text[:start] + text[text.index("```\n", start + 3) + 5 :], "utf-8")
+    remove_block(desk, "query_plan")
     run = run_cli("check", "-q")
     assert run.code == 1
-    assert run.out.splitlines()[0].startswith(
+    assert (
         "agents/query-planner.md:23:1: error[drift-region-orphaned]: region shape=query_plan is orphaned: no shape 'query_plan'"
+        in run.out
     )
     assert "schemas/research/query_plan.schema.json: error[drift-orphan]: no contract produces this file any more" in run.out
 
@@ -297,7 +324,7 @@ def test_a_worked_example_in_a_skill_is_left_alone_a_pasted_template_is_not_unti
     ]
     with (desk / "contractc.yaml").open("a", encoding="utf-8") as f:
         f.write(f"allow_restatements:\n  - path: skills/gathering/SKILL.md\n    shape: sourcereturn\n    line: {line}\n")
-    assert run_cli("check").out == "contractc: 21 files checked, all current\n"
+    assert run_cli("check").out == "contractc: 22 files checked, all current\n"
 
 
 def test_every_code_the_walk_met_is_explained_offline(run_cli):
@@ -387,6 +414,9 @@ def test_validate_judges_each_return_as_the_checks_say(desk, run_cli, shape, tex
     assert re.findall(r"^return\.txt:(\d+:\d+: error.*)$", run.out, re.M) == failures
     if shape in ("redacteur", "Réponse rédigée"):
         assert "not mechanised, judge by reading: check 4" in run.out.splitlines()[-1]
+    if shape == "readingnotes" and code:  # a name ending in s: no possessive in the summary
+        assert re.match(r"contractc: return\.txt fails check \d of the 4 receiver checks of ReadingNotes; ", run.out.splitlines()[-1])
+        assert "'s" not in run.out.splitlines()[-1]
 
 
 def test_the_evidence_is_the_block_for_the_one_redispatch_and_is_byte_stable(desk, run_cli):
@@ -521,12 +551,10 @@ def test_a_few_weeks_of_contract_changes_through_diff_and_accept(desk, run_cli):
     commit(desk, "week 2")
 
     # week 3: a shape removed (its region must go too), then a shape section moved to another stage
-    text = (desk / "contracts/research.md").read_text("utf-8")
-    start = text.index("```yaml\nquery_plan:")
-    (desk / "contracts/research.md").write_text(text[: start] + text[text.index("```\n", start + 3) + 5 :], "utf-8")
+    remove_block(desk, "query_plan")
     run = run_cli("diff", "--against", "HEAD", "-q")
     kinds = sorted(set(re.findall(r"\[([\w-]+):", run.out)))
-    assert kinds == ["anchor-removed", "shape-removed", "type-changed"]
+    assert kinds == ["anchor-removed", "field-removed", "shape-removed"]
     assert run_cli("build").code == 1  # the planner's region is orphaned: a decision
     planner = desk / "agents/query-planner.md"
     planner.write_text(planner.read_text("utf-8").split("\nReturn:\n")[0] + "\n", "utf-8")
@@ -666,3 +694,174 @@ def test_a_redirect_added_after_accepting_a_removal_says_the_acceptance_can_go(d
         "since HEAD: the redirect of #readingnotes to #reading-notes makes that removal compatible"
     ]
     assert "  hint: remove the entry: the redirect is enough; more: `contractc explain acceptance-stale`" in run.out
+
+
+# --- a fresh clone removes only the generated files its committed manifests prove ------------
+
+
+def drop_query_plan(root) -> None:
+    """Remove data shape query_plan: its block, the briefs' fields that name it, the planner's region."""
+    path = root / "contracts/research.md"
+    text = path.read_text("utf-8")
+    start = text.index("```yaml\nquery_plan:")
+    text = text[:start] + text[text.index("```\n", start + 3) + 5 :]
+    path.write_text(text.replace("  plan: { ...full query_plan... }\n", ""), "utf-8")
+    planner = root / "agents/query-planner.md"
+    planner.write_text(planner.read_text("utf-8").split("\nReturn:\n")[0] + "\n", "utf-8")
+    reader = root / "agents/paper-reader.md"
+    reader.write_text(reader.read_text("utf-8").replace("  plan: { ...full query_plan... }\n", ""), "utf-8")
+
+
+@pytest.fixture
+def clone(desk, tmp_path, monkeypatch):
+    """A fresh clone of the built plugin: no .contractc/ (it is git-ignored), only what was committed."""
+    root = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(desk), str(root))
+    assert not (root / ".contractc").exists() and (root / "schemas/manifest.json").is_file()
+    monkeypatch.chdir(root)
+    return root
+
+
+STALE = "schemas/research/query_plan.schema.json"
+
+
+def test_a_fresh_clone_removes_the_schema_of_a_removed_data_shape(clone, run_cli):
+    drop_query_plan(clone)
+    run = run_cli("build")
+    assert run.code == 0, run.out + run.err
+    assert not (clone / STALE).exists()
+    assert STALE not in (clone / "schemas/manifest.json").read_text("utf-8")
+    assert run_cli("check").code == 0
+
+
+def test_a_fresh_clone_keeps_a_stale_schema_a_person_edited_and_says_why(clone, run_cli):
+    (clone / STALE).write_text((clone / STALE).read_text("utf-8").replace('"title"', '"description": "ours", "title"', 1), "utf-8")
+    drop_query_plan(clone)
+    edited = (clone / STALE).read_bytes()
+    run = run_cli("build")
+    assert run.code == 1
+    assert (
+        f"{STALE}: error[drift-orphan]: no contract produces this file any more, and it was edited since contractc wrote it"
+        in run.out + run.err
+    )
+    assert (clone / STALE).read_bytes() == edited
+
+
+def test_a_fresh_clone_keeps_a_file_the_manifest_does_not_record(clone, run_cli):
+    stray = clone / "schemas/research/notes.schema.json"
+    stray.write_text('{"title": "ours"}\n', "utf-8")
+    drop_query_plan(clone)
+    run = run_cli("build")
+    assert run.code == 1
+    assert (
+        "schemas/research/notes.schema.json: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it"
+        in run.out + run.err
+    )
+    assert stray.read_text("utf-8") == '{"title": "ours"}\n'
+    assert not (clone / STALE).exists()  # the recorded one went
+
+
+def test_a_manifest_vouches_only_for_its_own_folder(clone, run_cli):
+    """A hand-written entry naming a file in another output folder (the prompts one) proves nothing there."""
+    stray = clone / "prompts/notes.md"
+    stray.write_text("ours\n", "utf-8")
+    manifest = json.loads((clone / "schemas/manifest.json").read_text("utf-8"))
+    manifest["files"].append({"path": "prompts/notes.md", "sha256": hashlib.sha256(b"ours\n").hexdigest()})
+    manifest["files"].append({"path": "schemas/../prompts/notes.md", "sha256": hashlib.sha256(b"ours\n").hexdigest()})
+    (clone / "schemas/manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
+    run = run_cli("build")
+    assert run.code == 1
+    assert "prompts/notes.md: error[drift-orphan]: no contract produces this file, and contractc has no record of writing it" in run.out + run.err
+    assert stray.read_text("utf-8") == "ours\n"
+
+
+def test_a_manifest_reached_through_a_symbolic_link_is_refused_and_nothing_is_removed(clone, tmp_path, run_cli):
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(clone / "schemas/research", elsewhere)
+    (clone / "schemas/research").symlink_to(elsewhere)
+    drop_query_plan(clone)
+    before = snapshot(clone)
+    run = run_cli("build")
+    assert run.code == 2
+    assert "error[unsafe-path]" in run.out + run.err and "symbolic link" in run.out + run.err
+    assert snapshot(clone) == before and (elsewhere / "query_plan.schema.json").is_file()
+
+
+def test_removing_a_shape_is_one_record_and_one_acceptance_with_its_anchors_inside(desk, run_cli):
+    before_anchors = run_cli("diff", "--against", "HEAD", "--format", "json")
+    assert before_anchors.code == 0
+    remove_block(desk, "query_plan")
+    document = json.loads(run_cli("diff", "--against", "HEAD", "--format", "json").out)
+    mine = [r for r in document["records"] if r["subject"] == "query_plan" or r["subject"].startswith("query_plan-")]
+    assert [r["kind"] for r in mine] == ["shape-removed"]  # not one anchor-removed per field besides
+    (shape,) = mine
+    assert shape["anchors"] == ["query_plan", "query_plan-languages", "query_plan-max_sources", "query_plan-queries",
+                                "query_plan-queries.engine", "query_plan-queries.text"]
+    assert shape["verdicts"] == ["producers", "receivers", "links"] and shape["code"] == "breaking-producers-receivers"
+    assert "with its published anchors #query_plan, #query_plan-languages" in shape["message"]
+    before = snapshot(desk)
+    assert run_cli("diff", "--against", "HEAD", "--accept", "--why", "the planner returns prose now").code == 0
+    entries = (desk / "contractc.changes.yaml").read_text("utf-8")
+    assert entries.count("change: shape-removed:query_plan\n") == 1 and "anchor-removed:query_plan" not in entries
+    assert changed(before, snapshot(desk)) == {"contractc.changes.yaml"}
+
+
+def test_a_redirect_still_takes_one_anchor_of_a_removed_shape_out_of_its_record(desk, run_cli):
+    remove_block(desk, "query_plan")
+    (desk / "contractc.changes.yaml").write_text("redirects:\n  query_plan: gathering-stage\n", "utf-8")
+    document = json.loads(run_cli("diff", "--against", "HEAD", "--format", "json").out)
+    (shape,) = [r for r in document["records"] if r["kind"] == "shape-removed"]
+    assert "query_plan" not in shape["anchors"] and "query_plan-queries" in shape["anchors"]
+    assert [r["subject"] for r in document["records"] if r["kind"] == "anchor-redirected"] == ["query_plan"]
+
+
+def test_the_site_warns_of_a_fence_label_it_cannot_render_and_of_two_site_urls(desk, tmp_path):
+    from mkdocs.exceptions import Abort
+
+    from site_helpers import MKDOCS_YML, mkdocs_build
+
+    (desk / "mkdocs.yml").write_text(MKDOCS_YML.format(name="Research desk"), "utf-8")
+    (desk / "docs").mkdir()
+    (desk / "docs/index.md").write_text("# Research desk\n", "utf-8")
+    sample = "```json example\n{\"question\": \"Which reviews cite the 2019 trial?\"}\n```\n\n"
+    edit(desk, "contracts/research.md", "## Gathering stage", sample + "## Gathering stage")
+    line = (desk / "contracts/research.md").read_text("utf-8").split("\n").index("```json example") + 1
+    with pytest.raises(Abort):
+        mkdocs_build(desk, tmp_path / "site")  # --strict: the warning fails the build
+    from contractc.load import load_project
+    from contractc.site.warnings import site_url_mismatch, unrendered_fences
+
+    project = load_project(desk)
+    (fence,) = unrendered_fences(project)
+    assert fence.format(located=True) == (
+        f"contracts/research.md:{line}:1: warning[site-fence]: the fence label `json example` is no code fence to the "
+        "site's Markdown: the block is rendered as text, and the rest of the page with it"
+    )
+    assert fence.hint == "write the words as attributes: ```{.json .example}"
+    assert site_url_mismatch(project, "https://example.invalid/") == []  # contractc.yaml leaves it to its default
+    edit(desk, "contracts/research.md", "```json example\n", "```{.json .example}\n")
+    config = (desk / "contractc.yaml").read_text("utf-8")
+    (desk / "contractc.yaml").write_text("site_url: https://desk.example.org/\n" + config, "utf-8")
+    (url,) = site_url_mismatch(load_project(desk), "https://example.invalid/")
+    assert url.format(located=True).startswith(
+        "contractc.yaml:1:1: warning[site-url]: site_url of contractc.yaml (https://desk.example.org/) differs from "
+        "mkdocs.yml's (https://example.invalid/)"
+    )
+    with pytest.raises(Abort):
+        mkdocs_build(desk, tmp_path / "site2")
+    (desk / "mkdocs.yml").write_text(MKDOCS_YML.format(name="Research desk").replace("https://example.invalid/", "https://desk.example.org/"), "utf-8")
+    assert (mkdocs_build(desk, tmp_path / "site3") / "index.html").is_file()
+
+
+def test_the_full_prompt_leaves_out_the_role_files_markers_which_still_guard_the_role_file(desk, run_cli):
+    role = (desk / "agents/source-scout.md").read_bytes()
+    prompt = (desk / "prompts/source-scout/sourcereturn.full.md").read_bytes()
+    assert role.count(b"<!-- contractc:begin ") >= 1 and b"sha256=" in role  # the role file keeps its markers
+    assert b"contractc:begin" not in prompt and b"contractc:end" not in prompt and b"sha256=" not in prompt
+    body = role[role.index(b"\r\n---\r\n", 3) + 7 :]  # after the front matter
+    kept = b"".join(line for line in body.splitlines(keepends=True) if b"<!-- contractc:" not in line)
+    assert prompt.startswith(kept)  # every other byte of the body, CRLF and all
+    # the markers are what check reads in the role file: a hand edit inside its region is still named there
+    edit(desk, "agents/source-scout.md", "status: found | none-found\n", "status: found | nothing\n")
+    run = run_cli("check", "-q")
+    assert run.out.splitlines()[0].startswith("agents/source-scout.md:") and "error[drift-region-edited]" in run.out.splitlines()[0]

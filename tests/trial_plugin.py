@@ -4,7 +4,7 @@ Three stages (requirements, design, QA), each with an orchestrator that states i
 hand-off blocks under a ``## The <x> stage`` heading, specialists and critics that
 were given pasted copies, a skill per stage, a command and a docs page that claims
 to hold "the same bytes as the agent files".  The blocks use the notation real
-pages use: ``a | b | c`` enums, ``{ ...full design_context... }`` placeholders,
+pages use: ``a | b | c`` enums, ``{ ...design_context... }  `` placeholders,
 ``# ← TRANSIENT`` comments, multi-line comments, flow mappings.  Files come with
 CRLF line endings, a byte order mark, no final newline, and one gitignored folder.
 
@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import write_tree
+
 REQ_BRIEF = """\
 generation_brief:
-  context: { ...full clarification_context... }   # shared, read-only
+  context: { ...clarification_context... }     # shared, read-only
   target_category: functional | non_functional | constraint_and_business_rule
   assigned_needs:                                  # only the needs this specialist owns
     - tier: business | stakeholder | solution | transition
@@ -67,7 +69,7 @@ critique_report:
 
 DESIGN_BRIEF = """\
 generation_brief:
-  context: { ...full design_context... }
+  context: { ...design_context... }
   requirements_digest:               # the FULL requirement set, not just the ASRs.
                                      # The orchestrator reads the files once; specialists never re-read.
     - id: NFR-002
@@ -303,14 +305,7 @@ DIVERGENT = {
 
 
 def write_plugin(root: Path) -> Path:
-    for rel, content in sources().items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_bytes(content.encode("utf-8"))
-    return root
+    return write_tree(root, sources())
 
 
 # -- a second plugin: Key: value templates, as a bounded-orchestration skill writes them ------------
@@ -413,8 +408,4 @@ ORCHESTRATION_DIVERGENT = {"agents/reviewer.md", "agents/executor.md", "agents/r
 
 
 def write_orchestration_plugin(root: Path) -> Path:
-    for rel, content in orchestration_sources().items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    return root
+    return write_tree(root, orchestration_sources())

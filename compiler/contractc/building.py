@@ -31,11 +31,7 @@ def build(root: Path, force: bool = False, site_pages: str | None = None) -> Out
         return Outcome(diagnostics=failed.diagnostics, err=diffs + last, exit_code=failed.exit_code, docs_url=result.docs_url)
     lines = [f"{'removed' if change.expected is None else 'wrote'} {change.path}" for change in result.changes]
     written = len(result.changes)
-    lines.append(
-        f"contractc: {written} written, {result.checked - written} already current"
-        if written
-        else f"contractc: {result.checked} files current, nothing written"
-    )
+    lines.append(f"contractc: {written} written, {result.checked - written} already current")  # first build or tenth: one wording
     lines += [note.format(docs_url=result.docs_url) for note in result.notes]
     # Drift build cannot fix (a hand-made copy of a shape, a broken pin) still fails the build.
     return Outcome("\n".join(lines) + "\n", failed.diagnostics, exit_code=failed.exit_code, docs_url=result.docs_url)

@@ -76,6 +76,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # bad input: data shapes and schemas
     "bad-notation": (ExitCode.BAD_INPUT, "a value in a data shape is not in the notation"),
     "ambiguous-ref": (ExitCode.BAD_INPUT, "a placeholder names more than one shape"),
+    "dangling-ref": (ExitCode.CLEAN, "warning: a placeholder `{ ...full NAME... }` names a shape the project does not define"),
     "bad-default": (ExitCode.BAD_INPUT, "a `default` in a comment does not fit its field"),
     "schema-invalid": (ExitCode.BAD_INPUT, "a compiled schema is not valid draft 2020-12"),
     "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),
@@ -96,6 +97,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "site-collision": (ExitCode.BAD_INPUT, "two contracts would get the same site page"),
     "site-template": (ExitCode.BAD_INPUT, "a site template is missing or does not render"),
     "site-config": (ExitCode.BAD_INPUT, "mkdocs.yml lacks a markdown extension the contract pages need"),
+    "site-fence": (ExitCode.CLEAN, "warning (mkdocs): a contract's fence label is no code fence to the site's Markdown"),
+    "site-url": (ExitCode.CLEAN, "warning (mkdocs): mkdocs.yml and contractc.yaml name different site_urls"),
 
     # bad input: diff
     "bad-against": (ExitCode.BAD_INPUT, "the older side given to `diff` (--against REF or --against-path) cannot be read"),

@@ -76,7 +76,10 @@ def role_prompts(project: Project) -> dict[str, tuple[str, str, bytes]]:
     then the bundle that ``prompts/<agent>/<shape>.md`` holds.  A body that does
     not end with a newline gets one, so the bundle's first heading starts a line.
     When the role file is also a target, its regions are taken as build fills
-    them, so one build is enough (idempotent).
+    them, so one build is enough (idempotent), and its region marker lines are
+    left out: they are bookkeeping for ``check`` of the role file itself (which
+    keeps them), noise to the model that reads the prompt, and nothing reads
+    them in the prompt (an output folder is never a target).
     """
     folder = project.config.out.prompts
     found = {}
@@ -86,7 +89,9 @@ def role_prompts(project: Project) -> dict[str, tuple[str, str, bytes]]:
             produced.setdefault(shape.producer, []).append((contract, shape))
     for role in project.roles:
         target = project.target(role.path)  # read again: the targets are not held
-        data = render_target(project, target) if target is not None and target.regions else role.data
+        data = role.data
+        if target is not None and target.regions:
+            data = without_marker_lines(render_target(project, target))
         # A region never sits inside front matter (load refuses that), so the offset holds after rendering.
         body = data[role.body_start :]
         if body and not body.endswith((b"\n", b"\r")):
@@ -94,3 +99,10 @@ def role_prompts(project: Project) -> dict[str, tuple[str, str, bytes]]:
         for contract, shape in produced.get(role.agent, ()):
             found[f"{folder}/{role.agent}/{shape.id}.full.md"] = (role.agent, shape.id, body + contract.bundle(shape))
     return found
+
+
+def without_marker_lines(data: bytes) -> bytes:
+    """``data`` without its region begin and end marker lines (each with its line ending); every other byte kept."""
+    from contractc.load.targets import is_marker_line
+
+    return b"".join(line for line in data.splitlines(keepends=True) if not is_marker_line(line))

@@ -19,7 +19,7 @@ from typing import Any
 from contractc.diagnostics import ContractcError, Diagnostic, Severity
 from contractc.model import Contract, DataShape, Field, Node, Project, Prop, ShapeSpec, Spec
 
-__all__ = ["Prop", "ShapeSpec", "Spec", "interpret", "interpret_project", "optional_notes", "transient_paths", "walk_props"]
+__all__ = ["Prop", "ShapeSpec", "Spec", "interpret", "interpret_project", "dangling_notes", "optional_notes", "transient_paths", "walk_props"]
 
 TYPE_WORDS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
 # Words that look like a type but are not notation: a typo here must fail, not become an example value.
@@ -35,6 +35,8 @@ NUMBER = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 ENUM_WORD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$")
 TYPE_SYNTAX = re.compile(r"^(\w+(\[.*\]|\?|<.*>)|<[^>]*>)$")
 SHAPE_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*")
+FULL_REF = re.compile(r"\.\.\.\s*full\s+([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\.\.\.")
+"""The reference form ``...full NAME...``: a NAME that is no data shape of the project is a ``dangling-ref`` warning."""
 
 # Comment markers (docs/notation.md, "Comments").
 TRANSIENT = re.compile(r"(?:←|<-)\s*TRANSIENT\b")
@@ -108,6 +110,40 @@ def optional_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:
                     )
                 )
     return notes
+
+
+def dangling_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:
+    """One ``warning`` per reference-form placeholder (``{ ...full NAME... }``) that names no shape of the
+    project: the schema leaves that field an open object, which is right for an object described elsewhere
+    and a silent loss when the shape was removed or renamed, so ``build`` says it."""
+    notes = []
+    for shape in specs.values():
+        for path, spec in _walk_specs(shape.spec, "$"):
+            named = spec.kind == "open" and FULL_REF.fullmatch(spec.written[2:-2])
+            if named:
+                notes.append(
+                    Diagnostic(
+                        shape.contract,
+                        spec.line,
+                        spec.col,
+                        "dangling-ref",
+                        f"{shape.id}: {path}: `{spec.written}` names shape {named.group(1)!r}, which the project does "
+                        "not define: the schema leaves it an open object",
+                        f"define data shape `{named.group(1)}` or name an existing one; for an object described "
+                        "elsewhere, drop `full` (`{ ...a plan, described elsewhere... }`) to say so",
+                        severity=Severity.WARNING,
+                    )
+                )
+    return notes
+
+
+def _walk_specs(spec: Spec, path: str):
+    """``spec`` and every spec under it with its JSON path, depth first, in source order."""
+    yield path, spec
+    for prop in spec.props:
+        yield from _walk_specs(prop.spec, f"{path}.{prop.name}")
+    for item in spec.items:
+        yield from _walk_specs(item, f"{path}[*]")
 
 
 def walk_props(spec: Spec, path: str = "$"):

@@ -72,6 +72,8 @@ class Change:
     output: Output | None
     removable: bool = True
     """For an orphan: build can prove it wrote it (:mod:`contractc.written`), so it may remove it."""
+    edited: bool = False
+    """For an orphan build may not remove: contractc recorded it, but its bytes changed since."""
     expected_path: str | None = None
     """Where the expected bytes are, when not at ``path`` (``scan``: the owning copy in another file)."""
 
@@ -149,7 +151,7 @@ def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
                 except OSError as exc:
                     raise ContractcError(_unreadable_output(rel, exc)) from None
                 proof = proof or Proof.load(root, outputs)
-                changes.append(Change(rel, None, data, None, proof.wrote(rel, data)))
+                changes.append(Change(rel, None, data, None, proof.wrote(rel, data), edited=proof.edited(rel, data)))
     if links:
         raise ContractcError(links)
     return sorted(changes, key=lambda c: c.path)

@@ -264,17 +264,26 @@ def verify_changes(changes: list[Change]) -> None:
 
 def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
-    receiver check that is not mechanised."""
+    reference to a shape the project does not define, every receiver check that is not mechanised."""
     from contractc.checks.compile import unmechanised_notes
-    from contractc.notation import optional_notes
+    from contractc.notation import dangling_notes, optional_notes
 
-    notes = optional_notes(project.specs) + unmechanised_notes(project.contracts)
+    notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts)
     return sorted(notes, key=Diagnostic.sort_key)
 
 
 def drift_diagnostic(change: Change) -> Diagnostic:
     """The located message for one drifted output."""
     fix = "run `contractc build`"
+    if change.expected is None and change.edited:
+        return Diagnostic(
+            change.path,
+            0,
+            0,
+            "drift-orphan",
+            "no contract produces this file any more, and it was edited since contractc wrote it",
+            "build never removes a file whose bytes are not the ones it recorded: remove it by hand, or move it out of the output folder",
+        )
     if change.expected is None and not change.removable:
         return Diagnostic(
             change.path,

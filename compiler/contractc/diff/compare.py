@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from contractc.diff.anchors import compare_anchors, published
 from contractc.diff.data import compare_data_shape
 from contractc.diff.records import ChangeRecord, Location, verdicts
@@ -38,9 +40,42 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
             section_records, renamed = sections[path]
             records.extend(section_records)
             records.extend(_compare_shapes(o, n, renamed, old_specs, new_specs, moved))
-    records.extend(compare_anchors(published(old), published(new), redirects))
+    records = _fold_anchors(records, compare_anchors(published(old), published(new), redirects))
     records.extend(_compare_config(old, new))
     return sorted(records, key=_order)
+
+
+def _fold_anchors(records: list[ChangeRecord], anchors: list[ChangeRecord]) -> list[ChangeRecord]:
+    """Fold each removed shape's lost anchors (its own, its fields', its checks') into its one ``shape-removed``
+    record: one record, one acceptance.  An anchor with a redirect stays a record of its own."""
+    removed = {r.subject: r for r in records if r.kind == "shape-removed"}
+    folded: dict[str, list[str]] = {}
+    kept = []
+    for record in anchors:
+        owner = _owner(record.subject, removed) if record.kind == "anchor-removed" else None
+        if owner is None:
+            kept.append(record)
+        else:
+            folded.setdefault(owner, []).append(record.subject)
+    out = []
+    for record in records:
+        lost = folded.get(record.subject) if record.kind == "shape-removed" else None
+        if lost:
+            listed = ", ".join(f"#{a}" for a in lost)
+            record = replace(
+                record,
+                message=f"{record.message}, with its published anchors {listed}: every link to them breaks",
+                verdicts=verdicts(*{*record.verdicts, "links"}),
+                anchors=tuple(lost),
+            )
+        out.append(record)
+    return out + kept
+
+
+def _owner(anchor: str, removed: dict[str, ChangeRecord]) -> str | None:
+    """The removed shape whose page section carries ``anchor`` (the longest id it starts with), if any."""
+    owners = [sid for sid in removed if anchor == sid or anchor.startswith(sid + "-")]
+    return max(owners, key=len) if owners else None
 
 
 def _compare_config(old: Project, new: Project) -> list[ChangeRecord]:

@@ -78,6 +78,7 @@ CODES_BY_VERDICT = {
     ("producers",): "breaking-producers",
     ("receivers",): "breaking-receivers",
     ("producers", "receivers"): "breaking-producers-receivers",
+    ("producers", "receivers", "links"): "breaking-producers-receivers",  # a removed shape, with its anchors
     ("links",): "breaking-links",
 }
 

@@ -53,6 +53,8 @@ class ChangeRecord:
     """Where it is now; None when it is gone."""
     agents: tuple[str, ...] = ()
     """The agents whose dispatch snippets carry the change (a shared section reaches all of them)."""
+    anchors: tuple[str, ...] = ()
+    """``shape-removed``: the published anchors (the shape's, its fields', its checks') that went with it."""
 
     @property
     def id(self) -> str:

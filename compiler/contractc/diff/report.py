@@ -41,6 +41,7 @@ def diff_document(report: Report, result: DiffResult | None, docs_url: str = "")
                 "code": code_for(r),
                 "accepted": r.id in result.accepted,  # type: ignore[union-attr]
                 "agents": list(r.agents),
+                "anchors": list(r.anchors),
                 "old": {"path": r.old.path, "line": r.old.line} if r.old else None,
                 "new": {"path": r.new.path, "line": r.new.line} if r.new else None,
                 "message": r.message,

@@ -1,10 +1,16 @@
 """Stage 3, the schema files: every data shape's compiled schemas (:mod:`contractc.shape_schemas`) as bytes.
 
+``<out.schemas>/manifest.json`` lists every schema file with its SHA-256: the
+committed proof that contractc wrote it, so that ``build`` on a fresh clone may
+remove a schema file whose data shape is gone (:mod:`contractc.written`).
+
 ``build`` checks every schema file it writes against the draft 2020-12
 metaschema (:func:`verify_schema_file`) before writing any.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 from contractc.diagnostics import Diagnostic, json_path
 from contractc.files import dump_json
@@ -25,7 +31,15 @@ def emit_schemas(project: Project) -> dict[str, bytes]:
         files[c.path] = dump_json(c.wire)
         if c.artifact_path and c.artifact is not None:
             files[c.artifact_path] = dump_json(c.artifact)
+    if files:
+        written = [{"path": path, "sha256": hashlib.sha256(data).hexdigest()} for path, data in sorted(files.items())]
+        files[manifest_path(project)] = dump_json({"generator": "contractc", "files": written})
     return files
+
+
+def manifest_path(project: Project) -> str:
+    """Where the record of the schema files is: ``manifest.json`` in the schemas folder."""
+    return f"{project.config.out.schemas}/manifest.json"
 
 
 def verify_examples(project: Project, paths: set[str]) -> list[Diagnostic]:

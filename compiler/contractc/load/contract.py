@@ -30,7 +30,7 @@ _YAML_INFO = {"yaml", "yml"}
 
 
 @cache
-def _markdown():
+def markdown():
     """One parser per process: building one compiles its rule chains, which costs more than parsing a contract."""
     from markdown_it import MarkdownIt
 
@@ -49,7 +49,7 @@ class _Heading:
 
 def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Span | None = None) -> Contract:
     """Parse ``src``; raise :class:`ContractcError` with every problem found."""
-    tokens = _markdown().parse(src.text)
+    tokens = markdown().parse(src.text)
     problems: list[Diagnostic] = []
     _check_fences(src, tokens, problems)
     sections = _sections(src, tokens, problems)
@@ -129,7 +129,7 @@ def _sections(src: SourceFile, tokens, problems: list[Diagnostic]) -> list[Secti
         inline = tokens[i + 1]
         raw, explicit = split_explicit(inline.content)
         if explicit:
-            inline = _markdown().parseInline(raw)[0]
+            inline = markdown().parseInline(raw)[0]
         title = _inline_text(inline).strip()
         line_text = src.line_text(tok.map[0])
         heads.append(

@@ -375,5 +375,11 @@ def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[D
     )
 
 
+def is_marker_line(line: bytes) -> bool:
+    """``line`` (with or without its line ending) is a region's begin or end marker and nothing else."""
+    m = _MARKER.fullmatch(line.rstrip(b"\r\n"))
+    return m is not None and m.group("verb") in (b"begin", b"end")
+
+
 def _holds_marker_line(data: bytes) -> bool:
     return any(not data[line_start(data, m.start()) : m.start()].strip(b" \t") for m in _OPENING.finditer(data))

@@ -19,6 +19,7 @@ Beyond adding the pages, the plugin
 from __future__ import annotations
 
 import copy
+import logging
 import posixpath
 import re
 from collections.abc import Iterator
@@ -38,6 +39,8 @@ REQUIRED_EXTENSIONS = ("attr_list", "pymdownx.superfences")
 
 NAV_PLACEHOLDER = "contractc"
 """A ``nav:`` entry with this value (``- Contracts: contractc``) is where the generated pages go."""
+LOG = logging.getLogger("mkdocs.plugins.contractc")
+"""Under ``mkdocs``: each warning counts for ``mkdocs build --strict``."""
 _HTML_MD_LINK = re.compile(r'(href=")([^":#?/][^":#?]*\.md)(#[^"]*)?(")')
 
 
@@ -85,6 +88,10 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             raise PluginError(
                 "contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)
             ) from None
+        from contractc.site.warnings import site_url_mismatch, unrendered_fences
+
+        for problem in unrendered_fences(project) + site_url_mismatch(project, config.site_url):
+            LOG.warning("contractc: %s", problem.format())
         self.generated = {path for path in pages if path.endswith(".md")}
         if self.user_nav:
             config.nav = place_in_nav(self.user_nav, project.site.pages)

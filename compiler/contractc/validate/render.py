@@ -68,7 +68,7 @@ def summary(path: str, verdict: Verdict) -> str:
     if verdict.passed:
         return f"contractc: {path} passes {judged} of {verdict.checks} receiver checks of {verdict.name}{unjudged}"
     return (
-        f"contractc: {path} fails {_numbers(verdict.failed)} of {verdict.name}'s {verdict.checks} receiver checks{unjudged}; "
+        f"contractc: {path} fails {_numbers(verdict.failed)} of the {verdict.checks} receiver checks of {verdict.name}{unjudged}; "
         f"discard it and re-dispatch once with the evidence (`--evidence`) appended to the original prompt"
     )
 
