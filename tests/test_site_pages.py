@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import snapshot, write_tree
 
@@ -504,3 +506,49 @@ def test_role_file_prompts_are_published_byte_for_byte_with_sha256_and_an_exact_
     assert "<tags>" not in block  # escaped, never markup
     # a shape whose producer has no role file has no such section
     assert "shape-role-prompt" not in pages["contracts/shapes/echo_brief.md"].decode("utf-8")
+
+
+def test_the_graph_ranks_a_pipeline_of_thousands_of_stages_without_recursion_error():
+    """A chain longer than Python's recursion limit, closed by one back edge, gets one column a stage."""
+    import sys
+
+    from contractc.site.graph import _columns
+
+    n = sys.getrecursionlimit() * 3
+    nodes = {f"n{i}": None for i in range(n)}
+    edges = [(f"n{i}", f"n{i + 1}", "") for i in range(n - 1)] + [(f"n{n - 1}", "n0", "")]
+    assert _columns(nodes, edges) == [[f"n{i}"] for i in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=20))
+def test_the_graph_walk_keeps_the_recursive_walks_ranking(pairs):
+    """The stack walk drops the same cycle-closing edges, in the same order, as a depth-first recursion."""
+    from contractc.site.graph import _columns
+
+    nodes = {f"n{i}": None for i in range(8)}
+    edges = [(f"n{a}", f"n{b}", "") for a, b in pairs]
+    succ = {k: [t for s, t, _ in edges if s == k] for k in nodes}
+    state, forward = {}, {k: [] for k in nodes}
+
+    def visit(key):
+        state[key] = 1
+        for nxt in succ[key]:
+            if state.get(nxt) == 1:
+                continue
+            forward[key].append(nxt)
+            if nxt not in state:
+                visit(nxt)
+        state[key] = 2
+
+    pointed_at = {t for _, t, _ in edges}
+    for key in [k for k in nodes if k not in pointed_at] + list(nodes):
+        if key not in state:
+            visit(key)
+    rank = {k: 0 for k in nodes}
+    for _ in nodes:  # longest path over the forward edges, which form no cycle
+        for key in nodes:
+            for nxt in forward[key]:
+                rank[nxt] = max(rank[nxt], rank[key] + 1)
+    columns = _columns(nodes, edges)
+    assert {k: i for i, column in enumerate(columns) for k in column} == rank

@@ -132,15 +132,23 @@ def _columns(nodes: dict[str, _Node], edges: list[tuple[str, str, str]]) -> list
     state: dict[str, int] = {}
     forward: dict[str, list[str]] = {k: [] for k in nodes}
 
-    def visit(key: str) -> None:
-        state[key] = 1
-        for nxt in succ[key]:
-            if state.get(nxt) == 1:
-                continue  # a back edge: it still gets drawn, it only does not rank
-            forward[key].append(nxt)
-            if nxt not in state:
-                visit(nxt)
-        state[key] = 2
+    def visit(root: str) -> None:
+        # A walk with its own stack (no recursion): a pipeline of thousands of stages is no RecursionError.
+        state[root] = 1
+        stack = [(root, iter(succ[root]))]
+        while stack:
+            key, rest = stack[-1]
+            for nxt in rest:
+                if state.get(nxt) == 1:
+                    continue  # a back edge: it still gets drawn, it only does not rank
+                forward[key].append(nxt)
+                if nxt not in state:
+                    state[nxt] = 1
+                    stack.append((nxt, iter(succ[nxt])))
+                    break
+            else:
+                state[key] = 2
+                stack.pop()
 
     pointed_at = {t for _, t, _ in edges}
     for key in [k for k in nodes if k not in pointed_at] + list(nodes):
