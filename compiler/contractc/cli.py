@@ -7,6 +7,7 @@ validation, 2 bad input or usage, 3 internal error, 130 interrupted.
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import TYPE_CHECKING
 
@@ -86,7 +87,6 @@ CACHE_OPTION = click.option(
 
 def _progress(command):
     """Progress on stderr while the command works (see contractc.progress); the printers clear it first."""
-    import functools
 
     @functools.wraps(command)
     def run(**params):
