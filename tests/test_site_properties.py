@@ -88,3 +88,68 @@ def test_page_links_are_relpath(pairs):
         except ValueError as exc:
             got = str(exc)
         assert got == expected, (target, here)
+
+
+# Markdown made of what decides where a code span or a raw HTML tag is: backticks next to spaces
+# and line ends, table pipes, quote and list markers, indentation, HTML and reference definitions.
+markdown_pieces = st.lists(
+    st.sampled_from(
+        ["`", "``", " ", "  ", "\n", "\n\n", "a", "x:", "|", "|---|", "> ", "- ", "1. ", "    ", "<b>", "</b>",
+         '<span title="` ', '">', "<div>", "\\`", "[r]", "\n[r]: /u '` t `'\n", "```", "#", "\t", "\r\n", "*"]
+    ),
+    max_size=40,
+).map("".join)
+
+
+def _full_parse_spans(text: str) -> str:
+    """What the site wrote before it parsed inline content selectively: every block's inlines, from one full parse."""
+    from markdown_it import MarkdownIt
+
+    from contractc.site.code_spans import _apply, _find_span, html_code
+
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    edits, done = [], 0
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        if token.type != "inline" or token.map is None or not token.children:
+            continue
+        begin, end = starts[token.map[0]], starts[min(token.map[1], len(lines))]
+        cursor = max(begin, done)
+        for child in token.children:
+            content = child.content
+            if child.type != "code_inline" or content == content.strip(" ") or not content.strip(" ") or "\n" in content:
+                continue
+            found = _find_span(text, child.markup, content, cursor, end)
+            if found is not None:
+                edits.append((found[0], found[1], html_code(content)))
+                cursor = done = found[1]
+    return _apply(text, edits)
+
+
+@settings(max_examples=400, deadline=None)
+@given(markdown_pieces)
+def test_spaced_code_spans_are_those_a_full_commonmark_parse_finds(text):
+    """The site parses the inline content of a block only when it could hold a spaced span: the page is unchanged."""
+    from contractc.site.code_spans import visible_code_spans
+
+    assert visible_code_spans(text) == _full_parse_spans(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(markdown_pieces)
+def test_a_blocks_inline_tokens_are_the_full_parsers(text):
+    """Code spans and raw HTML tags, which the site rewrites, are read exactly as a full parse reads them."""
+    from markdown_it import MarkdownIt
+
+    from contractc.site.blocks import inline_children, parse_blocks
+
+    full = [t for t in MarkdownIt("commonmark").enable("table").parse(text) if t.type == "inline"]
+    tokens, env = parse_blocks(text)
+    blocks = [t for t in tokens if t.type == "inline"]
+    assert [(t.content, t.map) for t in blocks] == [(t.content, t.map) for t in full]
+    for block, whole in zip(blocks, full):
+        wanted = [(c.type, c.content, c.markup) for c in whole.children if c.type in ("code_inline", "html_inline")]
+        got = [(c.type, c.content, c.markup) for c in inline_children(block, env) if c.type in ("code_inline", "html_inline")]
+        assert got == wanted

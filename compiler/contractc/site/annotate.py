@@ -102,7 +102,7 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     """An edit per ``<`` of raw HTML (CommonMark's html_block and html_inline), writing it ``&lt;``."""
-    from contractc.site.code_spans import commonmark
+    from contractc.site.blocks import inline_children, parse_blocks
 
     data = contract.data
     if not any(_outside_fences(contract, at) for at in _all(data, b"<", 0, len(data))):
@@ -112,16 +112,17 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     src = source_from_bytes(contract.path, data)
     edits: list[tuple[int, int, bytes]] = []
     previous = ""
-    for token in commonmark().parse(src.text):
+    tokens, env = parse_blocks(src.text)
+    for token in tokens:
         after_heading, previous = previous == "heading_open", token.type
         if token.map is None or after_heading:  # a heading line is rewritten whole: see _inert_heading
             continue
         start, end = src.offset(token.map[0]), src.offset(token.map[1])
         if token.type == "html_block":
             edits.extend((i, i + 1, b"&lt;") for i in _all(data, b"<", start, end))
-        elif token.type == "inline":
+        elif token.type == "inline" and "<" in token.content:  # raw HTML inline begins with `<`
             at = start
-            for child in token.children or ():
+            for child in inline_children(token, env):
                 if child.type != "html_inline":
                     continue
                 found = data.find(child.content.encode("utf-8"), at, end)
@@ -152,9 +153,9 @@ def _inert_heading(text: str) -> str:
     """A heading line with the ``<`` of each inline HTML tag written ``&lt;`` (code spans kept)."""
     if "<" not in text:
         return text
-    from contractc.site.code_spans import commonmark
+    from contractc.load.contract import markdown  # the full parser the loader made: parseInline needs its inline stage
 
-    inline = commonmark().parseInline(text.lstrip("#").strip())[0]
+    inline = markdown().parseInline(text.lstrip("#").strip())[0]
     for child in inline.children or ():
         if child.type == "html_inline":
             text = text.replace(child.content, child.content.replace("<", "&lt;"), 1)

@@ -11,7 +11,9 @@ the character that is copied, and a dotted underline shows it.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
+
+from contractc.site.blocks import inline_children, parse_blocks
 
 SPACE = (
     '<span class="contractc-space" title="a space" '
@@ -19,8 +21,13 @@ SPACE = (
 )
 
 
+@lru_cache(maxsize=4096)
 def visible_code_spans(text: str) -> str:
-    """``text`` (Markdown) with each code span whose content has an edge space written as HTML."""
+    """``text`` (Markdown) with each code span whose content has an edge space written as HTML.
+
+    Memoised: the shape pages show each receiver check on its own, and checks repeat
+    word for word across shapes (the result depends on the text alone).
+    """
     if "` " not in text and " `" not in text:
         return text  # no span can begin or end with a space
     lines = text.splitlines(keepends=True)
@@ -29,12 +36,15 @@ def visible_code_spans(text: str) -> str:
         starts.append(starts[-1] + len(line))
     edits: list[tuple[int, int, str]] = []
     done = 0  # past the last span found: the cells of a table row share their line, not their spans
-    for token in commonmark().parse(text):
-        if token.type != "inline" or token.map is None or not token.children:
+    tokens, env = parse_blocks(text)
+    for token in tokens:
+        # A span found below is written with a backtick next to a space, on one line of its
+        # block's content; a block without one holds none, so its inlines are not parsed.
+        if token.type != "inline" or token.map is None or ("` " not in token.content and " `" not in token.content):
             continue
         begin, end = starts[token.map[0]], starts[min(token.map[1], len(lines))]
         cursor = max(begin, done)
-        for child in token.children:
+        for child in inline_children(token, env):
             if child.type != "code_inline":
                 continue
             content = child.content
@@ -61,15 +71,6 @@ def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
         cursor = stop
     parts.append(text[cursor:])
     return "".join(parts)
-
-
-@cache
-def commonmark():
-    """The site's one CommonMark parser (tables on), shared by every page of a run: making one compiles its
-    rule chains, which costs more than parsing a contract."""
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark").enable("table")
 
 
 def _find_span(text: str, ticks: str, content: str, start: int, end: int) -> tuple[int, int] | None:

@@ -27,11 +27,11 @@ RENDERED_INFO = re.compile(
 
 def unrendered_fences(project: Project) -> list[Diagnostic]:
     """Every fence of every contract whose info string superfences would not take as a code fence."""
-    from contractc.load.contract import markdown
+    from contractc.site.blocks import parse_blocks
 
     found = []
     for contract in project.contracts:
-        tokens = markdown().parse(contract.data.decode("utf-8", "replace"))
+        tokens, _ = parse_blocks(contract.data.decode("utf-8", "replace"))  # fences are blocks: no inline parse
         for tok in tokens:
             if tok.type == "fence" and tok.map is not None and not RENDERED_INFO.match(tok.info.strip()):
                 line = tok.map[0] + 1
