@@ -154,3 +154,31 @@ def test_a_blocks_inline_tokens_are_the_full_parsers(text):
         wanted = [(c.type, c.content, c.markup) for c in whole.children if c.type in ("code_inline", "html_inline")]
         got = [(c.type, c.content, c.markup) for c in inline_children(block, env) if c.type in ("code_inline", "html_inline")]
         assert got == wanted
+
+
+fence_lines = st.lists(
+    st.lists(
+        st.sampled_from(
+            ["```", "~~~", "````", "`", "yaml", " example", " {.a .b}", "{", "}", " x=1", ' t="a b"', "\\", "&amp;",
+             "&#96;", "{&#125;}", "&#123;", "> ", "- ", "1. ", "    ", " ", "\t", "a", "é", "\ufeff"]
+        ),
+        max_size=6,
+    ).map("".join),
+    max_size=12,
+).flatmap(lambda lines: st.sampled_from(["\n", "\r\n", "\r"]).map(lambda end: end.join(lines)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(fence_lines)
+def test_fences_the_site_would_show_as_text_are_those_a_commonmark_parse_finds(text):
+    """Contracts whose lines could open no such fence are not parsed for the `site-fence` warning: none is missed."""
+    from markdown_it import MarkdownIt
+
+    from contractc.site.warnings import RENDERED_INFO, unrendered_fence_labels
+
+    parsed = [
+        (t.map[0] + 1, t.info.strip())
+        for t in MarkdownIt("commonmark").enable("table").parse(text)
+        if t.type == "fence" and not RENDERED_INFO.match(t.info.strip())
+    ]
+    assert unrendered_fence_labels(text) == parsed

@@ -8,7 +8,7 @@ site spent in markdown-it-py.  What it reads is what the full parser would give.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 
 @cache
@@ -38,9 +38,26 @@ def inline_children(token, env: dict) -> list:
 
     The same tokens the full parser makes for that block (it runs this very parse on
     every block, with the same ``env``), but for the joining of adjacent text tokens,
-    which no caller reads.
+    which no caller reads.  Callers read them and never change them: a text without
+    link reference definitions shares the tokens of each block content it repeats.
+    """
+    if env.get("references"):  # a reference link's meaning depends on the document's definitions
+        md = commonmark()
+        token.children = []
+        md.inline.parse(token.content, md, env, token.children)
+    else:
+        token.children = list(_inline_alone(token.content))
+    return token.children
+
+
+@lru_cache(maxsize=4096)
+def _inline_alone(content: str) -> tuple:
+    """The inline tokens of ``content`` in a document without link reference definitions.
+
+    Memoised: what the site reads is a function of the content then, and contracts
+    repeat their lines (each shape's "Produced by ...; consumed by ..." and checks).
     """
     md = commonmark()
-    token.children = []
-    md.inline.parse(token.content, md, env, token.children)
-    return token.children
+    children: list = []
+    md.inline.parse(content, md, {}, children)
+    return tuple(children)

@@ -27,29 +27,46 @@ RENDERED_INFO = re.compile(
 
 def unrendered_fences(project: Project) -> list[Diagnostic]:
     """Every fence of every contract whose info string superfences would not take as a code fence."""
-    from contractc.site.blocks import parse_blocks
-
     found = []
     for contract in project.contracts:
-        tokens, _ = parse_blocks(contract.data.decode("utf-8", "replace"))  # fences are blocks: no inline parse
-        for tok in tokens:
-            if tok.type == "fence" and tok.map is not None and not RENDERED_INFO.match(tok.info.strip()):
-                line = tok.map[0] + 1
-                lang = (tok.info.split() or [""])[0]
-                found.append(
-                    Diagnostic(
-                        contract.path,
-                        line,
-                        1,
-                        "site-fence",
-                        f"the fence label `{tok.info.strip()}` is no code fence to the site's Markdown: "
-                        "the block is rendered as text, and the rest of the page with it",
-                        f"write the words as attributes: ```{{.{lang or 'text'} .{tok.info.split()[-1]}}}"
-                        if len(tok.info.split()) > 1 else "use one language word, or attributes in braces",
-                        severity=Severity.WARNING,
-                    )
+        for line, info in unrendered_fence_labels(contract.data.decode("utf-8", "replace")):
+            lang = (info.split() or [""])[0]
+            found.append(
+                Diagnostic(
+                    contract.path,
+                    line,
+                    1,
+                    "site-fence",
+                    f"the fence label `{info}` is no code fence to the site's Markdown: "
+                    "the block is rendered as text, and the rest of the page with it",
+                    f"write the words as attributes: ```{{.{lang or 'text'} .{info.split()[-1]}}}"
+                    if len(info.split()) > 1 else "use one language word, or attributes in braces",
+                    severity=Severity.WARNING,
                 )
+            )
     return found
+
+
+def unrendered_fence_labels(text: str) -> list[tuple[int, str]]:
+    """(line, info string) of each fence of ``text`` (CommonMark) that superfences would not take as a code fence."""
+    if all(RENDERED_INFO.match(m.group(1).strip()) for m in _FIRST_FENCE_RUN.finditer(text)):
+        return []  # no line could open such a fence: nothing to parse for
+    from contractc.site.blocks import parse_blocks
+
+    tokens, _ = parse_blocks(text)  # fences are blocks: no inline parse
+    return [
+        (tok.map[0] + 1, tok.info.strip())
+        for tok in tokens
+        if tok.type == "fence" and tok.map is not None and not RENDERED_INFO.match(tok.info.strip())
+    ]
+
+
+_FIRST_FENCE_RUN = re.compile(r"(?:^|(?<=\r))[^`~\r\n]*(?:`{3,}|~{3,})([^\r\n]*)", re.MULTILINE)
+"""The rest of each line after its first run of three or more backticks or tildes.
+
+Only indentation and container markers (``>``, ``-``, ``1.``) may come before a fence's
+marker on its line, so a fence's info string is the rest of its line after the first
+such run (markdown-it takes the whole run as the marker, and the rest as it is).  Lines end at ``\\n``, ``\\r\\n`` or ``\\r``."""
 
 
 def site_url_mismatch(project: Project, mkdocs_site_url: str | None) -> list[Diagnostic]:
