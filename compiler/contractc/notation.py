@@ -82,7 +82,7 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
     if not specs:
         return contracts, specs
     interpreted = [
-        replace(c, shapes=tuple(replace(s, spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
+        replace(c, shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
         for c in contracts
     ]
     return interpreted, specs
@@ -259,7 +259,7 @@ class _Reader:
             if len(rest) == 1:
                 return Spec("example", node.line, node.col, examples=(rest[0],), nullable=True)
             spec = self.enum(node, path, rest)
-            return replace(spec, nullable=True) if spec.kind == "enum" else spec
+            return spec._replace(nullable=True) if spec.kind == "enum" else spec
         types = [v for v in values if v in TYPE_WORDS or v in ("null", "true", "false")]
         if types:
             return self.fail(
@@ -339,7 +339,7 @@ class _Reader:
     def merge_scalars(self, node: Node, path: str, specs: list[Spec]) -> Spec:
         first = specs[0]
         if all(s.kind == first.kind for s in specs) and first.kind != "enum":
-            return replace(first, examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
+            return first._replace(examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
         stringy = {"string", "example", "enum", "date", "datetime", "text"}
         if all(s.kind in stringy for s in specs):
             return Spec("string", first.line, first.col)
@@ -366,7 +366,7 @@ class _Reader:
                     "make the example one of those values, or correct the list in the comment",
                 )
             else:
-                spec = replace(spec, kind="enum", enum=values)
+                spec = spec._replace(kind="enum", enum=values)
         optional = ""
         if OPTIONAL_MARK.search(comment) and REQUIRED_MARK.search(comment):
             self.fail(f, path, "both ← OPTIONAL and ← REQUIRED", "keep one marker")
@@ -375,7 +375,7 @@ class _Reader:
         elif not REQUIRED_MARK.search(comment):
             optional = next((name for name, rule in OPTIONAL_PHRASES if rule.search(rest)), "")
         if NULLABLE_MARK.search(comment):
-            spec = replace(spec, nullable=True)
+            spec = spec._replace(nullable=True)
         default, has_default = None, False
         found = DEFAULT.search(rest)
         if found:
