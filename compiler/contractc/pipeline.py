@@ -23,7 +23,6 @@ from contractc.journal import find_leftovers, leftover_diagnostic, recover, remo
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
 from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
-from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
 
 
 def emit_site(project: Project) -> dict[str, bytes]:
@@ -31,8 +30,18 @@ def emit_site(project: Project) -> dict[str, bytes]:
     if not project.config.out.site:  # no pages stored: no git, no diff
         return {}
     from contractc.release import since_last_release
+    from contractc.site.stored import emit_site_pages
 
     return emit_site_pages(project, since_last_release(Path(project.root)))
+
+
+def site_pages_folder(project: Project) -> str | None:
+    """The folder the stored site pages own; the site's modules are loaded only for a project that stores them."""
+    if not project.config.out.site:
+        return None
+    from contractc.site.stored import site_pages_folder as owned
+
+    return owned(project)
 
 
 # kind -> (emitter, the folder it owns): every output kind, the site's pages included.
@@ -81,7 +90,11 @@ def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None
 
 def _load(root: Path, site_pages: str | None) -> Project:
     project = load_project(root)
-    return with_site_pages(root, project, site_pages) if site_pages is not None else project
+    if site_pages is None:
+        return project
+    from contractc.site.stored import with_site_pages
+
+    return with_site_pages(root, project, site_pages)
 
 
 def emit_outputs(project: Project, only: Iterable[str] = (), skip: Iterable[str] = ()) -> OutputSet:
