@@ -9,10 +9,10 @@ The values are typed, immutable records: ``typing.NamedTuple`` (a change is
 and a NamedTuple class costs about a sixth of a frozen dataclass's (which
 compiles its methods from source); a fresh CI ``check`` pays for each.  The
 three that keep state they compute on first use (:class:`Contract`,
-:class:`Targets`, :class:`Project`) are frozen dataclasses.
+:class:`Targets`, :class:`Project`) are frozen dataclasses.  The annotations
+are evaluated (no ``from __future__ import annotations``): NamedTuple compiles
+each annotation written as a string, so only the forward references are strings.
 """
-
-from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
@@ -70,7 +70,7 @@ class Check(NamedTuple):
     """The whole list item."""
     anchor: str
     """``<shape-anchor>-check-<number>``."""
-    rules: tuple[Rule, ...] | None = None
+    rules: "tuple[Rule, ...] | None" = None
     """The check compiled from its prose (:mod:`contractc.checks.rules`); None when it is not mechanised."""
 
 
@@ -113,9 +113,9 @@ class Node(NamedTuple):
     """The scalar was written in quotes (``"YYYY-MM-DD"``)."""
     block: bool = False
     """A literal or folded block scalar (``key: |``)."""
-    fields: tuple[Field, ...] = ()
+    fields: "tuple[Field, ...]" = ()
     """A mapping's keys in source order."""
-    items: tuple[Node, ...] = ()
+    items: "tuple[Node, ...]" = ()
     """A sequence's items."""
 
 
@@ -145,7 +145,7 @@ class DataShape(NamedTuple):
     """The YAML between the fences."""
     root: Field
     """The top-level key and its value."""
-    spec: Spec | None = None
+    spec: "Spec | None" = None
     """The notation interpreted (stage 2, :mod:`contractc.notation`): set by ``load`` on every shape it returns."""
     kind: Literal["data"] = "data"
 
@@ -166,9 +166,9 @@ class Spec(NamedTuple):
     """Allowed values of an ``enum``."""
     examples: tuple[Any, ...] = ()
     """Literal values the contract wrote (``FR-001``, ``8``), in source order."""
-    items: tuple[Spec, ...] = ()
+    items: "tuple[Spec, ...]" = ()
     """An array's item variants; empty when any item is allowed."""
-    props: tuple[Prop, ...] = ()
+    props: "tuple[Prop, ...]" = ()
     """An object's keys in source order."""
     open: bool = False
     """An object that also accepts keys the contract does not list."""
@@ -211,7 +211,7 @@ class ShapeSpec(NamedTuple):
     comment: str
     spec: Spec
 
-    def has_transient(self, specs: dict[str, ShapeSpec]) -> bool:
+    def has_transient(self, specs: "dict[str, ShapeSpec]") -> bool:
         """True when the shape or a shape it refers to has a transient field (so it has an artifact schema)."""
         return _has_transient(self.spec, specs, {self.id})
 
@@ -394,60 +394,6 @@ class PinRecord(NamedTuple):
     """Anchor -> SHA-256 of the section's own bytes (heading to its first subsection)."""
 
 
-@dataclass(frozen=True)
-class Project:
-    """Everything the emitters need: the configuration and every parsed contract."""
-
-    config: Config
-    contracts: tuple[Contract, ...]
-    targets: Targets = Targets()
-    """Every file matched by ``targets:``, in path order, read as it is scanned."""
-    roles: tuple[RoleFile, ...] = ()
-    """Role files by agent (``agents:``), sorted by agent."""
-    pins: dict[str, PinRecord] = field(default_factory=dict)
-    """Contract path -> the section hashes recorded while its bytes matched its pin."""
-    root: str = "."
-    """The project root as given to the loader, for the few emitters that read project files
-    (the site's template override folder)."""
-    specs: dict[str, ShapeSpec] = field(default_factory=dict)
-    """Every data shape's interpreted notation by shape id, in source order (the same trees as ``DataShape.spec``)."""
-    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    """What is derived from the model on first use and kept (the site's layout); a new project starts empty."""
-
-    @property
-    def site(self) -> Layout:
-        """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
-
-        ``check`` needs them only for a file that may cite the site, and most prompt files do not.
-        """
-        layout = self.memo.get("site")
-        if layout is None:
-            from contractc.layout import site_layout
-
-            layout = self.memo["site"] = site_layout(self)
-        return layout
-
-    def shapes(self) -> list[tuple[Contract, Shape]]:
-        return [(c, s) for c in self.contracts for s in c.shapes]
-
-    def contract(self, path: str) -> Contract:
-        """The contract at ``path`` (a dict kept in ``memo``: looked up once per shape or region)."""
-        by_path = self.memo.get("contracts")
-        if by_path is None:
-            by_path = self.memo["contracts"] = {}
-            for c in self.contracts:
-                by_path.setdefault(c.path, c)  # the first of a path, as a scan would find
-        return by_path[path]
-
-    def snippet_path(self, shape: TextShape) -> str:
-        """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""
-        return f"{self.config.out.prompts}/{shape.producer}/{shape.id}.md"
-
-    def target(self, path: str) -> TargetFile | None:
-        """The target file at ``path``, read now; None when it is not a target."""
-        return self.targets.get(path)
-
-
 class ContractEntry(NamedTuple):
     path: str
     shared: tuple[str, ...]
@@ -541,3 +487,57 @@ class Config(NamedTuple):
         """The span of a key path (``$.out.prompts``), for locating messages about it."""
         line, col = self.positions.get(key_path, (1, 1))
         return Span(self.path, line, col, 0, 0)
+
+
+@dataclass(frozen=True)
+class Project:
+    """Everything the emitters need: the configuration and every parsed contract."""
+
+    config: Config
+    contracts: tuple[Contract, ...]
+    targets: Targets = Targets()
+    """Every file matched by ``targets:``, in path order, read as it is scanned."""
+    roles: tuple[RoleFile, ...] = ()
+    """Role files by agent (``agents:``), sorted by agent."""
+    pins: dict[str, PinRecord] = field(default_factory=dict)
+    """Contract path -> the section hashes recorded while its bytes matched its pin."""
+    root: str = "."
+    """The project root as given to the loader, for the few emitters that read project files
+    (the site's template override folder)."""
+    specs: dict[str, ShapeSpec] = field(default_factory=dict)
+    """Every data shape's interpreted notation by shape id, in source order (the same trees as ``DataShape.spec``)."""
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """What is derived from the model on first use and kept (the site's layout); a new project starts empty."""
+
+    @property
+    def site(self) -> "Layout":
+        """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
+
+        ``check`` needs them only for a file that may cite the site, and most prompt files do not.
+        """
+        layout = self.memo.get("site")
+        if layout is None:
+            from contractc.layout import site_layout
+
+            layout = self.memo["site"] = site_layout(self)
+        return layout
+
+    def shapes(self) -> list[tuple[Contract, Shape]]:
+        return [(c, s) for c in self.contracts for s in c.shapes]
+
+    def contract(self, path: str) -> Contract:
+        """The contract at ``path`` (a dict kept in ``memo``: looked up once per shape or region)."""
+        by_path = self.memo.get("contracts")
+        if by_path is None:
+            by_path = self.memo["contracts"] = {}
+            for c in self.contracts:
+                by_path.setdefault(c.path, c)  # the first of a path, as a scan would find
+        return by_path[path]
+
+    def snippet_path(self, shape: TextShape) -> str:
+        """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""
+        return f"{self.config.out.prompts}/{shape.producer}/{shape.id}.md"
+
+    def target(self, path: str) -> TargetFile | None:
+        """The target file at ``path``, read now; None when it is not a target."""
+        return self.targets.get(path)
