@@ -36,8 +36,7 @@ class Mode(enum.Enum):
     """Write every changed file."""
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(NamedTuple):
     """One generated file."""
 
     data: bytes
@@ -45,7 +44,7 @@ class Output:
     """The emitter that produced it (a key of ``EMITTERS``)."""
 
 
-@dataclass(slots=True)
+@dataclass
 class OutputSet:
     """Every file the project compiles to, plus the folders the tool owns."""
 
@@ -60,8 +59,7 @@ class OutputSet:
             self.files[path] = Output(data, kind)
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """A difference between the output set and the disk."""
 
     path: str

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import glob
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import CheckList, carried_checks
@@ -328,7 +328,7 @@ def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Dia
             owner = p.group.owner
             line = owner.line + d.line - fence_line - 1
             col = d.col + (owner.block.col - 1)
-            return replace(d, path=owner.block.path, line=line, col=col, message=f"{d.message} (in the owning copy of {p.group.id})")
+            return d._replace(path=owner.block.path, line=line, col=col, message=f"{d.message} (in the owning copy of {p.group.id})")
     return d
 
 

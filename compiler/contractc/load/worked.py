@@ -12,8 +12,7 @@ string) calls an example, unless at least half of its values are notation.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 EXAMPLE_WORDS = re.compile(r"\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b", re.IGNORECASE)
 # What counts as notation in a value (docs/notation.md); anything else is a concrete value.
@@ -23,8 +22,7 @@ _NOTATION = re.compile(
 _NEUTRAL = re.compile(r"^([-+]?\d+(\.\d+)?|true|false)$", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Scalar:
+class Scalar(NamedTuple):
     """A JSON leaf or a label's value, shaped like a YAML scalar node for :func:`example_reason`."""
 
     value: Any
