@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the CLI imports this module for --help; keep it light
     from contractc.output import Change
 
 SCHEMA_ID = "https://contractc.dev/schemas/check-report.schema.json"
-_FIX_COMMAND = re.compile(r"`(contractc [^`]+)`")
+_FIX_COMMAND = r"`(contractc [^`]+)`"  # compiled on first use (re's cache): only a report with drift asks
 
 
 class Report(NamedTuple):
@@ -79,7 +79,7 @@ class Report(NamedTuple):
         commands = set()
         for d in self.diagnostics:
             if d.exit_code is ExitCode.DRIFT:
-                found = _FIX_COMMAND.search(d.hint)
+                found = re.search(_FIX_COMMAND, d.hint)
                 commands.add(found.group(1) if found else None)
         return sorted(commands, key=lambda c: (c is None, c or ""))
 
