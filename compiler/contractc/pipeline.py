@@ -98,13 +98,13 @@ def _load(root: Path, site_pages: str | None) -> Project:
 
 def emit_outputs(project: Project, only: Iterable[str] = (), skip: Iterable[str] = ()) -> OutputSet:
     """Run every emitter (or those named in ``only``), but those in ``skip``."""
-    outputs = OutputSet()
     out = project.config.out
-    outputs.folders = {
+    folders = {
         folder: project.config.where(f"$.out.{kind}")
         for kind, folder in (("prompts", out.prompts), ("schemas", out.schemas), ("site", out.site))
         if folder
     }
+    outputs = OutputSet({}, set(), folders)
     wanted, skipped = set(only), set(skip)
     for kind, (emit_kind, owned_key) in EMITTERS.items():
         if (wanted and kind not in wanted) or kind in skipped:

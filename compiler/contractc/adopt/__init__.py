@@ -212,7 +212,7 @@ def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
     problems: list[Diagnostic] = []
     for rel, (data, kind) in sorted(written.items()):
         # Each file under the project root ("."), located at itself: the configuration is not written yet.
-        one = OutputSet({rel: Output(data, kind)}, folders={".": Span(rel, 1, 1, 0, 0)})
+        one = OutputSet({rel: Output(data, kind)}, set(), {".": Span(rel, 1, 1, 0, 0)})
         try:
             guard_paths(root, one)
         except ContractcError as exc:
