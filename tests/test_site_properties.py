@@ -182,3 +182,41 @@ def test_fences_the_site_would_show_as_text_are_those_a_commonmark_parse_finds(t
         if t.type == "fence" and not RENDERED_INFO.match(t.info.strip())
     ]
     assert unrendered_fence_labels(text) == parsed
+
+
+span_prose = st.lists(
+    st.one_of(st.sampled_from(["`", " ", "a", "\n", "``"]), st.sampled_from(
+        ["`x `", "` y`", "|", "|---|\n", "> ", "- ", "    ", "[r]", "[r]: /u\n", "<b>", "a < b", "\\`", "*", "#", "\r\n",
+         "{#z}", " ##", "\u2028", "&#96;", '<a title="`', '` x">', "[` x`][r]"]
+    )),
+    max_size=10,
+).map("".join)
+
+
+@st.composite
+def spanned_contracts(draw):
+    """Contracts whose headings, prose and receiver checks hold code spans with and without edge spaces."""
+    blocks = []
+    for level, words, prose in draw(st.lists(st.tuples(st.integers(1, 3), span_prose, span_prose), min_size=1, max_size=5)):
+        blocks += ["#" * level + " Title " + words.replace("\n", " ").replace("\r", " "), prose]
+    shape = draw(st.one_of(st.none(), st.lists(span_prose.map(lambda t: t.replace("\n", " ").replace("\r", " ")), min_size=1, max_size=3)))
+    if shape is not None:
+        items = "\n".join(f"{n}. Line begins `x: ` {text}" for n, text in enumerate(shape, 1))
+        blank = draw(st.sampled_from(["\n", ""]))
+        blocks.append(f"## Shape Return\n\nProduced by `a`; consumed by `b`.\n\n```\nx\n```\n\nReceiver checks:\n{blank}{items}")
+    return ("\n\n".join(blocks) + "\n").encode("utf-8")
+
+
+@settings(max_examples=400, deadline=None)
+@given(spanned_contracts(), st.booleans())
+def test_a_contract_page_is_its_annotated_text_with_visible_spans(data, with_notes):
+    """Spans found in the contract's own text land where the annotated text's own reading puts them."""
+    from contractc.site.annotate import contract_page_markdown
+    from contractc.site.code_spans import visible_code_spans
+
+    try:
+        contract = parse_contract(source_from_bytes("c.md", data))
+    except ContractcError:
+        return
+    notes = {s.anchor: "*Shape page:* [Return](shapes/x.md), produced by [`a`](agents/a.md)" for s in contract.sections} if with_notes else {}
+    assert contract_page_markdown(contract, notes) == visible_code_spans(annotate_contract(contract, notes))

@@ -30,13 +30,19 @@ def visible_code_spans(text: str) -> str:
     """
     if "` " not in text and " `" not in text:
         return text  # no span can begin or end with a space
+    tokens, env = parse_blocks(text)
+    return _apply(text, spaced_span_edits(text, tokens, env))
+
+
+def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int, str]]:
+    """(start, end, HTML) of each code span of ``text`` with an edge space, in order; ``tokens`` and
+    ``env`` are :func:`~contractc.site.blocks.parse_blocks` of ``text``."""
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
     edits: list[tuple[int, int, str]] = []
     done = 0  # past the last span found: the cells of a table row share their line, not their spans
-    tokens, env = parse_blocks(text)
     for token in tokens:
         # A span found below is written with a backtick next to a space, on one line of its
         # block's content; a block without one holds none, so its inlines are not parsed.
@@ -56,7 +62,7 @@ def visible_code_spans(text: str) -> str:
             start, stop = found
             edits.append((start, stop, html_code(content)))
             cursor = done = stop
-    return _apply(text, edits)
+    return edits
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:

@@ -26,7 +26,7 @@ from contractc.files import dump_json
 from contractc.load.paths import confined
 from contractc.budget import snippet_size
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
-from contractc.site.annotate import annotate_contract
+from contractc.site.annotate import contract_page_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.fields import field_rows
 from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
@@ -89,7 +89,7 @@ def render_site(
             notes = section_notes(contract, link, shape_pages, agent_pages)
             context |= {
                 "contract": contract,
-                "body": _markup(visible_code_spans(annotate_contract(contract, notes))),
+                "body": _markup(contract_page_markdown(contract, notes)),
                 "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
                 "changes_page": changes_page_path(f"{layout.prefix}/" if layout.prefix else "", contract.path),
             }
