@@ -144,7 +144,7 @@ def test_a_blocks_inline_tokens_are_the_full_parsers(text):
     """Code spans and raw HTML tags, which the site rewrites, are read exactly as a full parse reads them."""
     from markdown_it import MarkdownIt
 
-    from contractc.site.blocks import inline_children, parse_blocks
+    from contractc.load.blocks import inline_children, parse_blocks
 
     full = [t for t in MarkdownIt("commonmark").enable("table").parse(text) if t.type == "inline"]
     tokens, env = parse_blocks(text)

@@ -71,7 +71,7 @@ def _spans_in_source(contract: Contract, notes: dict[str, str]) -> list[tuple[in
         return None  # raw HTML made inert changes what the text around it parses as
     if "` " not in text and " `" not in text:
         return []
-    from contractc.site.blocks import parse_blocks
+    from contractc.load.blocks import parse_blocks
     from contractc.site.code_spans import spaced_span_edits
 
     tokens, env = parse_blocks(text)
@@ -179,7 +179,7 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     """An edit per ``<`` of raw HTML (CommonMark's html_block and html_inline), writing it ``&lt;``."""
-    from contractc.site.blocks import inline_children, parse_blocks
+    from contractc.load.blocks import inline_children, parse_blocks
 
     data = contract.data
     if not any(_outside_fences(contract, at) for at in _all(data, b"<", 0, len(data))):

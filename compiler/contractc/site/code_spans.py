@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from contractc.site.blocks import inline_children, parse_blocks
+from contractc.load.blocks import inline_children, parse_blocks
 
 SPACE = (
     '<span class="contractc-space" title="a space" '
@@ -36,7 +36,7 @@ def visible_code_spans(text: str) -> str:
 
 def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int, str]]:
     """(start, end, HTML) of each code span of ``text`` with an edge space, in order; ``tokens`` and
-    ``env`` are :func:`~contractc.site.blocks.parse_blocks` of ``text``."""
+    ``env`` are :func:`~contractc.load.blocks.parse_blocks` of ``text``."""
     lines = text.splitlines(keepends=True)
     starts = [0]
     for line in lines:

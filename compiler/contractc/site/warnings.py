@@ -51,7 +51,7 @@ def unrendered_fence_labels(text: str) -> list[tuple[int, str]]:
     """(line, info string) of each fence of ``text`` (CommonMark) that superfences would not take as a code fence."""
     if all(RENDERED_INFO.match(m.group(1).strip()) for m in _FIRST_FENCE_RUN.finditer(text)):
         return []  # no line could open such a fence: nothing to parse for
-    from contractc.site.blocks import parse_blocks
+    from contractc.load.blocks import parse_blocks
 
     tokens, _ = parse_blocks(text)  # fences are blocks: no inline parse
     return [

@@ -1,9 +1,10 @@
-"""The site's CommonMark reading of a text: its blocks at once, a block's inline tokens only when asked.
+"""A CommonMark reading of a text: its blocks at once, a block's inline tokens only when asked.
 
-The site looks inside a few blocks only (those whose raw content could hold what it
-rewrites: a code span with an edge space, a raw HTML tag), so it parses the inline
-content of those alone; parsing every paragraph's inlines was most of the time the
-site spent in markdown-it-py.  What it reads is what the full parser would give.
+The loader reads the inline tokens of a few blocks only (the headings, a paragraph that
+defines a form), and the site those that could hold what it rewrites (a code span with an
+edge space, a raw HTML tag); parsing every paragraph's inlines was most of the time spent
+in markdown-it-py.  What they read is what the full parser would give, but for the joining
+of adjacent text tokens: an escaped or entity character stays a ``text_special`` token.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from functools import cache, lru_cache
 
 @cache
 def commonmark():
-    """The site's one CommonMark parser (tables on), shared by every page of a run: making one compiles its
-    rule chains, which costs more than parsing a contract.
+    """The one block parser (CommonMark, tables on) of a process, shared by the loader and the site: making
+    one compiles its rule chains, which costs more than parsing a contract.
 
-    Its core chain stops after the blocks (see :func:`parse_blocks`): the site reads the inline
-    content of a few blocks only, and parsing every paragraph's inlines was most of its time.
+    Its core chain stops after the blocks (see :func:`parse_blocks`); its inline parser is
+    run on a block's content by :func:`inline_children`.
     """
     from markdown_it import MarkdownIt
 
@@ -37,9 +38,9 @@ def inline_children(token, env: dict) -> list:
     """The inline tokens of the block parser's ``inline`` ``token`` (``env`` from the same :func:`parse_blocks`).
 
     The same tokens the full parser makes for that block (it runs this very parse on
-    every block, with the same ``env``), but for the joining of adjacent text tokens,
-    which no caller reads.  Callers read them and never change them: a text without
-    link reference definitions shares the tokens of each block content it repeats.
+    every block, with the same ``env``), but for the joining of adjacent text tokens.
+    Callers read them and never change them: a text without link reference definitions
+    shares the tokens of each block content it repeats.
     """
     if env.get("references"):  # a reference link's meaning depends on the document's definitions
         md = commonmark()
