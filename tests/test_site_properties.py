@@ -220,3 +220,27 @@ def test_a_contract_page_is_its_annotated_text_with_visible_spans(data, with_not
         return
     notes = {s.anchor: "*Shape page:* [Return](shapes/x.md), produced by [`a`](agents/a.md)" for s in contract.sections} if with_notes else {}
     assert contract_page_markdown(contract, notes) == visible_code_spans(annotate_contract(contract, notes))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    spanned_contracts(),
+    st.sampled_from(["", "**Cite form.** A cite reads `[<n>] <title>`.\n", "**Cite form.**\n\n```\n[<n>]\n```\n", "# T \\* &amp; `a` {#t}\n"]),
+)
+def test_the_loader_reads_a_contract_as_a_full_parse_does(data, extra):
+    """The loader parses inline content only where it reads it (titles, forms): the contract it builds is the same."""
+    from unittest import mock
+
+    from contractc.load import contract as loader
+
+    data = extra.encode() + data.replace(b"Line begins `x: ` ", b"Every bullet carries the cite form; line begins `x: ` ", 1)
+    try:
+        with mock.patch.object(loader, "_parse", lambda text: loader.markdown().parse(text)):
+            full = parse_contract(source_from_bytes("c.md", data))
+    except ContractcError as exc:
+        full = exc.diagnostics
+    try:
+        ours = parse_contract(source_from_bytes("c.md", data))
+    except ContractcError as exc:
+        ours = exc.diagnostics
+    assert ours == full

@@ -48,7 +48,7 @@ class _Heading(NamedTuple):
 
 def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Span | None = None) -> Contract:
     """Parse ``src``; raise :class:`ContractcError` with every problem found."""
-    tokens = markdown().parse(src.text)
+    tokens = _parse(src.text)
     problems: list[Diagnostic] = []
     _check_fences(src, tokens, problems)
     sections = _sections(src, tokens, problems)
@@ -89,11 +89,29 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
     return compile_checks(contract, tokens)
 
 
+def _parse(text: str) -> list:
+    """The contract's tokens: every block, with the inline tokens of what the loader reads inside a
+    block (the top-level headings' titles, a paragraph that may define a form: ``**Name form.**``).
+
+    The other blocks' inline content (most of a contract's prose) is not parsed: only
+    block contents are read there.
+    """
+    from contractc.load.blocks import inline_children, parse_blocks
+
+    tokens, env = parse_blocks(text)
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.level == 0:
+            inline_children(tokens[i + 1], env)
+        elif tok.type == "inline" and tok.content.startswith("**"):
+            inline_children(tok, env)
+    return tokens
+
+
 def _inline_text(inline) -> str:
     """Rendered text of an inline token, the way Python-Markdown's toc sees a heading."""
     parts = []
     for child in inline.children or ():
-        if child.type in ("text", "code_inline"):
+        if child.type in ("text", "text_special", "code_inline"):  # text_special: an escaped or entity character
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
