@@ -34,10 +34,24 @@ def find_dangling_links(project: Project) -> list[Diagnostic]:
     return [d for contract in project.contracts for d in find(contract.path, contract.data)]
 
 
-def dangling_links_in(project: Project) -> Callable[[TargetFile], list[Diagnostic]]:
-    """The finder of dangling citations in one target file."""
-    find = _finder(project)
-    return lambda target: find(target.path, target.data)
+def dangling_links_in(project: Project) -> _Finder:
+    """The finder of dangling citations in one target file (called with a target; ``quiet`` asks its bytes first)."""
+    return _Finder(project)
+
+
+class _Finder:
+    __slots__ = ("_find", "_site_url")
+
+    def __init__(self, project: Project):
+        self._find = _finder(project)
+        self._site_url = project.config.site_url.encode("utf-8")
+
+    def __call__(self, target: TargetFile) -> list[Diagnostic]:
+        return self._find(target.path, target.data)
+
+    def quiet(self, data: bytes, managed: list[tuple[int, int]]) -> bool:
+        """True when ``data`` cites nothing (see :data:`contractc.drift.TARGET_FINDERS`); the regions do not matter."""
+        return _cites_nothing(data, self._site_url)
 
 
 def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
@@ -45,9 +59,7 @@ def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
     site_url = project.config.site_url.encode("utf-8")
 
     def find(path: str, data: bytes) -> list[Diagnostic]:
-        # A link needs `](` or `]:`, and a bare URL is judged only under the site_url: a file with
-        # none of them (most prompt files) is passed before the `#` marks are looked at.
-        if (not _link_bracket(data) and not _names_site(data, site_url)) or not _may_cite(data, site_url):
+        if _cites_nothing(data, site_url):
             return []
         if not index:
             index.append(_Index(project, project.site))
@@ -61,6 +73,15 @@ def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
         return problems
 
     return find
+
+
+def _cites_nothing(data: bytes, site_url: bytes) -> bool:
+    """Whether ``data`` surely holds no citation, decided by byte searches before any regex runs.
+
+    A link needs `](` or `]:`, and a bare URL is judged only under the site_url: a file with
+    none of them (most prompt files) is passed before the `#` marks are looked at.
+    """
+    return (not _link_bracket(data) and not _names_site(data, site_url)) or not _may_cite(data, site_url)
 
 
 def _link_bracket(data: bytes) -> bool:

@@ -23,7 +23,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from contractc.diagnostics import Diagnostic
@@ -64,10 +64,28 @@ Shapes = tuple[dict[str, list[tuple[DataShape, set[str]]]], list[tuple[TextShape
 template line the templates (by position) holding it."""
 
 
-def restatements_in(project: Project) -> Callable[[TargetFile], list[Diagnostic]]:
+class _Finder:
     """The finder of restatements in one target; the shapes' keys and template lines are read once."""
-    shapes = _shapes(project)
-    return lambda target: [d for d, _ in _found(project, target, shapes)]
+
+    __slots__ = ("_project", "_shapes")
+
+    def __init__(self, project: Project):
+        self._project = project
+        self._shapes = _shapes(project)
+
+    def __call__(self, target: TargetFile) -> list[Diagnostic]:
+        return [d for d, _ in _found(self._project, target, self._shapes)]
+
+    @staticmethod
+    def quiet(data: bytes, managed: list[tuple[int, int]]) -> bool:
+        """True when a target of ``data``, whose regions hold the (start, end) ranges ``managed``, holds no
+        restatement: no fence starts outside its regions (see :data:`contractc.drift.TARGET_FINDERS`)."""
+        return not _fence_outside(data, managed)
+
+
+def restatements_in(project: Project) -> _Finder:
+    """The finder of restatements in one target (called with a target; ``quiet`` asks its bytes first)."""
+    return _Finder(project)
 
 
 def find_restatements(project: Project) -> list[Diagnostic]:
