@@ -139,7 +139,12 @@ class _Index:
         self.by_url = {site_relative_url(config, p.path).rstrip("/"): p.path for p in layout.pages}
         # The site's own area under site_url: all of it when site_url already names the prefix.
         self.prefix = "" if named_prefix(config) else layout.prefix
-        self.layout = layout
+        # Each page's anchors, gathered in one walk: a citation costs a lookup, not a walk of the whole site.
+        self.anchors: dict[str, set[str]] = {}
+        for anchor in layout.anchors:
+            self.anchors.setdefault(anchor.page, set()).add(anchor.id)
+        self.ranked: dict[str, list[str]] = {}
+        """A page's anchors sorted, for the suggestion, made when the page is first cited wrongly."""
 
     def dangling(self, source: str, target: str) -> tuple[str, str] | None:
         """(message, hint) when ``target`` points into the contracts or the site at a missing anchor."""
@@ -166,10 +171,13 @@ class _Index:
     def _missing(self, target: str, page: str, anchor: str, where: str) -> tuple[str, str] | None:
         import difflib
 
-        known = self.layout.anchors_on(page)
+        known = self.anchors.get(page, set())
         if anchor in known:
             return None
-        close = difflib.get_close_matches(anchor, sorted(known), n=1)
+        ranked = self.ranked.get(page)
+        if ranked is None:
+            ranked = self.ranked[page] = sorted(known)
+        close = difflib.get_close_matches(anchor, ranked, n=1)
         hint = f"did you mean #{close[0]}?" if close else "see anchors.json for every anchor"
         return (
             f"link {target} names no anchor {anchor!r} of {where}",
