@@ -83,6 +83,7 @@ MUTATIONS = [
     lambda b: b.replace("\n", "\r\n"),  # CRLF
     lambda b: re.sub("sha256=[0-9a-f]{64}", "sha256=" + "ab" * 32, b, count=1),  # stale: the contract moved on
     lambda b: b.replace("\n", "\nedited by hand\n", 1) if b.count("\n") > 2 else b,  # content edited
+    lambda b: _edit_in_place(b),  # content edited, not one byte more or less
     lambda b: b.rsplit("<!--", 1)[0],  # end marker removed: unclosed
     lambda b: b.replace("contractc:end", "contractc:end shape=other", 1),  # closes another region
     lambda b: b.replace("contractc:begin", "contractc:begin  ", 1),  # a marker build would rewrite
@@ -90,6 +91,22 @@ MUTATIONS = [
     lambda b: b + b,  # the same region twice
     lambda b: b.replace("-->", "", 1),  # malformed
 ]
+
+
+def _edit_in_place(block: str) -> str:
+    """One letter of the region's bytes in the other case: the edit keeps every offset after it."""
+    start, end = block.index("\n") + 1, block.rindex("<!--")
+    at = next((i for i in range(start, end) if block[i].isalpha()), None)
+    return block if at is None else block[:at] + block[at].swapcase() + block[at + 1 :]
+
+
+# Read first (paths sort before the others): every begin line is learnt before any other target is read,
+# also one at the top of a file after a BOM, and lines ending in CRLF.
+TEACHERS = {
+    "agents/0-lf.md": "".join(BLOCKS),
+    "agents/0-crlf.md": "".join(BLOCKS).replace("\n", "\r\n"),
+    **{f"agents/0-bom-{i}.md": "\ufeff" + BLOCKS[i] for i in range(0, len(BLOCKS), 9)},
+}
 
 
 @st.composite
@@ -141,11 +158,48 @@ def passed(project) -> tuple:
 @given(st.lists(target(), min_size=1, max_size=4))
 def test_the_pass_reports_what_the_careful_path_reports(files):
     # Each file twice, the copies after all originals: the second meets the lines the first taught.
-    targets = {f"agents/a{i}.md": data for i, data in enumerate(files)}
+    targets: dict[str, str | bytes] = {**TEACHERS}
+    targets |= {f"agents/a{i}.md": data for i, data in enumerate(files)}
     targets |= {f"agents/b{i}.md": data for i, data in enumerate(files)}
     with tempfile.TemporaryDirectory() as folder:
         project = load_project(write_tree(Path(folder), project_files(**targets)))
         assert passed(project) == careful(project)
+
+
+CURRENT = BLOCKS[0]  # shape=report, no blanks around its markers
+NEAR_MISSES = {
+    "one letter edited": _edit_in_place(CURRENT),
+    "end marker names another region": CURRENT.replace("contractc:end", "contractc:end shape=other"),
+    "a BOM before the begin marker, mid-file": "Prose.\n\ufeff" + CURRENT,
+    "never ended": CURRENT.rsplit("<!--", 1)[0],
+    "begun inside an open region": CURRENT.rsplit("<!--", 1)[0] + CURRENT,
+    "ended by the next begin marker, at the end of the file": CURRENT.rsplit("<!--", 1)[0] + CURRENT.split("\n")[0],
+    "CRLF": CURRENT.replace("\n", "\r\n"),
+    "a CR alone before the begin marker": "Prose.\r" + CURRENT,
+    "a marker build would rewrite": CURRENT.replace("contractc:begin", "contractc:begin ", 1),
+    "stale": re.sub("sha256=[0-9a-f]{64}", "sha256=" + "ab" * 32, CURRENT),
+    "a mention of contractc: in prose": CURRENT + "The contractc: tool.\n",
+    "an end marker in prose": CURRENT + "Close with <!-- contractc:end -->.\n",
+    "a pasted copy": CURRENT + PROSE[3],
+    "a dangling link": CURRENT + PROSE[7],
+}
+
+
+@pytest.mark.parametrize("case", NEAR_MISSES)
+def test_a_near_miss_is_read_carefully(tmp_path, monkeypatch, case):
+    """Each way a target can differ from a current one, after every begin line was learnt: its regions are
+    found as the careful path finds them (twice: also once its own marker lines were seen), and the pass
+    reports what the careful path reports."""
+    from contractc.load import targets as module
+
+    copies = {"agents/x.md": NEAR_MISSES[case], "agents/y.md": NEAR_MISSES[case]}  # the second meets what the first taught
+    project = load_project(write_tree(tmp_path, project_files(**TEACHERS, **copies)))
+    scanned = []
+    real = module.scan_regions
+    monkeypatch.setattr(module, "scan_regions", lambda path, *a, **k: scanned.append(path) or real(path, *a, **k))
+    found = passed(project)
+    assert "agents/x.md" in scanned and "agents/y.md" in scanned
+    assert found == careful(project)
 
 
 def test_a_current_target_is_passed_without_finding_its_regions(tmp_path, monkeypatch):
