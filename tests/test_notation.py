@@ -307,3 +307,29 @@ def test_properties_of_generated_shapes(lines):
         errors = list(validator(shape.artifact, registry).iter_errors(document))
         assert any(repr(name) in e.message for e in errors for name in names), (names, document)
     assert emit_schemas(project) == emit_schemas(_load(contract_of(lines)))
+
+
+def test_an_anchored_value_means_what_it_means_without_the_anchor():
+    """`&name` only names a node: `&k string` is still the string type, `&b true` still a boolean."""
+    from contractc.emit.schemas import compile_schemas
+
+    def schema(block: str) -> dict:
+        project = _load(f"# C\n\n## S\n\n```yaml\nbrief:\n{block}```\n")
+        return compile_schemas(project)["brief"].wire["properties"]
+
+    plain = schema("  goal: string\n  flag: true\n  count: 8\n")
+    anchored = schema("  goal: &g string\n  flag: &f true\n  count: &c 8\n")
+    assert anchored == plain
+    assert anchored["goal"]["type"] == "string" and "const" not in anchored["goal"]
+    assert anchored["flag"]["type"] == "boolean"
+
+
+def test_an_anchored_boolean_stays_a_boolean_in_a_validated_document():
+    from contractc.load.yaml_block import plain
+    from contractc.load.yaml_safe import load_yaml
+
+    assert plain(load_yaml("done: &d true\nagain: *d\nn: &n 3\n", "doc.yaml", "document-syntax")) == {
+        "done": True,
+        "again": True,
+        "n": 3,
+    }

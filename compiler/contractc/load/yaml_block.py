@@ -34,7 +34,7 @@ class _Converter:
 
     def node(self, value: Any, line: int, col: int) -> Node:
         from ruamel.yaml.comments import CommentedMap, CommentedSeq
-        from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString, ScalarString
+        from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString, PlainScalarString, ScalarString
 
         fline, fcol = self.first_line + line, col + 1 + self.col_offset
         if isinstance(value, CommentedMap):
@@ -44,10 +44,10 @@ class _Converter:
             return Node("seq", fline, fcol, items=items)
         if value is None:
             return Node("scalar", fline, fcol, text="null")
-        if isinstance(value, bool):
+        if _is_bool(value):
             return Node("scalar", fline, fcol, text="true" if value else "false")
         block = isinstance(value, (LiteralScalarString, FoldedScalarString))
-        quoted = isinstance(value, ScalarString) and not block
+        quoted = isinstance(value, ScalarString) and not block and not isinstance(value, PlainScalarString)
         return Node("scalar", fline, fcol, text=str(value), quoted=quoted, block=block)
 
     def fields(self, mapping: Any):
@@ -90,6 +90,13 @@ def _comment(slots: Any, key_col: int) -> str:
     return " ".join(p for p in parts if p)
 
 
+def _is_bool(value: Any) -> bool:
+    """True for ``true``/``false``, anchored or not (an anchored boolean is ruamel's ``ScalarBoolean``, an int)."""
+    from ruamel.yaml.scalarbool import ScalarBoolean
+
+    return isinstance(value, (bool, ScalarBoolean))
+
+
 def plain(value: Any) -> Any:
     """ruamel's round-trip types as plain JSON types: what validators and the typed model read.
 
@@ -100,7 +107,9 @@ def plain(value: Any) -> Any:
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [plain(v) for v in value]
-    if isinstance(value, bool) or value is None:
+    if _is_bool(value):
+        return bool(value)
+    if value is None:
         return value
     if isinstance(value, int):
         return int(value)
