@@ -72,11 +72,6 @@ def load_targets(root: Path, config: Config, contracts: list[Contract]) -> Targe
     return Targets(tuple(_target_paths(root, config, contracts)), TargetReader(root, contracts))
 
 
-def target_reader(root: Path, contracts: list[Contract]) -> Callable[[str], TargetFile]:
-    """Reads one target and finds its regions (see :class:`TargetReader`)."""
-    return TargetReader(root, contracts)
-
-
 class TargetReader:
     """Reads one target and finds its regions; what a reference resolves to is worked out once per reference.
 
@@ -243,10 +238,12 @@ class CurrentLines:
         data, lines = target.data, self._lines
         for region in target.regions:
             begin = data.rfind(b"\n", 0, region.marker.start) + 1
-            line = data[begin : region.content.start]
+            line = data[begin : region.content.start - 1]
             # Only a line that ends with \n and holds no \r: then every reading of lines agrees where it
             # starts and ends.  A line at the top of a file with a BOM is left to the careful path.
-            if line in lines or not line.endswith(b"\n") or b"\r" in line or line.startswith(BOM) or len(lines) >= self._LIMIT:
+            if line in lines or len(lines) >= self._LIMIT or data[region.content.start - 1 : region.content.start] != b"\n":
+                continue
+            if b"\r" in line or line.startswith(BOM):
                 continue
             filled = fill(region)
             if filled is None:
@@ -258,7 +255,7 @@ class CurrentLines:
                 continue
             if held and not held.endswith(b"\n"):
                 continue
-            lines[line[:-1]] = (region.kind, region.ref, held)
+            lines[line] = (region.kind, region.ref, held)
 
     def managed(self, data: bytes) -> list[tuple[int, int]] | None:
         """The (start, end) of every region's bytes when each marker of ``data`` sits on a learnt begin line,
