@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc import emit
@@ -24,6 +25,10 @@ from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_p
 from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
+
+if TYPE_CHECKING:
+    from contractc.drift import TargetFind
+    from contractc.load.targets import TargetReader
 
 
 def emit_site(project: Project) -> dict[str, bytes]:
@@ -119,15 +124,14 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     """
     from contractc.drift import TARGET_FINDERS
     from contractc.filled import renderer
-    from contractc.load.targets import CurrentLines, TargetReader
+    from contractc.load.targets import CurrentLines
     from contractc.output import Output
     from contractc.progress import counted
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
-    quiet = [getattr(find, "quiet", None) for find in finders]
     refill = renderer(project)
     targets = project.targets
-    reader = targets.reader
+    reader: TargetReader = targets.reader  # type: ignore[assignment]  # load_targets makes every Targets' reader
     current = CurrentLines()
     problems: list[Diagnostic] = []
     changes: list[Change] = []
@@ -136,22 +140,14 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     compared = 0
     for path in counted(targets.paths, "checking targets", len(targets)):
         try:
-            if not isinstance(reader, TargetReader):  # a project built by hand: no bytes-first pass
-                target = reader(path)  # type: ignore[misc]
-            else:
-                data = reader.read(path)
-                managed = current.managed(data)
-                if managed is not None:  # every region current: only a finder may have something to say
-                    if render and managed:
-                        compared += 1
-                    target = None
-                    for find, is_quiet in zip(finders, quiet):
-                        if is_quiet is None or not is_quiet(data, managed):
-                            if target is None:
-                                target = reader.scan(path, data)
-                            found.extend(find(target))
-                    continue
-                target = reader.scan(path, data)
+            data = reader.read(path)
+            managed = current.managed(data)
+            if managed is not None:  # every region holds what it must: only a finder may have something to say
+                if render and managed:
+                    compared += 1
+                found += _found_in_current(finders, reader, path, data, managed)
+                continue
+            target = reader.scan(path, data)
         except ContractcError as exc:
             problems.extend(exc.diagnostics)
             continue
@@ -168,6 +164,21 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     if problems:
         raise ContractcError(problems)
     return changes, drifted, found, compared
+
+
+def _found_in_current(
+    finders: list[TargetFind], reader: TargetReader, path: str, data: bytes, managed: list[tuple[int, int]]
+) -> list[Diagnostic]:
+    """What the finders find in a target whose every region is current: the target's regions are found
+    (its model built) only when a finder cannot tell from the bytes that it finds nothing."""
+    found: list[Diagnostic] = []
+    target = None
+    for find in finders:
+        if not find.quiet(data, managed):
+            if target is None:
+                target = reader.scan(path, data)
+            found += find(target)
+    return found
 
 
 def find_drift(project: Project) -> list[Diagnostic]:
