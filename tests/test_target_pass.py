@@ -33,6 +33,7 @@ from contractc.load.targets import scan_regions
 from contractc.model import TargetFile
 from contractc.pipeline import compare_targets, explain
 from region_project import project_files
+from test_scaling import _steps
 
 sys.path.insert(0, str(REPO / "bench"))
 from shapes_corpus import write_shapes_corpus  # noqa: E402
@@ -60,7 +61,7 @@ def _blocks() -> list[str]:
     for ref in REFS:
         for lead in BLANKS:
             for trail in BLANKS:
-                for end in ("", " " + ref.split(",")[0] if ref.startswith("shape=") else ""):
+                for end in ["", " " + ref] if ref.startswith("shape=") else [""]:
                     seed += f"{lead}<!-- contractc:begin {ref} -->{trail}\n{lead}<!-- contractc:end{end} -->{trail}\n"
     with tempfile.TemporaryDirectory() as folder:
         project = load_project(write_tree(Path(folder), project_files(**{"agents/seed.md": seed})))
@@ -223,30 +224,7 @@ def test_a_current_target_is_passed_without_finding_its_regions(tmp_path, monkey
 
 # --- work per target ---
 
-PACKAGE = str(REPO / "compiler" / "contractc")
 PASTED = "```yaml\nrecord_0:\n  id: string\n```\n\nSee [the returns](../contracts/returns.md#no-such-anchor).\n"
-
-
-def _steps(run) -> int:
-    """How many lines of contractc's code ``run()`` executes (frames of other code are not traced)."""
-    count = 0
-
-    def local(frame, event, arg):
-        nonlocal count
-        if event == "line":
-            count += 1
-        return local
-
-    def calls(frame, event, arg):
-        return local if frame.f_code.co_filename.startswith(PACKAGE) else None
-
-    previous = sys.gettrace()
-    sys.settrace(calls)
-    try:
-        run()
-    finally:
-        sys.settrace(previous)
-    return count
 
 
 def _pass_steps(root: Path, agents: int, extra: str) -> int:
