@@ -33,9 +33,10 @@ print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}), file=s
 
 # Libraries of other commands: validating a rejected contractc.yaml (jsonschema), the site (jinja2, mkdocs,
 # Python-Markdown), the other YAML library, suggestions (difflib), git (subprocess) and the diff stack.
+# The site stage as a whole: a project that stores no site pages (no `out.site`) has none to compare.
 NEVER_ON_CHECK = (
     "jsonschema", "jinja2", "mkdocs", "markdown", "yaml", "difflib", "subprocess",
-    "contractc.site.pages", "contractc.diff", "contractc.scan", "contractc.adopt", "contractc.validate",
+    "contractc.site", "contractc.diff", "contractc.scan", "contractc.adopt", "contractc.validate",
 )  # fmt: skip
 # --help and --version load no project: no parser and no model either.
 NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "ruamel", "contractc.model", "contractc.pipeline", "contractc.load")

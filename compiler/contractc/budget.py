@@ -12,7 +12,7 @@ it) or per snippet (by shape id), set under ``budgets:`` in contractc.yaml;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from contractc.diagnostics import Diagnostic
 from contractc.model import Contract, Project, TextShape
@@ -25,8 +25,7 @@ def estimate_tokens(data: bytes) -> int:
     return -(-len(data) // BYTES_PER_TOKEN)
 
 
-@dataclass(frozen=True, slots=True)
-class Size:
+class Size(NamedTuple):
     bytes: int
     tokens: int
     """Estimated (:func:`estimate_tokens`)."""

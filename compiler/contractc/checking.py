@@ -70,8 +70,6 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
         from contractc.changed import limit_to_changes
 
         diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
-    from dataclasses import replace
-
     kept = set(diagnostics)
     attached = {d: c for d, c in result.attached.items() if d in kept}
-    return replace(Report.of(diagnostics, changes, result.checked, changed_since, hidden), attached=attached), result.docs_url
+    return Report.of(diagnostics, changes, result.checked, changed_since, hidden)._replace(attached=attached), result.docs_url

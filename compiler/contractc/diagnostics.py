@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 def doc_url(code: str, docs_url: str) -> str:
     """Where a code is explained online: its anchor on the drift-codes page at ``docs_url``.
@@ -152,9 +152,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """One located message."""
+class Diagnostic(NamedTuple):
+    """One located message (a typed, immutable record; a change is ``d._replace(...)``)."""
 
     path: str
     """Project-relative path (POSIX separators) of the file the message is about."""

@@ -3,22 +3,29 @@
 Every object keeps the :class:`Span` it came from, so any section, block or
 check can be sliced from the source bytes exactly and every message can be
 located.  Nothing here does I/O.
+
+The values are typed, immutable records: ``typing.NamedTuple`` (a change is
+``x._replace(...)``).  Every ``contractc`` run creates these classes at start-up,
+and a NamedTuple class costs about a sixth of a frozen dataclass's (which
+compiles its methods from source); a fresh CI ``check`` pays for each.  The
+three that keep state they compute on first use (:class:`Contract`,
+:class:`Targets`, :class:`Project`) are frozen dataclasses.  The annotations
+are evaluated (no ``from __future__ import annotations``): NamedTuple compiles
+each annotation written as a string, so only the forward references are strings.
 """
 
-from __future__ import annotations
-
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from contractc.checks.rules import Rule
     from contractc.layout import Layout
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """Where something is in a source file."""
 
     path: str
@@ -33,8 +40,7 @@ class Span:
     """Byte offset past the last byte (exclusive)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(NamedTuple):
     """A heading and everything up to the next heading of the same or higher level."""
 
     anchor: str
@@ -53,8 +59,7 @@ class Section:
     """Anchor of the enclosing section, if any."""
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(NamedTuple):
     """One numbered receiver check of a text shape."""
 
     number: int
@@ -65,12 +70,11 @@ class Check:
     """The whole list item."""
     anchor: str
     """``<shape-anchor>-check-<number>``."""
-    rules: tuple[Rule, ...] | None = None
+    rules: "tuple[Rule, ...] | None" = None
     """The check compiled from its prose (:mod:`contractc.checks.rules`); None when it is not mechanised."""
 
 
-@dataclass(frozen=True, slots=True)
-class TextShape:
+class TextShape(NamedTuple):
     """A return format shown in a fenced block with receiver checks."""
 
     id: str
@@ -94,8 +98,7 @@ class TextShape:
     kind: Literal["text"] = "text"
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
+class Node(NamedTuple):
     """A value in a data-shape block as written, before any notation is interpreted."""
 
     kind: Literal["scalar", "map", "seq", "absent"]
@@ -110,14 +113,13 @@ class Node:
     """The scalar was written in quotes (``"YYYY-MM-DD"``)."""
     block: bool = False
     """A literal or folded block scalar (``key: |``)."""
-    fields: tuple[Field, ...] = ()
+    fields: "tuple[Field, ...]" = ()
     """A mapping's keys in source order."""
-    items: tuple[Node, ...] = ()
+    items: "tuple[Node, ...]" = ()
     """A sequence's items."""
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(NamedTuple):
     """One key of a data shape and the comment the author attached to it."""
 
     name: str
@@ -128,8 +130,7 @@ class Field:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class DataShape:
+class DataShape(NamedTuple):
     """A fenced YAML block whose single top-level key names the shape."""
 
     id: str
@@ -144,7 +145,7 @@ class DataShape:
     """The YAML between the fences."""
     root: Field
     """The top-level key and its value."""
-    spec: Spec | None = None
+    spec: "Spec | None" = None
     """The notation interpreted (stage 2, :mod:`contractc.notation`): set by ``load`` on every shape it returns."""
     kind: Literal["data"] = "data"
 
@@ -155,8 +156,7 @@ Kind = Literal[
 ]  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Spec:
+class Spec(NamedTuple):
     """What one value of a data shape may be: the notation, interpreted."""
 
     kind: Kind
@@ -166,9 +166,9 @@ class Spec:
     """Allowed values of an ``enum``."""
     examples: tuple[Any, ...] = ()
     """Literal values the contract wrote (``FR-001``, ``8``), in source order."""
-    items: tuple[Spec, ...] = ()
+    items: "tuple[Spec, ...]" = ()
     """An array's item variants; empty when any item is allowed."""
-    props: tuple[Prop, ...] = ()
+    props: "tuple[Prop, ...]" = ()
     """An object's keys in source order."""
     open: bool = False
     """An object that also accepts keys the contract does not list."""
@@ -180,8 +180,7 @@ class Spec:
     """``null`` is also allowed (``string | null``, or a ``# ← NULLABLE`` comment)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Prop:
+class Prop(NamedTuple):
     """One key of an object."""
 
     name: str
@@ -199,8 +198,7 @@ class Prop:
     col: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ShapeSpec:
+class ShapeSpec(NamedTuple):
     """A data shape with its notation interpreted, and where it comes from (what schemas and the site read)."""
 
     id: str
@@ -213,7 +211,7 @@ class ShapeSpec:
     comment: str
     spec: Spec
 
-    def has_transient(self, specs: dict[str, ShapeSpec]) -> bool:
+    def has_transient(self, specs: "dict[str, ShapeSpec]") -> bool:
         """True when the shape or a shape it refers to has a transient field (so it has an artifact schema)."""
         return _has_transient(self.spec, specs, {self.id})
 
@@ -229,7 +227,7 @@ def _has_transient(spec: Spec, specs: dict[str, ShapeSpec], seen: set[str]) -> b
 Shape = TextShape | DataShape
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Contract:
     """One parsed contract document."""
 
@@ -310,8 +308,7 @@ class Contract:
 RegionKind = Literal["shape", "section", "bundle"]
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
+class Region(NamedTuple):
     """A managed region of a target file: begin marker, generated bytes, end marker."""
 
     kind: RegionKind
@@ -335,16 +332,15 @@ class Region:
         return f"{self.kind}={self.ref}"
 
 
-@dataclass(frozen=True, slots=True)
-class TargetFile:
+class TargetFile(NamedTuple):
     """A file matched by ``targets:``: user-owned bytes, possibly holding managed regions."""
 
     path: str
-    data: bytes = field(repr=False)
+    data: bytes
     regions: tuple[Region, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Targets:
     """The files matched by ``targets:``, in path order, read and scanned one at a time.
 
@@ -380,19 +376,17 @@ class Targets:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class RoleFile:
+class RoleFile(NamedTuple):
     """An agent's role file (``agents:`` in the configuration)."""
 
     agent: str
     path: str
-    data: bytes = field(repr=False)
+    data: bytes
     body_start: int
     """Byte offset where the body starts: past the YAML front matter, or 0 when there is none."""
 
 
-@dataclass(frozen=True, slots=True)
-class PinRecord:
+class PinRecord(NamedTuple):
     """What ``prompts/manifest.json`` recorded about a pinned contract's bytes."""
 
     sha256: str
@@ -400,7 +394,102 @@ class PinRecord:
     """Anchor -> SHA-256 of the section's own bytes (heading to its first subsection)."""
 
 
-@dataclass(frozen=True, slots=True)
+class ContractEntry(NamedTuple):
+    path: str
+    shared: tuple[str, ...]
+    sha256: str | None
+    """A pinned SHA-256, when the configuration pins one."""
+    span: Span
+    """Where the entry is in contractc.yaml."""
+
+
+class Outputs(NamedTuple):
+    """``out:``, the output folders, project-relative."""
+
+    prompts: str = "prompts"
+    """Dispatch snippets and their manifest."""
+    schemas: str = "schemas"
+    """JSON Schemas of the data shapes."""
+    site: str | None = None
+    """Where ``build`` stores the site's pages; None: the mkdocs plugin renders them in memory."""
+
+    def folders(self) -> tuple[str, ...]:
+        """Every configured output folder: none of their files is ever a target."""
+        return tuple(f for f in (self.prompts, self.schemas, self.site) if f is not None)
+
+
+class SiteOptions(NamedTuple):
+    """``site:``, the contract site."""
+
+    prefix: str = "contracts"
+    """Folder of the generated pages inside the site, without leading or trailing ``/``; empty: the site root."""
+    templates: str | None = None
+    """Project folder whose templates override the shipped ones by name; None: the shipped ones only."""
+    directory_urls: bool = True
+    """Whether the site uses directory URLs (mkdocs' ``use_directory_urls``)."""
+
+
+class Budgets(NamedTuple):
+    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.budget`)."""
+
+    agents: tuple[tuple[str, int], ...] = ()
+    """(agent, ceiling on each dispatch snippet sent to it) by agent name."""
+    shapes: tuple[tuple[str, int], ...] = ()
+    """(text shape id, ceiling on its dispatch snippet) by shape id."""
+
+
+class AllowedRestatement(NamedTuple):
+    """One ``allow_restatements:`` entry: hand-made copies check must not report."""
+
+    path: str
+    """Glob pattern of the target file(s)."""
+    shape: str | None = None
+    """Only copies of this shape id; None: any shape."""
+    line: int | None = None
+    """Without ``sha256``: only the copy whose opening fence is on this line; None: any line.
+    With ``sha256``: a hint only (a note says where the copy moved)."""
+    sha256: str | None = None
+    """Only the copy whose bytes (opening fence line through closing fence line) have this SHA-256."""
+
+    def allows(self, path: str, shape: str, line: int, digest: Callable[[], str]) -> bool:
+        """Whether the entry covers the copy: path glob and shape, then its bytes (``digest()``,
+        computed only when asked) or else its ``line``."""
+        from fnmatch import fnmatchcase
+
+        if not fnmatchcase(path, self.path) or (self.shape is not None and self.shape != shape):
+            return False
+        if self.sha256 is not None:
+            return self.sha256 == digest()
+        return self.line is None or self.line == line
+
+
+class Config(NamedTuple):
+    """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
+
+    path: str
+    contracts: tuple[ContractEntry, ...]
+    out: Outputs
+    site_url: str
+    """Where the site is published, ending with ``/``."""
+    site: SiteOptions = SiteOptions()
+    targets: tuple[str, ...] = ()
+    """Glob patterns of the files that may hold managed regions, as written."""
+    agents: tuple[tuple[str, str], ...] = ()
+    """(agent, role file path as written) by agent name."""
+    allow_restatements: tuple[AllowedRestatement, ...] = ()
+    budgets: Budgets = Budgets()
+    positions: Mapping[str, tuple[int, int]] = MappingProxyType({})
+    """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
+    docs_url: str = ""
+    """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
+
+    def where(self, key_path: str) -> Span:
+        """The span of a key path (``$.out.prompts``), for locating messages about it."""
+        line, col = self.positions.get(key_path, (1, 1))
+        return Span(self.path, line, col, 0, 0)
+
+
+@dataclass(frozen=True)
 class Project:
     """Everything the emitters need: the configuration and every parsed contract."""
 
@@ -421,7 +510,7 @@ class Project:
     """What is derived from the model on first use and kept (the site's layout); a new project starts empty."""
 
     @property
-    def site(self) -> Layout:
+    def site(self) -> "Layout":
         """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
 
         ``check`` needs them only for a file that may cite the site, and most prompt files do not.
@@ -452,104 +541,3 @@ class Project:
     def target(self, path: str) -> TargetFile | None:
         """The target file at ``path``, read now; None when it is not a target."""
         return self.targets.get(path)
-
-
-@dataclass(frozen=True, slots=True)
-class ContractEntry:
-    path: str
-    shared: tuple[str, ...]
-    sha256: str | None
-    """A pinned SHA-256, when the configuration pins one."""
-    span: Span
-    """Where the entry is in contractc.yaml."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outputs:
-    """``out:``, the output folders, project-relative."""
-
-    prompts: str = "prompts"
-    """Dispatch snippets and their manifest."""
-    schemas: str = "schemas"
-    """JSON Schemas of the data shapes."""
-    site: str | None = None
-    """Where ``build`` stores the site's pages; None: the mkdocs plugin renders them in memory."""
-
-    def folders(self) -> tuple[str, ...]:
-        """Every configured output folder: none of their files is ever a target."""
-        return tuple(f for f in (self.prompts, self.schemas, self.site) if f is not None)
-
-
-@dataclass(frozen=True, slots=True)
-class SiteOptions:
-    """``site:``, the contract site."""
-
-    prefix: str = "contracts"
-    """Folder of the generated pages inside the site, without leading or trailing ``/``; empty: the site root."""
-    templates: str | None = None
-    """Project folder whose templates override the shipped ones by name; None: the shipped ones only."""
-    directory_urls: bool = True
-    """Whether the site uses directory URLs (mkdocs' ``use_directory_urls``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Budgets:
-    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.budget`)."""
-
-    agents: tuple[tuple[str, int], ...] = ()
-    """(agent, ceiling on each dispatch snippet sent to it) by agent name."""
-    shapes: tuple[tuple[str, int], ...] = ()
-    """(text shape id, ceiling on its dispatch snippet) by shape id."""
-
-
-@dataclass(frozen=True, slots=True)
-class AllowedRestatement:
-    """One ``allow_restatements:`` entry: hand-made copies check must not report."""
-
-    path: str
-    """Glob pattern of the target file(s)."""
-    shape: str | None = None
-    """Only copies of this shape id; None: any shape."""
-    line: int | None = None
-    """Without ``sha256``: only the copy whose opening fence is on this line; None: any line.
-    With ``sha256``: a hint only (a note says where the copy moved)."""
-    sha256: str | None = None
-    """Only the copy whose bytes (opening fence line through closing fence line) have this SHA-256."""
-
-    def allows(self, path: str, shape: str, line: int, digest: Callable[[], str]) -> bool:
-        """Whether the entry covers the copy: path glob and shape, then its bytes (``digest()``,
-        computed only when asked) or else its ``line``."""
-        from fnmatch import fnmatchcase
-
-        if not fnmatchcase(path, self.path) or (self.shape is not None and self.shape != shape):
-            return False
-        if self.sha256 is not None:
-            return self.sha256 == digest()
-        return self.line is None or self.line == line
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
-
-    path: str
-    contracts: tuple[ContractEntry, ...]
-    out: Outputs
-    site_url: str
-    """Where the site is published, ending with ``/``."""
-    site: SiteOptions = SiteOptions()
-    targets: tuple[str, ...] = ()
-    """Glob patterns of the files that may hold managed regions, as written."""
-    agents: tuple[tuple[str, str], ...] = ()
-    """(agent, role file path as written) by agent name."""
-    allow_restatements: tuple[AllowedRestatement, ...] = ()
-    budgets: Budgets = Budgets()
-    positions: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
-    """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
-    docs_url: str = ""
-    """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
-
-    def where(self, key_path: str) -> Span:
-        """The span of a key path (``$.out.prompts``), for locating messages about it."""
-        line, col = self.positions.get(key_path, (1, 1))
-        return Span(self.path, line, col, 0, 0)

@@ -28,14 +28,16 @@ NOT_TYPE_WORDS = {
     "date", "datetime", "timestamp", "enum", "uuid", "url", "uri", "email", "text", "none", "nil", "undefined",
 }  # fmt: skip
 DATE_PLACEHOLDER = "YYYY-MM-DD"
-DATETIME_PLACEHOLDER = re.compile(r"^YYYY-MM-DD[T ]hh:mm(:ss)?(Z|[+-]hh:mm)?$", re.IGNORECASE)
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 INTEGER = re.compile(r"^[-+]?\d+$")
 NUMBER = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 ENUM_WORD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-/]*$")
-TYPE_SYNTAX = re.compile(r"^(\w+(\[.*\]|\?|<.*>)|<[^>]*>)$")
-SHAPE_NAME = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*")
-FULL_REF = re.compile(r"\.\.\.\s*full\s+([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\.\.\.")
+# Patterns that only some contracts, or only mistakes, reach are kept as source and compiled on first use
+# (``re.match(PATTERN, text)``, through the re module's cache): every run pays for the import of this module.
+DATETIME_PLACEHOLDER = r"(?i)^YYYY-MM-DD[T ]hh:mm(:ss)?(Z|[+-]hh:mm)?$"
+TYPE_SYNTAX = r"^(\w+(\[.*\]|\?|<.*>)|<[^>]*>)$"
+SHAPE_NAME = r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*"
+FULL_REF = r"\.\.\.\s*full\s+([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\.\.\."
 """The reference form ``...full NAME...``: a NAME that is no data shape of the project is a ``dangling-ref`` warning."""
 
 # Comment markers (docs/notation.md, "Comments").
@@ -54,7 +56,7 @@ OPTIONAL_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("<who> only", re.compile(r"\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])", re.IGNORECASE)),
 )
 DEFAULT = re.compile(r"(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)", re.IGNORECASE)
-ENUM_COMMENT = re.compile(r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$")
+ENUM_COMMENT = r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$"  # compiled on first use
 
 
 def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, ShapeSpec]]:
@@ -82,7 +84,7 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
     if not specs:
         return contracts, specs
     interpreted = [
-        replace(c, shapes=tuple(replace(s, spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
+        replace(c, shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
         for c in contracts
     ]
     return interpreted, specs
@@ -119,7 +121,7 @@ def dangling_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:
     notes = []
     for shape in specs.values():
         for path, spec in _walk_specs(shape.spec, "$"):
-            named = spec.kind == "open" and FULL_REF.fullmatch(spec.written[2:-2])
+            named = spec.kind == "open" and re.fullmatch(FULL_REF, spec.written[2:-2])
             if named:
                 notes.append(
                     Diagnostic(
@@ -211,7 +213,7 @@ class _Reader:
         if node.quoted:
             if text == DATE_PLACEHOLDER:
                 return Spec("date", *at)
-            if DATETIME_PLACEHOLDER.match(text):
+            if re.match(DATETIME_PLACEHOLDER, text):
                 return Spec("datetime", *at)
             return Spec("example", *at, examples=(text,))
         if text == "null":
@@ -237,7 +239,7 @@ class _Reader:
                 f"placeholder `{text}` needs brackets",
                 "write `{ " + text + " }` for an object or `[ " + text + " ]` for a list",
             )
-        if text.lower() in NOT_TYPE_WORDS or TYPE_SYNTAX.match(text):
+        if text.lower() in NOT_TYPE_WORDS or re.match(TYPE_SYNTAX, text):
             return self.fail(
                 node,
                 path,
@@ -259,7 +261,7 @@ class _Reader:
             if len(rest) == 1:
                 return Spec("example", node.line, node.col, examples=(rest[0],), nullable=True)
             spec = self.enum(node, path, rest)
-            return replace(spec, nullable=True) if spec.kind == "enum" else spec
+            return spec._replace(nullable=True) if spec.kind == "enum" else spec
         types = [v for v in values if v in TYPE_WORDS or v in ("null", "true", "false")]
         if types:
             return self.fail(
@@ -289,7 +291,7 @@ class _Reader:
         return Spec("object", node.line, node.col, props=tuple(props), open=is_open)
 
     def placeholder(self, node: Node, path: str, text: str) -> Spec:
-        names = set(SHAPE_NAME.findall(text))
+        names = set(re.findall(SHAPE_NAME, text))
         targets = sorted({t for name in names for t in self.resolve(name)})
         written = "{ " + text + " }"
         if len(targets) > 1:
@@ -339,7 +341,7 @@ class _Reader:
     def merge_scalars(self, node: Node, path: str, specs: list[Spec]) -> Spec:
         first = specs[0]
         if all(s.kind == first.kind for s in specs) and first.kind != "enum":
-            return replace(first, examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
+            return first._replace(examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
         stringy = {"string", "example", "enum", "date", "datetime", "text"}
         if all(s.kind in stringy for s in specs):
             return Spec("string", first.line, first.col)
@@ -356,7 +358,7 @@ class _Reader:
         spec = self.value(f.value, path)
         comment = f.comment
         rest = MARKERS.sub("", comment).strip()
-        if spec.kind == "example" and ENUM_COMMENT.match(rest):
+        if spec.kind == "example" and re.match(ENUM_COMMENT, rest):
             values = tuple(v.strip() for v in rest.split("|"))
             if spec.examples[0] not in values:
                 self.fail(
@@ -366,7 +368,7 @@ class _Reader:
                     "make the example one of those values, or correct the list in the comment",
                 )
             else:
-                spec = replace(spec, kind="enum", enum=values)
+                spec = spec._replace(kind="enum", enum=values)
         optional = ""
         if OPTIONAL_MARK.search(comment) and REQUIRED_MARK.search(comment):
             self.fail(f, path, "both ← OPTIONAL and ← REQUIRED", "keep one marker")
@@ -375,7 +377,7 @@ class _Reader:
         elif not REQUIRED_MARK.search(comment):
             optional = next((name for name, rule in OPTIONAL_PHRASES if rule.search(rest)), "")
         if NULLABLE_MARK.search(comment):
-            spec = replace(spec, nullable=True)
+            spec = spec._replace(nullable=True)
         default, has_default = None, False
         found = DEFAULT.search(rest)
         if found:
@@ -408,19 +410,20 @@ class _Reader:
 
 
 _TYPE_HINTS = (
-    (re.compile(r"^(str|text)$", re.IGNORECASE), "write `string`"),
-    (re.compile(r"^(int|long)$", re.IGNORECASE), "write `integer`"),
-    (re.compile(r"^(float|double)$", re.IGNORECASE), "write `number`"),
-    (re.compile(r"^bool$", re.IGNORECASE), "write `boolean`"),
-    (re.compile(r"date|time", re.IGNORECASE), 'write `"YYYY-MM-DD"` for a date or `"YYYY-MM-DDThh:mm:ssZ"` for a date-time'),
-    (re.compile(r"list|array|\[", re.IGNORECASE), "write `[ string ]` for a list of strings, or `[]` for any list"),
-    (re.compile(r"^(object|dict|map)$", re.IGNORECASE), "write a nested mapping, `{ a, b }`, or `{ ...what it holds... }`"),
+    (r"(?i)^(str|text)$", "write `string`"),
+    (r"(?i)^(int|long)$", "write `integer`"),
+    (r"(?i)^(float|double)$", "write `number`"),
+    (r"(?i)^bool$", "write `boolean`"),
+    (r"(?i)date|time", 'write `"YYYY-MM-DD"` for a date or `"YYYY-MM-DDThh:mm:ssZ"` for a date-time'),
+    (r"(?i)list|array|\[", "write `[ string ]` for a list of strings, or `[]` for any list"),
+    (r"(?i)^(object|dict|map)$", "write a nested mapping, `{ a, b }`, or `{ ...what it holds... }`"),
 )
+"""A mistyped type word's fix; the patterns are compiled on first use: only a contract with the mistake needs them."""
 
 
 def _type_hint(text: str) -> str:
     for pattern, hint in _TYPE_HINTS:
-        if pattern.search(text):
+        if re.search(pattern, text):
             return hint
     return 'write `string`, `integer`, `number`, `boolean`, `"YYYY-MM-DD"`, or quote an example value'
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -36,8 +35,7 @@ class Mode(enum.Enum):
     """Write every changed file."""
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(NamedTuple):
     """One generated file."""
 
     data: bytes
@@ -45,14 +43,13 @@ class Output:
     """The emitter that produced it (a key of ``EMITTERS``)."""
 
 
-@dataclass(slots=True)
-class OutputSet:
-    """Every file the project compiles to, plus the folders the tool owns."""
+class OutputSet(NamedTuple):
+    """Every file the project compiles to, plus the folders the tool owns (filled as the emitters run)."""
 
-    files: dict[str, Output] = field(default_factory=dict)
-    owned: set[str] = field(default_factory=set)
+    files: dict[str, Output]
+    owned: set[str]
     """Folders whose every file is generated: a file there that nothing produces is an orphan."""
-    folders: dict[str, Span] = field(default_factory=dict)
+    folders: dict[str, Span]
     """Every output folder with the configuration key that names it; generated files lie in these only."""
 
     def add(self, kind: str, files: dict[str, bytes]) -> None:
@@ -60,8 +57,7 @@ class OutputSet:
             self.files[path] = Output(data, kind)
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """A difference between the output set and the disk."""
 
     path: str

@@ -11,9 +11,8 @@ stays flat however many prompt files a project has.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc import emit
@@ -24,7 +23,6 @@ from contractc.journal import find_leftovers, leftover_diagnostic, recover, remo
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
 from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
-from contractc.site.stored import emit_site_pages, site_pages_folder, with_site_pages
 
 if TYPE_CHECKING:
     from contractc.drift import TargetFind
@@ -36,8 +34,18 @@ def emit_site(project: Project) -> dict[str, bytes]:
     if not project.config.out.site:  # no pages stored: no git, no diff
         return {}
     from contractc.release import since_last_release
+    from contractc.site.stored import emit_site_pages
 
     return emit_site_pages(project, since_last_release(Path(project.root)))
+
+
+def site_pages_folder(project: Project) -> str | None:
+    """The folder the stored site pages own; the site's modules are loaded only for a project that stores them."""
+    if not project.config.out.site:
+        return None
+    from contractc.site.stored import site_pages_folder as owned
+
+    return owned(project)
 
 
 # kind -> (emitter, the folder it owns): every output kind, the site's pages included.
@@ -49,25 +57,24 @@ STREAMED = ("regions",)
 """Output kinds that :func:`run` makes target by target in :func:`compare_targets`, never all at once."""
 
 
-@dataclass(slots=True)
-class Result:
+class Result(NamedTuple):
     """What a run found (and, in build mode, did)."""
 
     mode: Mode
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    changes: list[Change] = field(default_factory=list)
-    checked: int = 0
+    diagnostics: list[Diagnostic]
+    changes: list[Change]
+    checked: int
     """How many generated files were compared."""
-    sources: set[str] = field(default_factory=set)
+    sources: set[str]
     """Project-relative paths of the inputs the compile read (config, contracts, role files, template folder).
     ``check --changed-since`` treats a change to any of them as touching every output."""
-    refused: bool = False
+    refused: bool
     """Build wrote nothing because a region needs a person's decision (see ``drift.BUILD_REFUSES``)."""
-    notes: list[Diagnostic] = field(default_factory=list)
+    notes: list[Diagnostic]
     """``note``-severity findings a build lists after its summary (fields the notation made optional)."""
-    docs_url: str = ""
+    docs_url: str
     """``docs_url`` of contractc.yaml, for the messages' ``see:`` links (empty: none, or not loaded)."""
-    attached: dict[Diagnostic, Change] = field(default_factory=dict)
+    attached: dict[Diagnostic, Change]
     """Check mode: the diff shown under one diagnostic (a restatement against the contract's bytes)."""
 
     @property
@@ -86,18 +93,22 @@ def compile_project(root: Path, only: Iterable[str] = (), site_pages: str | None
 
 def _load(root: Path, site_pages: str | None) -> Project:
     project = load_project(root)
-    return with_site_pages(root, project, site_pages) if site_pages is not None else project
+    if site_pages is None:
+        return project
+    from contractc.site.stored import with_site_pages
+
+    return with_site_pages(root, project, site_pages)
 
 
 def emit_outputs(project: Project, only: Iterable[str] = (), skip: Iterable[str] = ()) -> OutputSet:
     """Run every emitter (or those named in ``only``), but those in ``skip``."""
-    outputs = OutputSet()
     out = project.config.out
-    outputs.folders = {
+    folders = {
         folder: project.config.where(f"$.out.{kind}")
         for kind, folder in (("prompts", out.prompts), ("schemas", out.schemas), ("site", out.site))
         if folder
     }
+    outputs = OutputSet({}, set(), folders)
     wanted, skipped = set(only), set(skip)
     for kind, (emit_kind, owned_key) in EMITTERS.items():
         if (wanted and kind not in wanted) or kind in skipped:
@@ -203,18 +214,18 @@ def run(
     from contractc.drift import FINDERS, refuses_build
     from contractc.progress import stage
 
-    result = Result(mode)
+    docs_url, sources, checked, notes = "", set(), 0, []  # what a run that stops at bad input still reports
     try:
         recovered = recover(root)
         stage("loading contracts")
         project = _load(root, site_pages)
-        result.docs_url = project.config.docs_url
+        docs_url = project.config.docs_url
         wanted = set(only)
         targets, drifted, found, compared = compare_targets(project, render=not wanted or "regions" in wanted)
         stage("compiling outputs")
         outputs = emit_outputs(project, wanted, skip=STREAMED)
-        result.sources = sources_of(project)
-        result.checked = len(outputs.files) + compared
+        sources = sources_of(project)
+        checked = len(outputs.files) + compared
         guard_paths(root, outputs)
         stage(f"comparing {len(outputs.files)} outputs")
         changes = diff_against_disk(root, outputs)
@@ -228,10 +239,9 @@ def run(
         if mode is Mode.BUILD:
             refused = [d for d in drifted + found if refuses_build(d, force)]
             if refused:
-                result.diagnostics, result.refused = sorted(refused, key=Diagnostic.sort_key), True
                 paths = {d.path for d in refused}
-                result.changes = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
-                return result
+                decide = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
+                return Result(mode, sorted(refused, key=Diagnostic.sort_key), decide, checked, sources, refused=True, notes=notes, docs_url=docs_url, attached={})
             kept = [c for c in changes if not c.removable]  # orphans build cannot prove it wrote: left alone
             changes = [c for c in changes if c.removable]
             verify_changes(changes)
@@ -240,23 +250,22 @@ def run(
                 stage(f"writing {len(changes)} files")
             write_changes(root, changes)
             save_record(root, outputs, [c.path for c in changes if c.expected is None])
-            result.notes = recovered + build_notes(project)
+            notes = recovered + build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files
                 found = find_drift(load_project(root))
             drifted = [drift_diagnostic(c) for c in kept]
         else:
-            result.notes = recovered
+            notes = recovered
             drifted += [leftover_diagnostic(rel) for rel in leftovers]
-        result.changes = changes
-        result.diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
+        diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
+        attached = {}
         if mode is Mode.CHECK:
             from contractc.drift.restatements import restatement_changes
 
-            result.attached = restatement_changes(project, result.diagnostics)
+            attached = restatement_changes(project, diagnostics)
+        return Result(mode, diagnostics, changes, checked, sources, refused=False, notes=notes, docs_url=docs_url, attached=attached)
     except ContractcError as exc:
-        result.diagnostics = exc.diagnostics
-        result.changes = []
-    return result
+        return Result(mode, exc.diagnostics, [], checked, sources, refused=False, notes=notes, docs_url=docs_url, attached={})
 
 
 def explain(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, NamedTuple
 
 from contractc import __version__
 from contractc.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for, explain_command
@@ -25,23 +27,22 @@ if TYPE_CHECKING:  # the CLI imports this module for --help; keep it light
     from contractc.output import Change
 
 SCHEMA_ID = "https://contractc.dev/schemas/check-report.schema.json"
-_FIX_COMMAND = re.compile(r"`(contractc [^`]+)`")
+_FIX_COMMAND = r"`(contractc [^`]+)`"  # compiled on first use (re's cache): only a report with drift asks
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(NamedTuple):
     """What ``check`` found, ready to print."""
 
     diagnostics: tuple[Diagnostic, ...]
     """Sorted by path, line, column, code (source order)."""
-    changes: dict[str, Change] = field(default_factory=dict)
+    changes: Mapping[str, Change] = MappingProxyType({})
     """The drifted files by path; a diagnostic's diff is the change with its path."""
     checked: int = 0
     since: str | None = None
     """The ``--changed-since`` ref, when the report is limited to changed files."""
     hidden: int = 0
     """Drift left out because neither its copy nor its sources changed since ``since``."""
-    attached: dict[Diagnostic, Change] = field(default_factory=dict)
+    attached: Mapping[Diagnostic, Change] = MappingProxyType({})
     """A change shown after one diagnostic, whatever its path (``scan``: a copy against its owning copy)."""
     labels: tuple[str, str] = ("on disk", "from contracts")
     """How a diff names its two sides: the bytes found, and the bytes they should be."""
@@ -78,7 +79,7 @@ class Report:
         commands = set()
         for d in self.diagnostics:
             if d.exit_code is ExitCode.DRIFT:
-                found = _FIX_COMMAND.search(d.hint)
+                found = re.search(_FIX_COMMAND, d.hint)
                 commands.add(found.group(1) if found else None)
         return sorted(commands, key=lambda c: (c is None, c or ""))
 
@@ -102,8 +103,7 @@ class Report:
             yield d, change if change is not None and change.actual is not None else None
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(NamedTuple):
     """How to print: the ``check`` options that are not about what to compare."""
 
     diff: bool = True
@@ -325,7 +325,7 @@ def stream_for(fmt: str, report: Report) -> bool:
     return fmt == "text" and report.exit_code is ExitCode.BAD_INPUT
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Outcome:
     """What one command has to say, ready to print: the CLI prints it as it is and exits with its code.
 

@@ -14,8 +14,7 @@ that causes it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.example import derive_example, locate
@@ -26,8 +25,7 @@ from contractc.notation import walk_props
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledShape:
+class CompiledShape(NamedTuple):
     """The schemas of one data shape."""
 
     shape: ShapeSpec

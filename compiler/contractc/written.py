@@ -18,9 +18,8 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.files import dump_json, read_bytes
 from contractc.journal import state_folder
@@ -32,8 +31,7 @@ if TYPE_CHECKING:
 NAME = "outputs.json"
 
 
-@dataclass(frozen=True, slots=True)
-class Proof:
+class Proof(NamedTuple):
     """The SHA-256s contractc recorded for each path it wrote (a committed manifest and the local record may
     each hold one, e.g. after a pull brought newer outputs: either proves it)."""
 

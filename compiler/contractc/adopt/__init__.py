@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import glob
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import CheckList, carried_checks
@@ -212,7 +212,7 @@ def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
     problems: list[Diagnostic] = []
     for rel, (data, kind) in sorted(written.items()):
         # Each file under the project root ("."), located at itself: the configuration is not written yet.
-        one = OutputSet({rel: Output(data, kind)}, folders={".": Span(rel, 1, 1, 0, 0)})
+        one = OutputSet({rel: Output(data, kind)}, set(), {".": Span(rel, 1, 1, 0, 0)})
         try:
             guard_paths(root, one)
         except ContractcError as exc:
@@ -328,7 +328,7 @@ def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Dia
             owner = p.group.owner
             line = owner.line + d.line - fence_line - 1
             col = d.col + (owner.block.col - 1)
-            return replace(d, path=owner.block.path, line=line, col=col, message=f"{d.message} (in the owning copy of {p.group.id})")
+            return d._replace(path=owner.block.path, line=line, col=col, message=f"{d.message} (in the owning copy of {p.group.id})")
     return d
 
 

@@ -16,7 +16,6 @@ None of them exits non-zero: a plan printed or applied is exit 0.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from contractc.adopt import Plan
 from contractc.adopt.show import LABELS, checks_change, differs, summary, unchecked
@@ -88,4 +87,4 @@ def adopt_report(plan: Plan, written: bool) -> Report:
         )
     checked = len(plan.scan.files) if plan.scan is not None else 0
     report = Report.of(diagnostics, plan.changes, checked=checked)
-    return replace(report, labels=LABELS, headline=summary(plan, written), attached=attached)
+    return report._replace(labels=LABELS, headline=summary(plan, written), attached=attached)

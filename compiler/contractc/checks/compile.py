@@ -230,10 +230,9 @@ def compile_shape(shape: TextShape, forms: dict[str, Form]) -> TextShape:
         compiled.append((check, found))
     # A condition is only as good as the status it names: one that no compiled status line
     # allows could never hold, so its check would pass unenforced.  It is not mechanised.
-    return replace(
-        shape,
+    return shape._replace(
         checks=tuple(
-            replace(check, rules=None if any(set(r.when) - set(statuses) for r in found or ()) else found)
+            check._replace(rules=None if any(set(r.when) - set(statuses) for r in found or ()) else found)
             for check, found in compiled
         ),
     )

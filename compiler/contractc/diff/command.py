@@ -33,7 +33,7 @@ def diff_command(
                 result = run_diff(root, against, against_path)
     except ContractcError as exc:
         return _said(_print(Report.of(exc.diagnostics), None, fmt, quiet, color, prefix), said, fmt)
-    report = replace(Report.of(diagnostics(result)), headline=headline(result))
+    report = Report.of(diagnostics(result))._replace(headline=headline(result))
     docs_url = result.side.project.config.docs_url if result.side is not None else ""
     return _said(_print(report, result, fmt, quiet, color, prefix, docs_url), said, fmt)
 

@@ -141,7 +141,7 @@ def _relabel(label: str, load, separator: str = ":"):
         def where(path: str) -> str:
             return f"{label}{separator}{path}" if path and separator else label
 
-        raise ContractcError([replace(d, path=where(d.path)) for d in exc.diagnostics]) from None
+        raise ContractcError([d._replace(path=where(d.path)) for d in exc.diagnostics]) from None
 
 
 def _read(path: Path) -> bytes | None:

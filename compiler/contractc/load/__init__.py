@@ -109,7 +109,7 @@ def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
     qualified = []
     for contract in contracts:
         shapes = tuple(
-            replace(s, id=f"{s.section}.{s.key}") if isinstance(s, DataShape) and sections_per_key[s.key] > 1 else s
+            s._replace(id=f"{s.section}.{s.key}") if isinstance(s, DataShape) and sections_per_key[s.key] > 1 else s
             for s in contract.shapes
         )
         qualified.append(replace(contract, shapes=shapes))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.names import check_name
@@ -37,8 +37,7 @@ def markdown():
     return MarkdownIt("commonmark").enable("table")
 
 
-@dataclass(frozen=True, slots=True)
-class _Heading:
+class _Heading(NamedTuple):
     line: int
     end: int
     level: int

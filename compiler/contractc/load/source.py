@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -22,8 +22,7 @@ BOM = b"\xef\xbb\xbf"
 _NEWLINE = re.compile(rb"\r\n?|\n")
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """A file's bytes plus what is needed to slice them by line."""
 
     path: str
@@ -32,7 +31,7 @@ class SourceFile:
     """The exact bytes on disk."""
     text: str
     """The decoded text without BOM (what parsers see)."""
-    line_starts: tuple[int, ...] = field(repr=False)
+    line_starts: tuple[int, ...]
     """Byte offset of the start of each line; one extra entry for end of file."""
 
     @property

@@ -12,26 +12,24 @@ string) calls an example, unless at least half of its values are notation.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-EXAMPLE_WORDS = re.compile(r"\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b", re.IGNORECASE)
+# Kept as source and compiled on first use, through re's cache (``re.search(EXAMPLE_WORDS, text)``): only a
+# target with a fenced block outside its regions asks, and every run pays for this module's import.
+EXAMPLE_WORDS = r"(?i)\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b"
 # What counts as notation in a value (docs/notation.md); anything else is a concrete value.
-_NOTATION = re.compile(
-    r"^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|\||<[^<>]+>|\.\.\.|^\{.*\}$|^\[.*\]$", re.IGNORECASE
-)
-_NEUTRAL = re.compile(r"^([-+]?\d+(\.\d+)?|true|false)$", re.IGNORECASE)
+_NOTATION = r"(?i)^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|\||<[^<>]+>|\.\.\.|^\{.*\}$|^\[.*\]$"
+_NEUTRAL = r"(?i)^([-+]?\d+(\.\d+)?|true|false)$"
 
 
-@dataclass(frozen=True, slots=True)
-class Scalar:
+class Scalar(NamedTuple):
     """A JSON leaf or a label's value, shaped like a YAML scalar node for :func:`example_reason`."""
 
     value: Any
 
 
 def is_notation(text: str) -> bool:
-    return bool(_NOTATION.search(text.strip()))
+    return bool(re.search(_NOTATION, text.strip()))
 
 
 def example_reason(values: list[Any], before: str, info_example: bool) -> str:
@@ -42,9 +40,9 @@ def example_reason(values: list[Any], before: str, info_example: bool) -> str:
     """
     leaves = [leaf for v in values for leaf in _scalars(v)]
     # Numbers and booleans are neutral: a shape writes `start: 1` as readily as an example does.
-    strings = [str(leaf) for leaf in leaves if leaf is None or (isinstance(leaf, str) and not _NEUTRAL.match(leaf))]
+    strings = [str(leaf) for leaf in leaves if leaf is None or (isinstance(leaf, str) and not re.match(_NEUTRAL, leaf))]
     notation = sum(1 for s in strings if s == "None" or is_notation(s))
-    labelled = info_example or bool(EXAMPLE_WORDS.search(before))
+    labelled = info_example or bool(re.search(EXAMPLE_WORDS, before))
     if strings and notation == 0:
         return "none of its values is notation (types, enums, <placeholders>)"
     if labelled and strings and notation * 2 < len(strings):

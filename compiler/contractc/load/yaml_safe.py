@@ -45,7 +45,7 @@ MAX_INT_DIGITS = 100
 _CORE_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp", "binary")
 )
-_INTEGER = re.compile(r"[-+]?(?:0[xob])?[0-9a-fA-F_]+")
+_INTEGER = r"[-+]?(?:0[xob])?[0-9a-fA-F_]+"  # compiled on first use (re's cache): only a long digit run asks
 
 
 def load_yaml(
@@ -149,7 +149,7 @@ def _bounded_composer(merge_keys: bool) -> type:
             tag = getattr(event, "ctag", None)
             if tag is not None and str(tag) not in ("!", "?") and _expanded(tag) not in _CORE_TAGS:
                 raise LimitError(None, None, f"tag {_shown(tag)} is not allowed (only plain YAML data is read)", event.start_mark)
-            if isinstance(event, ScalarEvent) and not event.style and len(event.value) > MAX_INT_DIGITS and _INTEGER.fullmatch(event.value):
+            if isinstance(event, ScalarEvent) and not event.style and len(event.value) > MAX_INT_DIGITS and re.fullmatch(_INTEGER, event.value):
                 raise LimitError(None, None, f"integer of {len(event.value)} digits: at most {MAX_INT_DIGITS} are read", event.start_mark)
             nested = isinstance(event, (MappingStartEvent, SequenceStartEvent))
             if nested:

@@ -11,7 +11,7 @@ plugin already adopted scans clean.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -96,7 +96,7 @@ def scan_plugin(
         except ContractcError as exc:
             # one legacy file must not block day one: say how to leave it out
             skip = f"save the file as UTF-8, or leave it out with --exclude {shlex.quote(path)}"
-            problems.extend(replace(d, hint=skip) if d.code == "not-utf8" else d for d in exc.diagnostics)
+            problems.extend(d._replace(hint=skip) if d.code == "not-utf8" else d for d in exc.diagnostics)
             continue
         data[path] = raw
         managed = _managed(path, raw)

@@ -10,7 +10,6 @@ One diagnostic per finding, located at the copy:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic, Severity
@@ -31,7 +30,7 @@ def scan_command(
     except ContractcError as exc:
         return Report.of(exc.diagnostics)
     if quiet:
-        found = replace(found, diagnostics=tuple(d for d in found.diagnostics if d.severity is not Severity.NOTE))
+        found = found._replace(diagnostics=tuple(d for d in found.diagnostics if d.severity is not Severity.NOTE))
     return found
 
 
@@ -92,7 +91,7 @@ def scan_report(result: ScanResult) -> Report:
         shown = ", ".join(result.links[:3]) + (", ..." if len(result.links) > 3 else "")
         headline += f" ({_n(len(result.links), 'symbolic link', 'symbolic links')} not read: {shown}; adopt never writes through a link)"
     report = Report.of(diagnostics, checked=len(result.files))
-    return replace(report, attached=attached, labels=LABELS, headline=headline)
+    return report._replace(attached=attached, labels=LABELS, headline=headline)
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -11,7 +11,6 @@ bad input in a machine format is that document too, on standard output, as for `
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
@@ -52,7 +51,7 @@ def validate(
             raise
         return printed(Report.of(exc.diagnostics), fmt, docs_url)
     headline = data_summary(file, shape_id, SCHEMAS[artifact], problems)
-    report = replace(Report.of(problems, checked=1), headline=headline)
+    report = Report.of(problems, checked=1)._replace(headline=headline)
     if fmt == "text":  # one short line per error: the code and the hint are the same for all
         return Outcome("".join(f"{p.format(short=True)}\n" for p in problems) + headline + "\n", exit_code=report.exit_code)
     return printed(report, fmt, docs_url)
