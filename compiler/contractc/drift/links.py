@@ -40,6 +40,8 @@ def dangling_links_in(project: Project) -> _Finder:
 
 
 class _Finder:
+    """The finder of dangling citations in one target file, and the byte searches that pass most files."""
+
     __slots__ = ("_find", "_site_url")
 
     def __init__(self, project: Project):
@@ -50,7 +52,7 @@ class _Finder:
         return self._find(target.path, target.data)
 
     def quiet(self, data: bytes, managed: list[tuple[int, int]]) -> bool:
-        """True when ``data`` cites nothing (see :data:`contractc.drift.TARGET_FINDERS`); the regions do not matter."""
+        """True when ``data`` cites nothing (:meth:`contractc.drift.TargetFind.quiet`); the regions do not matter."""
         return _cites_nothing(data, self._site_url)
 
 

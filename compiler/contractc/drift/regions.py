@@ -94,6 +94,8 @@ def orphaned_regions_in(project: Project) -> _OrphanFinder:
 
 
 class _OrphanFinder:
+    """The finder of orphaned regions in one target file."""
+
     __slots__ = ()
 
     def __call__(self, target: TargetFile) -> list[Diagnostic]:
@@ -112,7 +114,7 @@ class _OrphanFinder:
 
     @staticmethod
     def quiet(data: bytes, managed: list[tuple[int, int]]) -> bool:
-        """Always: ``quiet`` is asked only of a target whose every region resolves (see :data:`contractc.drift.TARGET_FINDERS`)."""
+        """Always: ``quiet`` is asked only of a target whose every region resolves (:meth:`contractc.drift.TargetFind.quiet`)."""
         return True
 
 

@@ -79,7 +79,7 @@ class _Finder:
     @staticmethod
     def quiet(data: bytes, managed: list[tuple[int, int]]) -> bool:
         """True when a target of ``data``, whose regions hold the (start, end) ranges ``managed``, holds no
-        restatement: no fence starts outside its regions (see :data:`contractc.drift.TARGET_FINDERS`)."""
+        restatement: no fence starts outside its regions (:meth:`contractc.drift.TargetFind.quiet`)."""
         return not _fence_outside(data, managed)
 
 
