@@ -15,6 +15,9 @@ nothing is written while any marker is wrong.
 
 Targets are not held: ``load`` finds their paths, and each is read and scanned
 when the pipeline's one pass over them reaches it (:class:`~contractc.model.Targets`).
+That pass reads a target first and finds its regions only when its bytes do not
+show every region current (:class:`CurrentLines`): most targets of a project
+hold the same few marker lines, each followed by the same bytes.
 """
 
 from __future__ import annotations
