@@ -212,9 +212,13 @@ def _normal(line: str) -> str:
 def _fences(data: bytes) -> list[tuple[re.Match, int]]:
     """Fence lines as (match, column): a run of 3+ backticks or tildes after at most three spaces."""
     fences = []
-    for run in (b"```", b"~~~"):
-        at = data.find(run)
-        while at != -1:  # bytes.find is ~50x faster than a regex without a literal prefix here
+    for char, run in ((b"`", b"```"), (b"~", b"~~~")):
+        # bytes.find is ~50x faster than a regex without a literal prefix here; a one-byte search
+        # (memchr) first is ~10x faster again for the many files without a tilde.
+        at = data.find(char)
+        if at != -1:
+            at = data.find(run, at)
+        while at != -1:
             found = _FENCE.match(data, at)
             begin = line_start(data, at)
             indent = data[begin:at]
