@@ -268,3 +268,29 @@ def test_reference_links_are_found_as_the_regex_finds_them_on_every_byte(pieces)
     data = b"".join(pieces)
     assert [m.span() for m in _references(data)] == [m.span() for m in _REFERENCE.finditer(data)]
 
+
+
+def _fences_by_run(data: bytes) -> list[tuple[tuple[int, int], int]]:
+    """Fence lines found the plain way: every run of three (``bytes.find``), then the line it starts."""
+    from contractc.drift.restatements import _FENCE
+    from contractc.load.source import line_start
+
+    fences = []
+    for run in (b"```", b"~~~"):
+        at = data.find(run)
+        while at != -1:
+            found = _FENCE.match(data, at)
+            indent = data[line_start(data, at) : at].removeprefix(b"\xef\xbb\xbf" if line_start(data, at) == 0 else b"")
+            if len(indent) <= 3 and not indent.strip(b" "):
+                fences.append((found.span(), len(indent) + 1))
+            at = data.find(run, found.end())
+    return sorted(fences)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*LINKISH, b"````", b"\xef\xbb\xbf", b"``", b"~~"]), max_size=30))
+def test_fence_lines_are_found_as_every_run_of_three_finds_them(pieces):
+    from contractc.drift.restatements import _fences
+
+    data = b"".join(pieces)
+    assert [(m.span(), col) for m, col in _fences(data)] == _fences_by_run(data)
