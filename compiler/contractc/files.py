@@ -50,16 +50,23 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise FileRefused(errno.EINVAL, f"is not a regular file ({_kind(st.st_mode)})", os.fspath(path))
-        if st.st_size > MAX_BYTES:
+        size = st.st_size
+        if size > MAX_BYTES:
             raise FileRefused(errno.EFBIG, f"is larger than {MAX_BYTES >> 20} MiB", os.fspath(path))
+        # Ask for one byte more than fstat reported: getting exactly the size back means the end was
+        # met, so the common case is one read call, not a second one that returns nothing.
+        chunk = os.read(fd, size + 1)
+        if len(chunk) == size:
+            return chunk
         chunks = []
         total = 0
-        while chunk := os.read(fd, _CHUNK):
+        while chunk:
             chunks.append(chunk)
             total += len(chunk)
             if total > MAX_BYTES:  # grew while read
                 raise FileRefused(errno.EFBIG, f"is larger than {MAX_BYTES >> 20} MiB", os.fspath(path))
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            chunk = os.read(fd, _CHUNK)
+        return b"".join(chunks)
     finally:
         os.close(fd)
 

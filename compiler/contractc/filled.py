@@ -20,24 +20,34 @@ from collections.abc import Callable
 from contractc.load.references import region_bytes
 from contractc.model import Project, Region, TargetFile
 
-__all__ = ["begin_marker", "render_target", "renderer", "role_prompts"]
+__all__ = ["Refill", "begin_marker", "render_target", "renderer", "role_prompts"]
 
 
-def renderer(project: Project) -> Callable[[TargetFile], bytes]:
+class Refill:
     """:func:`render_target` for many targets: each reference's bytes and begin marker are made once."""
-    made: dict[tuple[str, str], tuple[bytes, bytes] | None] = {}
 
-    def fill(region: Region) -> tuple[bytes, bytes] | None:
+    __slots__ = ("_project", "_made")
+
+    def __init__(self, project: Project):
+        self._project = project
+        self._made: dict[tuple[str, str], tuple[bytes, bytes] | None] = {}
+
+    def __call__(self, target: TargetFile) -> bytes:
+        return _render(target, self.fill)
+
+    def fill(self, region: Region) -> tuple[bytes, bytes] | None:
+        """What ``region`` must hold and the begin marker that records it; None for an orphan."""
         key = (region.kind, region.ref)
+        made = self._made
         if key not in made:
-            data = region_bytes(project, region)
+            data = region_bytes(self._project, region)
             made[key] = None if data is None else (data, begin_marker(region, data))
         return made[key]
 
-    def render(target: TargetFile) -> bytes:
-        return _render(target, fill)
 
-    return render
+def renderer(project: Project) -> Refill:
+    """:func:`render_target` for many targets (a :class:`Refill`)."""
+    return Refill(project)
 
 
 def begin_marker(region: Region, data: bytes) -> bytes:

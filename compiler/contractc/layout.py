@@ -71,9 +71,6 @@ class Layout:
     specs: dict[str, ShapeSpec]
     """The data shapes with their notation interpreted, by id (their field tables)."""
 
-    def anchors_on(self, page_path: str) -> set[str]:
-        return {a.id for a in self.anchors if a.page == page_path}
-
 
 def page_url(path: str, directory_urls: bool = True) -> str:
     """The site URL of a docs-relative Markdown path, the way mkdocs and Zensical name it."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc import emit
@@ -23,6 +23,10 @@ from contractc.journal import find_leftovers, leftover_diagnostic, recover, remo
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
 from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
+
+if TYPE_CHECKING:
+    from contractc.drift import TargetFind
+    from contractc.load.targets import TargetReader
 
 
 def emit_site(project: Project) -> dict[str, bytes]:
@@ -123,20 +127,41 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     drift the target finders found, and how many targets with regions were
     compared.  Every marker problem of every target is raised together at the
     end (exit 2), so nothing is reported or written while one is wrong.
+
+    Most targets are current and cite nothing: such a target is judged from its
+    bytes (:class:`~contractc.load.targets.CurrentLines`, each finder's ``quiet``),
+    and its regions are found only when something may be wrong with it.  Nothing
+    done per target depends on the size of the project.
     """
     from contractc.drift import TARGET_FINDERS
     from contractc.filled import renderer
+    from contractc.load.targets import CurrentLines
     from contractc.output import Output
     from contractc.progress import counted
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
     refill = renderer(project)
+    targets = project.targets
+    reader: TargetReader = targets.reader  # type: ignore[assignment]  # load_targets makes every Targets' reader
+    current = CurrentLines()
     problems: list[Diagnostic] = []
     changes: list[Change] = []
     drifted: list[Diagnostic] = []
     found: list[Diagnostic] = []
     compared = 0
-    for target in counted(project.targets.scan(problems), "checking targets", len(project.targets)):
+    for path in counted(targets.paths, "checking targets", len(targets)):
+        try:
+            data = reader.read(path)
+            managed = current.managed(data)
+            if managed is not None:  # every region holds what it must: only a finder may have something to say
+                if render and managed:
+                    compared += 1
+                found += _found_in_current(finders, reader, path, data, managed)
+                continue
+            target = reader.scan(path, data)
+        except ContractcError as exc:
+            problems.extend(exc.diagnostics)
+            continue
         if render and target.regions:
             compared += 1
             expected = refill(target)
@@ -144,11 +169,27 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
                 change = Change(target.path, expected, target.data, Output(expected, "regions"))
                 changes.append(change)
                 drifted.extend(explain(change, project, target))
+        current.learn(target, refill.fill)
         for find in finders:
             found.extend(find(target))
     if problems:
         raise ContractcError(problems)
     return changes, drifted, found, compared
+
+
+def _found_in_current(
+    finders: list[TargetFind], reader: TargetReader, path: str, data: bytes, managed: list[tuple[int, int]]
+) -> list[Diagnostic]:
+    """What the finders find in a target whose every region is current: the target's regions are found
+    (its model built) only when a finder cannot tell from the bytes that it finds nothing."""
+    found: list[Diagnostic] = []
+    target = None
+    for find in finders:
+        if not find.quiet(data, managed):
+            if target is None:
+                target = reader.scan(path, data)
+            found += find(target)
+    return found
 
 
 def find_drift(project: Project) -> list[Diagnostic]:

@@ -14,7 +14,8 @@ Two named tables, both pure:
 * :data:`TARGET_FINDERS` -- the same, found in one target file at a time, as
   the pipeline's one pass over the targets reaches it: orphaned regions,
   restatements of a shape outside any region, dangling links.  Each entry is
-  prepared once per project and returns the finder of one target.
+  prepared once per project and returns the finder of one target (a :class:`TargetFind`),
+  which can also say from a target's bytes alone that it finds nothing there.
 
 :data:`BUILD_REFUSES` is the policy for the codes that need a person's
 decision: while any is found, ``build`` writes nothing (exit 1).
@@ -23,6 +24,7 @@ decision: while any is found, ``build`` writes nothing (exit 1).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from contractc.budget import find_over_budget
 from contractc.diagnostics import Diagnostic
@@ -37,7 +39,24 @@ from contractc.output import Change
 Explainer = Callable[[Change, Project, "TargetFile | None"], list[Diagnostic]]
 """(the drifted output, the project, the target file whose bytes ``change.actual`` are, when it is one)"""
 Finder = Callable[[Project], list[Diagnostic]]
-TargetFinder = Callable[[Project], Callable[[TargetFile], list[Diagnostic]]]
+
+
+class TargetFind(Protocol):
+    """The finder of one kind of drift in one target file, prepared for a project."""
+
+    def __call__(self, target: TargetFile) -> list[Diagnostic]: ...
+
+    def quiet(self, data: bytes, managed: list[tuple[int, int]]) -> bool:
+        """True when the finder surely finds nothing in a target holding ``data``, every region of which
+        resolves and holds what it must, in the (start, end) byte ranges ``managed``, in file order.
+
+        The pass over the targets asks this first, from the bytes alone, and finds the target's
+        regions (builds the model of the target) only for a finder that may find something.
+        """
+        ...
+
+
+TargetFinder = Callable[[Project], TargetFind]
 
 EXPLAINERS: dict[str, Explainer] = {
     "regions": explain_regions,

@@ -9,7 +9,6 @@ recorded == wanted means the contract did not change since.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.references import region_bytes
@@ -89,10 +88,17 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
     return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
 
 
-def orphaned_regions_in(project: Project) -> Callable[[TargetFile], list[Diagnostic]]:
+def orphaned_regions_in(project: Project) -> _OrphanFinder:
     """The finder of orphaned regions in one target: a region whose reference no longer resolves."""
+    return _OrphanFinder()
 
-    def find(target: TargetFile) -> list[Diagnostic]:
+
+class _OrphanFinder:
+    """The finder of orphaned regions in one target file."""
+
+    __slots__ = ()
+
+    def __call__(self, target: TargetFile) -> list[Diagnostic]:
         return [
             Diagnostic(
                 target.path,
@@ -106,7 +112,10 @@ def orphaned_regions_in(project: Project) -> Callable[[TargetFile], list[Diagnos
             if region.sources is None
         ]
 
-    return find
+    @staticmethod
+    def quiet(data: bytes, managed: list[tuple[int, int]]) -> bool:
+        """Always: ``quiet`` is asked only of a target whose every region resolves (:meth:`contractc.drift.TargetFind.quiet`)."""
+        return True
 
 
 def _sha(data: bytes) -> str:

@@ -27,12 +27,11 @@ def glob_files(root: str, pattern: str) -> Iterator[tuple[str, bool]]:
     if not os.path.isdir(root):
         return
     for rel, entry in _select(root, "", parts):
-        full = os.path.join(root, rel)
         try:
-            if entry is not None:
+            if entry is not None:  # answered from the directory entry: no system call for most files
                 if entry.is_file():
                     yield rel, entry.is_symlink()
-            elif os.path.isfile(full):
+            elif os.path.isfile(full := os.path.join(root, rel)):
                 yield rel, os.path.islink(full)
         except OSError as exc:
             if exc.errno not in _IGNORED:

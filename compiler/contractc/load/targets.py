@@ -15,6 +15,9 @@ nothing is written while any marker is wrong.
 
 Targets are not held: ``load`` finds their paths, and each is read and scanned
 when the pipeline's one pass over them reaches it (:class:`~contractc.model.Targets`).
+That pass reads a target first and finds its regions only when its bytes do not
+show every region current (:class:`CurrentLines`): most targets of a project
+hold the same few marker lines, each followed by the same bytes.
 """
 
 from __future__ import annotations
@@ -69,28 +72,40 @@ class _Marker:
 
 def load_targets(root: Path, config: Config, contracts: list[Contract]) -> Targets:
     """The files matched by ``targets:``, each read and its regions resolved against ``contracts`` when scanned."""
-    return Targets(tuple(_target_paths(root, config, contracts)), target_reader(root, contracts))
+    return Targets(tuple(_target_paths(root, config, contracts)), TargetReader(root, contracts))
 
 
-def target_reader(root: Path, contracts: list[Contract]) -> Callable[[str], TargetFile]:
+class TargetReader:
     """Reads one target and finds its regions; what a reference resolves to is worked out once per reference.
 
     A file that cannot be read is a located ``unreadable`` problem, raised like a marker problem.
+    The pass over the targets may read first (:meth:`read`) and find the regions only when the
+    bytes do not already say that every region is current (:meth:`scan`, :class:`CurrentLines`).
     """
-    base = str(root)
-    references = References(contracts)  # indexed once for every target's regions
-    resolved: dict[tuple[str, str], tuple[tuple[Span, ...] | None, str]] = {}
 
-    def read(path: str) -> TargetFile:
+    __slots__ = ("_prefix", "_references", "_resolved")
+
+    def __init__(self, root: Path, contracts: list[Contract]):
+        self._prefix = os.path.join(str(root), "")  # joined by concatenation: a target path is relative POSIX
+        self._references = References(contracts)  # indexed once for every target's regions
+        self._resolved: dict[tuple[str, str], tuple[tuple[Span, ...] | None, str]] = {}
+
+    def __call__(self, path: str) -> TargetFile:
+        return self.scan(path, self.read(path))
+
+    def read(self, path: str) -> bytes:
+        """The bytes of the target at ``path`` (through :func:`~contractc.files.read_bytes`, which refuses
+        what is not a regular file or is too large); raises a located ``unreadable`` problem."""
         try:
-            data = read_bytes(os.path.join(base, path))
+            return read_bytes(self._prefix + path)
         except OSError as exc:
             from contractc.load.paths import unreadable
 
             raise ContractcError(unreadable(path, exc)) from None
-        return TargetFile(path, data, scan_regions(path, data, references, resolved))
 
-    return read
+    def scan(self, path: str, data: bytes) -> TargetFile:
+        """The target ``path`` holding ``data``, its regions found and resolved; raises its marker problems."""
+        return TargetFile(path, data, scan_regions(path, data, self._references, self._resolved))
 
 
 def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list[str]:
@@ -198,6 +213,85 @@ def _known_regions(path: str, data: bytes, at: int, contracts, memo: dict) -> tu
             begin_at = -1
         at = data.find(b"contractc:", line_end)
     return None if begin_at >= 0 else tuple(regions)
+
+
+class CurrentLines:
+    """Begin-marker lines known to open a current region, so a target that holds only such regions is
+    judged from its bytes alone: no regions found, no model objects built.
+
+    A line is learnt (:meth:`learn`) from a region the careful path found, resolved and filled: the
+    line as it stands, when its marker already records the SHA-256 of what the region must hold.
+    Any other target holding that same line, followed by exactly those bytes and an end marker line
+    closing it, holds a region :func:`scan_regions` would find the same way and that refilling would
+    leave unchanged.  Thousands of targets hold the same few marker lines.
+    """
+
+    __slots__ = ("_lines",)
+
+    _LIMIT = 4096
+    """Distinct lines kept: a bound on memory however many differently indented markers a project holds."""
+
+    def __init__(self) -> None:
+        self._lines: dict[bytes, tuple[str, str, bytes]] = {}
+        """Begin line (without its line ending) -> the region's kind, reference and the bytes it must hold."""
+
+    def learn(self, target: TargetFile, fill: Callable[[Region], tuple[bytes, bytes] | None]) -> None:
+        """Remember the begin lines of ``target``'s regions that are current; ``fill`` gives what a region
+        must hold and its stamped begin marker (None for an orphan)."""
+        data, lines = target.data, self._lines
+        for region in target.regions:
+            begin = data.rfind(b"\n", 0, region.marker.start) + 1
+            line = data[begin : region.content.start - 1]
+            # Only a line that ends with \n and holds no \r: then every reading of lines agrees where it
+            # starts and ends.  A line at the top of a file with a BOM is left to the careful path.
+            if line in lines or len(lines) >= self._LIMIT or data[region.content.start - 1 : region.content.start] != b"\n":
+                continue
+            if b"\r" in line or line.startswith(BOM):
+                continue
+            filled = fill(region)
+            if filled is None:
+                continue
+            held, marker = filled
+            # The bytes must not mention a marker (the pass searches on past them) and must end a line
+            # (the end marker starts one).
+            if data[region.marker.start : region.marker.end] != marker or b"contractc:" in held:
+                continue
+            if held and not held.endswith(b"\n"):
+                continue
+            lines[line] = (region.kind, region.ref, held)
+
+    def managed(self, data: bytes) -> list[tuple[int, int]] | None:
+        """The (start, end) of every region's bytes when each marker of ``data`` sits on a learnt begin line,
+        followed by the bytes the region must hold and an end marker line closing it; ``[]`` for a file
+        that mentions no marker.  None for anything else: the careful path (:func:`scan_regions`) decides."""
+        ranges = []
+        lines = self._lines
+        at = data.find(b"contractc:")
+        while at >= 0:
+            begin = data.rfind(b"\n", 0, at) + 1
+            newline = data.find(b"\n", at)
+            if newline < 0:
+                return None
+            known = lines.get(data[begin:newline])
+            if known is None:
+                return None  # a region not seen yet, stale, edited, a mention of a marker ...
+            kind, ref, held = known
+            start = newline + 1
+            if not data.startswith(held, start):
+                return None
+            end = start + len(held)
+            close = data.find(b"\n", end)
+            if close < 0:
+                close = len(data)
+            parsed = _PARSED.get(data[end:close])
+            if parsed is None:
+                return None
+            verb, end_kind, end_ref, _ = parsed[0]
+            if verb != "end" or (end_kind and (end_kind != kind or end_ref != ref)):
+                return None
+            ranges.append((start, end))
+            at = data.find(b"contractc:", close)
+        return ranges
 
 
 def _pair(path: str, markers: list[_Marker], problems: list[Diagnostic]) -> list[tuple[_Marker, _Marker]]:
