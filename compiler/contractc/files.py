@@ -102,7 +102,6 @@ def _kind(mode: int) -> str:
 def hash_files(paths: Iterable[Path]) -> Outcome:
     """``contractc hash``: each file's SHA-256 in sha256sum format; an unreadable one is a diagnostic (exit 2)."""
     import hashlib
-    from dataclasses import replace
 
     from contractc.diagnostics import Diagnostic
     from contractc.load.paths import unreadable
@@ -116,4 +115,4 @@ def hash_files(paths: Iterable[Path]) -> Outcome:
             problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
         except OSError as exc:
             problems.append(unreadable(path.as_posix(), exc))
-    return replace(Outcome.failed(problems), out="".join(lines))
+    return Outcome.failed(problems)._replace(out="".join(lines))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -325,8 +324,7 @@ def stream_for(fmt: str, report: Report) -> bool:
     return fmt == "text" and report.exit_code is ExitCode.BAD_INPUT
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What one command has to say, ready to print: the CLI prints it as it is and exits with its code.
 
     Standard output first, then on standard error each diagnostic through the

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError
@@ -56,8 +55,8 @@ def _accept(root: Path, result, why: str) -> int:
 
 def _said(outcome: Outcome, said: str, fmt: str) -> Outcome:
     if fmt == "text":
-        return replace(outcome, out=said + outcome.out)
-    return replace(outcome, err=said + outcome.err)
+        return outcome._replace(out=said + outcome.out)
+    return outcome._replace(err=said + outcome.err)
 
 
 def _print(report: Report, result, fmt: str, quiet: bool, color: bool, prefix: str, docs_url: str = "") -> Outcome:

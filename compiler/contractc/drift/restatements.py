@@ -24,7 +24,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
@@ -41,8 +41,7 @@ _PLACEHOLDER = re.compile(r"<[^<>]*>")
 _BLOCK_SHARE, _TEMPLATE_SHARE = 0.6, 0.5
 
 
-@dataclass(frozen=True, slots=True)
-class _Block:
+class _Block(NamedTuple):
     start: int
     """Offset of the opening fence line."""
     end: int
