@@ -278,44 +278,6 @@ def test_a_template_is_overridden_by_name_from_the_project_folder(project):
     assert pages["contracts/shapes/echoreturn.md"].startswith("# EchoReturn {#echoreturn}")  # others: shipped
 
 
-def test_compiled_templates_are_kept_between_builds_and_an_edited_override_still_takes_effect(project, tmp_path, monkeypatch):
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # jinja2 keeps its cache in the temp dir
-    (tmp_path / "tmp").mkdir()
-    write_tree(
-        project,
-        {
-            "contractc.yaml": CONFIG + "site:\n  templates: site_overrides\n",
-            "site_overrides/agent.md": "# Agent {{ agent.name }}\n\nOurs.\n",
-        },
-    )
-    first = render(project)
-    kept = sorted(p.name for p in (tmp_path / "tmp").rglob("__contractc_site_*.cache"))
-    assert len(kept) == 6  # the five shipped templates in use and the override
-    assert render(project) == first  # the second build renders from the kept code: the same pages
-    write_tree(project, {"site_overrides/agent.md": "# Agent {{ agent.name }}\n\nTheirs.\n"})
-    assert render(project)["contracts/agents/echoer.md"] == "# Agent echoer\n\nTheirs.\n"
-
-
-def test_a_damaged_or_unsafe_template_cache_never_fails_a_build(project, tmp_path, monkeypatch):
-    import os
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
-    expected = render(project)
-    from jinja2.bccache import bc_magic
-
-    for i, kept in enumerate(sorted((tmp_path / "tmp").rglob("__contractc_site_*.cache"))):
-        kept.write_bytes([b"not jinja2's", bc_magic + b"\x80 damaged", kept.read_bytes()[:-7]][i % 3])
-    assert render(project) == expected
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "other"))
-    (tmp_path / "other").mkdir()
-    (tmp_path / "other" / f"_jinja2-cache-{os.getuid()}").write_text("a file where jinja2 wants its folder")
-    assert render(project) == expected
-
-
 def test_a_broken_override_is_a_located_error(project, run_cli):
     write_tree(
         project,

@@ -239,14 +239,13 @@ def template_environment(project: Project, root: Path):
     # Autoescape everywhere: in Markdown an HTML entity renders as its character,
     # so escaping is right for .md templates too, and contract values never
     # become markup.  Verbatim text goes through the filters below, which are safe.
-    from contractc.site.template_cache import compiled_templates_cache
-
-    options = {"autoescape": True, "undefined": jinja2.StrictUndefined, "keep_trailing_newline": True}
-    filters = {"code": code_span, "fence": fenced, "anchor": attr_anchor}
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders), bytecode_cache=compiled_templates_cache(options, filters), **options
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
     )
-    env.filters.update(filters)
+    env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
     env.project_root = root  # for locating errors in override templates
     return env
 
