@@ -42,34 +42,26 @@ def dangling_links_in(project: Project) -> _Finder:
 class _Finder:
     """The finder of dangling citations in one target file, and the byte searches that pass most files."""
 
-    __slots__ = ("_find", "_site_url", "_may_cite")
+    __slots__ = ("_find", "_site_url")
 
     def __init__(self, project: Project):
         self._find = _finder(project)
         self._site_url = project.config.site_url.encode("utf-8")
-        self._may_cite: bytes | None = None
-        """The bytes :meth:`quiet` last found may cite: the finder called next with them does not search again."""
 
     def __call__(self, target: TargetFile) -> list[Diagnostic]:
-        data = target.data
-        searched, self._may_cite = data is self._may_cite, None
-        return self._find(target.path, data, searched)
+        return self._find(target.path, target.data)
 
     def quiet(self, data: bytes, managed: list[tuple[int, int]]) -> bool:
         """True when ``data`` cites nothing (:meth:`contractc.drift.TargetFind.quiet`); the regions do not matter."""
-        if _cites_nothing(data, self._site_url):
-            return True
-        self._may_cite = data
-        return False
+        return _cites_nothing(data, self._site_url)
 
 
-def _finder(project: Project) -> Callable[..., list[Diagnostic]]:
+def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
     index: list[_Index] = []  # built when a file first may cite: most projects' targets never do
     site_url = project.config.site_url.encode("utf-8")
 
-    def find(path: str, data: bytes, searched: bool = False) -> list[Diagnostic]:
-        """``searched``: the caller already knows ``data`` may cite (:func:`_cites_nothing` said no)."""
-        if not searched and _cites_nothing(data, site_url):
+    def find(path: str, data: bytes) -> list[Diagnostic]:
+        if _cites_nothing(data, site_url):
             return []
         if not index:
             index.append(_Index(project, project.site))
