@@ -81,3 +81,39 @@ def test_each_contract_page_links_its_changes_page(tmp_path, run_cli):
         footer = page[page.index("*Source:*") :]
         assert f" · [*Changes*](changes/{stem}.md): since the last release, and the accepted breaking changes\n" in footer
         assert (root / "site/contracts/changes" / f"{stem}.md").is_file()  # the link resolves
+
+
+def test_the_changes_pages_read_todays_contracts_once_and_list_what_a_fresh_diff_finds(tmp_path, monkeypatch):
+    """The site's build has loaded today's project: the diff since the tag compares that one, not a second load."""
+    from contractc.diff.gate import run_diff
+    from contractc.load import contract as contract_module
+    from contractc.load import load_project
+    from contractc.release import since_last_release
+
+    root = make_repo(tmp_path / "p")
+    git(root, "tag", "v1.0.0")
+    edit(root, HANDOFFS, "kind: feature | fix | chore", "kind: feature | fix")
+    edit(root, HANDOFFS, "  budget_hours: 8\n", "  budget_hours: 8\n  labels: [ string ]       # optional\n")
+    commit(root, "narrow kind, add labels")
+    project = load_project(root)
+    listed = len(project.contracts)
+    fresh = run_diff(root, "v1.0.0", None)  # today's side read from disk, as `contractc diff` does
+
+    parsed: list[str] = []
+    real_parse = contract_module.parse_contract
+
+    def counting_parse(src, *args, **kwargs):
+        parsed.append(src.path)
+        return real_parse(src, *args, **kwargs)
+
+    monkeypatch.setattr("contractc.load.parse_contract", counting_parse)
+    monkeypatch.setattr("contractc.load.contract.parse_contract", counting_parse)
+    since = since_last_release(root, project)
+    # only the tag's revision is parsed: once per contract, none of today's a second time
+    assert len(parsed) == listed
+    assert since.tag == "v1.0.0"
+    assert [(c.contract, c.id, c.verdict, c.line) for c in since.changes] == [
+        (r.contract, r.id, r.verdict_text, r.new.line if r.new else 0) for r in fresh.records
+    ]
+    assert any(c.id == "enum-values-removed:planning-stage.task_brief:$.kind" for c in since.changes)
+    assert any(c.id == "field-added-optional:planning-stage.task_brief:$.labels" for c in since.changes)

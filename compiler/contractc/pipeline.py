@@ -36,7 +36,7 @@ def emit_site(project: Project) -> dict[str, bytes]:
     from contractc.release import since_last_release
     from contractc.site.stored import emit_site_pages
 
-    return emit_site_pages(project, since_last_release(Path(project.root)))
+    return emit_site_pages(project, since_last_release(Path(project.root), project))
 
 
 def site_pages_folder(project: Project) -> str | None:

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from contractc.diagnostics import ContractcError
 from contractc.site.changes import ListedAcceptance, ListedChange, Since
 
+if TYPE_CHECKING:
+    from contractc.model import Project
 
-def since_last_release(root: Path) -> Since:
-    """The diff against the most recent tag reachable from HEAD, and every entry of the approval file."""
+
+def since_last_release(root: Path, project: Project | None = None) -> Since:
+    """The diff against the most recent tag reachable from HEAD, and every entry of the approval file.
+
+    ``project``: the project the caller loaded from ``root``, compared as today's side
+    rather than loaded again.
+    """
     acceptances = _acceptances(root)
     tag = last_tag(root)
     if not tag:
@@ -24,7 +32,7 @@ def since_last_release(root: Path) -> Since:
     from contractc.diff.gate import run_diff
 
     try:
-        result = run_diff(root, tag, None)
+        result = run_diff(root, tag, None, project)
     except ContractcError as exc:
         return Since(tag, problem=exc.diagnostics[0].format(located=True), acceptances=acceptances)
     changes = tuple(

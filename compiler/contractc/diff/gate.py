@@ -16,6 +16,7 @@ from contractc.diff.accept import Acceptance, Approvals, new_entries, read_appro
 from contractc.diff.compare import compare_projects
 from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME, Side, git_side, path_side, working_side
+from contractc.model import Project
 
 
 @dataclass(slots=True)
@@ -45,20 +46,26 @@ class DiffResult:
         return [r for r in self.records if r.breaking and r.id not in self.accepted]
 
 
-def load_sides(root: Path, against: str | None, against_path: Path | None) -> tuple[Side, Side]:
+def load_sides(
+    root: Path, against: str | None, against_path: Path | None, loaded: Project | None = None
+) -> tuple[Side, Side]:
     from contractc.progress import stage
 
     stage("reading contracts")
-    today = working_side(root)
+    today = working_side(root, loaded)
     stage(f"reading contracts at {against if against is not None else against_path}")
     old = git_side(root, against) if against is not None else path_side(root, against_path, today.project)  # type: ignore[arg-type]
     return old, today
 
 
-def run_diff(root: Path, against: str | None, against_path: Path | None) -> DiffResult:
+def run_diff(
+    root: Path, against: str | None, against_path: Path | None, loaded: Project | None = None
+) -> DiffResult:
+    """Today's contracts against an older revision; ``loaded``: today's project, when the caller has
+    already loaded it from ``root`` (its contracts are not read and parsed a second time)."""
     from contractc.progress import stage
 
-    old, today = load_sides(root, against, against_path)
+    old, today = load_sides(root, against, against_path, loaded)
     stage(f"comparing with {old.label}")
     approvals = read_approvals(today.changes)
     history = read_approvals(old.changes, f"{old.label}:{CHANGES_NAME}")

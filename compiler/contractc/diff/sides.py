@@ -53,8 +53,23 @@ def load_contracts(root: Path) -> Project:
     return interpreted(Project(config=config, contracts=(), root=str(root)), contracts)
 
 
-def working_side(root: Path) -> Side:
-    return Side("working tree", load_contracts(root), _read(root / CHANGES_NAME))
+def working_side(root: Path, loaded: Project | None = None) -> Side:
+    """Today's contracts: ``loaded``, when the caller has already loaded the project at ``root``
+    (the site's Changes pages), else read from ``root``."""
+    project = load_contracts(root) if loaded is None else contracts_only(loaded)
+    return Side("working tree", project, _read(root / CHANGES_NAME))
+
+
+def contracts_only(project: Project) -> Project:
+    """``project`` as :func:`load_contracts` makes it: its configuration and interpreted contracts, without
+    targets, role files or pins, which say nothing about what a contract promises.
+
+    The site's layout, read only from the configuration and the contracts, is kept if it was made.
+    """
+    today = Project(config=project.config, contracts=project.contracts, root=project.root, specs=project.specs)
+    if "site" in project.memo:
+        today.memo["site"] = project.memo["site"]
+    return today
 
 
 def git_side(root: Path, ref: str) -> Side:

@@ -82,7 +82,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
         root = self._root(config)
         try:
             project = load_project(root)
-            since = since_last_release(root)
+            since = since_last_release(root, project)
             pages = render_site(project, root, since=since, directory_urls=config.use_directory_urls)
         except ContractcError as exc:
             raise PluginError(
