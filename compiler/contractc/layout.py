@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.fields import field_rows
@@ -25,8 +25,7 @@ PageKind = Literal["index", "contract", "shape", "agent"]
 AnchorKind = Literal["section", "check", "shape", "field"]
 
 
-@dataclass(frozen=True, slots=True)
-class Page:
+class Page(NamedTuple):
     """One generated Markdown page."""
 
     path: str
@@ -37,8 +36,7 @@ class Page:
     """What the page is about: the contract path, shape id or agent name (empty for the index)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Anchor:
+class Anchor(NamedTuple):
     """One id the site guarantees, and where it came from."""
 
     id: str
@@ -51,8 +49,7 @@ class Anchor:
     """1-based line in ``source``."""
 
 
-@dataclass(frozen=True, slots=True)
-class Agent:
+class Agent(NamedTuple):
     """A name that produces or consumes shapes (an agent or a skill)."""
 
     name: str

@@ -12,12 +12,11 @@ and hands the result over as a :class:`Since`, so no stage imports another.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class ListedChange:
+class ListedChange(NamedTuple):
     """One change since the tag, as its contract's page lists it."""
 
     contract: str
@@ -31,8 +30,7 @@ class ListedChange:
     """An acceptance added since the tag lets it pass."""
 
 
-@dataclass(frozen=True, slots=True)
-class ListedAcceptance:
+class ListedAcceptance(NamedTuple):
     """One entry of the approval file, as the page lists it."""
 
     contract: str
@@ -43,8 +41,7 @@ class ListedAcceptance:
     why: str
 
 
-@dataclass(frozen=True, slots=True)
-class Since:
+class Since(NamedTuple):
     """What every contract's Changes page shows: the diff against the last release tag, and the approval file."""
 
     tag: str

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from html import escape
 from itertools import accumulate
+from typing import NamedTuple
 
 from contractc.model import TextShape
 from contractc.layout import Layout
@@ -31,8 +31,7 @@ GAP = 70
 PAD = 12
 
 
-@dataclass(frozen=True, slots=True)
-class _Node:
+class _Node(NamedTuple):
     key: str
     kind: str  # "agent" | "shape"
     label: str

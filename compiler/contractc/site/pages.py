@@ -244,6 +244,7 @@ def template_environment(project: Project, root: Path):
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        auto_reload=False,  # one build: a template is loaded once, not stat()ed again for each page
     )
     env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
     env.project_root = root  # for locating errors in override templates
