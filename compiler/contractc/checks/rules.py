@@ -1,4 +1,4 @@
-"""The vocabulary of compiled receiver checks: one small frozen dataclass per kind of rule.
+"""The vocabulary of compiled receiver checks: one small immutable record (a NamedTuple) per kind of rule.
 
 A receiver check (:class:`contractc.model.Check`) compiles into one or more
 rules, stored on it as ``Check.rules``; ``None`` there means its prose matched no
@@ -24,7 +24,7 @@ Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is drop
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Literal, NamedTuple
 
 RuleKind = Literal[
     "status-line",
@@ -58,11 +58,10 @@ class Form:
     """1-based contract line of the definition (where, not what: not compared)."""
 
 
-@dataclass(frozen=True, slots=True)
-class StatusLine:
+class StatusLine(NamedTuple):
     """Line 1 is exactly ``prefix`` followed by one of ``values``."""
 
-    kind: ClassVar[RuleKind] = "status-line"
+    kind = "status-line"  # a class attribute (not annotated: a NamedTuple field would be)
     prefix: str
     """``status: ``, spaces included."""
     values: tuple[str, ...]
@@ -70,22 +69,20 @@ class StatusLine:
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class LineBegins:
+class LineBegins(NamedTuple):
     """A given line begins with ``prefix``."""
 
-    kind: ClassVar[RuleKind] = "line-begins"
+    kind = "line-begins"  # a class attribute (not annotated: a NamedTuple field would be)
     line: int
     """1-based line number; 0 means the first non-blank line after the status line, -1 the last line."""
     prefix: str
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Bullets:
+class Bullets(NamedTuple):
     """Every bullet begins with ``begins`` and carries ``form`` (either may be unset)."""
 
-    kind: ClassVar[RuleKind] = "bullets"
+    kind = "bullets"  # a class attribute (not annotated: a NamedTuple field would be)
     begins: str = ""
     """Required start of each bullet's first line, e.g. ``- **``; empty for none."""
     form: Form | None = None
@@ -95,11 +92,10 @@ class Bullets:
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class NumberedList:
+class NumberedList(NamedTuple):
     """The body holds a numbered list starting at ``start``; each item carries ``form`` and, if asked, names a file."""
 
-    kind: ClassVar[RuleKind] = "numbered-list"
+    kind = "numbered-list"  # a class attribute (not annotated: a NamedTuple field would be)
     start: int = 1
     """The number the list must start at; 0 when the check only speaks of each item (no list is then required)."""
     form: Form | None = None
@@ -107,32 +103,29 @@ class NumberedList:
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class HeadingBullets:
+class HeadingBullets(NamedTuple):
     """Where a line begins with ``heading``, it is ``heading`` alone, and every non-blank
     line after it begins ``bullet`` or continues the bullet above it."""
 
-    kind: ClassVar[RuleKind] = "heading-bullets"
+    kind = "heading-bullets"  # a class attribute (not annotated: a NamedTuple field would be)
     heading: str
     """``**Tensions**``."""
     bullet: str = "- "
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class RequiredLine:
+class RequiredLine(NamedTuple):
     """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
 
-    kind: ClassVar[RuleKind] = "required-line"
+    kind = "required-line"  # a class attribute (not annotated: a NamedTuple field would be)
     prefix: str
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ItemLines:
+class ItemLines(NamedTuple):
     """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
 
-    kind: ClassVar[RuleKind] = "item-lines"
+    kind = "item-lines"  # a class attribute (not annotated: a NamedTuple field would be)
     keys: tuple[str, ...]
     """``("where:", "prescription:")``."""
     noun: str = ""
@@ -140,29 +133,26 @@ class ItemLines:
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class MaxLines:
+class MaxLines(NamedTuple):
     """The whole return has at most ``limit`` lines: each ``\\n`` ends one, and text after the last is one more."""
 
-    kind: ClassVar[RuleKind] = "max-lines"
+    kind = "max-lines"  # a class attribute (not annotated: a NamedTuple field would be)
     limit: int
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class NamesFile:
+class NamesFile(NamedTuple):
     """The body names at least one file: a path with a ``/``, or a name with an extension
     (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
 
-    kind: ClassVar[RuleKind] = "names-file"
+    kind = "names-file"  # a class attribute (not annotated: a NamedTuple field would be)
     when: When = ()
 
 
-@dataclass(frozen=True, slots=True)
-class CarriesForm:
+class CarriesForm(NamedTuple):
     """The body carries ``form`` at least once."""
 
-    kind: ClassVar[RuleKind] = "carries-form"
+    kind = "carries-form"  # a class attribute (not annotated: a NamedTuple field would be)
     form: Form
     when: When = ()
 
@@ -180,3 +170,20 @@ Rule = (
     | CarriesForm
 )
 """One compiled rule; ``Check.rules`` is a tuple of them (all must hold), or None."""
+
+
+def _same_kind(rule: tuple, other: object) -> bool:
+    """Rules are equal when they are of one kind with equal fields; as plain tuples, a
+    ``RequiredLine("x")`` would equal any other kind holding ``("x", ())``."""
+    return type(rule) is type(other) and tuple.__eq__(rule, other)  # type: ignore[arg-type]
+
+
+def _other_kind(rule: tuple, other: object) -> bool:
+    return not _same_kind(rule, other)
+
+
+for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ItemLines, MaxLines, NamesFile, CarriesForm):
+    _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
+    _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
+    _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]
+del _kind
