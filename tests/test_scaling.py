@@ -60,3 +60,43 @@ def test_check_work_grows_linearly_with_the_shape_count(tmp_path, run_cli):
     small = _check_steps(tmp_path, 60, run_cli)
     large = _check_steps(tmp_path, 240, run_cli)
     assert large / small < 5.0, f"{small} steps for 60 shapes, {large} for 240: {large / small:.1f}x for 4x the shapes"
+
+
+def _site_steps(tmp_path: Path, pages: int) -> tuple[int, int]:
+    """Steps of the plugin's work (load the project, the changes since the last release, every page)
+    for the benchmark's site of about ``pages`` pages, and the number of shape pages made.
+
+    Each contract has nine shapes, so the pages per shape (the shape's own, a ninth of its
+    contract's page and of its Changes page) are the same at every size, while the mix of pages
+    is not (four pages are made once): work per shape is the measure that stays flat.
+    """
+    from site_corpus import write_site
+
+    from contractc.load import load_project
+    from contractc.release import since_last_release
+    from contractc.site.pages import render_site
+
+    root = write_site(tmp_path, pages)
+    result = {}
+
+    def generate():
+        project = load_project(root)
+        result["files"] = render_site(project, root, since=since_last_release(root, project))
+
+    steps = _steps(generate)
+    files = result["files"]
+    # every page made, each shape page with its dispatch snippet and its checks
+    assert "contracts/index.md" in files and "anchors.json" in files
+    shape_page = files["contracts/shapes/return0x0.md"].decode()
+    assert "## Dispatch snippet {#shape-snippet}" in shape_page and "## Receiver checks {#shape-checks}" in shape_page
+    return steps, sum(1 for path in files if path.startswith("contracts/shapes/"))
+
+
+def test_site_page_work_per_page_does_not_grow_with_the_page_count(tmp_path):
+    """The site's pages at P and 8*P: the steps per shape stay the same (measured: 0.98x; a lookup
+    of each page's shape by a scan of the shapes makes it 1.13x)."""
+    small, small_shapes = _site_steps(tmp_path / "small", 40)
+    large, large_shapes = _site_steps(tmp_path / "large", 320)
+    assert large_shapes >= 8 * small_shapes
+    per_shape = (large / large_shapes) / (small / small_shapes)
+    assert per_shape < 1.08, f"{small / small_shapes:.0f} steps per shape at {small_shapes} shapes, {large / large_shapes:.0f} at {large_shapes}"
