@@ -100,3 +100,24 @@ def test_site_page_work_per_page_does_not_grow_with_the_page_count(tmp_path):
     assert large_shapes >= 8 * small_shapes
     per_shape = (large / large_shapes) / (small / small_shapes)
     assert per_shape < 1.08, f"{small / small_shapes:.0f} steps per shape at {small_shapes} shapes, {large / large_shapes:.0f} at {large_shapes}"
+
+
+def test_a_site_of_a_hundred_contracts_parses_each_contract_once(tmp_path):
+    """The site reads each contract's blocks again (its page, its fences): a project of more contracts
+    than the parser's memo held had every one parsed twice, the site's work per page jumping past them."""
+    from site_corpus import write_site
+
+    from contractc.load import load_project
+    from contractc.load.blocks import parse_blocks
+    from contractc.release import since_last_release
+    from contractc.site.pages import render_site
+    from contractc.site.warnings import unrendered_fences
+
+    root = write_site(tmp_path, 1000)
+    before = parse_blocks.cache_info()
+    project = load_project(root)
+    files = render_site(project, root, since=since_last_release(root, project))
+    assert unrendered_fences(project) == []
+    after = parse_blocks.cache_info()
+    assert len(project.contracts) == 100 and sum(1 for path in files if path.startswith("contracts/shapes/")) == 900
+    assert after.misses - before.misses <= len(project.contracts) + 1  # the contracts, and any one check's text

@@ -25,14 +25,16 @@ def commonmark():
     return MarkdownIt("commonmark").enable("table").disable("inline")
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=512)
 def parse_blocks(text: str) -> tuple[list, dict]:
     """The block tokens of ``text`` and the parse's ``env`` (its link reference definitions).
 
     Each ``inline`` token comes without its inline tokens: :func:`inline_children` parses them.
     Memoised, for the few texts read more than once in a run (the site reads each contract
     the loader read): callers only read the tokens, and fill a block's inline tokens, which
-    are the same whoever asks.
+    are the same whoever asks.  Room for every contract of a large project: the site asks for
+    them in the order the loader parsed them, so with fewer places than contracts each one
+    would be gone by the time it is asked for again, and every contract parsed twice.
     """
     env: dict = {}
     return commonmark().parse(text, env), env
