@@ -78,8 +78,9 @@ class Entry(NamedTuple):
     key: Yaml
     value: Yaml
     comment: str
-    """The end-of-line comment after the value (after the key for a block collection; none for a block
-    scalar) and the comment lines below it indented past the key, without ``#``, joined by a space."""
+    """The end-of-line comment after the value (after the key for a block collection; for a block scalar,
+    as ruamel.yaml has it, a comment line right after its text) and the comment lines below it indented
+    past the key, without ``#``, joined by a space."""
 
 
 def load_yaml(
@@ -155,6 +156,7 @@ class _Composer:
         self.lines = text.split("\n")
         self.merge_keys = merge_keys
         self.anchors: dict[str, tuple[Yaml, int]] = {}
+        self.anchor_comments: dict[str, Any] = {}
         self.aliases = 0
         self.depth = 0
         self.duplicate: _Unsure | None = None
@@ -167,9 +169,9 @@ class _Composer:
             if name == "DocumentStartEvent":
                 if root is not None:
                     raise _Unsure("a second document", event.start_mark)
-                self.version = getattr(event, "version", None)
-                if self.version not in (None, (1, 2)):
-                    raise _Unsure(f"YAML version {self.version}", event.start_mark)
+                version = getattr(event, "version", None)
+                if version not in (None, (1, 2)):  # 1.1 reads `yes`, `010` and `1:20` otherwise
+                    raise _Limit(f"%YAML {version[0]}.{version[1]} is not read here, only YAML 1.2: remove the directive", event.start_mark)
                 root = self.node(next(events), events)
         if self.duplicate is not None:
             raise self.duplicate
@@ -205,6 +207,7 @@ class _Composer:
                 raise _Limit(f"more than {MAX_NODES:,} values once its aliases are expanded", event.start_mark)
         if event.anchor is not None:
             self.anchors[event.anchor] = (built, weight)
+            self.anchor_comments[event.anchor] = None
         return built, weight, end
 
     def sequence(self, start: Any, events: Any) -> tuple[Yaml, int, Any]:
@@ -240,7 +243,15 @@ class _Composer:
             if key.value in seen and self.duplicate is None:  # ruamel.yaml's constructor refuses it once all is read
                 self.duplicate = _Unsure(f"found duplicate key {key.value!r}", event.start_mark)
             seen.add(key.value)
-            comment = self.comment(key, key_end, value, value_end)
+            if start.flow_style:
+                token = None
+            elif type(value_event).__name__ == "AliasEvent":  # as ruamel.yaml has it: the comment where the anchor's value was
+                token = self.anchor_comments.get(value_event.anchor)
+            else:
+                token = self.comment(key_end, value, value_end)
+                if value_event.anchor is not None:
+                    self.anchor_comments[value_event.anchor] = token
+            comment = _attached(token, key.col)
             entries.append(Entry(str(key.value), key, value, comment))
         else:
             raise _Unsure("the event stream ended inside a mapping", start.start_mark)
@@ -255,24 +266,51 @@ class _Composer:
         node = Yaml("map", start.start_mark.line, start.start_mark.column, tuple(entries), "flow" if start.flow_style else "")
         return node, weight, event.end_mark
 
-    def comment(self, key: Yaml, key_end: Any, value: Yaml, value_end: Any) -> str:
-        """The comment the author attached to a key, read from the source lines (see :class:`Entry`)."""
-        if value.style in ("|", ">"):
-            return ""
+    def comment(self, key_end: Any, value: Yaml, value_end: Any) -> tuple[str, tuple[tuple[int, str], ...]] | None:
+        """The comment after a key's value as ruamel.yaml gathers it: the end-of-line comment after
+        the value on its last line (after the key for a block collection; for a block scalar, the
+        comment line right after its text) and the comment lines below it with their indents.
+        None when there is none: more YAML on that line, or an empty or flow value without one.
+        """
         block = value.kind != "scalar" and value.style != "flow" and (value.line, value.col) > (key_end.line, key_end.column)
         line, col = (key_end.line, key_end.column) if block else (value_end.line, value_end.column)
+        if value.style in ("|", ">") and "+" not in _block_header(self.lines[value.line][value.col :]):
+            line, col = value_end.line + (value_end.column > 0), 0  # > 0: the text ends without a line break
+            while line > value.line + 1 and not self.lines[line - 1].strip():
+                line -= 1  # the blank lines a clipped or stripped block scalar ends with are not its text
         if line >= len(self.lines):
-            return ""
+            return None
         rest = self.lines[line][col:].strip()
         if block:
             rest = rest[1:].strip() if rest.startswith(":") else rest
-        parts = [rest.lstrip("#").strip() if rest.startswith("#") else ""]
+        empty = value.kind == "scalar" and (value.line, value.col) == (value_end.line, value_end.column)
+        if not rest.startswith("#") and (rest or empty or value.style == "flow"):
+            return None
+        below = []
         for raw in self.lines[line + 1 :]:
             stripped = raw.lstrip()
-            if not stripped.startswith("#") or len(raw) - len(stripped) <= key.col:
+            if not stripped.startswith("#"):
                 break
-            parts.append(stripped.lstrip("#").strip())
-        return " ".join(p for p in parts if p)
+            below.append((len(raw) - len(stripped), stripped.lstrip("#").strip()))
+        return rest.lstrip("#").strip(), tuple(below)
+
+
+def _attached(token: tuple[str, tuple[tuple[int, str], ...]] | None, key_col: int) -> str:
+    """A comment as a field carries it: the first line and the lines below indented past the key, joined."""
+    if token is None:
+        return ""
+    parts = [token[0]]
+    for indent, text in token[1]:
+        if indent <= key_col:
+            break
+        parts.append(text)
+    return " ".join(p for p in parts if p)
+
+
+def _block_header(text: str) -> str:
+    """A block scalar's indicators (``|+``, ``>2-``) from the text its node starts with (anchor and tag first)."""
+    found = re.search(r"[|>][-+0-9]*", text)
+    return found.group(0) if found else ""
 
 
 def _tag(event: Any) -> str | None:
