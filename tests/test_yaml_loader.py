@@ -162,6 +162,17 @@ def test_broken_yaml_gets_the_same_located_error(text, damage):
     assert_read_alike("\n".join([*lines[:at], damage, *lines[at:]]))
 
 
+JUNK = st.lists(
+    st.sampled_from(list("ab01 :-[]{},&*!<|>#'\"\n\t?%@.") + ["!!python/object/apply:os.system", "<<", "&a", "*a", "!!str", "\n  ", "é", "---\n"]), max_size=60
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(JUNK, st.booleans())
+def test_any_text_gets_the_value_or_the_located_error_ruamel_gave(text, merge_keys):
+    assert_read_alike(text, merge_keys)
+
+
 def test_merge_keys_bring_their_keys_after_the_mappings_own():
     text = "base: &b\n  x: 1\n  y: 2\nother: &o {z: 3, x: 9}\nd:\n  <<: [*b, *o]\n  y: 5\n  w: 6\n"
     doc = yaml_safe.load_yaml(text, "contractc.yaml", "config-syntax")

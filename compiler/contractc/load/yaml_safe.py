@@ -51,8 +51,10 @@ MAX_INT_DIGITS = 100
 _CORE = "tag:yaml.org,2002:"
 _CORE_TAGS = frozenset(_CORE + name for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp", "binary"))
 _INTEGER = r"[-+]?(?:0[xob])?[0-9a-fA-F_]+"  # compiled on first use (re's cache): only a long digit run asks
-_YAML11_BREAKS = re.compile("[\x85\u2028\u2029]")
-"""Line breaks to libyaml (YAML 1.1), ordinary characters to YAML 1.2: such a text is read by ruamel.yaml."""
+_RUAMEL_ONLY = re.compile(r"[\t\x85\u2028\u2029]|(?:^|[\s\[{,])[&*][\w-]*[^\s\w\-,\[\]{}]|[|>][-+0-9]*#", re.ASCII)
+"""What libyaml and ruamel.yaml read differently: line breaks to YAML 1.1 that are text to 1.2, a
+tab or a ``#`` right after ``|`` that libyaml lets pass, an anchor name (``&a:b``) 1.2 reads further.
+A text holding one is read by ruamel.yaml."""
 
 
 class Yaml(NamedTuple):
@@ -99,13 +101,9 @@ def load_yaml(
     import yaml
 
     try:
-        if hasattr(yaml, "CSafeLoader") and not _YAML11_BREAKS.search(text):
+        if hasattr(yaml, "CSafeLoader") and not _RUAMEL_ONLY.search(text):
             return _Composer(text, merge_keys).document(yaml.parse(text, Loader=yaml.CSafeLoader))
-    except _Unsure:
-        pass
-    except _Limit as limit:
-        raise located(limit.line, limit.col, limit.problem) from None
-    except (yaml.YAMLError, RecursionError):
+    except (_Limit, yaml.YAMLError, RecursionError):  # said as ruamel.yaml's events say it, as contractc always has
         pass
     try:
         return _ruamel_load(text, merge_keys)
@@ -195,12 +193,15 @@ class _Composer:
         if kind == "ScalarEvent":
             if not event.style and len(event.value) > MAX_INT_DIGITS and re.fullmatch(_INTEGER, event.value):
                 raise _Limit(f"integer of {len(event.value)} digits: at most {MAX_INT_DIGITS} are read", event.start_mark)
-            built = Yaml("scalar", event.start_mark.line, event.start_mark.column, _resolve(event.value, event.style, tag, event.start_mark), event.style or "")
+            text = event.value.replace("\a", "") if event.style == ">" else event.value  # ruamel.yaml marks folds with BEL
+            built = Yaml("scalar", event.start_mark.line, event.start_mark.column, _resolve(text, event.style, tag, event.start_mark), event.style or "")
             weight, end = 1, event.end_mark
         else:
             self.depth += 1
             if self.depth > MAX_DEPTH:
                 raise _Limit(f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+            if tag in (_CORE + "seq", _CORE + "map") and tag != _CORE + ("map" if kind == "MappingStartEvent" else "seq"):
+                raise _Unsure(f"a collection tagged {_shown(tag)}", event.start_mark)
             built, weight, end = (self.mapping if kind == "MappingStartEvent" else self.sequence)(event, events)
             self.depth -= 1
             if weight > MAX_NODES:
@@ -225,7 +226,7 @@ class _Composer:
         entries: list[Entry] = []
         merges: list[tuple[Yaml, Any]] = []
         seen: set = set()
-        weight = 1
+        weight, refused = 1, None
         for event in events:
             if type(event).__name__ == "MappingEndEvent":
                 break
@@ -234,8 +235,8 @@ class _Composer:
             value, value_weight, value_end = self.node(value_event, events)
             weight += key_weight + value_weight
             if key.kind == "scalar" and key.style == "" and key.value == "<<" and _tag(event) in (None, _CORE + "merge"):
-                if not self.merge_keys:
-                    raise _Limit("a merge key (<<) has no meaning here; write the keys out", event.start_mark)
+                if not self.merge_keys and refused is None:  # said once the mapping is read, as ruamel.yaml's composer did
+                    refused = _Limit("a merge key (<<) has no meaning here; write the keys out", event.start_mark)
                 merges.append((value, value_event.start_mark))
                 continue
             if key.kind != "scalar":
@@ -255,6 +256,8 @@ class _Composer:
             entries.append(Entry(str(key.value), key, value, comment))
         else:
             raise _Unsure("the event stream ended inside a mapping", start.start_mark)
+        if refused is not None:
+            raise refused
         for source, mark in merges:
             for merged in source.value if source.kind == "seq" else (source,):
                 if merged.kind != "map":
@@ -284,7 +287,7 @@ class _Composer:
         if block:
             rest = rest[1:].strip() if rest.startswith(":") else rest
         empty = value.kind == "scalar" and (value.line, value.col) == (value_end.line, value_end.column)
-        if not rest.startswith("#") and (rest or empty or value.style == "flow"):
+        if not rest.startswith("#") and (rest or empty or block or value.style == "flow"):
             return None
         below = []
         for raw in self.lines[line + 1 :]:
@@ -335,13 +338,14 @@ _FLOAT = re.compile(
 _INT = re.compile(r"[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+")
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_BOOLS_BY_TAG = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
 def _resolve(text: str, style: str | None, tag: str | None, mark: Any) -> Any:
     """A scalar's meaning: YAML 1.2 core for a plain scalar without a tag, as ruamel.yaml reads it
     (``0o17``, ``0x1F``, ``1_000`` are integers; ``yes`` and dates are text); text when quoted."""
-    if tag is None or tag in ("!", "?"):
-        if style or tag == "!":
+    if tag is None or tag == "!":  # ruamel.yaml resolves the non-specific tag `!` as if plain
+        if style and tag is None:
             return text
         first = text[:1]
         if first in "tTfF" and text in _BOOLS:
@@ -355,13 +359,23 @@ def _resolve(text: str, style: str | None, tag: str | None, mark: Any) -> Any:
     name = tag.removeprefix(_CORE)
     if name == "null":
         return None
-    if name == "bool" and text.lower() in ("true", "false"):
-        return text.lower() == "true"
+    if name == "bool" and text.lower() in _BOOLS_BY_TAG:
+        return _BOOLS_BY_TAG[text.lower()]
     if name == "int":
         return _int(text, mark)
     if name == "float":
         return _float(text, mark)
-    return text  # str, timestamp (a date stays text), binary, seq/map on a scalar
+    if name == "binary":
+        import base64
+        import binascii
+
+        try:
+            return str(base64.decodebytes(text.encode("ascii")))  # as ruamel.yaml's bytes became text
+        except (binascii.Error, UnicodeEncodeError):
+            raise _Unsure(f"not base64: {text!r}", mark) from None
+    if name in ("str", "timestamp"):  # a date stays text
+        return text
+    raise _Unsure(f"a scalar tagged {_shown(tag)}", mark)
 
 
 def _int(text: str, mark: Any) -> int:
@@ -404,7 +418,12 @@ def _ruamel_load(text: str, merge_keys: bool) -> Yaml | None:
         except _Unsure:  # every limit held up to here: ruamel.yaml says what it refuses, in its words
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # an anchor defined again is no mistake (module docstring)
-                _round_trip().load(text)
+                try:
+                    _round_trip().load(text)
+                except (MarkedYAMLError, YAMLError, ValueError, RecursionError):
+                    raise
+                except Exception:  # ruamel.yaml fails without a message of its own (`!!int` on nothing): ours
+                    pass
             raise
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
