@@ -430,6 +430,10 @@ def _ruamel_load(text: str, merge_keys: bool) -> Yaml | None:
         raise _RuamelError(exc.problem or exc.context or "invalid YAML", mark.line if mark else 0, mark.column if mark else 0) from None
     except (YAMLError, ValueError, RecursionError) as exc:  # an unmarked error: the start of the text
         raise _RuamelError(str(exc), None, 0) from None
+    except _Limit:
+        raise
+    except Exception as exc:  # noqa: BLE001  ruamel.yaml failing on its own (an assertion on odd comments): no traceback
+        raise _RuamelError(str(exc) or "this text cannot be read as YAML", None, 0) from None
 
 
 def _round_trip() -> Any:
