@@ -95,8 +95,9 @@ def load_yaml(
     message starts with ``what``.
     """
 
-    def located(line: int, col: int, problem: str) -> ContractcError:
-        return ContractcError(Diagnostic(path, first_line + line, col + 1 + col_offset, code, f"{what}: {problem}", hint))
+    def located(line: int | None, col: int, problem: str) -> ContractcError:  # None: unmarked, the start of the text
+        where = (first_line + line, col + 1 + col_offset) if line is not None else (first_line, 1 + col_offset)
+        return ContractcError(Diagnostic(path, *where, code, f"{what}: {problem}", hint))
 
     import yaml
 
@@ -110,8 +111,6 @@ def load_yaml(
     except _Limit as limit:  # also what the composer could not answer alone and ruamel.yaml accepted
         raise located(limit.line, limit.col, limit.problem) from None
     except _RuamelError as exc:
-        if exc.line is None:  # an unmarked error: the start of the text
-            raise ContractcError(Diagnostic(path, first_line, 1 + col_offset, code, f"{what}: {exc.problem}", hint)) from None
         raise located(exc.line, exc.col, exc.problem) from None
 
 
@@ -169,7 +168,8 @@ class _Composer:
                     raise _Unsure("a second document", event.start_mark)
                 version = getattr(event, "version", None)
                 if version not in (None, (1, 2)):  # 1.1 reads `yes`, `010` and `1:20` otherwise
-                    raise _Limit(f"%YAML {version[0]}.{version[1]} is not read here, only YAML 1.2: remove the directive", event.start_mark)
+                    problem = f"%YAML {version[0]}.{version[1]} is not read here, only YAML 1.2: remove the directive"
+                    raise _Limit(problem, event.start_mark)
                 root = self.node(next(events), events)
         if self.duplicate is not None:
             raise self.duplicate
@@ -194,7 +194,8 @@ class _Composer:
             if not event.style and len(event.value) > MAX_INT_DIGITS and re.fullmatch(_INTEGER, event.value):
                 raise _Limit(f"integer of {len(event.value)} digits: at most {MAX_INT_DIGITS} are read", event.start_mark)
             text = event.value.replace("\a", "") if event.style == ">" else event.value  # ruamel.yaml marks folds with BEL
-            built = Yaml("scalar", event.start_mark.line, event.start_mark.column, _resolve(text, event.style, tag, event.start_mark), event.style or "")
+            meaning = _resolve(text, event.style, tag, event.start_mark)
+            built = Yaml("scalar", event.start_mark.line, event.start_mark.column, meaning, event.style or "")
             weight, end = 1, event.end_mark
         else:
             self.depth += 1
@@ -215,8 +216,7 @@ class _Composer:
         items, weight = [], 1
         for event in events:
             if type(event).__name__ == "SequenceEndEvent":
-                node = Yaml("seq", start.start_mark.line, start.start_mark.column, tuple(items), "flow" if start.flow_style else "")
-                return node, weight, event.end_mark
+                return _collection("seq", start, items), weight, event.end_mark
             item, item_weight, _ = self.node(event, events)
             items.append(item)
             weight += item_weight
@@ -246,7 +246,7 @@ class _Composer:
             seen.add(key.value)
             if start.flow_style:
                 token = None
-            elif type(value_event).__name__ == "AliasEvent":  # as ruamel.yaml has it: the comment where the anchor's value was
+            elif type(value_event).__name__ == "AliasEvent":  # as ruamel.yaml has it: the comment at the anchor
                 token = self.anchor_comments.get(value_event.anchor)
             else:
                 token = self.comment(key_end, value, value_end)
@@ -266,8 +266,7 @@ class _Composer:
                     if inherited.key.value not in seen:
                         seen.add(inherited.key.value)
                         entries.append(inherited)
-        node = Yaml("map", start.start_mark.line, start.start_mark.column, tuple(entries), "flow" if start.flow_style else "")
-        return node, weight, event.end_mark
+        return _collection("map", start, entries), weight, event.end_mark
 
     def comment(self, key_end: Any, value: Yaml, value_end: Any) -> tuple[str, tuple[tuple[int, str], ...]] | None:
         """The comment after a key's value as ruamel.yaml gathers it: the end-of-line comment after
@@ -296,6 +295,10 @@ class _Composer:
                 break
             below.append((len(raw) - len(stripped), stripped.lstrip("#").strip()))
         return rest.lstrip("#").strip(), tuple(below)
+
+
+def _collection(kind: str, start: Any, content: list) -> Yaml:
+    return Yaml(kind, start.start_mark.line, start.start_mark.column, tuple(content), "flow" if start.flow_style else "")
 
 
 def _attached(token: tuple[str, tuple[tuple[int, str], ...]] | None, key_col: int) -> str:
@@ -427,7 +430,8 @@ def _ruamel_load(text: str, merge_keys: bool) -> Yaml | None:
             raise
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise _RuamelError(exc.problem or exc.context or "invalid YAML", mark.line if mark else 0, mark.column if mark else 0) from None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise _RuamelError(problem, mark.line if mark else 0, mark.column if mark else 0) from None
     except (YAMLError, ValueError, RecursionError) as exc:  # an unmarked error: the start of the text
         raise _RuamelError(str(exc), None, 0) from None
     except _Limit:
