@@ -233,3 +233,23 @@ def test_a_yaml_1_1_document_is_refused_where_its_directive_is_not_read_otherwis
     (found,) = caught.value.diagnostics
     assert (found.line, found.code) == (3, "config-syntax")  # the document it governs
     assert found.message == "YAML: %YAML 1.1 is not read here, only YAML 1.2: remove the directive"
+
+
+LIMITS = [
+    ("aliases", "a: &a x\nb: [" + ", ".join(["*a"] * 101) + "]\n", "more than 100 aliases in one document", (2, 5 + 4 * 100)),
+    ("expanded values", "a: &a [" + ", ".join(["x"] * 400) + "]\nb: &b [" + ", ".join(["*a"] * 60) + "]\nc: [" + ", ".join(["*b"] * 8) + "]\n",
+     "more than 100,000 values once its aliases are expanded", (3, 4)),
+    ("depth", "x: " + "[" * 70 + "]" * 70 + "\n", "nested more than 64 levels deep", (1, 68)),  # the 65th `[`
+    ("integer digits", "n: " + "9" * 101 + "\n", "integer of 101 digits: at most 100 are read", (1, 4)),
+    ("application tag", "x: !!python/object/apply:os.system [id]\n", "tag !!python/object/apply:os.system is not allowed (only plain YAML data is read)", (1, 4)),
+    ("merge key", "a: &b {x: 1}\nc:\n  <<: *b\n", "a merge key (<<) has no meaning here; write the keys out", (3, 3)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "problem", "where"), [case[1:] for case in LIMITS], ids=[case[0] for case in LIMITS])
+def test_each_limit_is_a_located_error_in_the_words_it_always_had(text, problem, where):
+    with pytest.raises(ContractcError) as caught:
+        yaml_safe.load_yaml(text, "c.md", "yaml-syntax", first_line=1, merge_keys=False)
+    (found,) = caught.value.diagnostics
+    assert (found.message, (found.line, found.col)) == (f"YAML: {problem}", where)
+    assert_read_alike(text)
