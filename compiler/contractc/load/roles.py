@@ -83,12 +83,7 @@ def front_matter_end(src: SourceFile) -> int:
     return src.offset(front.closing + 1)
 
 
+
 def _kind(value: Yaml) -> str:
-    """What a front matter that is no mapping is, in the words of Python's types as ruamel.yaml built them."""
-    if value.kind == "seq":
-        return "list"
-    meaning = value.value
-    if isinstance(meaning, str) and value.style:
-        styles = {"'": "SingleQuoted", '"': "DoubleQuoted", "|": "Literal", ">": "Folded"}
-        return f"{styles[value.style]}ScalarString"
-    return type(meaning).__name__
+    """What a front matter that is no mapping is: ``list``, or the Python type of the scalar (``str``, ``int``)."""
+    return "list" if value.kind == "seq" else type(value.value).__name__
