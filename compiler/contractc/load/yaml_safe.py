@@ -51,7 +51,7 @@ MAX_INT_DIGITS = 100
 _CORE = "tag:yaml.org,2002:"
 _CORE_TAGS = frozenset(_CORE + name for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp", "binary"))
 _INTEGER = r"[-+]?(?:0[xob])?[0-9a-fA-F_]+"  # compiled on first use (re's cache): only a long digit run asks
-_RUAMEL_ONLY = re.compile(r"[\t\x85\u2028\u2029]|(?:^|[\s\[{,])[&*][\w-]*[^\s\w\-,\[\]{}]|[|>][-+0-9]*#", re.ASCII)
+_RUAMEL_ONLY = re.compile(r"[\t\x85\u2028\u2029]|(?:^|[\s\[{,])[&*][\w-]+[^\s\w\-,\[\]{}]|[|>][-+0-9]*#", re.ASCII)
 """What libyaml and ruamel.yaml read differently: line breaks to YAML 1.1 that are text to 1.2, a
 tab or a ``#`` right after ``|`` that libyaml lets pass, an anchor name (``&a:b``) 1.2 reads further.
 A text holding one is read by ruamel.yaml."""
