@@ -17,15 +17,20 @@ work, gigabytes of memory or a traceback:
   4,300 and spends quadratic time below that);
 - no explicit tag but the core schema's (``!!python/object/apply`` and every
   application tag are refused, not constructed);
-- no merge key (``<<``) where the caller says it has no meaning (data shapes).
+- no merge key (``<<``) where the caller says it has no meaning (data shapes);
+- YAML 1.2 only (a ``%YAML 1.1`` directive is refused, not read with 1.1's
+  rules) and no mapping or sequence as a key.
 
 An anchor defined again is not an error: as YAML 1.2 says, an alias names the
 latest node with that anchor.
 
-A text libyaml rejects (or one the composer cannot answer alone: a duplicate
-key, an undefined alias, a second document) is read again by ruamel.yaml, the
-YAML 1.2 parser, imported only then: its message and position are the
-diagnostic, and a text it accepts goes through the same composer.  Every YAML
+A text libyaml rejects, one that breaks a limit, one the composer cannot
+answer alone (a duplicate key, an undefined alias, a second document) and one
+holding what the two parsers read differently (:data:`_RUAMEL_ONLY`) is read
+again by ruamel.yaml, the YAML 1.2 parser, imported only then, its events going
+through the same composer: so every message and position is the one contractc
+always gave.  The comments a key carries are those ruamel.yaml's round-trip
+loader attached to it (see :meth:`_Composer.comment`).  Every YAML
 error, the limits included, becomes one :class:`Diagnostic` here, at the file
 line and column of the problem.  File-size limits and the refusal of
 non-regular files live in :func:`contractc.files.read_regular`.
