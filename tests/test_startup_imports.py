@@ -32,14 +32,15 @@ print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}), file=s
 """
 
 # Libraries of other commands: validating a rejected contractc.yaml (jsonschema), the site (jinja2, mkdocs,
-# Python-Markdown), the other YAML library, suggestions (difflib), git (subprocess) and the diff stack.
+# Python-Markdown), the YAML 1.2 parser read only for a text libyaml rejects (ruamel), suggestions (difflib),
+# git (subprocess) and the diff stack.
 # The site stage as a whole: a project that stores no site pages (no `out.site`) has none to compare.
 NEVER_ON_CHECK = (
-    "jsonschema", "jinja2", "mkdocs", "markdown", "yaml", "difflib", "subprocess",
+    "jsonschema", "jinja2", "mkdocs", "markdown", "ruamel", "difflib", "subprocess",
     "contractc.site", "contractc.diff", "contractc.scan", "contractc.adopt", "contractc.validate",
 )  # fmt: skip
 # --help and --version load no project: no parser and no model either.
-NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "ruamel", "contractc.model", "contractc.pipeline", "contractc.load")
+NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "yaml", "contractc.model", "contractc.pipeline", "contractc.load")
 
 
 def imported(root: Path, *args: str) -> tuple[int, set[str]]:
@@ -78,3 +79,18 @@ def test_help_and_version_load_no_parser_and_no_project(tmp_path, args):
     code, modules = imported(tmp_path, *args)
     assert code == 0
     assert loaded(modules, NEVER_ON_HELP) == []
+
+
+def test_a_clean_check_of_a_realistic_plugin_reads_all_its_yaml_without_ruamel(tmp_path, run_cli):
+    """contractc.yaml, role files' front matter and commented data shapes are all read by libyaml:
+    ruamel.yaml (as costly to import as PyYAML) is only for a text libyaml rejects."""
+    import shutil
+
+    root = tmp_path / "plugin"
+    shutil.copytree(REPO / "examples" / "review-plugin", root)
+    shapes = (root / "contracts" / "handoff.md").read_text("utf-8")
+    assert "```yaml" in shapes and "#" in shapes.split("```yaml", 1)[1]  # a data shape with comments
+    assert (root / "agents" / "code-reviewer.md").read_text("utf-8").startswith("---\n")  # front matter
+    code, modules = imported(root, "check", "--no-cache")
+    assert code == 0
+    assert "yaml" in modules and loaded(modules, ("ruamel",)) == []
