@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, Severity
@@ -84,7 +83,7 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
     if not specs:
         return contracts, specs
     interpreted = [
-        replace(c, shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
+        c._replace(shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
         for c in contracts
     ]
     return interpreted, specs

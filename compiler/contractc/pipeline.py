@@ -149,7 +149,7 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     drifted: list[Diagnostic] = []
     found: list[Diagnostic] = []
     compared = 0
-    for path in counted(targets.paths, "checking targets", len(targets)):
+    for path in counted(targets.paths, "checking targets", len(targets.paths)):
         try:
             data = reader.read(path)
             managed = current.managed(data)

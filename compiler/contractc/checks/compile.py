@@ -244,7 +244,7 @@ def compile_checks(contract: Contract, tokens) -> Contract:
         return contract
     forms = find_forms(tokens)
     shapes = tuple(compile_shape(s, forms) if isinstance(s, TextShape) else s for s in contract.shapes)
-    return replace(contract, shapes=shapes)
+    return contract._replace(shapes=shapes)
 
 
 def unmechanised_notes(contracts: tuple[Contract, ...]) -> list[Diagnostic]:
