@@ -32,8 +32,9 @@ from contractc.load.worked import yaml_example_reason
 from contractc.model import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
 from contractc.output import Change, Output
 
-_FENCE = re.compile(rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
-_KEY = re.compile(r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
+# Compiled on first use (through the re module's cache): most prompt files hold no fenced block to look into.
+_FENCE = rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)"
+_KEY = r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)"
 _YAML_INFO = {"", "yaml", "yml"}
 _PLACEHOLDER = re.compile(r"<[^<>]*>")
 # A block restates a template when this share of its lines are template lines and
@@ -211,6 +212,7 @@ def _normal(line: str) -> str:
 def _fences(data: bytes) -> list[tuple[re.Match, int]]:
     """Fence lines as (match, column): a run of 3+ backticks or tildes after at most three spaces."""
     fences = []
+    fence = re.compile(_FENCE)
     for char, run in ((b"`", b"```"), (b"~", b"~~~")):
         # bytes.find is ~50x faster than a regex without a literal prefix here, and a one-byte search
         # (memchr) ~10x faster again than bytes.find of the run (whose skip table takes a space for a
@@ -222,7 +224,7 @@ def _fences(data: bytes) -> list[tuple[re.Match, int]]:
                 at = data.find(run, at + 1)
                 if at == -1:
                     break
-            found = _FENCE.match(data, at)
+            found = fence.match(data, at)
             begin = line_start(data, at)
             indent = data[begin:at]
             if begin == 0 and indent.startswith(b"\xef\xbb\xbf"):
@@ -281,7 +283,7 @@ def _line_end(data: bytes, offset: int) -> int:
 
 
 def _data_shape(block: _Block, keys: dict[str, list[tuple[DataShape, set[str]]]]) -> Shape | None:
-    key = _KEY.match(block.first)
+    key = re.match(_KEY, block.first)
     if block.info not in _YAML_INFO or key is None or key["key"] not in keys:
         return None
     candidates = keys[key["key"]]
