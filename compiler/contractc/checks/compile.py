@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 from contractc.checks.forms import find_forms
 from contractc.checks import rules
@@ -86,7 +85,7 @@ def _exempt(m, when, ctx) -> Rule:
     earlier = next((r for r in reversed(ctx.rules) if isinstance(r, rules.Bullets)), None)
     if earlier is None:
         raise _Unknown("'does' with no earlier bullet rule in the check")
-    return replace(earlier, exempt=m["exempt"], when=when)
+    return earlier._replace(exempt=m["exempt"], when=when)
 
 
 def _bullets(m, when, ctx) -> Rule:
