@@ -14,8 +14,6 @@ folder, is made of plain names, and neither it nor a folder on its way is a
 symbolic link.  Nothing is ever read or written through a link.
 """
 
-from __future__ import annotations
-
 import enum
 import os
 from pathlib import Path

@@ -8,8 +8,6 @@ each read, refilled, compared and searched for drift, then dropped, so memory
 stays flat however many prompt files a project has.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -178,7 +176,7 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
 
 
 def _found_in_current(
-    finders: list[TargetFind], reader: TargetReader, path: str, data: bytes, managed: list[tuple[int, int]]
+    finders: "list[TargetFind]", reader: "TargetReader", path: str, data: bytes, managed: list[tuple[int, int]]
 ) -> list[Diagnostic]:
     """What the finders find in a target whose every region is current: the target's regions are found
     (its model built) only when a finder cannot tell from the bytes that it finds nothing."""

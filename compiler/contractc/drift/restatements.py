@@ -17,8 +17,6 @@ An ``allow_restatements`` entry with ``sha256`` matches the copy by its bytes
 matches by line (the older form).
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 import re

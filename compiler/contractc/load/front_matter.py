@@ -7,8 +7,6 @@ no object ever constructed from a tag), which also turns a YAML error into a
 located diagnostic.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import NamedTuple
 

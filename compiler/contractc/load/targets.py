@@ -20,8 +20,6 @@ show every region current (:class:`CurrentLines`): most targets of a project
 hold the same few marker lines, each followed by the same bytes.
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Callable, Iterator
