@@ -19,7 +19,6 @@ from contractc.load.config import CONFIG_NAME
 from contractc.model import Project, TargetFile
 from contractc.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
-from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 
 if TYPE_CHECKING:
@@ -247,6 +246,8 @@ def run(
             if changes:
                 stage(f"writing {len(changes)} files")
             write_changes(root, changes)
+            from contractc.written import save_record  # build alone records what it wrote
+
             save_record(root, outputs, [c.path for c in changes if c.expected is None])
             notes = recovered + build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files

@@ -26,7 +26,6 @@ from typing import NamedTuple
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
-from contractc.load.worked import yaml_example_reason
 from contractc.model import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
 from contractc.output import Change, Output
 
@@ -326,6 +325,8 @@ def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]], hold
 
 def _worked_example(project: Project, data: bytes, block: _Block, shape: DataShape) -> bool:
     """Whether scan's worked-example rule calls the block an example of ``shape`` (see the module docstring)."""
+    from contractc.load.worked import yaml_example_reason  # only a target holding a copy of a shape asks
+
     source = _source(project, shape)
     held = data[block.start : block.end]
     if held == source or held == source + b"\n":
