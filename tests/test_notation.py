@@ -325,8 +325,7 @@ def test_an_anchored_value_means_what_it_means_without_the_anchor():
 
 
 def test_an_anchored_boolean_stays_a_boolean_in_a_validated_document():
-    from contractc.load.yaml_block import plain
-    from contractc.load.yaml_safe import load_yaml
+    from contractc.load.yaml_safe import load_yaml, plain
 
     assert plain(load_yaml("done: &d true\nagain: *d\nn: &n 3\n", "doc.yaml", "document-syntax")) == {
         "done": True,

@@ -64,24 +64,14 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
     """Parse the approval file's bytes (None: there is none); problems are ``changes-invalid``, located."""
     if data is None:
         return Approvals((), {})
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    try:
-        doc = YAML(typ="rt").load(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise _invalid(label, 1, f"not UTF-8: {exc.reason}") from None
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise _invalid(label, mark.line + 1 if mark else 1, f"YAML: {exc.problem or exc.context}") from None
-    except YAMLError as exc:
-        raise _invalid(label, 1, f"YAML: {exc}") from None
+    doc = _load(data, label)
     if doc is None:
         return Approvals((), {})
     from jsonschema import Draft202012Validator
 
-    plain = json.loads(json.dumps(doc, default=str))
-    for error in Draft202012Validator(changes_schema()).iter_errors(plain):
+    from contractc.load.yaml_safe import entry, plain
+
+    for error in Draft202012Validator(changes_schema()).iter_errors(plain(doc)):
         path = list(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             path.append(next(k for k in error.instance if k not in error.schema.get("properties", {})))
@@ -91,7 +81,8 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
         if error.validator == "additionalProperties":
             message = f"unknown key; allowed keys: {', '.join(sorted(error.schema.get('properties', {})))}"
         raise _invalid(label, line, f"{where}: {message}")
-    entries = doc.get("accepted") or []
+    found = entry(doc, "accepted")
+    items = found.value.value if found is not None and found.value.kind == "seq" else ()
     accepted = tuple(
         Acceptance(
             str(e["change"]),
@@ -99,12 +90,26 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
             str(e["why"]),
             str(e.get("verdict", "")),
             str(e.get("date", "")),
-            entries.lc.item(i)[0] + 1,
+            item.line + 1,
         )
-        for i, e in enumerate(entries)
+        for item in items
+        if (e := plain(item)) is not None
     )
-    redirects = {str(k): str(v) for k, v in (doc.get("redirects") or {}).items()}
+    redirects = {str(k): str(v) for k, v in (plain(doc).get("redirects") or {}).items()}
     return Approvals(accepted, redirects)
+
+
+def _load(data: bytes, label: str):
+    """The approval file's YAML tree (None when empty); a YAML error is ``changes-invalid`` on its line."""
+    from contractc.load.yaml_safe import load_yaml
+
+    try:
+        return load_yaml(data.decode("utf-8"), label, "changes-invalid")
+    except UnicodeDecodeError as exc:
+        raise _invalid(label, 1, f"not UTF-8: {exc.reason}") from None
+    except ContractcError as exc:
+        (problem,) = exc.diagnostics
+        raise _invalid(label, problem.line, problem.message) from None
 
 
 def new_entries(today: Approvals, before: Approvals) -> list[Acceptance]:
@@ -124,29 +129,29 @@ def append_entries(data: bytes | None, records: list[ChangeRecord], why: str, da
     if data is None:
         return (HEADER + "accepted:\n" + _indent(block, 2)).encode("utf-8")
     text = data.decode("utf-8")
-    from ruamel.yaml import YAML
+    from contractc.load.yaml_safe import entry
 
-    doc = YAML(typ="rt").load(text)
+    doc = _load(data, CHANGES_NAME)
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += "\n"
-    if doc is None or "accepted" not in doc:
+    found = entry(doc, "accepted")
+    if found is None:
         return ("".join(lines) + "accepted:\n" + _indent(block, 2)).encode("utf-8")
-    entries_node = doc["accepted"]
-    if entries_node is not None and getattr(entries_node.fa, "_flow_style", False):
+    if found.value.style == "flow":
         raise _invalid(
             CHANGES_NAME,
-            doc.lc.key("accepted")[0] + 1,
+            found.key.line + 1,
             "`accepted:` is a flow list ([...]); write it as a block list so entries can be added",
         )
-    if entries_node:  # the column of the first entry's dash, so new entries line up with it
-        first = lines[entries_node.lc.item(0)[0]]
+    if found.value.kind == "seq" and found.value.value:  # the column of the first entry's dash, so new entries line up with it
+        first = lines[found.value.value[0].line]
         indent = len(first) - len(first.lstrip(" "))
     else:
         indent = 2
-    keys = list(doc)
-    after = keys[keys.index("accepted") + 1 :]
-    at = doc.lc.key(after[0])[0] if after else len(lines)
+    keys = [e.key for e in doc.value]
+    after = keys[keys.index(found.key) + 1 :]
+    at = after[0].line if after else len(lines)
     while at > 0 and not lines[at - 1].strip() and after:  # keep the blank line before the next key after the entries
         at -= 1
     return ("".join(lines[:at]) + _indent(block, indent) + "".join(lines[at:])).encode("utf-8")
@@ -158,15 +163,18 @@ def _indent(block: str, spaces: int) -> str:
 
 
 def _line(doc, path: list) -> int:
+    """1-based line of the deepest key of ``path`` in the YAML tree ``doc``."""
+    from contractc.load.yaml_safe import entry
+
     line, node = 1, doc
     for key in path:
-        try:
-            if isinstance(key, int):
-                line = node.lc.item(key)[0] + 1
-            else:
-                line = node.lc.key(key)[0] + 1
-            node = node[key]
-        except (AttributeError, KeyError, IndexError, TypeError):
+        if isinstance(key, int) and node.kind == "seq" and key < len(node.value):
+            node = node.value[key]
+            line = node.line + 1
+        elif not isinstance(key, int) and (found := entry(node, str(key))) is not None:
+            node = found.value
+            line = found.key.line + 1
+        else:
             break
     return line
 

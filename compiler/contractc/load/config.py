@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
 from contractc.model import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
+
+if TYPE_CHECKING:
+    from contractc.load.yaml_safe import Yaml
 
 CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
@@ -46,13 +49,11 @@ def load_config(root: Path) -> Config:
     except UnicodeDecodeError as exc:
         raise ContractcError(Diagnostic(CONFIG_NAME, 1, 1, "not-utf8", f"{CONFIG_NAME} is not UTF-8: {exc.reason}")) from None
 
-    from contractc.load.yaml_safe import load_yaml
+    from contractc.load.config_schema import conforms
+    from contractc.load.yaml_safe import load_yaml, plain as plain_yaml
 
     doc = load_yaml(text, CONFIG_NAME, "config-syntax")
-    from contractc.load.config_schema import conforms
-    from contractc.load.yaml_block import plain as plain_yaml
-
-    plain = plain_yaml(doc if doc is not None else {})
+    plain = plain_yaml(doc) if doc is not None else {}
     if not conforms(plain):
         _validate(plain, doc)
     entries = []
@@ -99,7 +100,7 @@ def load_config(root: Path) -> Config:
     )
 
 
-def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entries: list[ContractEntry]) -> None:
+def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | None, entries: list[ContractEntry]) -> None:
     """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
     which names its schema folder and site page (:mod:`.names`)."""
     from contractc.load.names import check_name
@@ -115,22 +116,20 @@ def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entri
         raise ContractcError(problems)
 
 
-def _positions(node: Any, path: str, out: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+def _positions(node: Yaml | None, path: str, out: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
     """Every key path in ``node`` (``$.contracts[0].path``) with its 1-based line and column."""
-    if isinstance(node, dict):
-        for key, sub in node.items():
-            line, col = node.lc.key(key)
-            out[f"{path}.{key}"] = (line + 1, col + 1)
-            _positions(sub, f"{path}.{key}", out)
-    elif isinstance(node, list):
-        for i, sub in enumerate(node):
-            line, col = node.lc.item(i)
-            out[f"{path}[{i}]"] = (line + 1, col + 1)
+    if node is not None and node.kind == "map":
+        for entry in node.value:
+            out[f"{path}.{entry.name}"] = (entry.key.line + 1, entry.key.col + 1)
+            _positions(entry.value, f"{path}.{entry.name}", out)
+    elif node is not None and node.kind == "seq":
+        for i, sub in enumerate(node.value):
+            out[f"{path}[{i}]"] = (sub.line + 1, sub.col + 1)
             _positions(sub, f"{path}[{i}]", out)
     return out
 
 
-def _validate(plain: Any, doc: Any) -> None:
+def _validate(plain: Any, doc: Yaml | None) -> None:
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(config_schema())
@@ -165,21 +164,19 @@ def _message(error: Any) -> str:
     return error.message
 
 
-def _locate(doc: Any, key_path: list) -> Span:
+def _locate(doc: Yaml | None, key_path: list) -> Span:
     """The file position of the deepest key of ``key_path`` that exists in ``doc``."""
+    from contractc.load.yaml_safe import entry
+
     line, col = 1, 1
     node = doc
     for key in key_path:
-        try:
-            if isinstance(node, dict) and key in node:
-                line, col = node.lc.key(key)
-                line, col = line + 1, col + 1
-            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
-                line, col = node.lc.item(key)
-                line, col = line + 1, col + 1
-            else:
-                break
-            node = node[key]
-        except (AttributeError, TypeError):
+        if node is not None and node.kind == "seq" and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+            line, col = node.line + 1, node.col + 1
+        elif (found := entry(node, str(key))) is not None:
+            node = found.value
+            line, col = found.key.line + 1, found.key.col + 1
+        else:
             break
     return Span(CONFIG_NAME, line, col, 0, 0)

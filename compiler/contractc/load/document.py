@@ -1,8 +1,8 @@
 """A document to validate (YAML, JSON, or a Markdown file's front matter), with the line of every key.
 
-Loaded with ruamel.yaml in round-trip mode (safe: no objects from tags; JSON is
-YAML) only to know where each key is, so a failure can be reported on the
-line of the offending key; the validator sees plain dicts, lists and scalars.
+Loaded by :func:`contractc.load.yaml_safe.load_yaml` (safe: no objects from
+tags; JSON is YAML), which keeps where each key is, so a failure can be reported
+on the line of the offending key; the validator sees plain dicts, lists and scalars.
 """
 
 from __future__ import annotations
@@ -59,9 +59,7 @@ def load_document(file: Path) -> Document:
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)
-    from contractc.load.yaml_safe import load_yaml
-
-    from contractc.load.yaml_block import plain
+    from contractc.load.yaml_safe import load_yaml, plain
 
     doc = load_yaml(text, label, "document-syntax", first_line=first_line, what="not valid YAML or JSON")
     if doc is None:  # nothing but blanks and comments: no document to check, whatever the shape
@@ -89,13 +87,12 @@ def _front_matter(label: str, text: str) -> tuple[str, int]:
 
 
 def _positions(node: Any, path: list[Any], first_line: int, out: dict[str, tuple[int, int]]) -> None:
-    if isinstance(node, dict):
-        for key, sub in node.items():
-            line, col = node.lc.key(key)
-            out[json_path([*path, str(key)])] = (first_line + line, col + 1)
-            _positions(sub, [*path, str(key)], first_line, out)
-    elif isinstance(node, list):
-        for i, sub in enumerate(node):
-            line, col = node.lc.item(i)
-            out[json_path([*path, i])] = (first_line + line, col + 1)
+    """Every key path of ``node`` (a :class:`~contractc.load.yaml_safe.Yaml`) with its 1-based file line and column."""
+    if node.kind == "map":
+        for entry in node.value:
+            out[json_path([*path, entry.name])] = (first_line + entry.key.line, entry.key.col + 1)
+            _positions(entry.value, [*path, entry.name], first_line, out)
+    elif node.kind == "seq":
+        for i, sub in enumerate(node.value):
+            out[json_path([*path, i])] = (first_line + sub.line, sub.col + 1)
             _positions(sub, [*path, i], first_line, out)
