@@ -489,6 +489,26 @@ def test_a_check_link_names_the_contract_page_once_under_the_default_and_a_confi
     assert "https://docs.example.com/contracts/return-shapes/#consultationreturn-check-3" in configured
 
 
+def test_each_recogniser_tried_only_on_clauses_holding_its_words_mechanises_every_check_as_before(seeds, tmp_path, monkeypatch):
+    """A recogniser's pattern is compiled and searched only on a clause holding its words (start-up: most
+    prose names none).  On the published contract and the research desk's (tests/lifecycle_plugin.py),
+    every check compiles to the rules trying every pattern on every clause gives."""
+    from contractc.checks import compile as compiling
+    from contractc.load import load_project
+    from lifecycle_plugin import write_plugin
+
+    def rules_of(root: Path) -> list:
+        return [(shape.id, check.number, check.rules) for contract in load_project(root).contracts for shape in contract.text_shapes for check in shape.checks]
+
+    roots = [seed_project(tmp_path / "seed", seeds), write_plugin(tmp_path / "desk")]
+    found = [rules_of(root) for root in roots]
+    every_pattern = {name: ("", pattern, build) for name, (_, pattern, build) in compiling.RECOGNISERS.items()}
+    monkeypatch.setattr(compiling, "RECOGNISERS", every_pattern)
+    assert [rules_of(root) for root in roots] == found
+    mechanised = [rules for checks in found for _, _, rules in checks if rules is not None]
+    assert len(mechanised) >= 10 and {r.kind for rules in mechanised for r in rules} >= {"status-line", "bullets", "max-lines"}
+
+
 def test_compiled_rules_are_equal_only_within_one_kind():
     """``contractc diff`` compares a check's rules before and after: a rule of another kind is a change,
     even where its fields hold the same values (rules are tuples underneath)."""

@@ -10,8 +10,6 @@ it) or per snippet (by shape id), set under ``budgets:`` in contractc.yaml;
 ``check`` reports each snippet over its ceiling as ``over-budget`` (exit 1).
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from contractc.diagnostics import Diagnostic

@@ -6,8 +6,6 @@ summary each, in :data:`CODES`; ``docs/drift-codes.md`` documents each one under
 an anchor of the same name, and a test keeps the two in step.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Callable, Iterable
 from typing import NamedTuple

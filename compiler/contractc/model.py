@@ -6,17 +6,21 @@ located.  Nothing here does I/O.
 
 The values are typed, immutable records: ``typing.NamedTuple`` (a change is
 ``x._replace(...)``).  Every ``contractc`` run creates these classes at start-up,
-and a NamedTuple class costs about a sixth of a frozen dataclass's (which
-compiles its methods from source); a fresh CI ``check`` pays for each.  The
-three that keep state they compute on first use (:class:`Contract`,
-:class:`Targets`, :class:`Project`) are frozen dataclasses.  The annotations
-are evaluated (no ``from __future__ import annotations``): NamedTuple compiles
-each annotation written as a string, so only the forward references are strings.
+and a NamedTuple class costs about a fifth of a frozen dataclass's (which
+compiles its methods from source); a fresh CI ``check`` pays for each.
+:class:`Contract` keeps the lookup index it makes on first use in a subclass of
+its fields' NamedTuple, as a ``functools.cached_property``: the fields stay
+read-only, and a ``_replace`` starts without an index.  :class:`Project` is
+still a frozen dataclass (``site.stored`` changes it with ``dataclasses.replace``).
+The annotations are evaluated (no ``from __future__ import annotations``):
+NamedTuple compiles each annotation written as a string, so only the forward
+references are strings.
 """
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -227,9 +231,8 @@ def _has_transient(spec: Spec, specs: dict[str, ShapeSpec], seen: set[str]) -> b
 Shape = TextShape | DataShape
 
 
-@dataclass(frozen=True)
-class Contract:
-    """One parsed contract document."""
+class ContractFields(NamedTuple):
+    """What a :class:`Contract` is made of."""
 
     path: str
     """Project-relative POSIX path."""
@@ -241,35 +244,40 @@ class Contract:
     shapes: tuple[Shape, ...]
     shared: tuple[str, ...]
     """Anchors of the sections that travel with every dispatch, in source order."""
-    data: bytes = field(repr=False, default=b"")
+    data: bytes = b""
     """The source bytes, for slicing."""
-    _index: dict[tuple[str, str], Section | Shape] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
-    )
-    """Sections by ``("section", anchor)`` and shapes by ``("shape", id)``, first of each, filled on first
-    lookup: a lookup per shape or region is then a dict access, not a scan of the whole contract."""
 
-    def _indexed(self) -> dict[tuple[str, str], Section | Shape]:
-        if not self._index:
-            for s in self.sections:
-                self._index.setdefault(("section", s.anchor), s)
-            for shape in self.shapes:
-                self._index.setdefault(("shape", shape.id), shape)
-        return self._index
+
+class Contract(ContractFields):
+    """One parsed contract document."""
+
+    def __repr__(self) -> str:  # without the source bytes
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields if name != "data")
+        return f"Contract({fields})"
+
+    @cached_property
+    def _index(self) -> dict[tuple[str, str], "Section | Shape"]:
+        """Sections by ``("section", anchor)`` and shapes by ``("shape", id)``, first of each, made on first
+        lookup: a lookup per shape or region is then a dict access, not a scan of the whole contract."""
+        index: dict[tuple[str, str], Section | Shape] = {}
+        for s in self.sections:
+            index.setdefault(("section", s.anchor), s)
+        for shape in self.shapes:
+            index.setdefault(("shape", shape.id), shape)
+        return index
 
     def section(self, anchor: str) -> Section:
-        return self._indexed()[("section", anchor)]
+        return self._index[("section", anchor)]
 
     def has_section(self, anchor: str) -> bool:
-        return ("section", anchor) in self._indexed()
+        return ("section", anchor) in self._index
 
     def shape(self, shape_id: str) -> Shape:
-        return self._indexed()[("shape", shape_id)]
+        return self._index[("shape", shape_id)]
 
     def sections_of(self, shape: Shape) -> list[Section]:
         """The sections a shape's bundle is cut from: the shared ones and the shape's own, in source order."""
-        index = self._indexed()
-        held = (index.get(("section", a)) for a in {*self.shared, shape.section})
+        held = (self._index.get(("section", a)) for a in {*self.shared, shape.section})
         return sorted((s for s in held if s is not None), key=lambda s: s.span.start)
 
     def slice(self, span: Span) -> bytes:
@@ -340,8 +348,7 @@ class TargetFile(NamedTuple):
     regions: tuple[Region, ...]
 
 
-@dataclass(frozen=True)
-class Targets:
+class Targets(NamedTuple):
     """The files matched by ``targets:``, in path order, read and scanned one at a time.
 
     A target is read, its regions found and resolved, when :meth:`scan` reaches
@@ -351,11 +358,8 @@ class Targets:
     """
 
     paths: tuple[str, ...] = ()
-    reader: Callable[[str], TargetFile] | None = field(default=None, repr=False, compare=False)
+    reader: Callable[[str], TargetFile] | None = None
     """Reads and scans one target; raises :class:`~contractc.diagnostics.ContractcError` for its marker problems."""
-
-    def __len__(self) -> int:
-        return len(self.paths)
 
     def scan(self, problems: list) -> Iterator[TargetFile]:
         """Every target, read in turn; a target's marker problems go to ``problems`` and it is skipped."""

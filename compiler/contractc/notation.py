@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, Severity
@@ -40,22 +39,24 @@ SHAPE_NAME = r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*"
 FULL_REF = r"\.\.\.\s*full\s+([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\.\.\."
 """The reference form ``...full NAME...``: a NAME that is no data shape of the project is a ``dangling-ref`` warning."""
 
-# Comment markers (docs/notation.md, "Comments").
-TRANSIENT = re.compile(r"(?:←|<-)\s*TRANSIENT\b")
-OPTIONAL_MARK = re.compile(r"(?:←|<-)\s*OPTIONAL\b")
-REQUIRED_MARK = re.compile(r"(?:←|<-)\s*REQUIRED\b")
-NULLABLE_MARK = re.compile(r"(?:←|<-)\s*NULLABLE\b")
-MARKERS = re.compile(r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED|NULLABLE)\b[\s,;:—-]*")
+# Comment markers (docs/notation.md, "Comments"), looked for only in a comment holding an arrow (`←`, `<-`);
+# they, and the phrases below, are compiled on first use: a run whose comments hold none never pays for them.
+TRANSIENT = r"(?:←|<-)\s*TRANSIENT\b"
+OPTIONAL_MARK = r"(?:←|<-)\s*OPTIONAL\b"
+REQUIRED_MARK = r"(?:←|<-)\s*REQUIRED\b"
+NULLABLE_MARK = r"(?:←|<-)\s*NULLABLE\b"
+MARKERS = r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED|NULLABLE)\b[\s,;:—-]*"
 # The prose phrasings that make a field optional: small, documented, and each use is listed by `build`.
-OPTIONAL_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("optional", re.compile(r"^\(?optional\b|\(optional\)", re.IGNORECASE)),
-    ("omit otherwise / omitted when", re.compile(r"\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b", re.IGNORECASE)),
-    ("present only when", re.compile(r"\b(?:present\s+only|only\s+present)\s+(?:when|if)\b", re.IGNORECASE)),
-    ("required when", re.compile(r"\brequired\s+(?:only\s+)?(?:when|if)\b", re.IGNORECASE)),
+# Each is tried only on a comment holding its word (the first of the pair): most comments hold none.
+OPTIONAL_PHRASES: tuple[tuple[str, str, str], ...] = (
+    ("optional", "optional", r"(?i)^\(?optional\b|\(optional\)"),
+    ("omit otherwise / omitted when", "omit", r"(?i)\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b"),
+    ("present only when", "present", r"(?i)\b(?:present\s+only|only\s+present)\s+(?:when|if)\b"),
+    ("required when", "required", r"(?i)\brequired\s+(?:only\s+)?(?:when|if)\b"),
     # a clause that ends in "only" (`FRs only;`), but not `read only` / `write only`, which say how, not whether
-    ("<who> only", re.compile(r"\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])", re.IGNORECASE)),
+    ("<who> only", "only", r"(?i)\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])"),
 )
-DEFAULT = re.compile(r"(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)", re.IGNORECASE)
+DEFAULT = r"(?i)(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)"
 ENUM_COMMENT = r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$"  # compiled on first use
 
 
@@ -84,7 +85,7 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
     if not specs:
         return contracts, specs
     interpreted = [
-        replace(c, shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
+        c._replace(shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
         for c in contracts
     ]
     return interpreted, specs
@@ -357,7 +358,8 @@ class _Reader:
     def prop(self, f: Field, path: str) -> Prop:
         spec = self.value(f.value, path)
         comment = f.comment
-        rest = MARKERS.sub("", comment).strip()
+        marked = "←" in comment or "<-" in comment
+        rest = re.sub(MARKERS, "", comment).strip() if marked else comment.strip()
         if spec.kind == "example" and re.match(ENUM_COMMENT, rest):
             values = tuple(v.strip() for v in rest.split("|"))
             if spec.examples[0] not in values:
@@ -370,21 +372,23 @@ class _Reader:
             else:
                 spec = spec._replace(kind="enum", enum=values)
         optional = ""
-        if OPTIONAL_MARK.search(comment) and REQUIRED_MARK.search(comment):
+        explicit = marked and re.search(OPTIONAL_MARK, comment)
+        required = marked and re.search(REQUIRED_MARK, comment)
+        if explicit and required:
             self.fail(f, path, "both ← OPTIONAL and ← REQUIRED", "keep one marker")
-        elif OPTIONAL_MARK.search(comment):
+        elif explicit:
             optional = "explicit marker ← OPTIONAL"
-        elif not REQUIRED_MARK.search(comment):
-            optional = next((name for name, rule in OPTIONAL_PHRASES if rule.search(rest)), "")
-        if NULLABLE_MARK.search(comment):
+        elif not required:
+            words = rest.lower()
+            optional = next((name for name, word, rule in OPTIONAL_PHRASES if word in words and re.search(rule, rest)), "")
+        if marked and re.search(NULLABLE_MARK, comment):
             spec = spec._replace(nullable=True)
         default, has_default = None, False
-        found = DEFAULT.search(rest)
+        found = re.search(DEFAULT, rest) if "default" in rest.lower() else None
         if found:
             default, has_default = self.default(f, path, spec, found.group(1))
-        return Prop(
-            f.name, spec, comment, optional, bool(TRANSIENT.search(comment)), default, has_default, f.line, f.col
-        )
+        transient = bool(marked and re.search(TRANSIENT, comment))
+        return Prop(f.name, spec, comment, optional, transient, default, has_default, f.line, f.col)
 
     def default(self, f: Field, path: str, spec: Spec, text: str) -> tuple[Any, bool]:
         value: Any = text

@@ -14,8 +14,6 @@ folder, is made of plain names, and neither it nor a folder on its way is a
 symbolic link.  Nothing is ever read or written through a link.
 """
 
-from __future__ import annotations
-
 import enum
 import os
 from pathlib import Path
@@ -121,8 +119,6 @@ def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
     A symbolic link in an owned folder is refused, never followed; staged or backup files of an
     interrupted build are not orphans (see :mod:`contractc.journal`).
     """
-    from contractc.written import Proof
-
     changes = []
     for path in sorted(outputs.files):
         out = outputs.files[path]
@@ -135,7 +131,7 @@ def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
             raise ContractcError(_unreadable_output(path, exc)) from None
         if actual != out.data:
             changes.append(Change(path, out.data, actual, out))
-    proof: Proof | None = None
+    proof = None  # what build recorded writing: read for the first orphan, and only then imported
     links = []
     for folder in sorted(outputs.owned):
         for rel, is_link in _walk(root, folder):
@@ -146,7 +142,10 @@ def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
                     data = read_bytes(root / rel)
                 except OSError as exc:
                     raise ContractcError(_unreadable_output(rel, exc)) from None
-                proof = proof or Proof.load(root, outputs)
+                if proof is None:
+                    from contractc.written import Proof
+
+                    proof = Proof.load(root, outputs)
                 changes.append(Change(rel, None, data, None, proof.wrote(rel, data), edited=proof.edited(rel, data)))
     if links:
         raise ContractcError(links)

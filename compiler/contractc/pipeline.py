@@ -8,8 +8,6 @@ each read, refilled, compared and searched for drift, then dropped, so memory
 stays flat however many prompt files a project has.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -21,7 +19,6 @@ from contractc.load.config import CONFIG_NAME
 from contractc.model import Project, TargetFile
 from contractc.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
 from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
-from contractc.written import save_record
 from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 
 if TYPE_CHECKING:
@@ -149,7 +146,7 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     drifted: list[Diagnostic] = []
     found: list[Diagnostic] = []
     compared = 0
-    for path in counted(targets.paths, "checking targets", len(targets)):
+    for path in counted(targets.paths, "checking targets", len(targets.paths)):
         try:
             data = reader.read(path)
             managed = current.managed(data)
@@ -178,7 +175,7 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
 
 
 def _found_in_current(
-    finders: list[TargetFind], reader: TargetReader, path: str, data: bytes, managed: list[tuple[int, int]]
+    finders: "list[TargetFind]", reader: "TargetReader", path: str, data: bytes, managed: list[tuple[int, int]]
 ) -> list[Diagnostic]:
     """What the finders find in a target whose every region is current: the target's regions are found
     (its model built) only when a finder cannot tell from the bytes that it finds nothing."""
@@ -249,6 +246,8 @@ def run(
             if changes:
                 stage(f"writing {len(changes)} files")
             write_changes(root, changes)
+            from contractc.written import save_record  # build alone records what it wrote
+
             save_record(root, outputs, [c.path for c in changes if c.expected is None])
             notes = recovered + build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files

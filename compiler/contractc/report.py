@@ -11,8 +11,6 @@ pull request's lines), ``json`` is one document described by
 ``data/check-report.schema.json``.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Mapping
@@ -34,14 +32,14 @@ class Report(NamedTuple):
 
     diagnostics: tuple[Diagnostic, ...]
     """Sorted by path, line, column, code (source order)."""
-    changes: Mapping[str, Change] = MappingProxyType({})
+    changes: "Mapping[str, Change]" = MappingProxyType({})
     """The drifted files by path; a diagnostic's diff is the change with its path."""
     checked: int = 0
     since: str | None = None
     """The ``--changed-since`` ref, when the report is limited to changed files."""
     hidden: int = 0
     """Drift left out because neither its copy nor its sources changed since ``since``."""
-    attached: Mapping[Diagnostic, Change] = MappingProxyType({})
+    attached: "Mapping[Diagnostic, Change]" = MappingProxyType({})
     """A change shown after one diagnostic, whatever its path (``scan``: a copy against its owning copy)."""
     labels: tuple[str, str] = ("on disk", "from contracts")
     """How a diff names its two sides: the bytes found, and the bytes they should be."""
@@ -52,11 +50,11 @@ class Report(NamedTuple):
     def of(
         cls,
         diagnostics: Iterable[Diagnostic],
-        changes: Iterable[Change] = (),
+        changes: "Iterable[Change]" = (),
         checked: int = 0,
         since: str | None = None,
         hidden: int = 0,
-    ) -> Report:
+    ) -> "Report":
         return cls(
             tuple(sorted(diagnostics, key=Diagnostic.sort_key)), {c.path: c for c in changes}, checked, since, hidden
         )
@@ -87,7 +85,7 @@ class Report(NamedTuple):
         commands = self.fix_commands()
         return commands[0] if len(commands) == 1 else None
 
-    def diffed(self) -> Iterator[tuple[Diagnostic, Change | None]]:
+    def diffed(self) -> "Iterator[tuple[Diagnostic, Change | None]]":
         """Each diagnostic with the change whose diff follows it: the last one of its path gets it.
 
         A file that does not exist yet gets none: all of it would be ``+`` lines
@@ -115,7 +113,7 @@ class Options(NamedTuple):
     """``docs_url`` of contractc.yaml: where the drift-codes page is published; no links without it."""
 
 
-def unified_diff(change: Change, labels: tuple[str, str] = ("on disk", "from contracts")) -> str:
+def unified_diff(change: "Change", labels: tuple[str, str] = ("on disk", "from contracts")) -> str:
     """A unified diff from what is on disk to what the contracts compile to (or, with ``labels``, any two sides)."""
     import difflib
 
@@ -349,7 +347,7 @@ class Outcome(NamedTuple):
     """The text is painted (the CLI asked for colour: a terminal, no NO_COLOR); else any colour is stripped."""
 
     @classmethod
-    def failed(cls, diagnostics: Iterable[Diagnostic], docs_url: str = "") -> Outcome:
+    def failed(cls, diagnostics: Iterable[Diagnostic], docs_url: str = "") -> "Outcome":
         """The diagnostics alone, exiting as the worst of them says."""
         found = tuple(diagnostics)
         return cls(diagnostics=found, exit_code=exit_code_for(list(found)), docs_url=docs_url)

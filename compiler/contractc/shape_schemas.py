@@ -12,8 +12,6 @@ schema is returned (a schema no document could satisfy fails at the field
 that causes it).
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic, json_path

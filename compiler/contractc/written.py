@@ -12,8 +12,6 @@ record of (put there by a person or another tool), or whose bytes changed since
 it was recorded, is reported and left alone.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 import os
@@ -38,7 +36,7 @@ class Proof(NamedTuple):
     recorded: Mapping[str, frozenset[str]]
 
     @classmethod
-    def load(cls, root: Path, outputs: OutputSet) -> Proof:
+    def load(cls, root: Path, outputs: "OutputSet") -> "Proof":
         recorded: dict[str, set[str]] = {}
         records = [_manifest_entries(root, f"{folder}/manifest.json") for folder in sorted(outputs.owned)]
         for record in [*records, load_record(root)]:
@@ -68,7 +66,7 @@ def load_record(root: Path) -> dict[str, str]:
     return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
 
 
-def save_record(root: Path, outputs: OutputSet, removed: list[str]) -> None:
+def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
     """After a build: every generated file now on disk (outside target files), plus what was recorded before and still stands."""
     old = load_record(root)
     record = dict(old)

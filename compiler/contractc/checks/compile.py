@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 from contractc.checks.forms import find_forms
 from contractc.checks import rules
@@ -25,7 +24,7 @@ _CODE = re.compile(r"`([^`]+)`")
 _CLAUSE = re.compile(r"\s(?=If `)")
 _CONDITION = re.compile(r"^If (?P<values>`[^`]+`(?:(?:,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*),\s*")
 _ALTERNATIVES = r"`[^`]+`(?:(?:\s*/\s*|,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*"
-_TAIL = re.compile(r"\s*(?:$|[.,;:(—–]|(?:that|which)\b)")
+_TAIL = r"\s*(?:$|[.,;:(—–]|(?:that|which)\b)"  # compiled on first use, as the recognisers are
 """What may follow a recognised requirement: the clause's end, punctuation, or a relative clause
 ("names at least one file that was examined").  Anything else ("... and is short") may be a
 further requirement no rule reads, so the clause is not recognised rather than half enforced."""
@@ -133,64 +132,70 @@ def _carries_form(m, when, ctx) -> Rule:
     return rules.CarriesForm(form, when)
 
 
-RECOGNISERS: dict[str, tuple[re.Pattern[str], Recogniser]] = {
-    # Tried in order on each clause (its condition removed); the first match wins.
+RECOGNISERS: dict[str, tuple[str, str, Recogniser]] = {
+    # Tried in order on each clause (its condition removed); the first match wins.  Each pattern is tried
+    # only on a clause holding its words (the first string, which every match contains) and compiled on
+    # first use, through the re module's cache: a check's plain prose ("The return reads well") costs a
+    # few substring tests, and a run compiles only the patterns its contracts' checks use.
     "status-line": (
-        re.compile(rf"^Line 1 is exactly `(?P<prefix>[^`]*)` followed by one of (?P<values>{_ALTERNATIVES})"),
+        "Line 1 is exactly `",
+        rf"^Line 1 is exactly `(?P<prefix>[^`]*)` followed by one of (?P<values>{_ALTERNATIVES})",
         _status,
     ),
     "status-alternatives": (
-        re.compile(rf"^Line 1 is (?:exactly )?(?P<alts>{_ALTERNATIVES})(?=[.;,]?(?:\s|$))"),
+        "Line 1 is ",
+        rf"^Line 1 is (?:exactly )?(?P<alts>{_ALTERNATIVES})(?=[.;,]?(?:\s|$))",
         _status_alternatives,
     ),
     "line-after-status": (
-        re.compile(r"\b[Tt]he first non-blank line after the status line begins `(?P<prefix>[^`]+)`"),
+        "he first non-blank line after the status line begins `",
+        r"\b[Tt]he first non-blank line after the status line begins `(?P<prefix>[^`]+)`",
         _after_status,
     ),
     "nth-line": (
-        re.compile(
-            rf"(?:\b[Ll]ine (?P<n>\d+)|\b[Tt]he (?P<ord>{'|'.join(_ORDINALS)}) line) begins (?:with )?`(?P<prefix>[^`]+)`"
-        ),
+        " begins ",
+        rf"(?:\b[Ll]ine (?P<n>\d+)|\b[Tt]he (?P<ord>{'|'.join(_ORDINALS)}) line) begins (?:with )?`(?P<prefix>[^`]+)`",
         _nth_line,
     ),
-    "last-line": (re.compile(r"\b[Tt]he last line begins (?:with )?`(?P<prefix>[^`]+)`"), _last_line),
+    "last-line": ("he last line begins ", r"\b[Tt]he last line begins (?:with )?`(?P<prefix>[^`]+)`", _last_line),
     "heading-bullets": (
-        re.compile(
-            r"^If an? `(?P<heading>[^`]+)` heading is present, it is the line `(?P=heading)` alone, and every"
-            r" non-blank line after it begins a bullet \(`(?P<bullet>[^`]+)`\) or continues the bullet above it"
-        ),
+        "` heading is present, it is the line `",
+        r"^If an? `(?P<heading>[^`]+)` heading is present, it is the line `(?P=heading)` alone, and every"
+        r" non-blank line after it begins a bullet \(`(?P<bullet>[^`]+)`\) or continues the bullet above it",
         _heading,
     ),
-    "bullets-exempt": (re.compile(r"every bullet after the opening `(?P<exempt>[^`]+)` bullet does\b"), _exempt),
+    "bullets-exempt": (
+        "every bullet after the opening `",
+        r"every bullet after the opening `(?P<exempt>[^`]+)` bullet does\b",
+        _exempt,
+    ),
     "bullets": (
-        re.compile(
-            r"\b[Ee]very (?:\w+ )?bullet(?: begins `(?P<begins>[^`]+)`)?(?: and)?"
-            r"(?: carries (?:the|an? [\w ]+? in the) (?P<form>[\w-]+) form)?"
-        ),
+        "bullet",
+        r"\b[Ee]very (?:\w+ )?bullet(?: begins `(?P<begins>[^`]+)`)?(?: and)?"
+        r"(?: carries (?:the|an? [\w ]+? in the) (?P<form>[\w-]+) form)?",
         _bullets,
     ),
     "numbered-list": (
-        re.compile(
-            r"are a numbered list starting at `(?P<start>\d+)[.)]`"
-            r"(?:,? and every item carries the (?P<form>[\w-]+) form(?P<file> and names a file)?)?"
-        ),
+        "are a numbered list starting at `",
+        r"are a numbered list starting at `(?P<start>\d+)[.)]`"
+        r"(?:,? and every item carries the (?P<form>[\w-]+) form(?P<file> and names a file)?)?",
         _numbered,
     ),
     "numbered-items": (
-        re.compile(
-            r"\b[Ee]very numbered (?:item|line) carries (?:the|an? [\w ]+? in the) (?P<form>[\w-]+) form"
-            r"(?P<file> and names a file)?"
-        ),
+        "very numbered ",
+        r"\b[Ee]very numbered (?:item|line) carries (?:the|an? [\w ]+? in the) (?P<form>[\w-]+) form"
+        r"(?P<file> and names a file)?",
         _numbered_items,
     ),
     "item-lines": (
-        re.compile(r"^Every (?P<noun>\w+) has (?P<keys>an? `[^`]+` line(?:(?:,\s*and\s+|,\s*|\s+and\s+)an? `[^`]+` line)*)"),
+        " has a",
+        r"^Every (?P<noun>\w+) has (?P<keys>an? `[^`]+` line(?:(?:,\s*and\s+|,\s*|\s+and\s+)an? `[^`]+` line)*)",
         _item_lines,
     ),
-    "required-line": (re.compile(r"\b[Aa]n? `(?P<prefix>[^`]+)` (?:line|section|heading) is present"), _required),
-    "max-lines": (re.compile(r"(?:≤\s*|\b[Aa]t most |\b[Nn]o more than )(?P<n>\d+) lines\b"), _max_lines),
-    "names-file": (re.compile(r"\bnames at least one file\b"), _names_file),
-    "carries-form": (re.compile(r"\b[Tt]he body carries the (?P<form>[\w-]+) form\b"), _carries_form),
+    "required-line": (" is present", r"\b[Aa]n? `(?P<prefix>[^`]+)` (?:line|section|heading) is present", _required),
+    "max-lines": (" lines", r"(?:≤\s*|\b[Aa]t most |\b[Nn]o more than )(?P<n>\d+) lines\b", _max_lines),
+    "names-file": ("names at least one file", r"\bnames at least one file\b", _names_file),
+    "carries-form": ("he body carries the ", r"\b[Tt]he body carries the (?P<form>[\w-]+) form\b", _carries_form),
 }
 
 
@@ -209,9 +214,9 @@ def compile_check(text: str, forms: dict[str, Form], statuses: tuple[str, ...] =
 
 
 def _recognise(body: str, when: When, ctx: _Context) -> Rule | None:
-    for pattern, build in RECOGNISERS.values():
-        m = pattern.search(body)
-        if m is None or not _TAIL.match(body, m.end()):
+    for words, pattern, build in RECOGNISERS.values():
+        m = re.search(pattern, body) if words in body else None
+        if m is None or not re.compile(_TAIL).match(body, m.end()):
             continue
         try:
             return build(m, when, ctx)
@@ -244,7 +249,7 @@ def compile_checks(contract: Contract, tokens) -> Contract:
         return contract
     forms = find_forms(tokens)
     shapes = tuple(compile_shape(s, forms) if isinstance(s, TextShape) else s for s in contract.shapes)
-    return replace(contract, shapes=shapes)
+    return contract._replace(shapes=shapes)
 
 
 def unmechanised_notes(contracts: tuple[Contract, ...]) -> list[Diagnostic]:

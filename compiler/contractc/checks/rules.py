@@ -11,6 +11,11 @@ two versions of a rule field by field (fewer ``StatusLine.values`` is stricter,
 a lower ``MaxLines.limit`` is stricter, a new ``RequiredLine`` is stricter ...).
 Nothing here runs a check; :mod:`contractc.validate.text` does.
 
+Each kind is a ``typing.NamedTuple`` (every ``check`` of a project with receiver
+checks creates these classes at start-up, and a frozen dataclass costs five
+times as much to create), its ``kind`` a property.  Compare two rules only once
+their kinds agree: as tuples, two kinds holding equal values are equal.
+
 Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is dropped):
 
 - *status line*: line 1; the *status* is what follows the :class:`StatusLine` prefix.
@@ -21,9 +26,6 @@ Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is drop
   with ``<digits>. `` or ``<digits>) ``.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 RuleKind = Literal[
@@ -44,8 +46,7 @@ When = tuple[str, ...]
 A conditional rule does not apply when the status line itself is malformed."""
 
 
-@dataclass(frozen=True, slots=True)
-class Form:
+class Form(NamedTuple):
     """A form the contract defines once and checks require elsewhere (the citation form)."""
 
     name: str
@@ -54,35 +55,49 @@ class Form:
     """The form as written where it is defined; each ``<placeholder>`` is a wildcard (no
     whitespace, brackets, parentheses or backticks), and a placeholder used twice must match
     the same text both times."""
-    line: int = field(default=0, compare=False)
+    line: int = 0
     """1-based contract line of the definition (where, not what: not compared)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Form) and (self.name, self.template) == (other.name, other.template)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.template))
 
 
 class StatusLine(NamedTuple):
     """Line 1 is exactly ``prefix`` followed by one of ``values``."""
 
-    kind = "status-line"  # a class attribute (not annotated: a NamedTuple field would be)
     prefix: str
     """``status: ``, spaces included."""
     values: tuple[str, ...]
     """The allowed values, in the check's order."""
     when: When = ()
 
+    @property
+    def kind(self) -> RuleKind:
+        return "status-line"
+
 
 class LineBegins(NamedTuple):
     """A given line begins with ``prefix``."""
 
-    kind = "line-begins"  # a class attribute (not annotated: a NamedTuple field would be)
     line: int
     """1-based line number; 0 means the first non-blank line after the status line, -1 the last line."""
     prefix: str
     when: When = ()
 
+    @property
+    def kind(self) -> RuleKind:
+        return "line-begins"
+
 
 class Bullets(NamedTuple):
     """Every bullet begins with ``begins`` and carries ``form`` (either may be unset)."""
 
-    kind = "bullets"  # a class attribute (not annotated: a NamedTuple field would be)
     begins: str = ""
     """Required start of each bullet's first line, e.g. ``- **``; empty for none."""
     form: Form | None = None
@@ -91,70 +106,95 @@ class Bullets(NamedTuple):
     """A first bullet beginning with this is excused (``after the opening `- **No pattern bears**` bullet``)."""
     when: When = ()
 
+    @property
+    def kind(self) -> RuleKind:
+        return "bullets"
+
 
 class NumberedList(NamedTuple):
     """The body holds a numbered list starting at ``start``; each item carries ``form`` and, if asked, names a file."""
 
-    kind = "numbered-list"  # a class attribute (not annotated: a NamedTuple field would be)
     start: int = 1
     """The number the list must start at; 0 when the check only speaks of each item (no list is then required)."""
     form: Form | None = None
     names_file: bool = False
     when: When = ()
 
+    @property
+    def kind(self) -> RuleKind:
+        return "numbered-list"
+
 
 class HeadingBullets(NamedTuple):
     """Where a line begins with ``heading``, it is ``heading`` alone, and every non-blank
     line after it begins ``bullet`` or continues the bullet above it."""
 
-    kind = "heading-bullets"  # a class attribute (not annotated: a NamedTuple field would be)
     heading: str
     """``**Tensions**``."""
     bullet: str = "- "
     when: When = ()
 
+    @property
+    def kind(self) -> RuleKind:
+        return "heading-bullets"
+
 
 class RequiredLine(NamedTuple):
     """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
 
-    kind = "required-line"  # a class attribute (not annotated: a NamedTuple field would be)
     prefix: str
     when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "required-line"
 
 
 class ItemLines(NamedTuple):
     """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
 
-    kind = "item-lines"  # a class attribute (not annotated: a NamedTuple field would be)
     keys: tuple[str, ...]
     """``("where:", "prescription:")``."""
     noun: str = ""
     """What the check calls an item (``finding``); a status named by its plural is the rule's ``when``."""
     when: When = ()
 
+    @property
+    def kind(self) -> RuleKind:
+        return "item-lines"
+
 
 class MaxLines(NamedTuple):
     """The whole return has at most ``limit`` lines: each ``\\n`` ends one, and text after the last is one more."""
 
-    kind = "max-lines"  # a class attribute (not annotated: a NamedTuple field would be)
     limit: int
     when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "max-lines"
 
 
 class NamesFile(NamedTuple):
     """The body names at least one file: a path with a ``/``, or a name with an extension
     (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
 
-    kind = "names-file"  # a class attribute (not annotated: a NamedTuple field would be)
     when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "names-file"
 
 
 class CarriesForm(NamedTuple):
     """The body carries ``form`` at least once."""
 
-    kind = "carries-form"  # a class attribute (not annotated: a NamedTuple field would be)
     form: Form
     when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "carries-form"
 
 
 Rule = (

@@ -119,7 +119,7 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
     elif isinstance(old, rules.CarriesForm) and isinstance(new, rules.CarriesForm):
         yield from _form(old.form, new.form)
     else:  # LineBegins, HeadingBullets, RequiredLine keyed by what they are about: what is left is text
-        for name in (name for name in old._fields if name != "when"):
+        for name in (n for n in old._fields if n != "when"):
             before, after = getattr(old, name), getattr(new, name)
             if before != after:
                 yield "both", f"{old.kind} {name} {after!r} (was {before!r})"

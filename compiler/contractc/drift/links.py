@@ -23,9 +23,11 @@ from contractc.model import Project, TargetFile
 if TYPE_CHECKING:
     from contractc.layout import Layout
 
-_INLINE = re.compile(rb"\]\(\s*<?([^)\s>]+)")
-_REFERENCE = re.compile(rb"^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.MULTILINE)
-_BARE_URL = re.compile(rb"https?://[^\s)>\]\"'`]+")
+# Compiled on first use (through the re module's cache): only a file that may link into the contracts or the
+# site is searched, and most prompt files hold no such link.
+_INLINE = rb"\]\(\s*<?([^)\s>]+)"
+_REFERENCE = rb"(?m)^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)"
+_BARE_URL = rb"https?://[^\s)>\]\"'`]+"
 
 
 def find_dangling_links(project: Project) -> list[Diagnostic]:
@@ -122,7 +124,7 @@ def _may_cite(data: bytes, site_url: bytes) -> bool:
 def _links(data: bytes) -> list[tuple[int, str]]:
     """(byte offset, target) of every link or bare URL holding a ``#``."""
     found: dict[int, bytes] = {}
-    for matches in (_INLINE.finditer(data), _references(data), _BARE_URL.finditer(data)):
+    for matches in (re.finditer(_INLINE, data), _references(data), re.finditer(_BARE_URL, data)):
         for m in matches:
             start = m.start(1) if m.re.groups else m.start()
             found.setdefault(start, m.group(1) if m.re.groups else m.group())
@@ -130,12 +132,15 @@ def _links(data: bytes) -> list[tuple[int, str]]:
 
 
 def _references(data: bytes) -> Iterator[re.Match[bytes]]:
-    """``_REFERENCE.finditer(data)``, tried only on the lines holding ``]:``: the pattern has no literal
+    """``re.finditer(_REFERENCE, data)``, tried only on the lines holding ``]:``: the pattern has no literal
     prefix, so the regex engine would try it at every byte (~50x slower on a 7 KB file).  A match
     never leaves its line, and a line holds at most one (it starts the line)."""
     at = data.find(b"]:")
+    if at == -1:
+        return
+    reference = re.compile(_REFERENCE)  # from the re module's cache after the first file
     while at != -1:
-        m = _REFERENCE.match(data, data.rfind(b"\n", 0, at) + 1)
+        m = reference.match(data, data.rfind(b"\n", 0, at) + 1)
         if m is not None:
             yield m
         at = data.find(b"\n", at)

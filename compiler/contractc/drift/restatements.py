@@ -17,8 +17,6 @@ An ``allow_restatements`` entry with ``sha256`` matches the copy by its bytes
 matches by line (the older form).
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 import re
@@ -28,12 +26,12 @@ from typing import NamedTuple
 
 from contractc.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
-from contractc.load.worked import yaml_example_reason
 from contractc.model import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
 from contractc.output import Change, Output
 
-_FENCE = re.compile(rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
-_KEY = re.compile(r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
+# Compiled on first use (through the re module's cache): most prompt files hold no fenced block to look into.
+_FENCE = rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)"
+_KEY = r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)"
 _YAML_INFO = {"", "yaml", "yml"}
 _PLACEHOLDER = re.compile(r"<[^<>]*>")
 # A block restates a template when this share of its lines are template lines and
@@ -211,6 +209,7 @@ def _normal(line: str) -> str:
 def _fences(data: bytes) -> list[tuple[re.Match, int]]:
     """Fence lines as (match, column): a run of 3+ backticks or tildes after at most three spaces."""
     fences = []
+    fence = re.compile(_FENCE)
     for char, run in ((b"`", b"```"), (b"~", b"~~~")):
         # bytes.find is ~50x faster than a regex without a literal prefix here, and a one-byte search
         # (memchr) ~10x faster again than bytes.find of the run (whose skip table takes a space for a
@@ -222,7 +221,7 @@ def _fences(data: bytes) -> list[tuple[re.Match, int]]:
                 at = data.find(run, at + 1)
                 if at == -1:
                     break
-            found = _FENCE.match(data, at)
+            found = fence.match(data, at)
             begin = line_start(data, at)
             indent = data[begin:at]
             if begin == 0 and indent.startswith(b"\xef\xbb\xbf"):
@@ -281,7 +280,7 @@ def _line_end(data: bytes, offset: int) -> int:
 
 
 def _data_shape(block: _Block, keys: dict[str, list[tuple[DataShape, set[str]]]]) -> Shape | None:
-    key = _KEY.match(block.first)
+    key = re.match(_KEY, block.first)
     if block.info not in _YAML_INFO or key is None or key["key"] not in keys:
         return None
     candidates = keys[key["key"]]
@@ -326,6 +325,8 @@ def _text_shape(block: _Block, templates: list[tuple[TextShape, set[str]]], hold
 
 def _worked_example(project: Project, data: bytes, block: _Block, shape: DataShape) -> bool:
     """Whether scan's worked-example rule calls the block an example of ``shape`` (see the module docstring)."""
+    from contractc.load.worked import yaml_example_reason  # only a target holding a copy of a shape asks
+
     source = _source(project, shape)
     held = data[block.start : block.end]
     if held == source or held == source + b"\n":

@@ -20,7 +20,7 @@ def emit_regions(project: Project) -> dict[str, bytes]:
 
     problems: list[Diagnostic] = []
     render = renderer(project)
-    targets = counted(project.targets.scan(problems), "refilling targets", len(project.targets))
+    targets = counted(project.targets.scan(problems), "refilling targets", len(project.targets.paths))
     files = {t.path: render(t) for t in targets if t.regions}
     if problems:
         raise ContractcError(problems)

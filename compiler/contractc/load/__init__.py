@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -112,7 +111,7 @@ def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
             s._replace(id=f"{s.section}.{s.key}") if isinstance(s, DataShape) and sections_per_key[s.key] > 1 else s
             for s in contract.shapes
         )
-        qualified.append(replace(contract, shapes=shapes))
+        qualified.append(contract._replace(shapes=shapes))
     seen: dict[str, tuple[str, int]] = {}
     problems = []
     for contract in qualified:

@@ -14,9 +14,10 @@ import re
 from typing import Any
 
 _SITE_URL = re.compile(r"^https?://")
-_PREFIX = re.compile(r"^[A-Za-z0-9_.-]*(/[A-Za-z0-9_.-]+)*$")
-_SHA256 = re.compile(r"^[0-9a-f]{64}$")
-_AGENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# Compiled on first use (through the re module's cache): only a configuration with the key asks.
+_PREFIX = r"^[A-Za-z0-9_.-]*(/[A-Za-z0-9_.-]+)*$"
+_SHA256 = r"^[0-9a-f]{64}$"
+_AGENT = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
 
 def conforms(doc: Any) -> bool:
@@ -59,7 +60,7 @@ def _site(value: Any) -> bool:
     return (
         isinstance(value, dict)
         and _only(value, {"prefix", "templates", "directory_urls"})
-        and _optional(value, "prefix", lambda v: isinstance(v, str) and _PREFIX.search(v) is not None)
+        and _optional(value, "prefix", lambda v: isinstance(v, str) and re.search(_PREFIX, v) is not None)
         and _optional(value, "templates", _text)
         and _optional(value, "directory_urls", lambda v: isinstance(v, bool))
     )
@@ -76,12 +77,12 @@ def _contract(value: Any) -> bool:
         and _only(value, {"path", "shared", "sha256"})
         and _text(value["path"])
         and _optional(value, "shared", _strings)
-        and _optional(value, "sha256", lambda v: isinstance(v, str) and _SHA256.search(v) is not None)
+        and _optional(value, "sha256", lambda v: isinstance(v, str) and re.search(_SHA256, v) is not None)
     )
 
 
 def _agents(value: Any) -> bool:
-    return isinstance(value, dict) and all(_AGENT.search(k) is not None and _text(v) for k, v in value.items())
+    return isinstance(value, dict) and all(re.search(_AGENT, k) is not None and _text(v) for k, v in value.items())
 
 
 def _budgets(value: Any) -> bool:
@@ -100,7 +101,7 @@ def _allowed(value: Any) -> bool:
         and _text(value["path"])
         and _optional(value, "shape", _text)
         and _optional(value, "line", _positive_integer)
-        and _optional(value, "sha256", lambda v: isinstance(v, str) and _SHA256.search(v) is not None)
+        and _optional(value, "sha256", lambda v: isinstance(v, str) and re.search(_SHA256, v) is not None)
     )
 
 

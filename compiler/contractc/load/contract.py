@@ -5,8 +5,6 @@ through :class:`~contractc.load.source.SourceFile`; there is no hand-written
 fence scanner.  Every problem found is collected; the caller raises them all.
 """
 
-from __future__ import annotations
-
 import re
 from bisect import bisect_left, bisect_right
 from functools import cache

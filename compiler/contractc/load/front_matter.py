@@ -7,17 +7,14 @@ no object ever constructed from a tag), which also turns a YAML error into a
 located diagnostic.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 OPENING = "---"
 CLOSING = ("---", "...")
 
 
-@dataclass(frozen=True, slots=True)
-class FrontMatter:
+class FrontMatter(NamedTuple):
     """Where a file's front matter is, by lines."""
 
     text: str

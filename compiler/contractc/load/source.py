@@ -7,8 +7,6 @@ same newline rule markdown-it-py uses (``\\r\\n``, ``\\r`` or ``\\n``), so CRLF
 files, a BOM and non-ASCII text slice exactly.
 """
 
-from __future__ import annotations
-
 import hashlib
 import re
 from typing import NamedTuple

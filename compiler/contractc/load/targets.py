@@ -20,13 +20,11 @@ show every region current (:class:`CurrentLines`): most targets of a project
 hold the same few marker lines, each followed by the same bytes.
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.files import read_bytes
@@ -37,7 +35,9 @@ from contractc.load.source import BOM, count_newlines, line_start
 from contractc.model import Config, Contract, Region, Span, TargetFile, Targets
 
 # Searched with a literal prefix (fast); a hit is a marker only when nothing but blanks precedes it on its line.
-_OPENING = re.compile(rb"<!--[ \t]*contractc:")
+# Compiled on first use (``re.finditer``, through the re module's cache): only copied contract bytes that mention
+# a marker need it.
+_OPENING = rb"<!--[ \t]*contractc:"
 _MARKER = re.compile(rb"[ \t]*(?P<marker><!--[ \t]*contractc:(?P<verb>\S*?)(?P<args>(?:[ \t]+\S+?)*?)[ \t]*-->)[ \t]*")
 _REF = re.compile(r"(?P<kind>shape|section|bundle)=(?P<ref>\S+)")
 _SHA = re.compile(r"sha256=(?P<hex>[0-9a-f]{64})")
@@ -49,8 +49,7 @@ _UNCLOSED_HINT = "add <!-- contractc:end --> on its own line after the region"
 _SYNTAX_HINT = "write <!-- contractc:begin shape=ID --> (or section=ANCHOR[,ANCHOR...], bundle=SHAPE-ID) and <!-- contractc:end -->, each on its own line"
 
 
-@dataclass(slots=True)  # not frozen: a frozen __init__ costs ~3 us more per marker, and a _Marker never leaves this module
-class _Marker:
+class _Marker(NamedTuple):
     verb: str
     kind: str
     ref: str
@@ -476,4 +475,4 @@ def is_marker_line(line: bytes) -> bool:
 
 
 def _holds_marker_line(data: bytes) -> bool:
-    return any(not data[line_start(data, m.start()) : m.start()].strip(b" \t") for m in _OPENING.finditer(data))
+    return any(not data[line_start(data, m.start()) : m.start()].strip(b" \t") for m in re.finditer(_OPENING, data))

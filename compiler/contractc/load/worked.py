@@ -9,8 +9,6 @@ shape is written in the notation, so a block none of whose values is notation
 string) calls an example, unless at least half of its values are notation.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any, NamedTuple
 
