@@ -54,8 +54,9 @@ NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "yaml", "contractc.model", "con
 
 
 # A dataclass costs about 1 ms to create (it compiles its methods from source), a NamedTuple a fifth of that:
-# a clean check creates none of contractc's but the project (which site.stored changes with dataclasses.replace).
-DATACLASSES_ON_CHECK = ["contractc.model.Project"]
+# a clean check creates none of contractc's (the project is a NamedTuple too, its layout a cached property),
+# and neither does a site build (the layout, the field rows and the published raw files are NamedTuples).
+DATACLASSES_ON_CHECK: list[str] = []
 
 
 def probe(root: Path, *args: str) -> dict:
@@ -116,13 +117,23 @@ def research_desk(tmp_path: Path, run_cli) -> Path:
 
 
 @pytest.mark.parametrize("args", [("check", "--no-cache"), ("check",)])
-def test_a_clean_check_of_a_plugin_loads_no_other_command_and_creates_no_dataclass_but_the_project(research_desk, args):
+def test_a_clean_check_of_a_plugin_loads_no_other_command_and_creates_no_dataclass(research_desk, args):
     report = probe(research_desk, *args)
     assert report["code"] == 0
     modules = set(report["modules"])
     assert "contractc.checks.rules" in modules  # the receiver checks were compiled: the probe saw the whole load
     assert loaded(modules, NEVER_ON_CLEAN_CHECK) == []
     assert report["dataclasses"] == DATACLASSES_ON_CHECK
+
+
+def test_building_the_site_pages_creates_no_dataclass_of_the_model_or_the_site(research_desk):
+    """What the mkdocs plugin runs on every build (load, layout, every page) makes no contractc dataclass."""
+    report = probe(research_desk, "build", "--site-pages", "docs")
+    assert report["code"] == 0
+    modules = set(report["modules"])
+    assert {"contractc.site.pages", "contractc.layout", "contractc.fields"} <= modules  # the probe saw the pages made
+    assert (research_desk / "docs" / "contracts" / "index.md").is_file()
+    assert report["dataclasses"] == []
 
 
 def test_a_clean_check_of_a_realistic_plugin_reads_all_its_yaml_without_ruamel(tmp_path, run_cli):

@@ -6,16 +6,13 @@ reference names the shape it points at), and whether it is required or
 transient, exactly as the schemas say.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from contractc.model import ShapeSpec, Spec
 from contractc.notation import walk_props
 
 
-@dataclass(frozen=True, slots=True)
-class FieldRow:
+class FieldRow(NamedTuple):
     path: str
     """Dotted key path below the shape's top-level key."""
     depth: int

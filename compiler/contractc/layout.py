@@ -8,9 +8,6 @@ renders nothing: it only names pages and the anchors each page will carry,
 with the source ``file:line`` each anchor comes from.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Literal, NamedTuple
 
@@ -59,8 +56,7 @@ class Agent(NamedTuple):
     """Ids of the shapes it consumes."""
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(NamedTuple):
     prefix: str
     pages: tuple[Page, ...]
     anchors: tuple[Anchor, ...]

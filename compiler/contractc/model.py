@@ -10,8 +10,8 @@ and a NamedTuple class costs about a fifth of a frozen dataclass's (which
 compiles its methods from source); a fresh CI ``check`` pays for each.
 :class:`Contract` keeps the lookup index it makes on first use in a subclass of
 its fields' NamedTuple, as a ``functools.cached_property``: the fields stay
-read-only, and a ``_replace`` starts without an index.  :class:`Project` is
-still a frozen dataclass (``site.stored`` changes it with ``dataclasses.replace``).
+read-only, and a ``_replace`` starts without an index.  :class:`Project` does the
+same with the site's layout.
 The annotations are evaluated (no ``from __future__ import annotations``):
 NamedTuple compiles each annotation written as a string, so only the forward
 references are strings.
@@ -19,7 +19,6 @@ references are strings.
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -493,9 +492,8 @@ class Config(NamedTuple):
         return Span(self.path, line, col, 0, 0)
 
 
-@dataclass(frozen=True)
-class Project:
-    """Everything the emitters need: the configuration and every parsed contract."""
+class ProjectFields(NamedTuple):
+    """What a :class:`Project` is made of."""
 
     config: Config
     contracts: tuple[Contract, ...]
@@ -503,40 +501,51 @@ class Project:
     """Every file matched by ``targets:``, in path order, read as it is scanned."""
     roles: tuple[RoleFile, ...] = ()
     """Role files by agent (``agents:``), sorted by agent."""
-    pins: dict[str, PinRecord] = field(default_factory=dict)
+    pins: Mapping[str, PinRecord] = MappingProxyType({})
     """Contract path -> the section hashes recorded while its bytes matched its pin."""
     root: str = "."
     """The project root as given to the loader, for the few emitters that read project files
     (the site's template override folder)."""
-    specs: dict[str, ShapeSpec] = field(default_factory=dict)
+    specs: Mapping[str, ShapeSpec] = MappingProxyType({})
     """Every data shape's interpreted notation by shape id, in source order (the same trees as ``DataShape.spec``)."""
-    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    """What is derived from the model on first use and kept (the site's layout); a new project starts empty."""
 
-    @property
+
+class Project(ProjectFields):
+    """Everything the emitters need: the configuration and every parsed contract.
+
+    What is derived from the model on first use (the site's layout, the contracts by path) is kept
+    as a ``functools.cached_property``; a ``_replace`` starts without it.
+    """
+
+    @cached_property
     def site(self) -> "Layout":
         """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
 
         ``check`` needs them only for a file that may cite the site, and most prompt files do not.
         """
-        layout = self.memo.get("site")
-        if layout is None:
-            from contractc.layout import site_layout
+        from contractc.layout import site_layout
 
-            layout = self.memo["site"] = site_layout(self)
-        return layout
+        return site_layout(self)
+
+    def with_layout_of(self, other: "Project") -> "Project":
+        """This project keeping ``other``'s layout, if it was made (the caller knows they lay out alike)."""
+        if "site" in other.__dict__:
+            self.__dict__["site"] = other.__dict__["site"]
+        return self
+
+    @cached_property
+    def _contracts_by_path(self) -> dict[str, Contract]:
+        by_path: dict[str, Contract] = {}
+        for c in self.contracts:
+            by_path.setdefault(c.path, c)  # the first of a path, as a scan would find
+        return by_path
 
     def shapes(self) -> list[tuple[Contract, Shape]]:
         return [(c, s) for c in self.contracts for s in c.shapes]
 
     def contract(self, path: str) -> Contract:
-        """The contract at ``path`` (a dict kept in ``memo``: looked up once per shape or region)."""
-        by_path = self.memo.get("contracts")
-        if by_path is None:
-            by_path = self.memo["contracts"] = {}
-            for c in self.contracts:
-                by_path.setdefault(c.path, c)  # the first of a path, as a scan would find
-        return by_path[path]
+        """The contract at ``path`` (a dict made on first use: looked up once per shape or region)."""
+        return self._contracts_by_path[path]
 
     def snippet_path(self, shape: TextShape) -> str:
         """Where a text shape's dispatch snippet lives: ``<out.prompts>/<producer>/<shape>.md``."""

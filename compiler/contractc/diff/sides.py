@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -43,7 +43,7 @@ def interpreted(base: Project, contracts: list[Contract]) -> Project:
     from contractc.notation import interpret
 
     contracts, specs = interpret(qualify_shape_ids(contracts))
-    return replace(base, contracts=tuple(contracts), specs=specs)
+    return base._replace(contracts=tuple(contracts), specs=specs)
 
 
 def load_contracts(root: Path) -> Project:
@@ -67,9 +67,7 @@ def contracts_only(project: Project) -> Project:
     The site's layout, read only from the configuration and the contracts, is kept if it was made.
     """
     today = Project(config=project.config, contracts=project.contracts, root=project.root, specs=project.specs)
-    if "site" in project.memo:
-        today.memo["site"] = project.memo["site"]
-    return today
+    return today.with_layout_of(project)
 
 
 def git_side(root: Path, ref: str) -> Side:
@@ -91,7 +89,7 @@ def git_side(root: Path, ref: str) -> Side:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
         project = _relabel(ref, lambda: validated(load_contracts(folder)))
-        return Side(ref, replace(project, root=str(root)), _show(root, ref, CHANGES_NAME))
+        return Side(ref, project._replace(root=str(root)), _show(root, ref, CHANGES_NAME))
 
 
 def path_side(root: Path, path: Path, today: Project) -> Side:

@@ -36,8 +36,6 @@ line and column of the problem.  File-size limits and the refusal of
 non-regular files live in :func:`contractc.files.read_regular`.
 """
 
-from __future__ import annotations
-
 import re
 from functools import cache
 from typing import Any, NamedTuple

@@ -10,8 +10,6 @@ The site only renders: the pipeline runs the diff (:mod:`contractc.release`)
 and hands the result over as a :class:`Since`, so no stage imports another.
 """
 
-from __future__ import annotations
-
 from pathlib import PurePosixPath
 from typing import NamedTuple
 

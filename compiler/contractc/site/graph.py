@@ -13,8 +13,6 @@ both dispatches and receives) left out of the ranking; within a column, nodes
 are ordered by the mean row of their neighbours in the column before.
 """
 
-from __future__ import annotations
-
 from collections import deque
 from collections.abc import Callable
 from html import escape

@@ -9,16 +9,15 @@ one copy), each of which a project can override by name from its own folder
 (``site.templates``), the way mkdocs' ``custom_dir`` overrides a theme.
 """
 
-from __future__ import annotations
-
 import hashlib
 import os
 import posixpath
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from markupsafe import Markup  # jinja2's own string type; this module only loads to render
 
@@ -149,14 +148,13 @@ def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) 
     return dump_json({"generator": "contractc", "site_url": base, "anchors": entries})
 
 
-@dataclass(frozen=True, slots=True)
-class RawFiles:
+class RawFiles(NamedTuple):
     """The files the site publishes byte for byte, each with a ``.sha256`` beside it (``sha256sum -c`` reads it)."""
 
     files: dict[str, bytes]
     snippets: dict[str, str]
     """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
-    role_prompts: dict[str, str] = field(default_factory=dict)
+    role_prompts: Mapping[str, str] = MappingProxyType({})
     """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
 
 
@@ -398,7 +396,7 @@ def _shape_context(
         assert isinstance(shape, DataShape)
         rows = [
             {
-                **_row_dict(row),
+                **row._asdict(),
                 "anchor": field_anchor(shape, row.path),
                 "ref_url": link(shape_pages[row.ref]) if row.ref in shape_pages else "",
             }
@@ -448,10 +446,6 @@ def _shape_item(shape: Shape, shape_pages: dict[str, str], snippets: dict) -> di
         "page": shape_pages[shape.id],
         "snippet_path": snippets[shape.id][0] if shape.id in snippets else "",
     }
-
-
-def _row_dict(row) -> dict[str, Any]:
-    return {name: getattr(row, name) for name in row.__slots__}
 
 
 def _snippets(project: Project) -> dict[str, tuple[str, bytes]]:

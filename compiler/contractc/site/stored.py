@@ -10,7 +10,6 @@ last release the pipeline hands over (:mod:`contractc.release`).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from contractc.model import Project
@@ -53,7 +52,7 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     )
     if problems:
         raise ContractcError(problems)
-    return replace(project, config=project.config._replace(out=out))
+    return project._replace(config=project.config._replace(out=out))
 
 
 def _user_paths(project: Project) -> dict:
