@@ -552,3 +552,57 @@ def test_the_graph_walk_keeps_the_recursive_walks_ranking(pairs):
                 rank[nxt] = max(rank[nxt], rank[key] + 1)
     columns = _columns(nodes, edges)
     assert {k: i for i, column in enumerate(columns) for k in column} == rank
+
+
+def test_the_site_reads_only_the_targets_it_shows_so_a_broken_agent_file_stops_only_its_own_page(tmp_path):
+    """The pages show each role file's filled prompt and nothing else of the targets: a marker problem in
+    another target (review-orchestrator.md) leaves every page byte-identical, one in the role file stops
+    the site with that file's located error."""
+    import shutil
+
+    from conftest import REPO
+    from contractc.diagnostics import ContractcError
+
+    root = tmp_path / "plugin"
+    shutil.copytree(REPO / "examples" / "review-plugin", root)
+    clean = render_bytes(root)
+    assert any(path.endswith(".full.md.txt") for path in clean)  # the role file's prompt is published
+    broken = "\n<!-- contractc:begin shape=no-such-shape -->\n"
+    with open(root / "agents" / "review-orchestrator.md", "a", encoding="utf-8") as other:
+        other.write(broken)
+    assert render_bytes(root) == clean
+    with open(root / "agents" / "code-reviewer.md", "a", encoding="utf-8") as role:
+        role.write(broken)
+    with pytest.raises(ContractcError) as stopped:
+        render_bytes(root)
+    assert [(d.path, d.code) for d in stopped.value.diagnostics] == [("agents/code-reviewer.md", "marker-unclosed")]
+
+
+PATH_PARTS = ["contracts", "shapes", "index.md", "echo.md", ".md", "..md", "a.b.md", "md", "x.MD", ".", "..", "", "x.md.txt", "ä.md"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PATH_PARTS), min_size=1, max_size=4), st.booleans(), st.booleans())
+def test_a_page_url_is_what_the_path_rules_of_mkdocs_name_for_plain_and_odd_paths_alike(parts, absolute, directory_urls):
+    """page_url names the layout's plain paths with string operations; every path, odd ones (``.``, ``..``,
+    empty parts, a leading slash, ``.md`` alone) included, gets the URL PurePosixPath's rules give."""
+    from pathlib import PurePosixPath
+
+    from contractc.layout import page_url
+
+    path = ("/" if absolute else "") + "/".join(parts)
+    pure = PurePosixPath(path)
+    try:
+        if pure.suffix != ".md":
+            expected = path
+        elif not directory_urls:
+            expected = pure.with_suffix(".html").as_posix()
+        elif pure.stem == "index":
+            expected = "" if pure.parent.as_posix() == "." else pure.parent.as_posix() + "/"
+        else:
+            expected = pure.with_suffix("").as_posix() + "/"
+    except ValueError:  # PurePosixPath refuses to re-suffix an empty name; so must page_url
+        with pytest.raises(ValueError):
+            page_url(path, directory_urls)
+        return
+    assert page_url(path, directory_urls) == expected
