@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.load.yaml_safe import _bounded_scanner, _text_dates_constructor  # unchanged by the move to libyaml
 from contractc.model import Field, Node
 
 MAX_ALIASES = 100
@@ -68,34 +69,6 @@ def _round_trip(merge_keys: bool) -> Any:
     yaml.Scanner = _bounded_scanner()
     yaml.Constructor = _text_dates_constructor()
     return yaml
-
-
-@cache
-def _text_dates_constructor() -> type:
-    from ruamel.yaml.constructor import RoundTripConstructor
-
-    class TextDates(RoundTripConstructor):
-        pass
-
-    TextDates.add_constructor("tag:yaml.org,2002:timestamp", RoundTripConstructor.construct_yaml_str)
-    return TextDates
-
-
-@cache
-def _bounded_scanner() -> type:
-    """The round-trip scanner, stopped at the first flow collection (``[``, ``{``) nested too deep:
-    its cost grows with the square of the nesting, before the composer sees any of it."""
-    from ruamel.yaml.error import MarkedYAMLError
-    from ruamel.yaml.scanner import RoundTripScanner
-
-    class Bounded(RoundTripScanner):
-        def fetch_flow_collection_start(self, TokenClass: Any, to_push: Any) -> None:  # noqa: N803  (ruamel's name)
-            if len(self.flow_context) >= MAX_DEPTH:
-                problem = f"nested more than {MAX_DEPTH} levels deep"
-                raise MarkedYAMLError(None, None, problem, self.reader.get_mark())
-            super().fetch_flow_collection_start(TokenClass, to_push)
-
-    return Bounded
 
 
 @cache
