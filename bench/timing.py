@@ -22,9 +22,10 @@ TIME = shutil.which("time", path="/usr/bin:/bin")
 
 DEFAULT_REPS = {10: 21, 100: 15, 1000: 11, 5000: 11}
 """Timed rounds per corpus size N (``check`` rows)."""
-SITE_REPS = {10: 9, 100: 7, 500: 3}
+SITE_REPS = {10: 9, 100: 15, 500: 3}
 """Timed rounds per site size P: a `mkdocs build` of P = 100 takes seconds and differs from the plugin's by a
-few per cent, so three rounds on a shared machine decide nothing; P = 500 takes half a minute a build."""
+few per cent, while single pairs on a shared machine spread from 0.8 to 1.3, so seven rounds decided little;
+P = 500 takes half a minute a build."""
 
 
 @dataclass(frozen=True)
