@@ -29,55 +29,10 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 def dump_json(value: Any) -> bytes:
-    """Pretty, stable, newline-terminated JSON: the one JSON format of every output.
-
-    The bytes of ``json.dumps(value, indent=2, ensure_ascii=False) + "\\n"``.  With an
-    ``indent``, the json module encodes in pure Python (its C encoder writes one line),
-    which costs tens of ms for the site's ``anchors.json`` of thousands of anchors;
-    here only the nesting is laid out in Python, and each innermost object, or array
-    of such objects, is written by the C encoder with the newline and indentation
-    in its item separator.
-    """
-    return (_indented(value, "\n") + "\n").encode("utf-8")
-
-
-def _indented(value: Any, newline: str) -> str:
-    """``value`` as ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it, each line after
-    the first starting with ``newline`` (a newline and the indentation of ``value``'s level).
-
-    A JSON text holds no raw newline inside a string, so the separators written
-    with ``newline`` in them are found again, and replaced, without reading strings.
-    """
+    """Pretty, stable, newline-terminated JSON: the one JSON format of every output."""
     import json
 
-    if not isinstance(value, (dict, list, tuple)) or not value:
-        return json.dumps(value, ensure_ascii=False)  # a scalar, [] or {}: one line either way
-    inner = newline + "  "
-    items = list(value.values() if isinstance(value, dict) else value)
-    if not any(isinstance(item, (dict, list, tuple)) for item in items):
-        text = json.dumps(value, ensure_ascii=False, separators=("," + inner, ": "))
-        return text[0] + inner + text[1:-1] + newline + text[-1]
-    if not isinstance(value, dict) and all(_flat_object(item) for item in items):
-        # an array of flat objects (anchors.json): one C call, then each "},{" between them laid out
-        deeper = inner + "  "
-        text = json.dumps(value, ensure_ascii=False, separators=("," + deeper, ": "))
-        text = text[2:-2].replace("}," + deeper + "{", inner + "}," + inner + "{" + deeper)
-        return "[" + inner + "{" + deeper + text + inner + "}" + newline + "]"
-    if isinstance(value, dict) and all(type(key) is str for key in value):
-        parts = [f"{json.dumps(key, ensure_ascii=False)}: {_indented(item, inner)}" for key, item in value.items()]
-        return "{" + inner + ("," + inner).join(parts) + newline + "}"
-    if not isinstance(value, dict):
-        return "[" + inner + ("," + inner).join(_indented(item, inner) for item in value) + newline + "]"
-    # keys json converts (numbers, true, null) around nested values: the json module itself
-    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", newline)
-
-
-def _flat_object(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and bool(value)
-        and not any(isinstance(item, (dict, list, tuple)) for item in value.values())
-    )
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 class FileRefused(OSError):
