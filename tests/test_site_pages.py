@@ -576,33 +576,3 @@ def test_the_site_reads_only_the_targets_it_shows_so_a_broken_agent_file_stops_o
     with pytest.raises(ContractcError) as stopped:
         render_bytes(root)
     assert [(d.path, d.code) for d in stopped.value.diagnostics] == [("agents/code-reviewer.md", "marker-unclosed")]
-
-
-PATH_PARTS = ["contracts", "shapes", "index.md", "echo.md", ".md", "..md", "a.b.md", "md", "x.MD", ".", "..", "", "x.md.txt", "ä.md"]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(PATH_PARTS), min_size=1, max_size=4), st.booleans(), st.booleans())
-def test_a_page_url_is_what_the_path_rules_of_mkdocs_name_for_plain_and_odd_paths_alike(parts, absolute, directory_urls):
-    """page_url names the layout's plain paths with string operations; every path, odd ones (``.``, ``..``,
-    empty parts, a leading slash, ``.md`` alone) included, gets the URL PurePosixPath's rules give."""
-    from pathlib import PurePosixPath
-
-    from contractc.layout import page_url
-
-    path = ("/" if absolute else "") + "/".join(parts)
-    pure = PurePosixPath(path)
-    try:
-        if pure.suffix != ".md":
-            expected = path
-        elif not directory_urls:
-            expected = pure.with_suffix(".html").as_posix()
-        elif pure.stem == "index":
-            expected = "" if pure.parent.as_posix() == "." else pure.parent.as_posix() + "/"
-        else:
-            expected = pure.with_suffix("").as_posix() + "/"
-    except ValueError:  # PurePosixPath refuses to re-suffix an empty name; so must page_url
-        with pytest.raises(ValueError):
-            page_url(path, directory_urls)
-        return
-    assert page_url(path, directory_urls) == expected

@@ -66,22 +66,7 @@ class Layout(NamedTuple):
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
-    """The site URL of a docs-relative Markdown path, the way mkdocs and Zensical name it.
-
-    A plain path (the layout's own: no empty, ``.`` or ``..`` part) is named by string
-    operations, once per page of ``anchors.json``; any other goes through ``PurePosixPath``,
-    which the plain case equals.
-    """
-    if type(path) is str and path and not path.startswith("/"):
-        folder, _, name = path.rpartition("/")
-        if name not in ("", ".", "..") and not any(part in ("", ".", "..") for part in folder.split("/") if folder):
-            if not name.endswith(".md") or name == ".md":
-                return path
-            if not directory_urls:
-                return path[:-3] + ".html"
-            if name == "index.md":
-                return folder + "/" if folder else ""
-            return path[:-3] + "/"
+    """The site URL of a docs-relative Markdown path, the way mkdocs and Zensical name it."""
     pure = PurePosixPath(path)
     if pure.suffix != ".md":
         return path
