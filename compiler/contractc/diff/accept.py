@@ -69,13 +69,13 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
         return Approvals((), {})
     from jsonschema import Draft202012Validator
 
-    from contractc.load.yaml_safe import entry, plain
+    from contractc.load.yaml_safe import entry, locate, plain
 
     for error in Draft202012Validator(changes_schema()).iter_errors(plain(doc)):
         path = list(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             path.append(next(k for k in error.instance if k not in error.schema.get("properties", {})))
-        line = _line(doc, path)
+        line, _ = locate(doc, path)
         where = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
         message = error.message
         if error.validator == "additionalProperties":
@@ -160,23 +160,6 @@ def append_entries(data: bytes | None, records: list[ChangeRecord], why: str, da
 def _indent(block: str, spaces: int) -> str:
     pad = " " * spaces
     return "".join(pad + line if line.strip() else line for line in block.splitlines(keepends=True))
-
-
-def _line(doc, path: list) -> int:
-    """1-based line of the deepest key of ``path`` in the YAML tree ``doc``."""
-    from contractc.load.yaml_safe import entry
-
-    line, node = 1, doc
-    for key in path:
-        if isinstance(key, int) and node.kind == "seq" and key < len(node.value):
-            node = node.value[key]
-            line = node.line + 1
-        elif not isinstance(key, int) and (found := entry(node, str(key))) is not None:
-            node = found.value
-            line = found.key.line + 1
-        else:
-            break
-    return line
 
 
 def _invalid(label: str, line: int, message: str) -> ContractcError:

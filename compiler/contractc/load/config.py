@@ -50,7 +50,7 @@ def load_config(root: Path) -> Config:
         raise ContractcError(Diagnostic(CONFIG_NAME, 1, 1, "not-utf8", f"{CONFIG_NAME} is not UTF-8: {exc.reason}")) from None
 
     from contractc.load.config_schema import conforms
-    from contractc.load.yaml_safe import load_yaml, plain as plain_yaml
+    from contractc.load.yaml_safe import load_yaml, plain as plain_yaml, positions
 
     doc = load_yaml(text, CONFIG_NAME, "config-syntax")
     plain = plain_yaml(doc) if doc is not None else {}
@@ -95,7 +95,7 @@ def load_config(root: Path) -> Config:
             agents=tuple(sorted((k, int(v)) for k, v in plain.get("budgets", {}).get("agents", {}).items())),
             shapes=tuple(sorted((k, int(v)) for k, v in plain.get("budgets", {}).get("shapes", {}).items())),
         ),
-        positions=_positions(doc, "$", {}),
+        positions=positions(doc),
         docs_url=plain.get("docs_url", ""),
     )
 
@@ -114,19 +114,6 @@ def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | Non
             problems.append(bad)
     if problems:
         raise ContractcError(problems)
-
-
-def _positions(node: Yaml | None, path: str, out: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
-    """Every key path in ``node`` (``$.contracts[0].path``) with its 1-based line and column."""
-    if node is not None and node.kind == "map":
-        for entry in node.value:
-            out[f"{path}.{entry.name}"] = (entry.key.line + 1, entry.key.col + 1)
-            _positions(entry.value, f"{path}.{entry.name}", out)
-    elif node is not None and node.kind == "seq":
-        for i, sub in enumerate(node.value):
-            out[f"{path}[{i}]"] = (sub.line + 1, sub.col + 1)
-            _positions(sub, f"{path}[{i}]", out)
-    return out
 
 
 def _validate(plain: Any, doc: Yaml | None) -> None:
@@ -166,17 +153,6 @@ def _message(error: Any) -> str:
 
 def _locate(doc: Yaml | None, key_path: list) -> Span:
     """The file position of the deepest key of ``key_path`` that exists in ``doc``."""
-    from contractc.load.yaml_safe import entry
+    from contractc.load.yaml_safe import locate
 
-    line, col = 1, 1
-    node = doc
-    for key in key_path:
-        if node is not None and node.kind == "seq" and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-            line, col = node.line + 1, node.col + 1
-        elif (found := entry(node, str(key))) is not None:
-            node = found.value
-            line, col = found.key.line + 1, found.key.col + 1
-        else:
-            break
-    return Span(CONFIG_NAME, line, col, 0, 0)
+    return Span(CONFIG_NAME, *locate(doc, key_path), 0, 0)

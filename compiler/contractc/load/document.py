@@ -59,7 +59,7 @@ def load_document(file: Path) -> Document:
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)
-    from contractc.load.yaml_safe import load_yaml, plain
+    from contractc.load.yaml_safe import load_yaml, plain, positions
 
     doc = load_yaml(text, label, "document-syntax", first_line=first_line, what="not valid YAML or JSON")
     if doc is None:  # nothing but blanks and comments: no document to check, whatever the shape
@@ -67,9 +67,7 @@ def load_document(file: Path) -> Document:
         raise ContractcError(
             Diagnostic(label, first_line, 1, "document-syntax", f"empty document: {where}", "write the document to validate")
         )
-    positions = {"$": (first_line, 1)}
-    _positions(doc, [], first_line, positions)
-    return Document(label, plain(doc), front, positions)
+    return Document(label, plain(doc), front, {"$": (first_line, 1), **positions(doc, first_line)})
 
 
 def _front_matter(label: str, text: str) -> tuple[str, int]:
@@ -84,15 +82,3 @@ def _front_matter(label: str, text: str) -> tuple[str, int]:
     if front.closing is None:
         raise ContractcError(Diagnostic(label, 1, 1, "document-syntax", "front matter is never closed with a `---` line"))
     return front.text + "\n", front.first_line
-
-
-def _positions(node: Any, path: list[Any], first_line: int, out: dict[str, tuple[int, int]]) -> None:
-    """Every key path of ``node`` (a :class:`~contractc.load.yaml_safe.Yaml`) with its 1-based file line and column."""
-    if node.kind == "map":
-        for entry in node.value:
-            out[json_path([*path, entry.name])] = (first_line + entry.key.line, entry.key.col + 1)
-            _positions(entry.value, [*path, entry.name], first_line, out)
-    elif node.kind == "seq":
-        for i, sub in enumerate(node.value):
-            out[json_path([*path, i])] = (first_line + sub.line, sub.col + 1)
-            _positions(sub, [*path, i], first_line, out)

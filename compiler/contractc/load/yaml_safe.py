@@ -40,7 +40,7 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.diagnostics import ContractcError, Diagnostic, json_path
 
 MAX_ALIASES = 100
 """Aliases (``*name``) per document."""
@@ -135,6 +135,42 @@ def entry(node: Yaml | None, name: str) -> Entry | None:
             if found.name == name:
                 return found
     return None
+
+
+def locate(node: Yaml | None, key_path: list) -> tuple[int, int]:
+    """The 1-based line and column, in the parsed text, of the deepest key of ``key_path`` (keys and list
+    indexes, as jsonschema's ``error.absolute_path``) that ``node`` holds; (1, 1) when it holds none."""
+    line, col = 1, 1
+    for key in key_path:
+        if node is not None and node.kind == "seq" and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+            line, col = node.line + 1, node.col + 1
+        elif not isinstance(key, int) and (found := entry(node, str(key))) is not None:
+            node = found.value
+            line, col = found.key.line + 1, found.key.col + 1
+        else:
+            break
+    return line, col
+
+
+def positions(node: Yaml | None, first_line: int = 1) -> dict[str, tuple[int, int]]:
+    """Every key path of ``node`` as :func:`~contractc.diagnostics.json_path` writes it (``$.contracts[0].path``)
+    -> its 1-based file line (the text's first line being file line ``first_line``) and column."""
+    found: dict[str, tuple[int, int]] = {}
+
+    def walk(node: Yaml, path: list) -> None:
+        if node.kind == "map":
+            for e in node.value:
+                found[json_path([*path, e.name])] = (first_line + e.key.line, e.key.col + 1)
+                walk(e.value, [*path, e.name])
+        elif node.kind == "seq":
+            for i, item in enumerate(node.value):
+                found[json_path([*path, i])] = (first_line + item.line, item.col + 1)
+                walk(item, [*path, i])
+
+    if node is not None:
+        walk(node, [])
+    return found
 
 
 class _Limit(Exception):
