@@ -55,7 +55,7 @@ def project(tmp_path):
 
 def render_bytes(root):
     from contractc.load import load_project
-    from contractc.release import since_last_release
+    from contractc.diff.release import since_last_release
     from contractc.site.pages import render_site
 
     return render_site(load_project(root), root, since=since_last_release(root))
@@ -561,7 +561,7 @@ def test_the_site_reads_only_the_targets_it_shows_so_a_broken_agent_file_stops_o
     import shutil
 
     from conftest import REPO
-    from contractc.diagnostics import ContractcError
+    from contractc.report.diagnostics import ContractcError
 
     root = tmp_path / "plugin"
     shutil.copytree(REPO / "examples" / "review-plugin", root)

@@ -11,7 +11,7 @@ import jinja2
 from conftest import REPO
 
 from contractc.load import load_project
-from contractc.release import since_last_release
+from contractc.diff.release import since_last_release
 from contractc.site import compiled
 from contractc.site.pages import compile_shipped_templates, render_site
 

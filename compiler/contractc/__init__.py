@@ -13,7 +13,7 @@ __all__ = ["ContractcError", "Diagnostic", "ExitCode", "Receiver", "__version__"
 def __getattr__(name: str):
     # Lazy, so `contractc --help` does not import the whole pipeline.
     if name in ("ContractcError", "Diagnostic", "ExitCode"):
-        from contractc import diagnostics
+        from contractc.report import diagnostics
 
         return getattr(diagnostics, name)
     if name in ("compile_project", "run"):

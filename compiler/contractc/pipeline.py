@@ -1,6 +1,6 @@
 """The whole compiler as a list of stages: load -> model -> emit -> output set.
 
-``build`` and ``check`` are :func:`run` with a different :class:`~contractc.output.Mode`.
+``build`` and ``check`` are :func:`run` with a different :class:`~contractc.output.outputs.Mode`.
 This module does no printing; the CLI formats the :class:`Result`.
 
 The target files are not held: :func:`compare_targets` is one pass over them,
@@ -12,14 +12,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
+from contractc.report.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc import emit
 from contractc.load import load_project
 from contractc.load.config import CONFIG_NAME
-from contractc.model import Project, TargetFile
-from contractc.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
-from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
-from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
+from contractc.model.records import Project, TargetFile
+from contractc.output.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
+from contractc.output.outputs import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
+from contractc.report.format import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
 
 if TYPE_CHECKING:
     from contractc.drift import TargetFind
@@ -30,7 +30,7 @@ def emit_site(project: Project) -> dict[str, bytes]:
     """The stored site pages, their Changes pages listing what ``diff`` finds since the last release tag."""
     if not project.config.out.site:  # no pages stored: no git, no diff
         return {}
-    from contractc.release import since_last_release
+    from contractc.diff.release import since_last_release
     from contractc.site.stored import emit_site_pages
 
     return emit_site_pages(project, since_last_release(Path(project.root), project))
@@ -131,10 +131,10 @@ def compare_targets(project: Project, render: bool = True) -> tuple[list[Change]
     done per target depends on the size of the project.
     """
     from contractc.drift import TARGET_FINDERS
-    from contractc.filled import renderer
+    from contractc.emit.filled import renderer
     from contractc.load.targets import CurrentLines
-    from contractc.output import Output
-    from contractc.progress import counted
+    from contractc.output.outputs import Output
+    from contractc.report.progress import counted
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
     refill = renderer(project)
@@ -209,7 +209,7 @@ def run(
     is ``--site-pages DIR`` (see :func:`compile_project`).
     """
     from contractc.drift import FINDERS, refuses_build
-    from contractc.progress import stage
+    from contractc.report.progress import stage
 
     docs_url, sources, checked, notes = "", set(), 0, []  # what a run that stops at bad input still reports
     try:
@@ -246,7 +246,7 @@ def run(
             if changes:
                 stage(f"writing {len(changes)} files")
             write_changes(root, changes)
-            from contractc.written import save_record  # build alone records what it wrote
+            from contractc.output.written import save_record  # build alone records what it wrote
 
             save_record(root, outputs, [c.path for c in changes if c.expected is None])
             notes = recovered + build_notes(project)
@@ -315,8 +315,8 @@ def verify_changes(changes: list[Change]) -> None:
 def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
     reference to a shape the project does not define, every receiver check that is not mechanised."""
-    from contractc.checks.compile import unmechanised_notes
-    from contractc.notation import dangling_notes, optional_notes
+    from contractc.model.checks.compile import unmechanised_notes
+    from contractc.model.notation import dangling_notes, optional_notes
 
     notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts)
     return sorted(notes, key=Diagnostic.sort_key)

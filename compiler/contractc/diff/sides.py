@@ -13,10 +13,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
 from contractc.load.config import CHANGES_NAME, CONFIG_NAME
-from contractc.model import Config, Contract, Outputs, Project
+from contractc.model.records import Config, Contract, Outputs, Project
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ def validated(project: Project) -> Project:
 
 def interpreted(base: Project, contracts: list[Contract]) -> Project:
     """``base`` with ``contracts``, their notation interpreted (as ``load`` does; raises its problems)."""
-    from contractc.notation import interpret
+    from contractc.model.notation import interpret
 
     contracts, specs = interpret(qualify_shape_ids(contracts))
     return base._replace(contracts=tuple(contracts), specs=specs)
@@ -80,7 +80,7 @@ def git_side(root: Path, ref: str) -> Side:
             return Side(ref, _empty_project(root, folder), None)
         (folder / CONFIG_NAME).write_bytes(config)
         listed = _relabel(ref, lambda: load_config(folder))
-        from contractc.progress import counted
+        from contractc.report.progress import counted
 
         for entry in counted(listed.contracts, f"reading contracts at {ref}", len(listed.contracts)):
             data = _show(root, ref, entry.path)

@@ -3,7 +3,7 @@
 Two named tables, both pure:
 
 * :data:`EXPLAINERS` -- per emitter kind, a finer diagnosis of one drifted
-  output (a :class:`~contractc.output.Change`) of the loaded project.
+  output (a :class:`~contractc.output.outputs.Change`) of the loaded project.
   ``regions`` says which region of a target drifted and why (stale,
   hand-edited, both ...).  A kind without an explainer gets the generic
   ``drift-output`` message.
@@ -26,15 +26,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from contractc.budget import find_over_budget
-from contractc.diagnostics import Diagnostic
+from contractc.model.budget import find_over_budget
+from contractc.report.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.links import dangling_links_in, find_dangling_links
 from contractc.drift.pins import find_broken_pins
 from contractc.drift.regions import explain_regions, orphaned_regions_in
 from contractc.drift.restatements import restatements_in
-from contractc.model import Project, TargetFile
-from contractc.output import Change
+from contractc.model.records import Project, TargetFile
+from contractc.output.outputs import Change
 
 Explainer = Callable[[Change, Project, "TargetFile | None"], list[Diagnostic]]
 """(the drifted output, the project, the target file whose bytes ``change.actual`` are, when it is one)"""

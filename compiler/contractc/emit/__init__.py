@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contractc.diagnostics import Diagnostic
+from contractc.report.diagnostics import Diagnostic
 from contractc.emit.prompts import emit_prompts
 from contractc.emit.regions import emit_regions
 from contractc.emit.roles import emit_role_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
-from contractc.model import Project
+from contractc.model.records import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
 OwnedFolder = str | Callable[[Project], "str | None"] | None

@@ -1,5 +1,5 @@
 """``contractc.yaml``: parsed with line numbers, validated against the shipped JSON Schema, read into a typed
-:class:`~contractc.model.Config` (every default applied here, once; no later stage sees the raw document).
+:class:`~contractc.model.records.Config` (every default applied here, once; no later stage sees the raw document).
 
 The schema is checked by a plain reading of it (:mod:`contractc.load.config_schema`);
 jsonschema is imported only to explain a document that fails, so every schema
@@ -14,9 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contractc.diagnostics import ContractcError, Diagnostic, json_path
+from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
-from contractc.model import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
+from contractc.model.records import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
 
 if TYPE_CHECKING:
     from contractc.load.yaml_safe import Yaml
@@ -36,7 +36,7 @@ def config_schema() -> dict:
 
 
 def load_config(root: Path) -> Config:
-    from contractc.files import read_bytes
+    from contractc.output.files import read_bytes
 
     try:
         text = read_bytes(root / CONFIG_NAME).decode("utf-8")

@@ -15,8 +15,8 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 
-from contractc.diagnostics import Diagnostic
-from contractc.model import Span
+from contractc.report.diagnostics import Diagnostic
+from contractc.model.records import Span
 
 _RESERVED = (".git", ".contractc")
 _WILD = set("*?[")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import FileRefused
-from contractc.model import Span
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import FileRefused
+from contractc.model.records import Span
 
 
 def confined(root: Path, rel: str, where: Span) -> str:

@@ -21,15 +21,15 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup  # jinja2's own string type; this module only loads to render
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import dump_json
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import dump_json
 from contractc.load.paths import confined
-from contractc.budget import snippet_size
-from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.model.budget import snippet_size
+from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import contract_page_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
-from contractc.fields import field_rows
-from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
+from contractc.model.fields import field_rows
+from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
 
@@ -46,7 +46,7 @@ def render_site(
     ``root`` is the project root (default: the one the project was loaded from),
     where the override folder of templates (``site.templates``) is found.
     ``since`` is what the Changes pages list: the pipeline computes it
-    (:func:`contractc.release.since_last_release`); the site runs no diff.
+    (:func:`contractc.diff.release.since_last_release`); the site runs no diff.
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
     ``site.directory_urls`` in contractc.yaml, else true).
     """
@@ -461,7 +461,7 @@ def _role_prompts(project: Project) -> dict[str, tuple[str, bytes]]:
     """Shape id -> (prompt path, bytes) of its role-file prompt: the bytes the prompts emitter writes."""
     if not project.roles:
         return {}
-    from contractc.filled import role_prompts
+    from contractc.emit.filled import role_prompts
 
     return {shape_id: (path, data) for path, (_, shape_id, data) in role_prompts(project).items()}
 
@@ -488,7 +488,7 @@ def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
     """
     if not any(c.data_shapes for c in project.contracts):
         return {}
-    from contractc.shape_schemas import compile_schemas
+    from contractc.model.schemas import compile_schemas
 
     found: dict[str, list[tuple[str, str, bytes]]] = {}
     for shape_id, compiled in compile_schemas(project, check=False).items():  # checked where they are emitted

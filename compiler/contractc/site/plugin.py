@@ -31,7 +31,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 
 REQUIRED_EXTENSIONS = ("attr_list", "pymdownx.superfences")
@@ -76,7 +76,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
 
     def on_files(self, files: Files, *, config) -> Files:
         from contractc.load import load_project
-        from contractc.release import since_last_release
+        from contractc.diff.release import since_last_release
         from contractc.site.pages import render_site
 
         root = self._root(config)

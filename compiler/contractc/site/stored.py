@@ -5,14 +5,14 @@ is given): the mkdocs plugin renders the same pages in memory and needs no
 stored copy.  Once stored, they are outputs like any other, so ``check``
 reports a stale page as drift.  The pages themselves come from the one page
 emitter, :func:`contractc.site.pages.render_site`, with the changes since the
-last release the pipeline hands over (:mod:`contractc.release`).
+last release the pipeline hands over (:mod:`contractc.diff.release`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from contractc.model import Project
+from contractc.model.records import Project
 from contractc.site.changes import Since
 
 
@@ -37,9 +37,9 @@ def site_pages_folder(project: Project) -> str | None:
 def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     """``project`` with ``out.site`` set to ``folder`` (``--site-pages``), confined to the project."""
     from contractc.load.paths import confined
-    from contractc.model import Span
+    from contractc.model.records import Span
 
-    from contractc.diagnostics import ContractcError
+    from contractc.report.diagnostics import ContractcError
     from contractc.load.out_folders import out_folder_problems
 
     where = Span("--site-pages", 1, 1, 0, 0)

@@ -11,9 +11,9 @@ with the source ``file:line`` each anchor comes from.
 from pathlib import PurePosixPath
 from typing import Literal, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.fields import field_rows
-from contractc.model import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.fields import field_rows
+from contractc.model.records import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
 RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
 """Names under the prefix that the generated pages use themselves."""

@@ -24,8 +24,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from contractc.checks.rules import Rule
-    from contractc.layout import Layout
+    from contractc.model.checks.rules import Rule
+    from contractc.model.layout import Layout
 
 
 class Span(NamedTuple):
@@ -74,7 +74,7 @@ class Check(NamedTuple):
     anchor: str
     """``<shape-anchor>-check-<number>``."""
     rules: "tuple[Rule, ...] | None" = None
-    """The check compiled from its prose (:mod:`contractc.checks.rules`); None when it is not mechanised."""
+    """The check compiled from its prose (:mod:`contractc.model.checks.rules`); None when it is not mechanised."""
 
 
 class TextShape(NamedTuple):
@@ -149,7 +149,7 @@ class DataShape(NamedTuple):
     root: Field
     """The top-level key and its value."""
     spec: "Spec | None" = None
-    """The notation interpreted (stage 2, :mod:`contractc.notation`): set by ``load`` on every shape it returns."""
+    """The notation interpreted (stage 2, :mod:`contractc.model.notation`): set by ``load`` on every shape it returns."""
     kind: Literal["data"] = "data"
 
 
@@ -358,11 +358,11 @@ class Targets(NamedTuple):
 
     paths: tuple[str, ...] = ()
     reader: Callable[[str], TargetFile] | None = None
-    """Reads and scans one target; raises :class:`~contractc.diagnostics.ContractcError` for its marker problems."""
+    """Reads and scans one target; raises :class:`~contractc.report.diagnostics.ContractcError` for its marker problems."""
 
     def scan(self, problems: list) -> Iterator[TargetFile]:
         """Every target, read in turn; a target's marker problems go to ``problems`` and it is skipped."""
-        from contractc.diagnostics import ContractcError
+        from contractc.report.diagnostics import ContractcError
 
         read = self.reader
         for path in self.paths:
@@ -433,7 +433,7 @@ class SiteOptions(NamedTuple):
 
 
 class Budgets(NamedTuple):
-    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.budget`)."""
+    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.model.budget`)."""
 
     agents: tuple[tuple[str, int], ...] = ()
     """(agent, ceiling on each dispatch snippet sent to it) by agent name."""
@@ -519,11 +519,11 @@ class Project(ProjectFields):
 
     @cached_property
     def site(self) -> "Layout":
-        """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
+        """The contract site's pages and anchors (:mod:`contractc.model.layout`): laid out once, on first use.
 
         ``check`` needs them only for a file that may cite the site, and most prompt files do not.
         """
-        from contractc.layout import site_layout
+        from contractc.model.layout import site_layout
 
         return site_layout(self)
 

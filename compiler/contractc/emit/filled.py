@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Callable
 
 from contractc.load.references import region_bytes
-from contractc.model import Project, Region, TargetFile
+from contractc.model.records import Project, Region, TargetFile
 
 __all__ = ["Refill", "begin_marker", "render_target", "renderer", "role_prompts"]
 

@@ -12,8 +12,8 @@ it) or per snippet (by shape id), set under ``budgets:`` in contractc.yaml;
 
 from typing import NamedTuple
 
-from contractc.diagnostics import Diagnostic
-from contractc.model import Contract, Project, TextShape
+from contractc.report.diagnostics import Diagnostic
+from contractc.model.records import Contract, Project, TextShape
 
 BYTES_PER_TOKEN = 4
 
@@ -97,7 +97,7 @@ def _recorded_sizes(project: Project) -> dict[str, dict[str, int]]:
     """Snippet path -> the section sizes the manifest on disk recorded for it (empty when none)."""
     import json
 
-    from contractc.files import read_generated
+    from contractc.output.files import read_generated
 
     # Read here rather than by the loader: only a project with budgets needs it, and only when one is exceeded.
     data = read_generated(project.root, f"{project.config.out.prompts}/manifest.json")

@@ -2,7 +2,7 @@
 
 ``Path.read_bytes`` builds a buffered file object around each file (an extra
 ``fstat``, ``ioctl`` and ``lseek``); for thousands of small files that costs
-more than the reading.  Writes live in :mod:`contractc.output`.
+more than the reading.  Writes live in :mod:`contractc.output.outputs`.
 
 Every input file is read through :func:`read_bytes`, which refuses what is not
 a regular file without blocking (a FIFO would wait forever for a writer, a
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-    from contractc.report import Outcome
+    from contractc.report.format import Outcome
 
 _CHUNK = 1 << 16
 MAX_BYTES = 16 << 20
@@ -103,9 +103,9 @@ def hash_files(paths: Iterable[Path]) -> Outcome:
     """``contractc hash``: each file's SHA-256 in sha256sum format; an unreadable one is a diagnostic (exit 2)."""
     import hashlib
 
-    from contractc.diagnostics import Diagnostic
+    from contractc.report.diagnostics import Diagnostic
     from contractc.load.paths import unreadable
-    from contractc.report import Outcome
+    from contractc.report.format import Outcome
 
     lines, problems = [], []
     for path in paths:

@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from contractc.diagnostics import ContractcError
+from contractc.report.diagnostics import ContractcError
 from contractc.site.changes import ListedAcceptance, ListedChange, Since
 
 if TYPE_CHECKING:
-    from contractc.model import Project
+    from contractc.model.records import Project
 
 
 def since_last_release(root: Path, project: Project | None = None) -> Since:
