@@ -5,7 +5,7 @@ The public API is small: :func:`compile_project` for the in-memory output set,
 receiver checks (``contractc.validate.receiver``), and :func:`main` for the CLI.
 """
 
-__version__ = "0.1.0"
+from contractc.report import __version__
 
 __all__ = ["ContractcError", "Diagnostic", "ExitCode", "Receiver", "__version__", "compile_project", "main", "run"]
 

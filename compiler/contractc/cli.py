@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from contractc import __version__
+from contractc.report import __version__
 
 # diagnostics (and everything past it) is imported where it is used, so that
 # `--help` and `--version` cost little more than click itself.
@@ -418,7 +418,7 @@ def hash_(files: tuple[Path, ...]) -> int:
     `sha256:` pin in contractc.yaml record.  Exit 0, or 2 when a FILE cannot be
     read (the others are still printed).
     """
-    from contractc.output.files import hash_files
+    from contractc.load.paths import hash_files
 
     return _print(hash_files(files))
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import glob
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from contractc.adopt.checks import CheckList, carried_checks
+from contractc.adopt.checks import carried_checks
 from contractc.adopt.contract import render_config, render_contract
+from contractc.adopt.plan import Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
@@ -37,39 +37,6 @@ from contractc.scan.blocks import Unit
 from contractc.scan.shapes import Group
 
 __all__ = ["Plan", "adopt", "plan_adoption"]
-
-
-@dataclass(frozen=True, slots=True)
-class Rewritten:
-    """An adopted copy whose bytes change, and why."""
-
-    unit: Unit
-    shape: str
-    why: str
-
-
-@dataclass(slots=True)
-class Plan:
-    contract: str
-    """Project-relative path of the contract to write ('' when there is nothing to adopt)."""
-    changes: list[Change] = field(default_factory=list)
-    """Every file to write, in path order (contract, contractc.yaml, targets, outputs)."""
-    shapes: dict[str, str] = field(default_factory=dict)
-    """scan's shape id -> the id in the contract (what each region names)."""
-    rewritten: list[Rewritten] = field(default_factory=list)
-    skipped: list[tuple[Unit, str]] = field(default_factory=list)
-    """Copies left as they are, with the reason."""
-    allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
-    """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
-    checks: list[tuple[str, CheckList]] = field(default_factory=list)
-    """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
-    unchecked: list[tuple[str, Unit]] = field(default_factory=list)
-    """(shape id as scan named it, a copy that carries no receiver-check list while another copy does)."""
-    carried: dict[str, CheckList] = field(default_factory=dict)
-    """Shape id as scan named it -> the receiver-check list the contract holds (the first copy's)."""
-    replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-    """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
-    scan: ScanResult | None = None
 
 
 def plan_adoption(

@@ -17,7 +17,7 @@ None of them exits non-zero: a plan printed or applied is exit 0.
 from __future__ import annotations
 
 
-from contractc.adopt import Plan
+from contractc.adopt.plan import Plan
 from contractc.adopt.show import LABELS, checks_change, differs, summary, unchecked
 from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.report.format import Report

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contractc.adopt import Plan
+from contractc.adopt.plan import Plan
 from contractc.adopt.checks import CheckList
 from contractc.output.outputs import Change, Output
 from contractc.report.format import unified_diff

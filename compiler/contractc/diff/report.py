@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from contractc import __version__
+from contractc.report import __version__
 from contractc.report.diagnostics import ExitCode
 from contractc.diff.gate import DiffResult, code_for
 from contractc.report.format import Report, diagnostic_document

@@ -16,6 +16,7 @@ from pathlib import Path
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
 from contractc.load.config import CHANGES_NAME, CONFIG_NAME
+from contractc.model.layout import site_layout
 from contractc.model.records import Config, Contract, Outputs, Project
 
 
@@ -34,7 +35,7 @@ def validated(project: Project) -> Project:
     """``project`` once its site layout is known to compile (what the comparison reads; its notation
     was interpreted when it was made), so a problem on the older side is reported as that side's, not today's."""
     if project.contracts:
-        project.site  # laid out once and kept: the anchors compared are read from it
+        site_layout(project)  # raises the side's layout problems here, under its label
     return project
 
 
@@ -64,10 +65,9 @@ def contracts_only(project: Project) -> Project:
     """``project`` as :func:`load_contracts` makes it: its configuration and interpreted contracts, without
     targets, role files or pins, which say nothing about what a contract promises.
 
-    The site's layout, read only from the configuration and the contracts, is kept if it was made.
     """
     today = Project(config=project.config, contracts=project.contracts, root=project.root, specs=project.specs)
-    return today.with_layout_of(project)
+    return today
 
 
 def git_side(root: Path, ref: str) -> Side:

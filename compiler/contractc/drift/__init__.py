@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from contractc.model.budget import find_over_budget
+from contractc.drift.budgets import find_over_budget
 from contractc.report.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.links import dangling_links_in, find_dangling_links

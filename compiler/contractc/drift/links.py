@@ -6,7 +6,7 @@ A citation is ``contracts/x.md#anchor`` (a path to a configured contract,
 relative to the file it is written in) or ``<site_url><page>#anchor``.  Files
 are scanned as bytes with regular expressions, never parsed as Markdown, so
 this stays cheap on the ``check`` path; the valid anchors come from
-:class:`~contractc.model.layout.Layout` of the project (``Project.site``), the same
+:class:`~contractc.model.layout.Layout` of the project (laid out once a file may cite), the same
 layout the pages are rendered from.
 """
 
@@ -66,7 +66,9 @@ def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
         if _cites_nothing(data, site_url):
             return []
         if not index:
-            index.append(_Index(project, project.site))
+            from contractc.model.layout import site_layout
+
+            index.append(_Index(project, site_layout(project)))
         problems = []
         for offset, target in _links(data):
             message = index[0].dangling(path, target)

@@ -2,8 +2,8 @@
 
 The project comes back complete: the configuration typed, every data shape
 carrying its interpreted notation (:mod:`contractc.model.notation`), so no later stage
-reads raw input again; the site's pages and anchors are laid out from it on
-first use (``Project.site``).
+reads raw input again; the site's pages and anchors are laid out from it by the
+stages that need them (:func:`contractc.model.layout.site_layout`).
 """
 
 from __future__ import annotations

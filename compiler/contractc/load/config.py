@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
-from contractc.model.records import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
+from contractc.model.records import DEFAULT_SITE_URL, AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
 
 if TYPE_CHECKING:
     from contractc.load.yaml_safe import Yaml
@@ -25,7 +25,6 @@ CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
 """The approval file of ``contractc diff --accept``, beside contractc.yaml."""
 DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
-DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 
 
 @cache
@@ -103,7 +102,7 @@ def load_config(root: Path) -> Config:
 def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | None, entries: list[ContractEntry]) -> None:
     """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
     which names its schema folder and site page (:mod:`.names`)."""
-    from contractc.load.names import check_name
+    from contractc.model.names import check_name
     from contractc.load.out_folders import out_folder_problems
 
     problems = out_folder_problems(root, out, plain, lambda kind: _locate(doc, ["out", kind]))

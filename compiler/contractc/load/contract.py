@@ -11,7 +11,7 @@ from functools import cache
 from typing import NamedTuple
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
-from contractc.load.names import check_name
+from contractc.model.names import check_name
 from contractc.load.slug import slugify, split_explicit
 from contractc.load.source import SourceFile
 from contractc.load.yaml_block import parse_block, to_node

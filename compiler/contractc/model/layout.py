@@ -1,4 +1,4 @@
-"""Where every page and anchor of the contract site is, computed from the model alone, once (``Project.site``).
+"""Where every page and anchor of the contract site is, computed from the model alone (:func:`site_layout`).
 
 Part of the model, not of a stage: the page renderer
 (:mod:`contractc.site.pages`), ``anchors.json`` and link checking
@@ -13,7 +13,7 @@ from typing import Literal, NamedTuple
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.model.fields import field_rows
-from contractc.model.records import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
+from contractc.model.records import DEFAULT_SITE_URL, Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
 RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
 """Names under the prefix that the generated pages use themselves."""
@@ -102,8 +102,6 @@ def site_relative_url(config: Config, page_path: str, directory_urls: bool | Non
 
 def named_prefix(config: Config) -> str:
     """The site prefix that ``site_url`` itself already ends with (the default's ``contracts``), or ``""``."""
-    from contractc.load.config import DEFAULT_SITE_URL
-
     prefix = config.site.prefix
     if prefix and config.site_url == DEFAULT_SITE_URL and DEFAULT_SITE_URL.endswith(f"/{prefix}/"):
         return prefix

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from contractc.model.checks.rules import Rule
-    from contractc.model.layout import Layout
 
 
 class Span(NamedTuple):
@@ -466,6 +465,10 @@ class AllowedRestatement(NamedTuple):
         return self.line is None or self.line == line
 
 
+DEFAULT_SITE_URL = "https://example.invalid/contracts/"
+"""``site_url`` when contractc.yaml sets none (the site layout drops its ``contracts`` prefix from page URLs)."""
+
+
 class Config(NamedTuple):
     """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
 
@@ -513,25 +516,10 @@ class ProjectFields(NamedTuple):
 class Project(ProjectFields):
     """Everything the emitters need: the configuration and every parsed contract.
 
-    What is derived from the model on first use (the site's layout, the contracts by path) is kept
-    as a ``functools.cached_property``; a ``_replace`` starts without it.
+    What is derived from the model on first use (the contracts by path) is kept as a
+    ``functools.cached_property``; a ``_replace`` starts without it.  The site's layout is not part of
+    the model: :func:`contractc.model.layout.site_layout` computes it for the stage that needs it.
     """
-
-    @cached_property
-    def site(self) -> "Layout":
-        """The contract site's pages and anchors (:mod:`contractc.model.layout`): laid out once, on first use.
-
-        ``check`` needs them only for a file that may cite the site, and most prompt files do not.
-        """
-        from contractc.model.layout import site_layout
-
-        return site_layout(self)
-
-    def with_layout_of(self, other: "Project") -> "Project":
-        """This project keeping ``other``'s layout, if it was made (the caller knows they lay out alike)."""
-        if "site" in other.__dict__:
-            self.__dict__["site"] = other.__dict__["site"]
-        return self
 
     @cached_property
     def _contracts_by_path(self) -> dict[str, Contract]:

@@ -35,7 +35,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from contractc import __version__
+from contractc.report import __version__
 from contractc.output.files import read_bytes
 
 FOLDER = ".contractc"

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from contractc.output import journal
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.output.files import read_bytes
-from contractc.load.names import all_plain
+from contractc.model.names import all_plain
 from contractc.model.records import Span
 
 
@@ -75,7 +75,7 @@ class Change(NamedTuple):
 def guard_paths(root: Path, outputs: OutputSet) -> None:
     """Refuse (``unsafe-path``) any output path outside the one rule of the module docstring.
 
-    Generated names were checked where they were read (:mod:`contractc.load.names`);
+    Generated names were checked where they were read (:mod:`contractc.model.names`);
     this is the last line, for every path whatever produced it.
     """
     problems = []

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.output.files import dump_json, read_bytes
 from contractc.output.journal import state_folder
-from contractc.load.names import all_plain
+from contractc.model.names import all_plain
 
 if TYPE_CHECKING:
     from contractc.output.outputs import OutputSet

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from contractc import __version__
+from contractc.report import __version__
 from contractc.report.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for, explain_command
 
 if TYPE_CHECKING:  # the CLI imports this module for --help; keep it light

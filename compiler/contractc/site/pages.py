@@ -29,7 +29,7 @@ from contractc.model.records import Contract, DataShape, Project, Shape, TextSha
 from contractc.site.annotate import contract_page_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.model.fields import field_rows
-from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address
+from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
 
@@ -51,7 +51,7 @@ def render_site(
     ``site.directory_urls`` in contractc.yaml, else true).
     """
     root = Path(project.root) if root is None else root
-    layout = project.site
+    layout = site_layout(project)
     if directory_urls is None:
         directory_urls = project.config.site.directory_urls
     env = template_environment(project, root)
