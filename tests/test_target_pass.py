@@ -31,7 +31,8 @@ from contractc.emit.filled import render_target
 from contractc.load import load_project
 from contractc.load.targets import scan_regions
 from contractc.model.records import TargetFile
-from contractc.pipeline import compare_targets, explain
+from contractc.drift import explain
+from contractc.pipeline import compare_targets
 from region_project import project_files
 from test_scaling import _steps
 

@@ -2,7 +2,7 @@
 
 The pipeline (and the mkdocs plugin, mkdocs' way into the pipeline) calls
 :func:`since_last_release` and hands its :class:`~contractc.site.changes.Since`
-to :func:`~contractc.site.pages.render_site`, so the site never runs a diff and
+to :func:`~contractc.emit.site.render_site`, so the site never runs a diff and
 the import graph keeps pointing one way: pipeline -> {diff, site} -> model/load.
 """
 

@@ -30,6 +30,7 @@ from contractc.drift.budgets import find_over_budget
 from contractc.report.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.links import dangling_links_in, find_dangling_links
+from contractc.drift.outputs import drift_diagnostic
 from contractc.drift.pins import find_broken_pins
 from contractc.drift.regions import explain_regions, orphaned_regions_in
 from contractc.drift.restatements import restatements_in
@@ -88,3 +89,12 @@ BUILD_REFUSES: dict[str, bool] = {
 def refuses_build(diagnostic: Diagnostic, force: bool) -> bool:
     overridable = BUILD_REFUSES.get(diagnostic.code)
     return overridable is not None and not (force and overridable)
+
+
+def explain(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
+    """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message.
+
+    ``target`` is the target file the change is about, when the pass over the targets holds it.
+    """
+    explainer = EXPLAINERS.get(change.output.kind) if change.output else None
+    return (explainer(change, project, target) if explainer else []) or [drift_diagnostic(change)]

@@ -27,8 +27,9 @@ EMITTERS: dict[str, tuple[Emitter, OwnedFolder]] = {
     "regions": (emit_regions, None),  # target files are the user's: no folder is owned
     "role-prompts": (emit_role_prompts, "prompts"),
 }
-# The site's pages are one more output kind, ``site`` (contractc.site.stored); the
-# pipeline adds it to this table, so that emit and site never import each other.
+# The site's pages are one more output kind, ``site`` (contractc.emit.site): the pipeline adds
+# it to this table, handing it the changes since the last release that ``diff`` finds, and
+# imports the page emitter (jinja2) only for a project that stores its pages.
 
 # kind -> a check ``build`` runs on each file of that kind it is about to write
 # (too slow for ``check``, and redundant there: a current file passed it when written).

@@ -1,7 +1,7 @@
 """Where every page and anchor of the contract site is, computed from the model alone (:func:`site_layout`).
 
 Part of the model, not of a stage: the page renderer
-(:mod:`contractc.site.pages`), ``anchors.json`` and link checking
+(:mod:`contractc.emit.site`), ``anchors.json`` and link checking
 (:mod:`contractc.drift.links`) all read this one layout, so the site never
 derives an anchor differently from the compiler.  It imports no jinja2 and
 renders nothing: it only names pages and the anchors each page will carry,

@@ -113,6 +113,24 @@ def render_site(
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
 
 
+def emit_site_pages(project: Project, since: Since) -> dict[str, bytes]:
+    """The ``site`` output kind: the pages stored under ``out.site`` (for engines without mkdocs plugins), listing
+    ``since`` on the Changes pages; nothing when ``out.site`` is not set (the mkdocs plugin renders them in memory)."""
+    folder = project.config.out.site
+    if not folder:
+        return {}
+    return {f"{folder}/{path}": data for path, data in render_site(project, since=since).items()}
+
+
+def site_pages_folder(project: Project) -> str | None:
+    """The folder the stored pages own (``<out.site>/<prefix>``); ``anchors.json`` sits beside it."""
+    folder = project.config.out.site
+    if not folder:
+        return None
+    prefix = project.config.site.prefix
+    return f"{folder}/{prefix}" if prefix else folder
+
+
 def _changes_pages(project: Project, since: Since, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
     """One "Changes" page per contract (:mod:`contractc.site.changes`)."""
     base = f"{layout.prefix}/" if layout.prefix else ""
