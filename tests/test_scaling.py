@@ -74,7 +74,7 @@ def _site_steps(tmp_path: Path, pages: int) -> tuple[int, int]:
 
     from contractc.load import load_project
     from contractc.diff.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.emit.site import render_site
 
     root = write_site(tmp_path, pages)
     result = {}
@@ -110,7 +110,7 @@ def test_a_site_of_a_hundred_contracts_parses_each_contract_once(tmp_path):
     from contractc.load import load_project
     from contractc.load.blocks import parse_blocks
     from contractc.diff.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.emit.site import render_site
     from contractc.site.warnings import unrendered_fences
 
     root = write_site(tmp_path, 1000)

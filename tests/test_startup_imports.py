@@ -131,7 +131,7 @@ def test_building_the_site_pages_creates_no_dataclass_of_the_model_or_the_site(r
     report = probe(research_desk, "build", "--site-pages", "docs")
     assert report["code"] == 0
     modules = set(report["modules"])
-    assert {"contractc.site.pages", "contractc.model.layout", "contractc.model.fields"} <= modules  # the probe saw the pages made
+    assert {"contractc.emit.site", "contractc.model.layout", "contractc.model.fields"} <= modules  # the probe saw the pages made
     assert (research_desk / "docs" / "contracts" / "index.md").is_file()
     assert report["dataclasses"] == []
 
