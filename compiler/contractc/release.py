@@ -8,7 +8,6 @@ the import graph keeps pointing one way: pipeline -> {diff, site} -> model/load.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,10 +60,10 @@ def _acceptances(root: Path) -> tuple[ListedAcceptance, ...]:
 
 def last_tag(root: Path) -> str:
     """The most recent tag reachable from HEAD; empty without one, or without git."""
+    from contractc.load.git import run_git
+
     try:
-        done = subprocess.run(
-            ["git", "describe", "--tags", "--abbrev=0"], cwd=root, capture_output=True, text=True, check=False
-        )
+        done = run_git(root, "describe", "--tags", "--abbrev=0")
     except OSError:
         return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+    return done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""

@@ -8,7 +8,6 @@ older side is loaded by the same loader as today's.
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,13 +165,17 @@ def _read(path: Path) -> bytes | None:
 
 def _show(root: Path, ref: str, path: str) -> bytes | None:
     """``path``'s bytes at ``ref`` (relative to ``root``), or None when it does not exist there."""
-    done = subprocess.run(["git", "show", f"{ref}:./{path}"], cwd=root, capture_output=True, check=False)
+    from contractc.load.git import run_git
+
+    done = run_git(root, "show", "--no-textconv", f"{ref}:./{path}")
     return done.stdout if done.returncode == 0 else None
 
 
 def _git(root: Path, ref: str, *args: str) -> str:
+    from contractc.load.git import run_git
+
     try:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+        done = run_git(root, *args)
     except OSError as exc:
         raise _bad_against(f"--against {ref}", f"git cannot run: {exc.strerror}") from None
     if done.returncode:

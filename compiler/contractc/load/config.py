@@ -35,11 +35,12 @@ def config_schema() -> dict:
     return json.loads(resources.files("contractc.data").joinpath("config.schema.json").read_text("utf-8"))
 
 
-def load_config(root: Path) -> Config:
+def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
+    """The configuration ``root/name`` (``name`` another file only for the journal: ``adopt --write``'s staged one)."""
     from contractc.files import read_bytes
 
     try:
-        text = read_bytes(root / CONFIG_NAME).decode("utf-8")
+        text = read_bytes(root / name, follow=name == CONFIG_NAME).decode("utf-8")
     except FileNotFoundError:
         raise ContractcError(
             Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root; no project here yet? write one (the explanation shows the smallest) or let `contractc adopt` write it")

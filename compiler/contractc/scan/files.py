@@ -10,7 +10,6 @@ rules.  Without git, every Markdown file is read and the result says so.
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -62,23 +61,20 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
 
 def _git_listing(root: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files under ``root``, relative to it; None without git."""
+    from contractc.load.git import run_git
+
     args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    try:
-        inside = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"], capture_output=True, env=env, check=False
-        )
+    try:  # the folder may be anyone's checkout: run_git runs nothing its configuration names
+        inside = run_git(root, "rev-parse", "--is-inside-work-tree")
         if inside.returncode == 0 and inside.stdout.strip() == b"true":
-            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, env=env, check=True)
+            done = run_git(root, *args)
         else:
             with tempfile.TemporaryDirectory(prefix="contractc-scan-") as git_dir:
-                subprocess.run(["git", "init", "-q", "--bare", "--template=", git_dir], capture_output=True, env=env, check=True)
-                done = subprocess.run(
-                    ["git", f"--git-dir={git_dir}", f"--work-tree={root}", "-C", str(root), *args],
-                    capture_output=True,
-                    env=env,
-                    check=True,
-                )
-    except (OSError, subprocess.CalledProcessError):
+                if run_git(root, "init", "-q", "--bare", "--template=", git_dir).returncode:
+                    return None
+                done = run_git(root, *args, extra=(f"--git-dir={git_dir}", f"--work-tree={root}"))
+        if done.returncode:
+            return None
+    except OSError:
         return None
     return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
