@@ -188,6 +188,7 @@ def hold(root: str | os.PathLike[str], wait: float | None = None) -> Iterator[No
     try:
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         _HELD[key] = fd
+        remove_stale_scratch(root)
         try:
             yield
         finally:
@@ -207,6 +208,60 @@ def _open_lock(path: str) -> int:
         raise ContractcError(
             Diagnostic(f"{FOLDER}/{LOCK}", 1, 1, "write-failed", f"cannot open the run lock: {exc.strerror}", f"remove {FOLDER}/{LOCK} if it is not a plain file; make {FOLDER}/ writable")
         ) from None
+
+
+SCRATCH = "adopt-"
+"""``.contractc/adopt-PID-*``: the copy of a plugin ``adopt`` compiles its plan in."""
+
+
+@contextmanager
+def scratch(root: str | os.PathLike[str]) -> Iterator[str]:
+    """A scratch folder inside ``.contractc/`` (never the system temp folder: a killed run's copy of the
+    plugin stays in the project, git-ignored, and the next run removes it: :func:`remove_stale_scratch`)."""
+    import tempfile
+
+    existed = os.path.isdir(os.path.join(root, FOLDER))
+    folder = made_state_folder(root)
+    remove_stale_scratch(root)
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"{SCRATCH}{os.getpid()}-", dir=folder) as path:
+            yield path
+    finally:
+        if not existed:  # a dry run (or a failed one) leaves the project as it found it
+            try:
+                if os.listdir(folder) == [".gitignore"]:
+                    os.unlink(os.path.join(folder, ".gitignore"))
+                    os.rmdir(folder)
+            except OSError:
+                pass
+
+
+def remove_stale_scratch(root: str | os.PathLike[str]) -> None:
+    """Remove the scratch folders of runs that are no longer running."""
+    folder = os.path.join(os.fspath(root), FOLDER)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(SCRATCH) :].partition("-")[0]
+        if not name.startswith(SCRATCH) or not pid.isdigit() or _alive(int(pid)):
+            continue
+        path = os.path.join(folder, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            _remove_tree(path)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process
+    return True
 
 
 def _holder(fd: int) -> str:
@@ -356,7 +411,7 @@ def _allowed(root: str | os.PathLike[str], staged_config: str | None, site_pages
     its configuration moved into place, the staged one) makes an output, a target, a contract or itself?"""
     from pathlib import Path
 
-    from contractc.load.config import CONFIG_NAME, load_config
+    from contractc.load.config import CHANGES_NAME, CONFIG_NAME, load_config
     from contractc.load.globbing import matches
 
     base = Path(root)
@@ -369,7 +424,7 @@ def _allowed(root: str | os.PathLike[str], staged_config: str | None, site_pages
             ) from None
         config = load_config(base, staged_config)
     owned = tuple(f"{folder}/" for folder in (*config.out.folders(), *([site_pages] if site_pages else [])))
-    named = {CONFIG_NAME, *(c.path for c in config.contracts)}
+    named = {CONFIG_NAME, CHANGES_NAME, *(c.path for c in config.contracts)}
     patterns = config.targets
     return lambda rel: rel in named or rel.startswith(owned) or any(matches(p, rel) for p in patterns)
 

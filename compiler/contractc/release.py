@@ -43,10 +43,11 @@ def since_last_release(root: Path, project: Project | None = None) -> Since:
 
 def _acceptances(root: Path) -> tuple[ListedAcceptance, ...]:
     """Every acceptance in the approval file (none when it is absent or malformed: diff reports that)."""
+    from contractc.files import read_bytes
     from contractc.load.config import CHANGES_NAME
 
-    try:
-        data = (root / CHANGES_NAME).read_bytes()
+    try:  # never through a link, never over the size limit (diff reports either)
+        data = read_bytes(root / CHANGES_NAME, follow=False)
     except OSError:
         return ()
     from contractc.diff.accept import read_approvals  # the diff stack only when there is an approval file

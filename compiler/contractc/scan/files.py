@@ -41,6 +41,23 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
         listed = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
     real_root = root.resolve()
     paths, links = [], []
+    unnamed = [rel for rel in listed if rel.lower().endswith(MARKDOWN) and not _utf8(rel)]
+    if unnamed:  # it could be named in no report (JSON, GitHub annotations) nor written in contractc.yaml
+        from contractc.diagnostics import ContractcError, Diagnostic
+
+        raise ContractcError(
+            [
+                Diagnostic(
+                    os.fsencode(rel).decode("utf-8", "backslashreplace"),
+                    1,
+                    1,
+                    "unsafe-name",
+                    "this file name is not UTF-8: no report or configuration can name it",
+                    "rename it to a UTF-8 name (ASCII is safest), then run again",
+                )
+                for rel in unnamed
+            ]
+        )
     for rel in listed:
         if not rel.lower().endswith(MARKDOWN) or rel.startswith(".contractc/"):
             continue
@@ -57,6 +74,14 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
         elif path.is_symlink() or (path.is_file() and not path.resolve().is_relative_to(real_root)):
             links.append(rel)
     return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))))
+
+
+def _utf8(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes, read by git as surrogates
+        return False
+    return True
 
 
 def _git_listing(root: Path) -> list[str] | None:
