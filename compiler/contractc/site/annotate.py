@@ -217,7 +217,7 @@ BLOCKED = b"#blocked-link"
 """What an unsafe link's destination becomes: a link to nowhere on the same page."""
 _DESTINATION = re.compile(
     rb"(?:(?<=\]\()|(?<=\]\(<)|(?m:^ {0,3}\[[^\]\n]+\]:[ \t]*<?)|(?<=<))[ \t]*"
-    rb"(?P<dest>(?:[^\s()<>\\]|\\.|\((?:[^\s()\\]|\\.)*\))+)"
+    rb"(?P<dest>(?:[^ \n()<>\\]|\\.|\((?:[^ \n()\\]|\\.)*\))+)"  # a tab does not end it: browsers drop tabs
 )
 _SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*):")
 
