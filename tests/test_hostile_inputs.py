@@ -209,7 +209,7 @@ def test_adopt_compiles_its_plan_inside_contractc_and_the_next_run_removes_a_kil
     stale = plugin / ".contractc/adopt-999999999-killed"  # no such process: a run that was killed
     (stale / "agents").mkdir(parents=True)
     (stale / "agents/copy.md").write_text("a copy of the plugin\n")
-    from contractc import pipeline
+    from contractc import pipeline  # noqa: F401
 
     seen = []
     real = pipeline.compile_project

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ECHO_CONFIG, ECHO_CONTRACT, write_tree
-from contractc import output
+from contractc.output import outputs as output
 from contractc.cli import main
-from contractc.journal import LEFTOVER
+from contractc.output.journal import LEFTOVER
 from test_bad_inputs import tree_state
 
 RUN = "4242"
@@ -134,7 +134,7 @@ def test_a_journal_that_is_a_link_is_not_followed(project, run_cli):
 
 HOLD = """
 import sys, time
-from contractc.journal import hold
+from contractc.output.journal import hold
 with hold(sys.argv[1]):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))

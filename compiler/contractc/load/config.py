@@ -1,5 +1,5 @@
 """``contractc.yaml``: parsed with line numbers, validated against the shipped JSON Schema, read into a typed
-:class:`~contractc.model.Config` (every default applied here, once; no later stage sees the raw document).
+:class:`~contractc.model.records.Config` (every default applied here, once; no later stage sees the raw document).
 
 The schema is checked by a plain reading of it (:mod:`contractc.load.config_schema`);
 jsonschema is imported only to explain a document that fails, so every schema
@@ -14,9 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contractc.diagnostics import ContractcError, Diagnostic, json_path
+from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
-from contractc.model import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
+from contractc.model.records import DEFAULT_SITE_URL, AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
 
 if TYPE_CHECKING:
     from contractc.load.yaml_safe import Yaml
@@ -25,7 +25,6 @@ CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
 """The approval file of ``contractc diff --accept``, beside contractc.yaml."""
 DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
-DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 
 
 @cache
@@ -37,7 +36,7 @@ def config_schema() -> dict:
 
 def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
     """The configuration ``root/name`` (``name`` another file only for the journal: ``adopt --write``'s staged one)."""
-    from contractc.files import read_bytes
+    from contractc.output.files import read_bytes
 
     try:
         text = read_bytes(root / name, follow=name == CONFIG_NAME).decode("utf-8")
@@ -104,7 +103,7 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
 def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | None, entries: list[ContractEntry]) -> None:
     """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
     which names its schema folder and site page (:mod:`.names`)."""
-    from contractc.load.names import check_name
+    from contractc.model.names import check_name
     from contractc.load.out_folders import out_folder_problems
 
     problems = out_folder_problems(root, out, plain, lambda kind: _locate(doc, ["out", kind]))
@@ -157,3 +156,33 @@ def _locate(doc: Yaml | None, key_path: list) -> Span:
     from contractc.load.yaml_safe import locate
 
     return Span(CONFIG_NAME, *locate(doc, key_path), 0, 0)
+
+
+def journal_trust(root: Path, site_pages: str | None):
+    """What recovery of an interrupted write may touch (:class:`contractc.output.journal.Trust`): the files the
+    configuration on disk -- or, for ``adopt --write`` cut short before its configuration moved into place,
+    the staged one -- makes an output or a target, its contracts, itself and the approval file; and
+    whether git tracks a path (asked without running anything the repository configures)."""
+    from contractc.output.journal import Trust
+
+    def tracked(rel: str) -> bool:  # git (and subprocess) load only when there is a journal to trust
+        from contractc.load.git import tracked as git_tracks
+
+        return git_tracks(root, rel)
+
+    def allowed(staged: str | None):
+        from contractc.load.globbing import matches
+
+        try:
+            config = load_config(root)
+        except ContractcError as exc:
+            if staged is None or exc.diagnostics[0].code != "config-missing":
+                raise
+            config = load_config(root, staged)
+        extra = [site_pages.strip("/")] if site_pages else []
+        owned = tuple(f"{folder}/" for folder in (*config.out.folders(), *extra))
+        named = {CONFIG_NAME, CHANGES_NAME, *(c.path for c in config.contracts)}
+        return lambda rel: rel in named or rel.startswith(owned) or any(matches(p, rel) for p in config.targets)
+
+    return Trust(CONFIG_NAME, allowed, tracked)
+

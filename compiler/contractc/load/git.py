@@ -76,3 +76,11 @@ def git_environment() -> dict[str, str]:
 
 
 _PROGRAMS = ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_ASKPASS", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PROXY_COMMAND")
+
+
+def tracked(root: str | os.PathLike[str], rel: str) -> bool:
+    """Whether git tracks ``rel`` in the work tree at ``root`` (False without git or outside a repository)."""
+    try:
+        return run_git(root, "ls-files", "--error-unmatch", "--", rel).returncode == 0
+    except OSError:
+        return False

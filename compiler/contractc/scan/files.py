@@ -43,7 +43,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
     paths, links = [], []
     unnamed = [rel for rel in listed if rel.lower().endswith(MARKDOWN) and not _utf8(rel)]
     if unnamed:  # it could be named in no report (JSON, GitHub annotations) nor written in contractc.yaml
-        from contractc.diagnostics import ContractcError, Diagnostic
+        from contractc.report.diagnostics import ContractcError, Diagnostic
 
         raise ContractcError(
             [

@@ -35,8 +35,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from contractc import __version__
-from contractc.files import read_bytes
+from contractc.report import __version__
+from contractc.output.files import read_bytes
 
 FOLDER = ".contractc"
 NAME = "check.sha256"
@@ -241,8 +241,8 @@ def _listing(folder: str) -> str | None:
 
 def _write(folder: str, data: bytes) -> None:
     """Atomic: a reader sees the old cache or the new one, never half of one."""
-    from contractc.diagnostics import ContractcError
-    from contractc.journal import hold, write_state
+    from contractc.report.diagnostics import ContractcError
+    from contractc.output.journal import hold, write_state
 
     try:
         with hold(os.path.dirname(folder), wait=0):  # a build running: no cache this time

@@ -4,7 +4,7 @@ two runs never write at once.
 ``build`` stages every new file beside its target (``.NAME.RUN.contractc-tmp``,
 ``RUN`` the run id: the process id), then moves each into place, keeping the
 old file as ``.NAME.RUN.contractc-bak`` until every move succeeded
-(:mod:`contractc.output`).  An error, Ctrl-C or SIGTERM rolls back in-process;
+(:mod:`contractc.output.outputs`).  An error, Ctrl-C or SIGTERM rolls back in-process;
 a SIGKILL or a power cut cannot.  So before the first file is staged, the plan
 is written to ``.contractc/journal.json`` (atomically: a reader sees the old
 journal or the new one), and its phase changes once:
@@ -54,10 +54,11 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic, Severity
+from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
 
 FOLDER = ".contractc"
 NAME = "journal.json"
@@ -308,7 +309,7 @@ def pending(root: str | os.PathLike[str]) -> bool:
     return os.path.lexists(os.path.join(state_folder(root), NAME))
 
 
-def recover_unless_busy(root: str | os.PathLike[str], site_pages: str | None = None) -> tuple[list[Diagnostic], bool]:
+def recover_unless_busy(root: str | os.PathLike[str], trust: Trust) -> tuple[list[Diagnostic], bool]:
     """``check``'s recovery: :func:`recover` under the lock, or nothing when another run holds it.
 
     Returns the notes and whether a run is busy (then its staged files are not leftovers).
@@ -317,19 +318,18 @@ def recover_unless_busy(root: str | os.PathLike[str], site_pages: str | None = N
         return [], False
     try:
         with hold(root, wait=0):
-            return recover(root, site_pages), False
+            return recover(root, trust), False
     except Locked as exc:
         busy = exc.diagnostics[0]
         return [busy._replace(severity=Severity.NOTE, code="recovered", message=f"{busy.message.split(';')[0]}: this check reads without finishing or undoing its writes", hint="")], True
 
 
-def recover(root: str | os.PathLike[str], site_pages: str | None = None) -> list[Diagnostic]:
+def recover(root: str | os.PathLike[str], trust: Trust) -> list[Diagnostic]:
     """Finish or undo a build that was killed; a note when there was one (empty when there was nothing to do).
 
-    Call it holding the lock (:func:`hold`).  ``site_pages`` is the run's ``--site-pages`` folder:
-    a build with it may have written there.
+    Call it holding the lock (:func:`hold`).  ``trust`` says which files the configuration lets it touch.
     """
-    from contractc.files import read_bytes
+    from contractc.output.files import read_bytes
 
     path = os.path.join(state_folder(root), NAME)
     try:
@@ -353,12 +353,12 @@ def recover(root: str | os.PathLike[str], site_pages: str | None = None) -> list
                 f"remove {_JOURNAL}, then run `contractc check` and fix what it reports",
             )
         ) from None
-    if _tracked(root):
+    if trust.tracked(_JOURNAL):
         raise _refused(f"git tracks {_JOURNAL}: a journal is local state, never committed, so this one is not trusted", f"`git rm --cached {_JOURNAL}` and remove it")
     forward = phase == "commit"
     base = os.open(os.fspath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        planned = _checked(base, root, run, entries, folders, site_pages, forward)
+        planned = _checked(base, trust, run, entries, folders, forward)
         for entry in planned:
             _apply(base, entry, forward)
         if not forward:
@@ -395,38 +395,16 @@ def _refused(message: str, hint: str) -> ContractcError:
     return ContractcError(Diagnostic(_JOURNAL, 1, 1, "journal-refused", message, hint))
 
 
-def _tracked(root: str | os.PathLike[str]) -> bool:
-    """Whether git tracks the journal (asked without running anything the repository configures)."""
-    from contractc.load.git import run_git
+class Trust(NamedTuple):
+    """What recovery asks of the stages above it (the configuration, git), handed in by the pipeline."""
 
-    try:
-        done = run_git(os.fspath(root), "ls-files", "--error-unmatch", "--", _JOURNAL)
-    except OSError:
-        return False  # no git: nothing tracks anything
-    return done.returncode == 0
-
-
-def _allowed(root: str | os.PathLike[str], staged_config: str | None, site_pages: str | None):
-    """A predicate: is ``rel`` a file the configuration on disk (or, for ``adopt --write`` cut short before
-    its configuration moved into place, the staged one) makes an output, a target, a contract or itself?"""
-    from pathlib import Path
-
-    from contractc.load.config import CHANGES_NAME, CONFIG_NAME, load_config
-    from contractc.load.globbing import matches
-
-    base = Path(root)
-    try:
-        config = load_config(base)
-    except ContractcError as exc:
-        if staged_config is None or exc.diagnostics[0].code != "config-missing":
-            raise ContractcError(
-                [_refused("the configuration cannot be read, so nothing says which files this journal may touch", "fix the error below, then run again: the journal is kept"), *exc.diagnostics]
-            ) from None
-        config = load_config(base, staged_config)
-    owned = tuple(f"{folder}/" for folder in (*config.out.folders(), *([site_pages] if site_pages else [])))
-    named = {CONFIG_NAME, CHANGES_NAME, *(c.path for c in config.contracts)}
-    patterns = config.targets
-    return lambda rel: rel in named or rel.startswith(owned) or any(matches(p, rel) for p in patterns)
+    config_name: str
+    """The configuration's file name (``contractc.yaml``): staged first by ``adopt --write``."""
+    allowed: Callable[[str | None], Callable[[str], bool]]
+    """Given the staged configuration's name (or None: the one on disk), a predicate: may recovery touch
+    ``rel``?  Raises :class:`ContractcError` when the configuration cannot be read."""
+    tracked: Callable[[str], bool]
+    """Does git track ``rel``?"""
 
 
 def _plain(rel: object) -> bool:
@@ -437,16 +415,12 @@ def _plain(rel: object) -> bool:
     return all(p not in ("", ".", "..") for p in parts) and not any(p.lower() in _NEVER for p in parts)
 
 
-def _checked(
-    base: int, root, run: str, entries: list[dict], folders: list[str], site_pages: str | None, forward: bool
-) -> list[tuple[str, str | None, str]]:
+def _checked(base: int, trust: Trust, run: str, entries: list[dict], folders: list[str], forward: bool) -> list[tuple[str, str | None, str]]:
     """Every entry as ``(target, tmp, backup)`` after every rule of the module docstring; raises at the first break.
 
     A journal of a run stopped while staging, before it staged anything, needs no configuration
     (``adopt --write`` writes its own): it is dropped, and only the empty folders it made go.
     """
-    from contractc.load.config import CONFIG_NAME
-
     planned = []
     for n, entry in enumerate(entries, 1):
         target, tmp, backup = entry.get("target"), entry.get("tmp"), entry.get("backup")
@@ -459,8 +433,8 @@ def _checked(
     for folder in folders:
         if not _plain(folder):
             raise _refused(f"the folder {folder!r} is not a plain path inside the project", f"remove {_JOURNAL}; contractc wrote no such entry")
-    staged_config = staging_name(CONFIG_NAME, run, "tmp")
-    has_staged_config = any(t == CONFIG_NAME and tmp for t, tmp, _ in planned) and _kind(base, staged_config) == "file"
+    staged_config = staging_name(trust.config_name, run, "tmp")
+    has_staged_config = any(t == trust.config_name and tmp for t, tmp, _ in planned) and _kind(base, staged_config) == "file"
     staged = False
     for target, tmp, backup in planned:
         for rel in filter(None, (target, tmp, backup)):
@@ -470,7 +444,14 @@ def _checked(
             staged = staged or (rel == tmp and kind == "file")
     if not forward and not staged:
         return []
-    allowed = _allowed(root, staged_config if has_staged_config else None, site_pages) if planned else None
+    allowed = None
+    if planned:
+        try:
+            allowed = trust.allowed(staged_config if has_staged_config else None)
+        except ContractcError as exc:
+            raise ContractcError(
+                [_refused("the configuration cannot be read, so nothing says which files this journal may touch", "fix the error below, then run again: the journal is kept"), *exc.diagnostics]
+            ) from None
     for target, _, _ in planned:
         if allowed is not None and not allowed(target):
             raise _refused(

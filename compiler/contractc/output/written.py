@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from contractc.diagnostics import ContractcError
-from contractc.files import dump_json, read_bytes
-from contractc.journal import state_folder
-from contractc.load.names import all_plain
+from contractc.report.diagnostics import ContractcError
+from contractc.output.files import dump_json, read_bytes
+from contractc.output.journal import state_folder
+from contractc.model.names import all_plain
 
 if TYPE_CHECKING:
-    from contractc.output import OutputSet
+    from contractc.output.outputs import OutputSet
 
 NAME = "outputs.json"
 
@@ -78,7 +78,7 @@ def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
             record[path] = hashlib.sha256(out.data).hexdigest()
     if record == old:
         return  # a build that wrote nothing writes nothing here either
-    from contractc.journal import write_state
+    from contractc.output.journal import write_state
 
     try:
         write_state(state_folder(root), NAME, json.dumps(dict(sorted(record.items())), indent=0).encode("utf-8"))
