@@ -7,13 +7,12 @@ import errno
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from adopt_plugin import SURVEY_BRIEF, write_plugin, yaml
-from conftest import ECHO_CONFIG, ECHO_CONTRACT, snapshot, write_tree
+from conftest import ECHO_CONFIG, ECHO_CONTRACT, write_tree
 from diff_repo import edit, make_repo
 from test_bad_inputs import tree_state
 
@@ -209,7 +208,7 @@ def test_adopt_compiles_its_plan_inside_contractc_and_the_next_run_removes_a_kil
     stale = plugin / ".contractc/adopt-999999999-killed"  # no such process: a run that was killed
     (stale / "agents").mkdir(parents=True)
     (stale / "agents/copy.md").write_text("a copy of the plugin\n")
-    from contractc import pipeline  # noqa: F401
+    from contractc import pipeline
 
     seen = []
     real = pipeline.compile_project

@@ -235,12 +235,10 @@ def _inert_links(contract: Contract) -> list[tuple[int, int, bytes]]:
     edits = []
     for match in _DESTINATION.finditer(data):
         start, end = match.span("dest")
-        if not _outside_fences(contract, start):
-            continue
         raw = data[start:end].decode("utf-8", "replace")
         seen = "".join(ch for ch in html.unescape(raw) if ord(ch) > 0x20 and ch != "\x7f").lower()
         scheme = _SCHEME.match(seen)
-        if scheme and scheme.group(1) not in SAFE_SCHEMES:
+        if scheme and scheme.group(1) not in SAFE_SCHEMES and _outside_fences(contract, start):  # a fence: code
             edits.append((start, end, BLOCKED))
     return edits
 
