@@ -387,3 +387,29 @@ def test_ctrl_c_at_any_point_of_a_large_build_leaves_all_old_or_all_new_and_says
             current = target
             seen.add("new")
     assert seen == {"old", "new"}
+
+
+def test_a_staged_file_that_cannot_be_removed_keeps_the_journal_for_the_next_run(many, run_cli, monkeypatch):
+    before = _outputs(many)
+    real_replace, real_unlink = os.replace, os.unlink
+
+    def replace(src, dst):
+        if "contractc-tmp" in str(src) and str(dst).endswith("a03.md"):
+            raise OSError(errno.EROFS, "Read-only file system", str(dst))
+        return real_replace(src, dst)
+
+    def unlink(path, *args, **kwargs):
+        if str(path).endswith(".a07.md.%d.contractc-tmp" % os.getpid()):
+            raise OSError(errno.EBUSY, "Device or resource busy", str(path))
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "unlink", unlink)
+    result = run_cli("build", "--root", str(many))
+    monkeypatch.undo()
+    assert result.code == 2
+    assert "every file is as it was before this run; 1 staged file could not be removed (agents/a07.md): the journal is kept" in result.err
+    kept = {p: h for p, h in _outputs(many).items() if not LEFTOVER.match(p.rpartition("/")[2])}
+    assert kept == before and (many / ".contractc/journal.json").exists()
+    assert run_cli("check", "--root", str(many), "--no-cache").code == 1  # drift to build, nothing left over
+    assert _leftovers(many) == []

@@ -221,10 +221,7 @@ def write_changes(root: Path, changes: list[Change]) -> None:
             stop()
             journal.commit(root, entries, created)
         except BaseException as exc:
-            _discard(staged)
-            _remove_folders(root, created)
-            journal.end(root)
-            raise _stopped(exc, root, plan[: len(staged) + 1], "every file is as it was before this run") from None
+            raise _stopped(exc, root, plan[: len(staged) + 1], _undone(root, staged, created)) from None
         _commit(root, staged, created, stop)
         WROTE.append(len(staged))
 
@@ -411,18 +408,32 @@ def _commit(root: Path, staged: list[_Staged], created: list[str], stop) -> None
                 f"the journal {journal.FOLDER}/{journal.NAME} is kept, and the next contractc run finishes this build (every file new)"
             )
         else:
-            _discard(staged)
-            _remove_folders(root, created)
-            journal.end(root)
-            state = "every file is as it was before this run"
+            state = _undone(root, staged, created)
         raise _stopped(exc, None, failed, state) from None
+    kept = False
     for item in done:
         if item.backup is not None:
             try:
                 os.unlink(item.backup)
             except FileNotFoundError:
                 pass
+            except OSError:
+                kept = True  # the journal stays: the next run removes it
+    if not kept:
+        journal.end(root)
+
+
+def _undone(root: Path, staged: list[_Staged], created: list[str]) -> str:
+    """Remove what a rolled-back write staged; the journal goes only when all of it went. How things are."""
+    left = _discard(staged)
+    _remove_folders(root, created)
+    if left:
+        return (
+            f"every file is as it was before this run; {len(left)} staged file{'s' * (len(left) != 1)} could not be removed "
+            f"({left[0]}{', ...' if len(left) > 1 else ''}): the journal is kept, and the next contractc run removes them"
+        )
     journal.end(root)
+    return "every file is as it was before this run"
 
 
 def _unchanged(planned: _Staged, backup: str | None, target: str) -> bool:
@@ -498,13 +509,16 @@ def _backup(target: str, backup: str) -> None:
         shutil.copy2(target, backup, follow_symlinks=False)
 
 
-def _discard(staged: list[_Staged]) -> None:
+def _discard(staged: list[_Staged]) -> list[str]:
+    """Remove the staged files; the targets of those that could not be removed."""
+    left = []
     for planned in staged:
         if planned.tmp is not None and os.path.lexists(planned.tmp):
             try:
                 os.unlink(planned.tmp)
             except OSError:
-                pass
+                left.append(planned.rel)
+    return left
 
 
 def _umask() -> int:
