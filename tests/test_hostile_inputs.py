@@ -82,6 +82,18 @@ def test_against_path_refuses_a_huge_file_before_reading_it(tmp_path, run_cli, m
     assert all(n < 1 << 25 for n in read), "a read asked for the whole file"
 
 
+def test_an_approval_file_at_a_ref_over_the_limit_is_refused_before_it_is_read(tmp_path, run_cli):
+    from diff_repo import commit
+
+    repo = make_repo(tmp_path / "project")
+    (repo / "contractc.changes.yaml").write_bytes(b"#" * (17 << 20))
+    commit(repo, "a huge approval file")
+    (repo / "contractc.changes.yaml").unlink()
+    result = run_cli("diff", "--root", str(repo), "--against", "HEAD")
+    assert result.code == 2
+    assert result.err.startswith("HEAD:contractc.changes.yaml:1:1: error[file-unreadable]: HEAD:contractc.changes.yaml is larger than 16 MiB"), result.err
+
+
 def test_against_path_does_not_follow_a_link(tmp_path, run_cli):
     repo = make_repo(tmp_path / "project")
     (tmp_path / "old.md").write_bytes((repo / "contracts/handoffs.md").read_bytes())

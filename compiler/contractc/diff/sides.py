@@ -181,10 +181,20 @@ def _read(path: Path, label: str | None = None, required: bool = False) -> bytes
 
 
 def _show(root: Path, ref: str, path: str) -> bytes | None:
-    """``path``'s bytes at ``ref`` (relative to ``root``), or None when it does not exist there."""
+    """``path``'s bytes at ``ref`` (relative to ``root``), or None when it does not exist there; its size
+    is asked first, so a blob over the input limit is refused without being read."""
     from contractc.load.git import run_git
+    from contractc.output.files import MAX_BYTES
 
-    done = run_git(root, "show", "--no-textconv", f"{ref}:./{path}")
+    spec = f"{ref}:./{path}"
+    size = run_git(root, "cat-file", "-s", spec)
+    if size.returncode:
+        return None
+    if int(size.stdout.strip() or 0) > MAX_BYTES:
+        raise ContractcError(
+            Diagnostic(f"{ref}:{path}", 1, 1, "file-unreadable", f"{ref}:{path} is larger than {MAX_BYTES >> 20} MiB", "contractc reads only files of at most 16 MiB")
+        )
+    done = run_git(root, "cat-file", "blob", spec)
     return done.stdout if done.returncode == 0 else None
 
 
