@@ -35,6 +35,7 @@ RuleKind = Literal[
     "numbered-list",
     "heading-bullets",
     "required-line",
+    "forbidden-line",
     "item-lines",
     "max-lines",
     "names-file",
@@ -140,7 +141,7 @@ class HeadingBullets(NamedTuple):
 
 
 class RequiredLine(NamedTuple):
-    """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
+    """Some line begins with ``prefix``, line 1 included (``a `**Deliberately skipped**` section is present``)."""
 
     prefix: str
     when: When = ()
@@ -148,6 +149,17 @@ class RequiredLine(NamedTuple):
     @property
     def kind(self) -> RuleKind:
         return "required-line"
+
+
+class ForbiddenLine(NamedTuple):
+    """No line of the return begins with ``prefix`` (``Reject the return when a `TODO:` line is present``)."""
+
+    prefix: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "forbidden-line"
 
 
 class ItemLines(NamedTuple):
@@ -204,6 +216,7 @@ Rule = (
     | NumberedList
     | HeadingBullets
     | RequiredLine
+    | ForbiddenLine
     | ItemLines
     | MaxLines
     | NamesFile
@@ -222,7 +235,7 @@ def _other_kind(rule: tuple, other: object) -> bool:
     return not _same_kind(rule, other)
 
 
-for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ItemLines, MaxLines, NamesFile, CarriesForm):
+for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ForbiddenLine, ItemLines, MaxLines, NamesFile, CarriesForm):
     _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
     _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
     _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]

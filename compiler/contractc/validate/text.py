@@ -319,9 +319,19 @@ def _heading_bullets(rule: rules.HeadingBullets, ret: Return) -> list[Problem]:
 
 
 def _required_line(rule: rules.RequiredLine, ret: Return) -> list[Problem]:
-    if any(line.startswith(rule.prefix) for line in ret.lines[1:]):
+    if any(line.startswith(rule.prefix) for line in ret.lines):
         return []
     return [Problem(f"no line begins `{rule.prefix}`", max(ret.count, 1))]
+
+
+def _forbidden_line(rule: rules.ForbiddenLine, ret: Return) -> list[Problem]:
+    found = [i for i in range(ret.count) if ret.lines[i].startswith(rule.prefix)]
+    if not found:
+        return []
+    where = "line" if len(found) == 1 else "lines"
+    numbers = ", ".join(str(i + 1) for i in found[:QUOTE_LIMIT])
+    return [Problem(f"{where} {numbers} begin{'s' * (len(found) == 1)} `{rule.prefix}`, which no line may", found[0] + 1,
+                    tuple(ret.quote(i) for i in found[:QUOTE_LIMIT]))]
 
 
 def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
@@ -383,6 +393,7 @@ RUNNERS: dict[type, Callable[[Rule, Return], list[Problem]]] = {
     rules.NumberedList: _numbered_list,
     rules.HeadingBullets: _heading_bullets,
     rules.RequiredLine: _required_line,
+    rules.ForbiddenLine: _forbidden_line,
     rules.ItemLines: _item_lines,
     rules.MaxLines: _max_lines,
     rules.NamesFile: _names_file,
