@@ -369,7 +369,7 @@ def test_a_check_no_kind_reads_is_a_build_note_skipped_by_validate_and_named(tmp
     result = run_cli("validate", "pingreturn", "r.txt")
     assert result.code == 0
     assert result.out == (
-        "contractc: r.txt passes 1 of 2 receiver checks of PingReturn; not mechanised, judge by reading: check 2\n"
+        "contractc: r.txt passes 1 of 2 receiver checks of PingReturn; not run (not mechanised), judge by reading: check 2\n"
     )
 
 
@@ -503,3 +503,79 @@ def test_compiled_rules_are_equal_only_within_one_kind():
     assert not same_values == rules.RequiredLine("**Skipped**", ())
     assert len({rules.NamesFile(), rules.NamesFile(), rules.RequiredLine("a"), rules.MaxLines(3)}) == 3
     assert rules.NamesFile().kind == "names-file" and rules.NamesFile._fields == ("when",)
+
+
+# --- nothing checked is not a pass -------------------------------------------------------------
+
+
+NOTHING_MECHANISED = UNMECHANISED.replace(
+    "1. Line 1 is exactly `pong: ` followed by one of `1` / `2`.", "1. Line 1 names the count, or says why not."
+)
+
+
+def _pings(tmp_path: Path, text: str) -> Path:
+    return write_tree(
+        tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/pings.md\n", "contracts/pings.md": text, "r.txt": "pong: 2\n"}
+    )
+
+
+@pytest.mark.parametrize("body", ["", "pong: 2\n"], ids=["empty", "any"])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_shape_with_no_mechanised_check_is_exit_2_located_on_the_contract(tmp_path, run_cli, monkeypatch, body, fmt):
+    root = _pings(tmp_path, NOTHING_MECHANISED)
+    (root / "r.txt").write_text(body)
+    monkeypatch.chdir(root)
+    result = run_cli("validate", "pingreturn", "r.txt", "--format", fmt)
+    assert result.code == 2
+    message = (
+        "contracts/pings.md:13:1: error[nothing-checked]: PingReturn cannot be validated: none of its 2 receiver checks "
+        "is mechanised, so any return, even an empty one, would pass unjudged"
+    )
+    if fmt == "text":
+        assert result.out == "" and result.err.startswith(message + "\n")
+    else:
+        doc = json.loads(result.out)
+        assert [(d["path"], d["line"], d["code"]) for d in doc["diagnostics"]] == [("contracts/pings.md", 13, "nothing-checked")]
+        assert "passed" not in doc
+
+
+def test_require_all_makes_any_check_not_mechanised_exit_2_quoting_its_unread_words(tmp_path, run_cli, monkeypatch):
+    root = _pings(tmp_path, UNMECHANISED)
+    monkeypatch.chdir(root)
+    assert run_cli("validate", "pingreturn", "r.txt").code == 0
+    result = run_cli("validate", "pingreturn", "r.txt", "--require-all")
+    assert result.code == 2 and result.out == ""
+    assert result.err.startswith(
+        "contracts/pings.md:14:1: error[check-not-run]: PingReturn check 2 is not mechanised (not read: “The return sounds "
+        "friendly”), and --require-all asks for every check\n"
+    )
+    mechanised = UNMECHANISED.replace("2. The return sounds friendly.", "2. The whole return is at most 3 lines.")
+    (root / "contracts/pings.md").write_text(mechanised)
+    assert run_cli("validate", "pingreturn", "r.txt", "--require-all").code == 0
+
+
+def test_every_check_not_run_is_listed_by_number_in_text_json_and_evidence(tmp_path, run_cli, monkeypatch):
+    root = _pings(tmp_path, UNMECHANISED)
+    (root / "r.txt").write_text("pong: 3\n")
+    monkeypatch.chdir(root)
+    text = run_cli("validate", "pingreturn", "r.txt")
+    assert text.code == 1 and "; not run (not mechanised), judge by reading: check 2; discard it" in text.out
+    doc = json.loads(run_cli("validate", "pingreturn", "r.txt", "--format", "json").out)
+    assert doc["unmechanised"] == [2] and doc["failures"][0]["check"] == 1
+    assert "Not run, because not mechanised (the receiver judges it by reading): check 2.\n" in doc["evidence"]
+    assert run_cli("validate", "pingreturn", "r.txt", "--evidence").out == doc["evidence"]
+
+
+def test_the_python_api_gives_the_same_answers_as_the_command(tmp_path):
+    from contractc import ContractcError, Receiver
+
+    receiver = Receiver.load(_pings(tmp_path / "some", UNMECHANISED))
+    verdict = receiver.validate("pingreturn", "pong: 2\n")
+    assert verdict.passed and verdict.unmechanised == (2,)
+    with pytest.raises(ContractcError) as refused:
+        receiver.validate("pingreturn", "pong: 2\n", require_all=True)
+    assert [d.code for d in refused.value.diagnostics] == ["check-not-run"]
+    nothing = Receiver.load(_pings(tmp_path / "none", NOTHING_MECHANISED))
+    with pytest.raises(ContractcError) as refused:
+        nothing.validate("pingreturn", "")
+    assert [(d.code, d.line) for d in refused.value.diagnostics] == [("nothing-checked", 13)]
