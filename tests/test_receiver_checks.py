@@ -579,3 +579,71 @@ def test_the_python_api_gives_the_same_answers_as_the_command(tmp_path):
     with pytest.raises(ContractcError) as refused:
         nothing.validate("pingreturn", "")
     assert [(d.code, d.line) for d in refused.value.diagnostics] == [("nothing-checked", 13)]
+
+
+# --- smaller rule errors -----------------------------------------------------------------------
+
+
+def _shape_of(*checks: str):
+    from contractc.checks.compile import compile_shape
+    from contractc.model import Check, Span, TextShape
+
+    span = Span("c.md", 1, 1, 0, 0)
+    raw = tuple(Check(n, text, span, f"s-check-{n}") for n, text in enumerate(checks, 1))
+    return compile_shape(TextShape("s", "S", "s", "p", "", (), None, raw, span), {})
+
+
+def test_a_required_line_is_seen_on_line_1_too():
+    from contractc.validate.text import judge
+
+    shape = _shape_of("A `Checks run:` line is present.")
+    assert judge(shape, "Checks run: 4\nall fine\n").passed
+    assert judge(shape, "all fine\nChecks run: 4\n").passed
+    assert judge(shape, "all fine\n").failed == (1,)
+
+
+@pytest.mark.parametrize(
+    ("text", "failed"),
+    [
+        ("findings:\n  - point: a\n    where: x.py\n    remediation: r\n  - point: b\n    where: y.py\n    remediation: s\n", ()),
+        ("findings:\n  - point: a\n    where: x.py\n    remediation: r\n  - point: b\n    where: y.py\n", (1,)),
+        ("findings:\n- point: a\n  where: x.py\n  remediation: r\n- point: b\n  where: y.py\n", (1,)),
+        ("# Review\n\n- **a**\n  - where: x.py\n  - remediation: r\n- **b**\n  - where: y.py\n", (1,)),
+        ("# Review\n\n1. **a**\n   where: x.py\n   remediation: r\n", ()),
+        ("# Review\n\n1. **a**\n   where: x.py\n\n   - remediation: r\n", ()),  # a sub-item after a blank line is still under it
+    ],
+    ids=["yaml-indented", "yaml-indented-missing", "yaml-flush-missing", "markdown-missing", "numbered", "numbered-blank"],
+)
+def test_every_item_has_its_fields_at_any_indent_in_markdown_or_yaml_lists(text, failed):
+    from contractc.validate.text import judge
+
+    shape = _shape_of("Every finding has a `where:` line and a `remediation:` line.")
+    verdict = judge(shape, text)
+    assert verdict.failed == failed
+    if failed:
+        assert "has no `remediation:` line" in verdict.failures[0].problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ("see the Makefile", True),
+        ("the Dockerfile pins it", True),
+        ("README", True),
+        ("edits ~/.bashrc", True),
+        ("a `.gitignore` entry", True),
+        ("agents/a.md:12", True),
+        ("SKILL.md", True),
+        ("built on Node.js", False),
+        ("an ASP.NET service", False),
+        ("on .NET 8", False),
+        ("e.g. the tests", False),
+        ("version v1.2", False),
+        ("https://example.com/a.md", False),
+    ],
+)
+def test_names_a_file_reads_real_file_names_and_not_product_names(body, named):
+    from contractc.validate.text import judge
+
+    shape = _shape_of("The body names at least one file.")
+    assert judge(shape, f"status: clean\n{body}\n").passed is named

@@ -163,7 +163,8 @@ class ForbiddenLine(NamedTuple):
 
 
 class ItemLines(NamedTuple):
-    """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
+    """Every outermost list item (a bullet, a numbered item or a YAML sequence entry, at any indent) holds a
+    line beginning with each key: its first line after the marker, or a line under it (``  - where:``)."""
 
     keys: tuple[str, ...]
     """``("where:", "prescription:")``."""
@@ -188,8 +189,10 @@ class MaxLines(NamedTuple):
 
 
 class NamesFile(NamedTuple):
-    """The body names at least one file: a path with a ``/``, or a name with an extension
-    (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
+    """The body names at least one file: a path with a ``/``, a name with an extension (``SKILL.md``,
+    ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
+    ``Dockerfile``, ``README``); a URL, ``e.g.``, a version number or a product name (``Node.js``,
+    ``ASP.NET``) is not one."""
 
     when: When = ()
 
