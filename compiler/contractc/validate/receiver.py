@@ -122,6 +122,7 @@ class Receiver:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._urls: dict[str, str] = {}
+        self._schemas: dict | None = None  # compiled on the first is-data rule
         self._contracts = {s.id: c for c, s in project.shapes() if isinstance(s, TextShape)}
 
     @classmethod
@@ -153,7 +154,26 @@ class Receiver:
         url = self._urls.get(shape.id)
         if url is None:
             url = self._urls[shape.id] = check_page_url(self.project, self._contracts[shape.id])
-        return judge(shape, text, url)
+        return judge(shape, text, url, self._data_problems)
+
+    def _data_problems(self, shape_id: str, value: object) -> list[str]:
+        """Why ``value`` does not match the data shape ``shape_id`` (by id or key): its wire schema's errors."""
+        from contractc.diagnostics import json_path
+        from contractc.shape_schemas import compile_schemas, schema_registry, validator
+        from contractc.validate.data import yaml_json_message
+
+        if self._schemas is None:
+            self._schemas = compile_schemas(self.project)
+        compiled = self._schemas
+        target = compiled.get(shape_id) or next((c for c in compiled.values() if getattr(c.shape, "key", None) == shape_id), None)
+        if target is None:
+            return [f"the project compiles no data shape `{shape_id}`"]
+        schema = target.schema(False)
+        key = getattr(target.shape, "key", None)
+        if isinstance(value, dict) and list(value) == [key] and key not in schema.get("properties", {}):
+            value = value[key]  # wrapped in the shape's key, the way the contract writes it
+        check = validator(schema, schema_registry(compiled))
+        return [f"{json_path(e.absolute_path)}: {yaml_json_message(e)}" for e in check.iter_errors(value)]
 
     def dispatch(self, shape: TextShape | str) -> str:
         """The dispatch snippet: the shared sections and the shape's section, verbatim (``prompts/<agent>/<shape>.md``)."""
