@@ -15,8 +15,8 @@ EXAMPLES = re.findall(r"^- (?P<kind>[\w-]+|.+?\)):? (?:\(.*?\): )?``(?P<text>.+)
 
 
 def _read(text: str):
-    from contractc.checks.compile import compile_check
-    from contractc.checks.rules import Form
+    from contractc.model.checks.compile import compile_check
+    from contractc.model.checks.rules import Form
 
     forms = {"citation": Form("citation", "[<id>](<id>)"), "location": Form("location", "`<path>:<line>`")}
     return compile_check(text, forms, ("findings", "done", "partial"), frozenset({"finding_list"}))
@@ -39,8 +39,8 @@ def test_each_listed_example_compiles_to_the_kind_it_is_listed_under(kind, text)
 
 
 def _shape(*checks: str):
-    from contractc.checks.compile import compile_shape
-    from contractc.model import Check, Span, TextShape
+    from contractc.model.checks.compile import compile_shape
+    from contractc.model.records import Check, Span, TextShape
 
     span = Span("c.md", 1, 1, 0, 0)
     raw = tuple(Check(n, t, span, f"s-check-{n}") for n, t in enumerate(checks, 1))

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.model import Contract, Project, TextShape
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.records import Contract, Project, TextShape
 from contractc.validate.text import Verdict, judge
 
 _MODE = re.compile(r"\bin (?P<mode>[\w-]+) mode\b")
@@ -73,7 +73,7 @@ def find_text_shape(project: Project, key: str, mode: str | None = None) -> tupl
 
 def check_page_url(project: Project, contract: Contract) -> str:
     """The contract's page on the contract site; a check's anchor is appended after ``#``."""
-    from contractc.layout import site_address
+    from contractc.model.layout import site_address
 
     prefix = project.config.site.prefix
     page = f"{prefix}/{PurePosixPath(contract.path).stem}.md" if prefix else f"{PurePosixPath(contract.path).stem}.md"
@@ -83,7 +83,7 @@ def check_page_url(project: Project, contract: Contract) -> str:
 def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> None:
     """Raise when judging ``shape`` would leave the verdict to nothing: no check mechanised, or with
     ``require_all`` any check not mechanised (located on the check, quoting the words not read)."""
-    from contractc.checks.compile import unread_words
+    from contractc.model.checks.compile import unread_words
 
     unrun = [c for c in shape.checks if not c.mechanised]
     if len(unrun) == len(shape.checks):
@@ -158,8 +158,8 @@ class Receiver:
 
     def _data_problems(self, shape_id: str, value: object) -> list[str]:
         """Why ``value`` does not match the data shape ``shape_id`` (by id or key): its wire schema's errors."""
-        from contractc.diagnostics import json_path
-        from contractc.shape_schemas import compile_schemas, schema_registry, validator
+        from contractc.report.diagnostics import json_path
+        from contractc.model.schemas import compile_schemas, schema_registry, validator
         from contractc.validate.data import yaml_json_message
 
         if self._schemas is None:

@@ -1,4 +1,4 @@
-"""Stage 2 for receiver checks: each check's prose -> rules (:mod:`contractc.checks.rules`), or refused.
+"""Stage 2 for receiver checks: each check's prose -> rules (:mod:`contractc.model.checks.rules`), or refused.
 
 A check is *read* from its first word to its last.  The reader walks the prose
 (whitespace joined): at each point it skips a connector (``,`` ``;`` ``:`` ``.``
@@ -21,11 +21,11 @@ from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
-from contractc.checks.forms import find_forms
-from contractc.checks import rules
-from contractc.checks.rules import Form, Rule, When
-from contractc.diagnostics import Diagnostic, Severity
-from contractc.model import Check, Contract, TextShape
+from contractc.model.checks.forms import find_forms
+from contractc.model.checks import rules
+from contractc.model.checks.rules import Form, Rule, When
+from contractc.report.diagnostics import Diagnostic, Severity
+from contractc.model.records import Check, Contract, TextShape
 
 _CODE = re.compile(r"`([^`]+)`")
 _ALTERNATIVES = r"`[^`]+`(?:(?:\s*/\s*|,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*"
