@@ -123,6 +123,11 @@ def root(context, missing=missing):
                     yield escape((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 24 in 'shape.md' evaluated to false and no else section was defined.")))
                 l_2_loop = l_2_kind = missing
                 yield ')'
+                if environment.getattr(l_1_check, 'explicit'):
+                    pass
+                    yield ', by an explicit rule ('
+                    yield escape(t_2(environment.getattr(l_1_check, 'explicit')))
+                    yield ')'
             else:
                 pass
                 yield '**not mechanised**: `contractc validate` skips it; the receiver judges it by reading'
@@ -203,4 +208,4 @@ def root(context, missing=missing):
     yield '\n\n<style>.md-typeset .headerlink{opacity:.5}</style>\n'
 
 blocks = {}
-debug_info = '2=48&6=52&7=54&8=56&9=68&10=71&11=78&12=89&15=94&18=97&22=100&23=103&24=113&25=128&29=132&32=140&33=144&35=150&36=151&40=154&43=162&44=166&46=172&51=176&53=178&56=181&57=185&62=200'
+debug_info = '2=48&6=52&7=54&8=56&9=68&10=71&11=78&12=89&15=94&18=97&22=100&23=103&24=113&25=133&29=137&32=145&33=149&35=155&36=156&40=159&43=167&44=171&46=177&51=181&53=183&56=186&57=190&62=205'
