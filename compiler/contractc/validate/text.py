@@ -511,7 +511,7 @@ def names_file(text: str) -> bool:
     for token in _TOKEN_SPLIT.split(text):
         if "://" in token:
             continue
-        token = _LINE_SUFFIX.sub("", token.rstrip(".:!?").lstrip(":!?"))
+        token = _LINE_SUFFIX.sub("", token.partition("::")[0].rstrip(".:!?").lstrip(":!?"))  # `a.py::test_x`: a.py
         name = token.rsplit("/", 1)[-1]
         if name in _PLAIN_FILES or (_DOTFILE.fullmatch(name) and not name[1:].isupper()):
             return True

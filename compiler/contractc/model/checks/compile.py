@@ -114,7 +114,8 @@ def _line_number(m) -> int:
 
 
 def _line_is(m, when, ctx) -> Rule:
-    return rules.LineIs(_line_number(m), tuple(_CODE.findall(m["alts"])), when)
+    line, values = _line_number(m), tuple(_CODE.findall(m["alts"]))
+    return rules.status_line(values, when) if line == 1 else rules.LineIs(line, values, when)
 
 
 def _line_ends(m, when, ctx) -> Rule:
@@ -286,7 +287,7 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
     ),
     "last-line": (r"[Tt]he (?:last|final) line begins (?:with )?`(?P<prefix>[^`]+)`", _last_line),
     "line-is": (
-        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS[1:])}) line) is (?:exactly )?(?:one of )?"
+        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS)}) line) is (?:exactly )?(?:one of )?"
         rf"(?P<alts>{_ALTERNATIVES})",
         _line_is,
     ),
