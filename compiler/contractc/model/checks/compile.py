@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, NamedTuple
 from contractc.model.checks.forms import find_forms
 from contractc.model.checks import rules
 from contractc.model.checks.rules import Form, Rule, When
+from contractc.model.records import Check, Contract, TextShape
+from contractc.report.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from contractc.model.checks.explicit import Explicit, Sidecar
-from contractc.report.diagnostics import Diagnostic, Severity
-from contractc.model.records import Check, Contract, TextShape
 
 _CODE = re.compile(r"`([^`]+)`")
 _ALTERNATIVES = r"`[^`]+`(?:(?:\s*/\s*|,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*"
@@ -72,8 +72,6 @@ class _Context:
         self.data = data
         """Ids and keys of the contract's data shapes: what ``is a YAML document of `S` `` may name."""
         self.rules: list[Rule] = []
-        self.noted = False
-        """An elaboration or commentary was read: a check of commentary alone states no rule."""
 
     def form(self, name: str | None) -> Form | None:
         if not name:
@@ -126,12 +124,11 @@ def _contains(m, when, ctx) -> Rule:
     values = tuple(_CODE.findall(m["alts"]))
     negated = bool(m["not"])
     every = len(values) > 1 and re.search(r"\band\b", m["alts"]) is not None
-    if every and re.search(r"\bor\b|/", m["alts"]):
+    if every and re.search(r"\bor\b|\bnor\b|/", m["alts"]):
         raise _Unknown("a list of literals joined by both `and` and `or`")
-    mode = ("not-all" if every else "none") if negated else ("all" if every else "any")
-    if negated and m["not"].startswith("neither"):
-        mode = "none"
-    return rules.Contains(values, mode, when)
+    if every and negated:
+        raise _Unknown("“does not contain a and b”: neither of them, or not both of them?")
+    return rules.Contains(values, "none" if negated else "all" if every else "any", when)
 
 
 def _count(m, when, ctx) -> Rule:
