@@ -33,7 +33,7 @@ def test_the_explanation_lists_at_least_twenty_phrasings_each_with_an_example(ru
 def test_each_listed_example_compiles_to_the_kind_it_is_listed_under(kind, text):
     rules, unread = _read(text)
     assert rules is not None and unread == (), unread
-    if kind.startswith(("elaboration", "commentary", "`If")):
+    if kind in ("elaboration", "commentary", "condition"):
         return
     assert kind in {r.kind for r in rules}, (kind, rules)
 
