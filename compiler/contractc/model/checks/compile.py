@@ -211,7 +211,7 @@ def _required(m, when, ctx) -> Rule:
 
 
 def _forbidden(m, when, ctx) -> Rule:
-    return rules.ForbiddenLine(m["prefix"], when)
+    return rules.ForbiddenLine(m["prefix"] or m["p2"] or m["p3"], when)
 
 
 def _item_lines(m, when, ctx) -> Rule:
@@ -338,7 +338,7 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
         r"(?:[Rr]eject the return (?:when|if) an? `(?P<prefix>[^`]+)` line is present"
         r"|[Nn]o line begins (?:with )?`(?P<p2>[^`]+)`"
         r"|[Aa]n? `(?P<p3>[^`]+)` line (?:must not|may not|is never) (?:be )?present)",
-        lambda m, when, ctx: rules.ForbiddenLine(m["prefix"] or m["p2"] or m["p3"], when),
+        _forbidden,
     ),
     "required-line": (
         r"(?:[Aa]n? `(?P<prefix>[^`]+)` (?P<what>line|section|heading|label) is present"
