@@ -377,9 +377,13 @@ def adopt(
                "quoted lines and evidence; for a data shape, check's document); github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
+@click.option("--require-all", is_flag=True, help="Text shapes: exit 2 when any receiver check is not mechanised "
+              "(by default such a check is listed as not run and the receiver judges it by reading).")
 @click.argument("shape_id", metavar="SHAPE")
 @click.argument("file", metavar="[FILE|-]", default="-")
-def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, shape_id: str, file: str) -> int:
+def validate(
+    root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, require_all: bool, shape_id: str, file: str
+) -> int:
     """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
 
     \b
@@ -402,11 +406,53 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
       contractc validate auditreturn return.txt --evidence  append to the prompt,
                                                             re-dispatch once
 
-    Exit 0 valid, 1 invalid, 2 unknown shape, unreadable FILE or bad usage.
+    \b
+    Nothing checked is not a pass: a check that is not mechanised is listed
+    as not run; a text shape with no mechanised check is exit 2, and with
+    --require-all so is any check that is not mechanised.
+
+    Exit 0 valid, 1 invalid, 2 unknown shape, nothing to check, unreadable FILE or bad usage.
     """
     from contractc.validate.command import validate as validate_document
 
-    return _print(validate_document(root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence))
+    return _print(
+        validate_document(
+            root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence, require_all=require_all
+        )
+    )
+
+
+@cli.command()
+@ROOT_OPTION
+@click.option("--producer", metavar="NAME", help="Judge the return as NAME's (a skill's own return, on the Stop event); "
+              "by default the agent named by the event's agent_type.")
+def hook(root: Path, producer: str | None) -> int:
+    """Judge an agent's return as a Claude Code SubagentStop (or Stop) hook.
+
+    \b
+    Reads the hook's JSON on standard input, finds the agent that returned
+    and the text shape it produces (by the dispatch prompt's shape heading
+    where it has several), and judges its last message:
+      passes, or no shape of that agent   nothing printed: the stop goes through
+      a check fails                       {"decision": "block", "reason": EVIDENCE}:
+                                          the agent returns again once
+      fails again (stop_hook_active)      the stop goes through; a systemMessage
+                                          shows the failed checks
+    Its own errors (bad input, a project that does not load) never block:
+    the stop goes through with a systemMessage saying why.
+
+    \b
+    In a plugin's hooks/hooks.json:
+      {"hooks": {"SubagentStop": [{"hooks": [{"type": "command",
+        "command": "contractc hook --root \"${CLAUDE_PLUGIN_ROOT}\""}]}]}}
+
+    Always exit 0: Claude Code reads exit 2 as a block.
+    """
+    from contractc.validate.hook import run_hook
+
+    import sys
+
+    return _print(run_hook(root, sys.stdin.buffer.read().decode("utf-8", "replace"), producer))
 
 
 @cli.command("hash")
