@@ -329,12 +329,16 @@ def _is_data(rule: rules.IsData, ret: Return) -> list[Problem]:
 
     text = "\n".join(ret.lines)
     name = rule.format.upper()
+    if not text.strip():  # an empty YAML stream holds no document (it would load as null and pass)
+        return [Problem(f"the return is empty: no {name} document", 1)]
     if rule.format == "json":
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_constant=_not_json)
         except ValueError as exc:
             line = getattr(exc, "lineno", 1)
             return [Problem(f"the return is not a JSON document: {getattr(exc, 'msg', exc)}", line, (ret.quote(line - 1),) if ret.count else ())]
+        except RecursionError:  # 100,000 brackets: not a document any receiver reads, and no crash
+            return [Problem("the return is not a JSON document: nested too deep to read", 1, (ret.quote(0),) if ret.count else ())]
     else:
         from contractc.load.yaml_safe import load_yaml, plain
 
@@ -349,6 +353,11 @@ def _is_data(rule: rules.IsData, ret: Return) -> list[Problem]:
     if ret.data is None:
         return [Problem(f"the {name} document cannot be checked against `{rule.shape}`: no project schemas given", 1)]
     return [Problem(f"the {name} document does not match `{rule.shape}`: {why}", 1) for why in ret.data(rule.shape, value)]
+
+
+def _not_json(name: str) -> None:
+    """``NaN``, ``Infinity`` and ``-Infinity``: Python's json reads them, but they are not JSON (RFC 8259)."""
+    raise ValueError(f"`{name}` is not a JSON value")
 
 
 def _carries(form: Form, text: str) -> bool:

@@ -1,0 +1,50 @@
+"""Receiver checks probed end to end through `contractc validate`, as an attacker and a hurried user would:
+each test is a return that the check's prose rejects, or input that must never crash the run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import write_tree
+
+
+def _project(root: Path, check: str) -> Path:
+    contract = (
+        "# C\n\nIntro.\n\n## Ret\n\nProduced by `worker`; consumed by `boss`.\n\n"
+        f"```\nSTATUS: ok\n<body>\n```\n\nReceiver checks:\n\n1. {check}\n"
+    )
+    return write_tree(root, {"contractc.yaml": "contracts:\n  - path: contracts/c.md\n", "contracts/c.md": contract})
+
+
+def _validate(run_cli, root: Path, text: str, *args: str):
+    (root / "r.txt").write_text(text, encoding="utf-8", newline="")
+    return run_cli("validate", "ret", str(root / "r.txt"), "--root", str(root), *args)
+
+
+def test_a_json_return_nested_100000_deep_fails_its_check_and_does_not_crash(tmp_path, run_cli):
+    root = _project(tmp_path, "The return is valid JSON.")
+    result = _validate(run_cli, root, "[" * 100_000)
+    assert result.code == 1, result.err
+    assert "not a JSON document: nested too deep" in result.out + result.err
+    assert "internal error" not in result.out + result.err
+
+
+@pytest.mark.parametrize("text", ["NaN", "[NaN]", '{"a": Infinity}', "-Infinity"])
+def test_nan_and_infinity_are_not_valid_json(tmp_path, run_cli, text):
+    root = _project(tmp_path, "The return is valid JSON.")
+    result = _validate(run_cli, root, text)
+    assert result.code == 1, result.err
+    assert "is not a JSON value" in result.out + result.err
+    assert _validate(run_cli, root, '{"a": 1.5}').code == 0
+
+
+@pytest.mark.parametrize("text", ["", " \n\n", "\n"])
+def test_an_empty_return_is_not_a_yaml_document(tmp_path, run_cli, text):
+    root = _project(tmp_path, "The return is a YAML document.")
+    result = _validate(run_cli, root, text, "--format", "json")
+    assert result.code == 1, result.out
+    assert json.loads(result.out)["passed"] is False
+    assert _validate(run_cli, root, "a: 1\n").code == 0
