@@ -341,8 +341,8 @@ def recover(root: str | os.PathLike[str], trust: Trust) -> list[Diagnostic]:
             raise ValueError(phase)
     except FileNotFoundError:
         return []
-    except (OSError, ValueError, KeyError, TypeError):
-        # A journal is written whole or not at all; one that does not parse was not written by contractc.
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        # A journal is written whole or not at all; one that does not parse (or is nested 100,000 deep) was not written by contractc.
         raise ContractcError(
             Diagnostic(
                 _JOURNAL,

@@ -1,0 +1,73 @@
+"""Hostile state probed end to end through the CLI, as a pull request's author could set it up:
+each test asserts the exit code, the message and that the tree (and a canary) is as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+EXAMPLE = REPO / "examples" / "review-plugin"
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=root, check=True, capture_output=True)
+
+
+def _tree(root: Path) -> str:
+    digest = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if p.is_file() and not p.is_symlink() and not rel.startswith(".git/") and rel != ".contractc/.gitignore":
+            digest.update(rel.encode() + b"\0" + p.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture
+def plugin(tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "plugin"
+    shutil.copytree(EXAMPLE, root)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "init")
+    return root
+
+
+def test_a_journal_nested_100000_deep_is_a_located_exit_2_that_touches_nothing(plugin, run_cli):
+    (plugin / ".contractc").mkdir()
+    (plugin / ".contractc" / "journal.json").write_text("[" * 100_000)
+    before = _tree(plugin)
+    for command in ("check", "build"):
+        result = run_cli(command, "--root", str(plugin))
+        assert result.code == 2, result.err
+        assert ".contractc/journal.json:1:1: error[file-unreadable]" in result.err
+        assert "internal error" not in result.err
+        assert _tree(plugin) == before
+
+
+def test_a_cache_git_tracks_is_never_used_by_check(plugin, run_cli):
+    assert run_cli("check", "--root", str(plugin)).code == 0  # writes the cache
+    cache = plugin / ".contractc" / "check.sha256"
+    target = plugin / "agents" / "code-reviewer.md"
+    old = hashlib.sha256(target.read_bytes()).hexdigest()
+    lines = target.read_text().splitlines(keepends=True)
+    begin = next(i for i, line in enumerate(lines) if "contractc:begin" in line)
+    lines[begin + 2] = lines[begin + 2].rstrip("\n") + " STALE\n"  # a stale managed region
+    target.write_text("".join(lines))
+    new = hashlib.sha256(target.read_bytes()).hexdigest()
+    cache.write_text(cache.read_text().replace(old, new))  # the forged cache vouches for the stale file
+    _git(plugin, "add", "-f", ".contractc/check.sha256", "agents/code-reviewer.md")
+    _git(plugin, "commit", "-qm", "a pull request")
+    forged = cache.read_bytes()
+    result = run_cli("check", "--root", str(plugin))
+    assert result.code == 1, result.out + result.err
+    assert "agents/code-reviewer.md" in result.out + result.err
+    assert "all current" not in result.out + result.err
+    assert cache.read_bytes() == forged  # the committed file is left as the pull request has it
