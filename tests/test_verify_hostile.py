@@ -20,10 +20,11 @@ def _git(root: Path, *args: str) -> None:
 
 
 def _tree(root: Path) -> str:
+    """A digest of every file outside .git and .contractc (the journal included): what a run must not change."""
     digest = hashlib.sha256()
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
-        if p.is_file() and not p.is_symlink() and not rel.startswith(".git/") and rel != ".contractc/.gitignore":
+        if p.is_file() and not p.is_symlink() and not rel.startswith(".git/") and (rel == ".contractc/journal.json" or not rel.startswith(".contractc/")):
             digest.update(rel.encode() + b"\0" + p.read_bytes())
     return digest.hexdigest()
 
@@ -71,3 +72,14 @@ def test_a_cache_git_tracks_is_never_used_by_check(plugin, run_cli):
     assert "agents/code-reviewer.md" in result.out + result.err
     assert "all current" not in result.out + result.err
     assert cache.read_bytes() == forged  # the committed file is left as the pull request has it
+
+
+@pytest.mark.parametrize(("state", "command"), [("check.sha256", "check"), ("outputs.json", "build")])
+def test_local_state_nested_100000_deep_is_ignored_not_a_crash(plugin, run_cli, state, command):
+    (plugin / ".contractc").mkdir()
+    (plugin / ".contractc" / state).write_text('{"a":' * 100_000)
+    before = _tree(plugin)
+    result = run_cli(command, "--root", str(plugin))
+    assert result.code == 0, result.out + result.err
+    assert "internal error" not in result.out + result.err
+    assert _tree(plugin) == before

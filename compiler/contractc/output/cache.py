@@ -80,7 +80,7 @@ def confirm(root: str | os.PathLike[str], options: dict[str, object] | None = No
                 if _file_sha256(os.path.join(base, rel)) != digest:
                     return None
         return int(head["checked"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # a torn, forged or 100,000-deep cache: a full run
         return None
 
 
