@@ -83,3 +83,17 @@ def test_local_state_nested_100000_deep_is_ignored_not_a_crash(plugin, run_cli, 
     assert result.code == 0, result.out + result.err
     assert "internal error" not in result.out + result.err
     assert _tree(plugin) == before
+
+
+def test_a_lock_that_is_a_fifo_is_a_located_exit_2_not_a_crash(plugin, run_cli):
+    import os
+
+    (plugin / ".contractc").mkdir()
+    os.mkfifo(plugin / ".contractc" / "lock")
+    with (plugin / "contracts" / "review.md").open("a") as handle:
+        handle.write("\nOne more paragraph.\n")  # so build has something to write
+    before = _tree(plugin)
+    result = run_cli("build", "--root", str(plugin))
+    assert result.code == 2, result.out + result.err
+    assert ".contractc/lock:1:1: error[write-failed]: cannot open the run lock: not a regular file" in result.err
+    assert _tree(plugin) == before

@@ -204,11 +204,17 @@ def hold(root: str | os.PathLike[str], wait: float | None = None) -> Iterator[No
 
 def _open_lock(path: str) -> int:
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
     except OSError as exc:
-        raise ContractcError(
-            Diagnostic(f"{FOLDER}/{LOCK}", 1, 1, "write-failed", f"cannot open the run lock: {exc.strerror}", f"remove {FOLDER}/{LOCK} if it is not a plain file; make {FOLDER}/ writable")
-        ) from None
+        why = exc.strerror
+    else:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+        os.close(fd)
+        why = "not a regular file"  # a FIFO or a device: no process id can be written there
+    raise ContractcError(
+        Diagnostic(f"{FOLDER}/{LOCK}", 1, 1, "write-failed", f"cannot open the run lock: {why}", f"remove {FOLDER}/{LOCK} if it is not a plain file; make {FOLDER}/ writable")
+    )
 
 
 SCRATCH = "adopt-"
