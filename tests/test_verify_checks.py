@@ -48,3 +48,25 @@ def test_an_empty_return_is_not_a_yaml_document(tmp_path, run_cli, text):
     assert result.code == 1, result.out
     assert json.loads(result.out)["passed"] is False
     assert _validate(run_cli, root, "a: 1\n").code == 0
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_transcript_that_is_not_a_regular_file_is_not_read_and_the_stop_goes_through(tmp_path, run_cli, monkeypatch, kind):
+    import io
+    import os
+    import shutil
+
+    from conftest import REPO
+
+    root = tmp_path / "plugin"
+    shutil.copytree(REPO / "examples" / "review-plugin", root)
+    path = {"fifo": tmp_path / "t.fifo", "device": Path("/dev/zero"), "folder": tmp_path}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)  # opening it for reading would wait for a writer for ever; /dev/zero never ends
+    payload = json.dumps({"hook_event_name": "SubagentStop", "agent_type": "code-reviewer", "agent_transcript_path": str(path)})
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(payload.encode("utf-8"))))
+    result = run_cli("hook", "--root", str(root))
+    assert result.code == 0
+    answer = json.loads(result.out)
+    assert "decision" not in answer
+    assert "last message is neither in the hook input nor in its transcript" in answer["systemMessage"]

@@ -22,6 +22,8 @@ standard output, exit 0:
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -29,6 +31,8 @@ from contractc.report.diagnostics import ContractcError
 from contractc.report.format import Outcome
 
 EVENTS = ("SubagentStop", "Stop")
+TRANSCRIPT_LIMIT = 256 * 1024 * 1024
+"""A transcript larger than this (bytes) is not read: the message then says no last message was found."""
 
 
 class Answer(NamedTuple):
@@ -117,7 +121,13 @@ def _transcript(event: dict) -> list[dict]:
     if not isinstance(path, str) or not path:
         return []
     try:
-        lines = Path(path).expanduser().read_text("utf-8").splitlines()
+        # Opened without blocking (a FIFO would wait for a writer); only a regular file of bounded size is
+        # read (a read of /dev/zero never ends).
+        with os.fdopen(os.open(Path(path).expanduser(), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > TRANSCRIPT_LIMIT:
+                return []
+            lines = handle.read(TRANSCRIPT_LIMIT).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return []
     entries = []
