@@ -70,3 +70,18 @@ def test_a_transcript_that_is_not_a_regular_file_is_not_read_and_the_stop_goes_t
     answer = json.loads(result.out)
     assert "decision" not in answer
     assert "last message is neither in the hook input nor in its transcript" in answer["systemMessage"]
+
+
+@pytest.mark.parametrize(
+    ("check", "text"),
+    [
+        ("Each item has `severity:` and `fix:` fields, at any indent.", "- severity: high\n- severity: low\n  fix: y\n"),
+        ("Every finding has a `where:` line and a `prescription:` line.", "- point: a\n  where: x\n"),
+    ],
+)
+def test_an_item_on_line_1_is_held_to_the_fields_every_item_must_have(tmp_path, run_cli, check, text):
+    # A bare YAML list opens on its first item: skipping line 1 let that item pass without its fields.
+    root = _project(tmp_path, check)
+    result = _validate(run_cli, root, text)
+    assert result.code == 1, result.out
+    assert "on line 1 has no" in result.out

@@ -457,13 +457,14 @@ def _forbidden_line(rule: rules.ForbiddenLine, ret: Return) -> list[Problem]:
 
 
 def list_items(lines: list[str]) -> list[tuple[int, int]]:
-    """The outermost list items of the body, at any indent, each ``(first line, end)``: a Markdown bullet or
+    """The outermost list items of the return, at any indent, each ``(first line, end)``: a Markdown bullet or
     numbered item, or a YAML sequence entry (``  - point: ...``), with every line that continues it (deeper
-    indented lines, so its own sub-items, and lines with no blank line between them and it)."""
+    indented lines, so its own sub-items, and lines with no blank line between them and it).  Line 1 is read
+    too: a return that opens on its first item (a bare YAML list) has that item checked like the others."""
     items: list[list[int]] = []
     top: list[int] | None = None  # [start, end, indent] of the item open at the outermost level
     blank_before = False
-    for i in range(1, len(lines)):
+    for i in range(len(lines)):
         line = lines[i]
         bare = line.lstrip(" \t")
         if not bare:
