@@ -85,3 +85,23 @@ def test_an_item_on_line_1_is_held_to_the_fields_every_item_must_have(tmp_path, 
     result = _validate(run_cli, root, text)
     assert result.code == 1, result.out
     assert "on line 1 has no" in result.out
+
+
+@pytest.mark.parametrize(
+    ("check", "text"),
+    [
+        ("Every bullet begins `- **`.", "- plain\n- **bold**\n"),
+        ("Every bullet begins `- **`.", "- plain\n"),
+        ("Every numbered line carries the location form.", "1. nothing cited\n2. `a.py:3`\n"),
+    ],
+)
+def test_a_bullet_or_numbered_item_on_line_1_is_checked(tmp_path, run_cli, check, text):
+    contract = (
+        "# C\n\nIntro.\n\n**Location form.** Cite as `<path>:<line>`.\n\n## Ret\n\n"
+        "Produced by `worker`; consumed by `boss`.\n\n```\n- **<claim>** `<path>:<line>`\n```\n\n"
+        f"Receiver checks:\n\n1. {check}\n"
+    )
+    root = write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/c.md\n", "contracts/c.md": contract})
+    result = _validate(run_cli, root, text)
+    assert result.code == 1, result.out
+    assert ":1:1: error[check-failed]" in result.out

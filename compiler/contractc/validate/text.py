@@ -133,12 +133,13 @@ class Return:
 
 
 def _items(lines: list[str]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Bullets and numbered items of the body, each ``(first line, end)``, continuation lines included."""
+    """Bullets and numbered items, each ``(first line, end)``, continuation lines included.  Line 1 is read
+    too: a status line is never a bullet, and a return that opens on a bullet has that bullet checked."""
     bullets: list[list[int]] = []
     numbered: list[list[int]] = []
     current: list[int] | None = None
     blank_before = False
-    for i in range(1, len(lines)):
+    for i in range(len(lines)):
         line = lines[i]
         if not line or line.isspace():
             blank_before = True
