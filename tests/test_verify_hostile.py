@@ -97,3 +97,27 @@ def test_a_lock_that_is_a_fifo_is_a_located_exit_2_not_a_crash(plugin, run_cli):
     assert result.code == 2, result.out + result.err
     assert ".contractc/lock:1:1: error[write-failed]: cannot open the run lock: not a regular file" in result.err
     assert _tree(plugin) == before
+
+
+ESCAPE = "\x1b]0;PWNED\x07\x1b[31m"
+
+
+def test_an_escape_sequence_in_a_configured_path_is_escaped_in_the_message(tmp_path, run_cli):
+    # YAML's own escapes (\e is ESC, \a is BEL) put the raw bytes into the path
+    (tmp_path / "contractc.yaml").write_text('contracts:\n  - path: "contracts/x\\e]0;PWNED\\a\\e[31m/c.md"\n', encoding="utf-8")
+    result = run_cli("check", "--root", str(tmp_path))
+    assert result.code == 2
+    assert "\x1b" not in result.out + result.err and "\x07" not in result.out + result.err
+    assert "contracts/x\\x1b]0;PWNED\\x07\\x1b[31m/c.md does not exist" in result.err
+
+
+def test_an_escape_sequence_in_a_drifted_file_is_escaped_in_the_diff(plugin, run_cli):
+    target = plugin / "agents" / "code-reviewer.md"
+    lines = target.read_text().splitlines(keepends=True)
+    begin = next(i for i, line in enumerate(lines) if "contractc:begin" in line)
+    lines[begin + 2] = lines[begin + 2].rstrip("\n") + ESCAPE + "\n"
+    target.write_text("".join(lines))
+    for args in (("check",), ("build", "--dry-run"), ("check", "--format", "github")):
+        result = run_cli(*args, "--root", str(plugin))
+        assert "\x1b" not in result.out + result.err and "\x07" not in result.out + result.err, args
+    assert "\\x1b]0;PWNED\\x07" in run_cli("check", "--root", str(plugin)).out

@@ -7,6 +7,7 @@ an anchor of the same name, and a test keeps the two in step.
 """
 
 import enum
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -214,21 +215,32 @@ class Diagnostic(NamedTuple):
         (``--quiet``: only the located lines).  ``short`` is the one-line form
         ``path:line: message`` (``validate`` lists a document's errors so: one line
         each, the code being the same for all)."""
+        message = visible(self.message)  # a path or name quoted from a file may hold an escape sequence
         if short:
-            where = f"{self.path}:{self.line}" if self.path and self.line else self.path
-            return f"{paint('location', where)}: {paint('message', self.message)}" if where else paint("message", self.message)
-        head = f"{paint(self.severity.value, self.severity.value)}[{paint('code', self.code)}]: {paint('message', self.message)}"
+            where = visible(f"{self.path}:{self.line}" if self.path and self.line else self.path)
+            return f"{paint('location', where)}: {paint('message', message)}" if where else paint("message", message)
+        head = f"{paint(self.severity.value, self.severity.value)}[{paint('code', self.code)}]: {paint('message', message)}"
         if self.location:
-            head = f"{paint('location', self.location)}: {head}"
+            head = f"{paint('location', visible(self.location))}: {head}"
         if located:
             return head
-        lines = [head, f"  hint: {paint('hint', self.full_hint)}"]
+        lines = [head, f"  hint: {paint('hint', visible(self.full_hint))}"]
         if docs_url:
             lines.append(f"  see: {paint('url', self.url(docs_url))}")
         return "\n".join(lines)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.col, self.code)
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character but tab and newline written as an escape (``\\x1b``): a
+    quoted return line, a path or a name read from a file cannot move the cursor, recolour or retitle the
+    terminal it is printed on, nor reorder it (bidi)."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
 class ContractcError(Exception):

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.report import __version__
-from contractc.report.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for, explain_command
+from contractc.report.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for, explain_command, visible
 
 if TYPE_CHECKING:  # the CLI imports this module for --help; keep it light
     from contractc.output.outputs import Change
@@ -126,7 +126,14 @@ def unified_diff(change: "Change", labels: tuple[str, str] = ("on disk", "from c
         fromfile=f"{change.path} ({labels[0]})",
         tofile=f"{change.expected_path or change.path} ({labels[1]})",
     )
-    return "".join(d if d.endswith("\n") else d + "\n\\ No newline at end of file\n" for d in diff)
+    return "".join(_shown_line(d) if d.endswith("\n") else _shown_line(d) + "\n\\ No newline at end of file\n" for d in diff)
+
+
+def _shown_line(line: str) -> str:
+    """A diff line with its control characters escaped (a file's escape sequence never reaches the
+    terminal), its line ending kept as it is (a CRLF file's diff stays readable)."""
+    body = line.rstrip("\r\n")
+    return visible(body) + line[len(body) :]
 
 
 def summary(report: Report) -> str:

@@ -9,9 +9,8 @@ function of the verdict alone, so the same return gives the same bytes.
 from __future__ import annotations
 
 import json
-import re
 
-from contractc.report.diagnostics import Diagnostic
+from contractc.report.diagnostics import Diagnostic, visible
 from contractc.validate.text import Failure, Quote, Verdict
 
 CODE = "check-failed"
@@ -45,13 +44,6 @@ def _quoted(quotes: tuple[Quote, ...], indent: str) -> list[str]:
     return [f"{indent}{q.line:>{width}} |" + (f" {visible(q.text)}" if q.text else "") for q in quotes]
 
 
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def visible(text: str) -> str:
-    """``text`` with every control character written as an escape (``\\x1b``): a quoted return line
-    cannot move the cursor, recolour or retitle the terminal it is printed on, nor reorder it (bidi)."""
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
 def render_text(path: str, verdict: Verdict, docs_url: str = "") -> str:
