@@ -121,3 +121,27 @@ def test_an_escape_sequence_in_a_drifted_file_is_escaped_in_the_diff(plugin, run
         result = run_cli(*args, "--root", str(plugin))
         assert "\x1b" not in result.out + result.err and "\x07" not in result.out + result.err, args
     assert "\\x1b]0;PWNED\\x07" in run_cli("check", "--root", str(plugin)).out
+
+
+def test_a_javascript_link_or_raw_html_in_a_receiver_check_is_inert_on_its_shape_page(tmp_path, run_cli):
+    import re
+
+    check = "1. Line 1 is `STATUS: ok` or `STATUS: fail`. See [c1](javascript:alert(1)) and <a href=\"javascript:alert(2)\">h</a>.\n"
+    contract = (
+        "# C\n\nIntro.\n\n## Ret\n\nProduced by `w`; consumed by `b`.\n\n```\nSTATUS: ok\n```\n\n"
+        f"Receiver checks:\n\n{check}"
+    )
+    root = tmp_path
+    (root / "contracts").mkdir()
+    (root / "contractc.yaml").write_text("contracts:\n  - path: contracts/c.md\n")
+    (root / "contracts" / "c.md").write_text(contract)
+    assert run_cli("build", "--root", str(root), "--site-pages", "docs").code == 0
+    pages = {p.relative_to(root).as_posix(): p.read_text("utf-8") for p in (root / "docs").rglob("*.md")}
+    shape_pages = [path for path, text in pages.items() if "[c1]" in text and "/shapes/" in path]
+    assert shape_pages, sorted(pages)
+    for path, text in pages.items():
+        text = re.sub(r"(?ms)^(`{3,})[^\n]*\n.*?^\1\s*$", "", text)  # a code block shows text as text
+        text = re.sub(r"data-[a-z-]+=\"[^\"]*\"", "", text)  # the copy button's attribute holds the text, inert
+        text = re.sub(r"(?s)<pre>.*?</pre>", "", text)  # so does the snippet, shown as code
+        assert "](javascript:" not in text, path
+        assert '<a href="javascript:' not in text, path

@@ -27,7 +27,7 @@ from contractc.output.files import dump_json
 from contractc.load.paths import confined
 from contractc.model.budget import snippet_size
 from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
-from contractc.site.annotate import contract_page_markdown
+from contractc.site.annotate import contract_page_markdown, inert_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.model.fields import field_rows
 from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
@@ -368,7 +368,7 @@ def _shape_context(
                 {
                     "number": c.number,
                     "anchor": c.anchor,
-                    "markdown": _markup(visible_code_spans(c.text).replace("\n", "\n    ")),
+                    "markdown": _markup(visible_code_spans(inert_markdown(c.text)).replace("\n", "\n    ")),
                     "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
                     "explicit": c.explicit,
                 }

@@ -182,14 +182,27 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     """An edit per ``<`` of raw HTML (CommonMark's html_block and html_inline), writing it ``&lt;``."""
-    from contractc.load.blocks import inline_children, parse_blocks
-
     data = contract.data
     if not any(_outside_fences(contract, at) for at in _all(data, b"<", 0, len(data))):
         return []  # raw HTML begins with `<`; inside a fenced block (the shapes' templates) a `<` is code
+    return _html_edits(contract.path, data)
+
+
+def inert_markdown(text: str) -> str:
+    """``text`` (Markdown shown on its own: a receiver check on its shape's page) with its raw HTML and its
+    links of unsafe schemes made inert, as :func:`_inert_html` and :func:`_inert_links` make a contract's."""
+    data = text.encode("utf-8")
+    if b"<" not in data and b":" not in data:
+        return text
+    edits = (_html_edits("<text>", data) if b"<" in data else []) + _link_edits(data)
+    return _apply(data, edits).decode("utf-8") if edits else text
+
+
+def _html_edits(path: str, data: bytes) -> list[tuple[int, int, bytes]]:
+    from contractc.load.blocks import inline_children, parse_blocks
     from contractc.load.source import source_from_bytes
 
-    src = source_from_bytes(contract.path, data)
+    src = source_from_bytes(path, data)
     edits: list[tuple[int, int, bytes]] = []
     previous = ""
     tokens, env = parse_blocks(src.text)
