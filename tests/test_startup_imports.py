@@ -39,18 +39,17 @@ print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules), "datacla
 """
 
 # Libraries of other commands: validating a rejected contractc.yaml (jsonschema), the site (jinja2, mkdocs,
-# Python-Markdown), the YAML 1.2 parser read only for a text libyaml rejects (ruamel), suggestions (difflib),
-# git (subprocess) and the diff stack.
+# Python-Markdown), suggestions (difflib), git (subprocess) and the diff stack.
 # The site stage as a whole: a project that stores no site pages (no `out.site`) has none to compare.
 NEVER_ON_CHECK = (
-    "jsonschema", "jinja2", "mkdocs", "markdown", "ruamel", "difflib", "subprocess",
+    "jsonschema", "jinja2", "mkdocs", "markdown", "difflib", "subprocess",
     "contractc.site", "contractc.diff", "contractc.scan", "contractc.adopt", "contractc.validate",
 )  # fmt: skip
 # What a clean check never asks for: the record of what build wrote (read only for an orphan) and the
 # worked-example rule (asked only of a block that copies a shape by hand).
 NEVER_ON_CLEAN_CHECK = (*NEVER_ON_CHECK, "contractc.written", "contractc.load.worked")
 # --help and --version load no project: no parser and no model either.
-NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "yaml", "contractc.model", "contractc.pipeline", "contractc.load")
+NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "ruamel", "yaml", "contractc.model", "contractc.pipeline", "contractc.load")
 
 
 # A dataclass costs about 1 ms to create (it compiles its methods from source), a NamedTuple a fifth of that:
@@ -134,18 +133,3 @@ def test_building_the_site_pages_creates_no_dataclass_of_the_model_or_the_site(r
     assert {"contractc.site.pages", "contractc.layout", "contractc.fields"} <= modules  # the probe saw the pages made
     assert (research_desk / "docs" / "contracts" / "index.md").is_file()
     assert report["dataclasses"] == []
-
-
-def test_a_clean_check_of_a_realistic_plugin_reads_all_its_yaml_without_ruamel(tmp_path, run_cli):
-    """contractc.yaml, role files' front matter and commented data shapes are all read by libyaml:
-    ruamel.yaml (as costly to import as PyYAML) is only for a text libyaml rejects."""
-    import shutil
-
-    root = tmp_path / "plugin"
-    shutil.copytree(REPO / "examples" / "review-plugin", root)
-    shapes = (root / "contracts" / "handoff.md").read_text("utf-8")
-    assert "```yaml" in shapes and "#" in shapes.split("```yaml", 1)[1]  # a data shape with comments
-    assert (root / "agents" / "code-reviewer.md").read_text("utf-8").startswith("---\n")  # front matter
-    code, modules = imported(root, "check", "--no-cache")
-    assert code == 0
-    assert "yaml" in modules and loaded(modules, ("ruamel",)) == []

@@ -12,14 +12,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
 from contractc.model import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
-
-if TYPE_CHECKING:
-    from contractc.load.yaml_safe import Yaml
 
 CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
@@ -100,7 +97,7 @@ def load_config(root: Path) -> Config:
     )
 
 
-def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | None, entries: list[ContractEntry]) -> None:
+def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entries: list[ContractEntry]) -> None:
     """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
     which names its schema folder and site page (:mod:`.names`)."""
     from contractc.load.names import check_name
@@ -116,7 +113,7 @@ def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | Non
         raise ContractcError(problems)
 
 
-def _validate(plain: Any, doc: Yaml | None) -> None:
+def _validate(plain: Any, doc: Any) -> None:
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(config_schema())
@@ -151,7 +148,7 @@ def _message(error: Any) -> str:
     return error.message
 
 
-def _locate(doc: Yaml | None, key_path: list) -> Span:
+def _locate(doc: Any, key_path: list) -> Span:
     """The file position of the deepest key of ``key_path`` that exists in ``doc``."""
     from contractc.load.yaml_safe import locate
 

@@ -345,24 +345,24 @@ def _data_shapes(src: SourceFile, tokens, layout: _Layout, problems: list[Diagno
         except ContractcError as exc:
             problems.extend(exc.diagnostics)
             continue
-        if doc is None or doc.kind != "map" or not doc.value:
+        if not isinstance(doc, dict) or not doc:
             continue  # a list or a scalar: an example, not a shape
-        if len(doc.value) > 1:
+        if len(doc) > 1:
             if "example" not in tok.info.split()[1:]:
-                second = doc.value[1].key
-                keys = ", ".join(entry.name for entry in doc.value)
+                line, col = doc.lc.key(list(doc)[1])
+                keys = ", ".join(str(name) for name in doc)
                 problems.append(
                     Diagnostic(
                         src.path,
-                        first_line + second.line,
-                        second.col + 1 + indent,
+                        first_line + line,
+                        col + 1 + indent,
                         "bad-shape",
-                        f"a yaml block holds {len(doc.value)} top-level keys ({keys}); a data shape is one key per block",
+                        f"a yaml block holds {len(doc)} top-level keys ({keys}); a data shape is one key per block",
                         "give each shape a fenced block of its own, or open the fence with ```{.yaml .example} if the block is an example, not a shape",
                     )
                 )
             continue
-        key = doc.value[0].name
+        key = str(next(iter(doc)))
         section = layout.innermost(src.offset(start))
         if section is None:
             problems.append(Diagnostic(src.path, start + 1, 1, "bad-shape", f"data shape {key!r} must sit under a heading"))
