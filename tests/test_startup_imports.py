@@ -29,13 +29,7 @@ try:
 except SystemExit as exc:
     code = exc.code
 sys.stdout.flush()
-dataclasses = {
-    f"{v.__module__}.{v.__qualname__}"
-    for name, module in list(sys.modules.items()) if name.startswith("contractc")
-    for v in vars(module).values()
-    if isinstance(v, type) and v.__module__ == name and "__dataclass_fields__" in vars(v)
-}
-print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules), "dataclasses": sorted(dataclasses)}), file=sys.stderr)
+print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
 """
 
 # Libraries of other commands: validating a rejected contractc.yaml (jsonschema), the site (jinja2, mkdocs,
@@ -52,14 +46,8 @@ NEVER_ON_CLEAN_CHECK = (*NEVER_ON_CHECK, "contractc.written", "contractc.load.wo
 NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "ruamel", "yaml", "contractc.model", "contractc.pipeline", "contractc.load")
 
 
-# A dataclass costs about 1 ms to create (it compiles its methods from source), a NamedTuple a fifth of that:
-# a clean check creates none of contractc's (the project is a NamedTuple too, its layout a cached property),
-# and neither does a site build (the layout, the field rows and the published raw files are NamedTuples).
-DATACLASSES_ON_CHECK: list[str] = []
-
-
 def probe(root: Path, *args: str) -> dict:
-    """What the command returned, and the modules and contractc's dataclasses it had loaded at exit."""
+    """What the command returned, and the modules it had loaded at exit."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPROFILEIMPORTTIME", "PYTHONDEVMODE")}
     env["PYTHONPATH"] = str(REPO / "compiler")
     done = subprocess.run(
@@ -116,20 +104,9 @@ def research_desk(tmp_path: Path, run_cli) -> Path:
 
 
 @pytest.mark.parametrize("args", [("check", "--no-cache"), ("check",)])
-def test_a_clean_check_of_a_plugin_loads_no_other_command_and_creates_no_dataclass(research_desk, args):
+def test_a_clean_check_of_a_plugin_loads_no_other_command(research_desk, args):
     report = probe(research_desk, *args)
     assert report["code"] == 0
     modules = set(report["modules"])
     assert "contractc.checks.rules" in modules  # the receiver checks were compiled: the probe saw the whole load
     assert loaded(modules, NEVER_ON_CLEAN_CHECK) == []
-    assert report["dataclasses"] == DATACLASSES_ON_CHECK
-
-
-def test_building_the_site_pages_creates_no_dataclass_of_the_model_or_the_site(research_desk):
-    """What the mkdocs plugin runs on every build (load, layout, every page) makes no contractc dataclass."""
-    report = probe(research_desk, "build", "--site-pages", "docs")
-    assert report["code"] == 0
-    modules = set(report["modules"])
-    assert {"contractc.site.pages", "contractc.layout", "contractc.fields"} <= modules  # the probe saw the pages made
-    assert (research_desk / "docs" / "contracts" / "index.md").is_file()
-    assert report["dataclasses"] == []

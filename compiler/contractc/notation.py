@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from contractc.diagnostics import ContractcError, Diagnostic, Severity
@@ -85,7 +86,7 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
     if not specs:
         return contracts, specs
     interpreted = [
-        c._replace(shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
+        replace(c, shapes=tuple(replace(s, spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
         for c in contracts
     ]
     return interpreted, specs
@@ -262,7 +263,7 @@ class _Reader:
             if len(rest) == 1:
                 return Spec("example", node.line, node.col, examples=(rest[0],), nullable=True)
             spec = self.enum(node, path, rest)
-            return spec._replace(nullable=True) if spec.kind == "enum" else spec
+            return replace(spec, nullable=True) if spec.kind == "enum" else spec
         types = [v for v in values if v in TYPE_WORDS or v in ("null", "true", "false")]
         if types:
             return self.fail(
@@ -342,7 +343,7 @@ class _Reader:
     def merge_scalars(self, node: Node, path: str, specs: list[Spec]) -> Spec:
         first = specs[0]
         if all(s.kind == first.kind for s in specs) and first.kind != "enum":
-            return first._replace(examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
+            return replace(first, examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
         stringy = {"string", "example", "enum", "date", "datetime", "text"}
         if all(s.kind in stringy for s in specs):
             return Spec("string", first.line, first.col)
@@ -370,7 +371,7 @@ class _Reader:
                     "make the example one of those values, or correct the list in the comment",
                 )
             else:
-                spec = spec._replace(kind="enum", enum=values)
+                spec = replace(spec, kind="enum", enum=values)
         optional = ""
         explicit = marked and re.search(OPTIONAL_MARK, comment)
         required = marked and re.search(REQUIRED_MARK, comment)
@@ -382,7 +383,7 @@ class _Reader:
             words = rest.lower()
             optional = next((name for name, word, rule in OPTIONAL_PHRASES if word in words and re.search(rule, rest)), "")
         if marked and re.search(NULLABLE_MARK, comment):
-            spec = spec._replace(nullable=True)
+            spec = replace(spec, nullable=True)
         default, has_default = None, False
         found = re.search(DEFAULT, rest) if "default" in rest.lower() else None
         if found:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from contractc.checks.forms import find_forms
 from contractc.checks import rules
@@ -85,7 +86,7 @@ def _exempt(m, when, ctx) -> Rule:
     earlier = next((r for r in reversed(ctx.rules) if isinstance(r, rules.Bullets)), None)
     if earlier is None:
         raise _Unknown("'does' with no earlier bullet rule in the check")
-    return earlier._replace(exempt=m["exempt"], when=when)
+    return replace(earlier, exempt=m["exempt"], when=when)
 
 
 def _bullets(m, when, ctx) -> Rule:
@@ -235,9 +236,10 @@ def compile_shape(shape: TextShape, forms: dict[str, Form]) -> TextShape:
         compiled.append((check, found))
     # A condition is only as good as the status it names: one that no compiled status line
     # allows could never hold, so its check would pass unenforced.  It is not mechanised.
-    return shape._replace(
+    return replace(
+        shape,
         checks=tuple(
-            check._replace(rules=None if any(set(r.when) - set(statuses) for r in found or ()) else found)
+            replace(check, rules=None if any(set(r.when) - set(statuses) for r in found or ()) else found)
             for check, found in compiled
         ),
     )
@@ -249,7 +251,7 @@ def compile_checks(contract: Contract, tokens) -> Contract:
         return contract
     forms = find_forms(tokens)
     shapes = tuple(compile_shape(s, forms) if isinstance(s, TextShape) else s for s in contract.shapes)
-    return contract._replace(shapes=shapes)
+    return replace(contract, shapes=shapes)
 
 
 def unmechanised_notes(contracts: tuple[Contract, ...]) -> list[Diagnostic]:

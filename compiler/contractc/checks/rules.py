@@ -1,4 +1,4 @@
-"""The vocabulary of compiled receiver checks: one small immutable record (a NamedTuple) per kind of rule.
+"""The vocabulary of compiled receiver checks: one small immutable record (a frozen dataclass) per kind of rule.
 
 A receiver check (:class:`contractc.model.Check`) compiles into one or more
 rules, stored on it as ``Check.rules``; ``None`` there means its prose matched no
@@ -11,10 +11,8 @@ two versions of a rule field by field (fewer ``StatusLine.values`` is stricter,
 a lower ``MaxLines.limit`` is stricter, a new ``RequiredLine`` is stricter ...).
 Nothing here runs a check; :mod:`contractc.validate.text` does.
 
-Each kind is a ``typing.NamedTuple`` (every ``check`` of a project with receiver
-checks creates these classes at start-up, and a frozen dataclass costs five
-times as much to create), its ``kind`` a property.  Compare two rules only once
-their kinds agree: as tuples, two kinds holding equal values are equal.
+Each kind is a frozen dataclass, its ``kind`` a property: two rules are equal
+when they are of one kind with equal fields.
 
 Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is dropped):
 
@@ -26,7 +24,8 @@ Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is drop
   with ``<digits>. `` or ``<digits>) ``.
 """
 
-from typing import Literal, NamedTuple
+from dataclasses import dataclass, field
+from typing import Literal
 
 RuleKind = Literal[
     "status-line",
@@ -46,7 +45,8 @@ When = tuple[str, ...]
 A conditional rule does not apply when the status line itself is malformed."""
 
 
-class Form(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Form:
     """A form the contract defines once and checks require elsewhere (the citation form)."""
 
     name: str
@@ -55,20 +55,12 @@ class Form(NamedTuple):
     """The form as written where it is defined; each ``<placeholder>`` is a wildcard (no
     whitespace, brackets, parentheses or backticks), and a placeholder used twice must match
     the same text both times."""
-    line: int = 0
+    line: int = field(default=0, compare=False)
     """1-based contract line of the definition (where, not what: not compared)."""
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Form) and (self.name, self.template) == (other.name, other.template)
 
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.template))
-
-
-class StatusLine(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class StatusLine:
     """Line 1 is exactly ``prefix`` followed by one of ``values``."""
 
     prefix: str
@@ -82,7 +74,8 @@ class StatusLine(NamedTuple):
         return "status-line"
 
 
-class LineBegins(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class LineBegins:
     """A given line begins with ``prefix``."""
 
     line: int
@@ -95,7 +88,8 @@ class LineBegins(NamedTuple):
         return "line-begins"
 
 
-class Bullets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Bullets:
     """Every bullet begins with ``begins`` and carries ``form`` (either may be unset)."""
 
     begins: str = ""
@@ -111,7 +105,8 @@ class Bullets(NamedTuple):
         return "bullets"
 
 
-class NumberedList(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class NumberedList:
     """The body holds a numbered list starting at ``start``; each item carries ``form`` and, if asked, names a file."""
 
     start: int = 1
@@ -125,7 +120,8 @@ class NumberedList(NamedTuple):
         return "numbered-list"
 
 
-class HeadingBullets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class HeadingBullets:
     """Where a line begins with ``heading``, it is ``heading`` alone, and every non-blank
     line after it begins ``bullet`` or continues the bullet above it."""
 
@@ -139,7 +135,8 @@ class HeadingBullets(NamedTuple):
         return "heading-bullets"
 
 
-class RequiredLine(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RequiredLine:
     """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
 
     prefix: str
@@ -150,7 +147,8 @@ class RequiredLine(NamedTuple):
         return "required-line"
 
 
-class ItemLines(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ItemLines:
     """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
 
     keys: tuple[str, ...]
@@ -164,7 +162,8 @@ class ItemLines(NamedTuple):
         return "item-lines"
 
 
-class MaxLines(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class MaxLines:
     """The whole return has at most ``limit`` lines: each ``\\n`` ends one, and text after the last is one more."""
 
     limit: int
@@ -175,7 +174,8 @@ class MaxLines(NamedTuple):
         return "max-lines"
 
 
-class NamesFile(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class NamesFile:
     """The body names at least one file: a path with a ``/``, or a name with an extension
     (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
 
@@ -186,7 +186,8 @@ class NamesFile(NamedTuple):
         return "names-file"
 
 
-class CarriesForm(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class CarriesForm:
     """The body carries ``form`` at least once."""
 
     form: Form
@@ -211,19 +212,3 @@ Rule = (
 )
 """One compiled rule; ``Check.rules`` is a tuple of them (all must hold), or None."""
 
-
-def _same_kind(rule: tuple, other: object) -> bool:
-    """Rules are equal when they are of one kind with equal fields; as plain tuples, a
-    ``RequiredLine("x")`` would equal any other kind holding ``("x", ())``."""
-    return type(rule) is type(other) and tuple.__eq__(rule, other)  # type: ignore[arg-type]
-
-
-def _other_kind(rule: tuple, other: object) -> bool:
-    return not _same_kind(rule, other)
-
-
-for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ItemLines, MaxLines, NamesFile, CarriesForm):
-    _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
-    _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
-    _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]
-del _kind

@@ -13,6 +13,7 @@ change is ``changed, unclassified`` and never compatible.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import fields
 from typing import Literal
 
 from contractc.checks import rules
@@ -119,7 +120,7 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
     elif isinstance(old, rules.CarriesForm) and isinstance(new, rules.CarriesForm):
         yield from _form(old.form, new.form)
     else:  # LineBegins, HeadingBullets, RequiredLine keyed by what they are about: what is left is text
-        for name in (n for n in old._fields if n != "when"):
+        for name in (f.name for f in fields(old) if f.name != "when"):
             before, after = getattr(old, name), getattr(new, name)
             if before != after:
                 yield "both", f"{old.kind} {name} {after!r} (was {before!r})"

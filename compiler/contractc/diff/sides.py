@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contractc.diagnostics import ContractcError, Diagnostic
@@ -43,7 +43,7 @@ def interpreted(base: Project, contracts: list[Contract]) -> Project:
     from contractc.notation import interpret
 
     contracts, specs = interpret(qualify_shape_ids(contracts))
-    return base._replace(contracts=tuple(contracts), specs=specs)
+    return replace(base, contracts=tuple(contracts), specs=specs)
 
 
 def load_contracts(root: Path) -> Project:
@@ -56,18 +56,8 @@ def load_contracts(root: Path) -> Project:
 def working_side(root: Path, loaded: Project | None = None) -> Side:
     """Today's contracts: ``loaded``, when the caller has already loaded the project at ``root``
     (the site's Changes pages), else read from ``root``."""
-    project = load_contracts(root) if loaded is None else contracts_only(loaded)
+    project = load_contracts(root) if loaded is None else loaded  # a diff reads its contracts and their layout only
     return Side("working tree", project, _read(root / CHANGES_NAME))
-
-
-def contracts_only(project: Project) -> Project:
-    """``project`` as :func:`load_contracts` makes it: its configuration and interpreted contracts, without
-    targets, role files or pins, which say nothing about what a contract promises.
-
-    The site's layout, read only from the configuration and the contracts, is kept if it was made.
-    """
-    today = Project(config=project.config, contracts=project.contracts, root=project.root, specs=project.specs)
-    return today.with_layout_of(project)
 
 
 def git_side(root: Path, ref: str) -> Side:
@@ -89,7 +79,7 @@ def git_side(root: Path, ref: str) -> Side:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
         project = _relabel(ref, lambda: validated(load_contracts(folder)))
-        return Side(ref, project._replace(root=str(root)), _show(root, ref, CHANGES_NAME))
+        return Side(ref, replace(project, root=str(root)), _show(root, ref, CHANGES_NAME))
 
 
 def path_side(root: Path, path: Path, today: Project) -> Side:

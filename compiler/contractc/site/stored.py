@@ -10,6 +10,7 @@ last release the pipeline hands over (:mod:`contractc.release`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from contractc.model import Project
@@ -43,7 +44,7 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     from contractc.load.out_folders import out_folder_problems
 
     where = Span("--site-pages", 1, 1, 0, 0)
-    out = project.config.out._replace(site=confined(root, folder, where))
+    out = replace(project.config.out, site=confined(root, folder, where))
     problems = out_folder_problems(
         root,
         {"prompts": out.prompts, "schemas": out.schemas, "site": out.site},
@@ -52,7 +53,7 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     )
     if problems:
         raise ContractcError(problems)
-    return project._replace(config=project.config._replace(out=out))
+    return replace(project, config=replace(project.config, out=out))
 
 
 def _user_paths(project: Project) -> dict:
