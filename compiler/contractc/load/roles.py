@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.paths import confined
 from contractc.load.source import SourceFile, read_source
-from contractc.model import Config, Contract, RoleFile
+from contractc.model.records import Config, Contract, RoleFile
 
 _HINT = "fix the YAML between the --- lines at the top of the file"
 

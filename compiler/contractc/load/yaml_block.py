@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from contractc.load.yaml_safe import is_bool, load_yaml
-from contractc.model import Field, Node
+from contractc.model.records import Field, Node
 
 
 def parse_block(text: str, path: str, first_line: int, col_offset: int = 0) -> Any:

@@ -6,7 +6,7 @@ located.  Nothing here does I/O.
 
 The values are typed, immutable records, frozen dataclasses (a change is
 ``dataclasses.replace(x, ...)``).  :class:`Contract` and :class:`Project` keep
-what they derive on first use (a lookup index, the site's layout) as a
+what they derive on first use (a lookup index, the contracts by path) as a
 ``functools.cached_property``, so they have no slots; a ``replace`` starts
 without it.
 """
@@ -20,13 +20,13 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+
 def _empty() -> Mapping:
     return MappingProxyType({})
 
 
 if TYPE_CHECKING:
-    from contractc.checks.rules import Rule
-    from contractc.layout import Layout
+    from contractc.model.checks.rules import Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class Check:
     anchor: str
     """``<shape-anchor>-check-<number>``."""
     rules: "tuple[Rule, ...] | None" = None
-    """The check compiled from its prose (:mod:`contractc.checks.rules`); None when it is not mechanised."""
+    """The check compiled from its prose (:mod:`contractc.model.checks.rules`); None when it is not mechanised."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +157,7 @@ class DataShape:
     root: Field
     """The top-level key and its value."""
     spec: "Spec | None" = None
-    """The notation interpreted (stage 2, :mod:`contractc.notation`): set by ``load`` on every shape it returns."""
+    """The notation interpreted (stage 2, :mod:`contractc.model.notation`): set by ``load`` on every shape it returns."""
     kind: Literal["data"] = "data"
 
 
@@ -365,11 +365,11 @@ class Targets:
 
     paths: tuple[str, ...] = ()
     reader: Callable[[str], TargetFile] | None = None
-    """Reads and scans one target; raises :class:`~contractc.diagnostics.ContractcError` for its marker problems."""
+    """Reads and scans one target; raises :class:`~contractc.report.diagnostics.ContractcError` for its marker problems."""
 
     def scan(self, problems: list) -> Iterator[TargetFile]:
         """Every target, read in turn; a target's marker problems go to ``problems`` and it is skipped."""
-        from contractc.diagnostics import ContractcError
+        from contractc.report.diagnostics import ContractcError
 
         read = self.reader
         for path in self.paths:
@@ -446,7 +446,7 @@ class SiteOptions:
 
 @dataclass(frozen=True, slots=True)
 class Budgets:
-    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.budget`)."""
+    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.model.budget`)."""
 
     agents: tuple[tuple[str, int], ...] = ()
     """(agent, ceiling on each dispatch snippet sent to it) by agent name."""
@@ -480,6 +480,10 @@ class AllowedRestatement:
         return self.line is None or self.line == line
 
 
+DEFAULT_SITE_URL = "https://example.invalid/contracts/"
+"""``site_url`` when contractc.yaml sets none (the site layout drops its ``contracts`` prefix from page URLs)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
@@ -511,8 +515,9 @@ class Config:
 class Project:
     """Everything the emitters need: the configuration and every parsed contract.
 
-    What is derived from the model on first use (the site's layout, the contracts by path) is kept
-    as a ``functools.cached_property``; a ``replace`` starts without it.
+    What is derived from the model on first use (the contracts by path) is kept as a
+    ``functools.cached_property``; a ``replace`` starts without it.  The site's layout is not part of
+    the model: :func:`contractc.model.layout.site_layout` computes it for the stage that needs it.
     """
 
     config: Config
@@ -528,16 +533,6 @@ class Project:
     (the site's template override folder)."""
     specs: Mapping[str, ShapeSpec] = field(default_factory=_empty)
     """Every data shape's interpreted notation by shape id, in source order (the same trees as ``DataShape.spec``)."""
-
-    @cached_property
-    def site(self) -> "Layout":
-        """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
-
-        ``check`` needs them only for a file that may cite the site, and most prompt files do not.
-        """
-        from contractc.layout import site_layout
-
-        return site_layout(self)
 
     @cached_property
     def _contracts_by_path(self) -> dict[str, Contract]:
