@@ -40,22 +40,20 @@ SHAPE_NAME = r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*"
 FULL_REF = r"\.\.\.\s*full\s+([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\.\.\."
 """The reference form ``...full NAME...``: a NAME that is no data shape of the project is a ``dangling-ref`` warning."""
 
-# Comment markers (docs/notation.md, "Comments"), looked for only in a comment holding an arrow (`←`, `<-`);
-# they, and the phrases below, are compiled on first use: a run whose comments hold none never pays for them.
+# Comment markers (docs/notation.md, "Comments"); they and the phrases below are compiled on first use.
 TRANSIENT = r"(?:←|<-)\s*TRANSIENT\b"
 OPTIONAL_MARK = r"(?:←|<-)\s*OPTIONAL\b"
 REQUIRED_MARK = r"(?:←|<-)\s*REQUIRED\b"
 NULLABLE_MARK = r"(?:←|<-)\s*NULLABLE\b"
 MARKERS = r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED|NULLABLE)\b[\s,;:—-]*"
 # The prose phrasings that make a field optional: small, documented, and each use is listed by `build`.
-# Each is tried only on a comment holding its word (the first of the pair): most comments hold none.
-OPTIONAL_PHRASES: tuple[tuple[str, str, str], ...] = (
-    ("optional", "optional", r"(?i)^\(?optional\b|\(optional\)"),
-    ("omit otherwise / omitted when", "omit", r"(?i)\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b"),
-    ("present only when", "present", r"(?i)\b(?:present\s+only|only\s+present)\s+(?:when|if)\b"),
-    ("required when", "required", r"(?i)\brequired\s+(?:only\s+)?(?:when|if)\b"),
+OPTIONAL_PHRASES: tuple[tuple[str, str], ...] = (
+    ("optional", r"(?i)^\(?optional\b|\(optional\)"),
+    ("omit otherwise / omitted when", r"(?i)\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b"),
+    ("present only when", r"(?i)\b(?:present\s+only|only\s+present)\s+(?:when|if)\b"),
+    ("required when", r"(?i)\brequired\s+(?:only\s+)?(?:when|if)\b"),
     # a clause that ends in "only" (`FRs only;`), but not `read only` / `write only`, which say how, not whether
-    ("<who> only", "only", r"(?i)\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])"),
+    ("<who> only", r"(?i)\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])"),
 )
 DEFAULT = r"(?i)(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)"
 ENUM_COMMENT = r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$"  # compiled on first use
@@ -359,8 +357,7 @@ class _Reader:
     def prop(self, f: Field, path: str) -> Prop:
         spec = self.value(f.value, path)
         comment = f.comment
-        marked = "←" in comment or "<-" in comment
-        rest = re.sub(MARKERS, "", comment).strip() if marked else comment.strip()
+        rest = re.sub(MARKERS, "", comment).strip()
         if spec.kind == "example" and re.match(ENUM_COMMENT, rest):
             values = tuple(v.strip() for v in rest.split("|"))
             if spec.examples[0] not in values:
@@ -373,22 +370,21 @@ class _Reader:
             else:
                 spec = replace(spec, kind="enum", enum=values)
         optional = ""
-        explicit = marked and re.search(OPTIONAL_MARK, comment)
-        required = marked and re.search(REQUIRED_MARK, comment)
+        explicit = re.search(OPTIONAL_MARK, comment)
+        required = re.search(REQUIRED_MARK, comment)
         if explicit and required:
             self.fail(f, path, "both ← OPTIONAL and ← REQUIRED", "keep one marker")
         elif explicit:
             optional = "explicit marker ← OPTIONAL"
         elif not required:
-            words = rest.lower()
-            optional = next((name for name, word, rule in OPTIONAL_PHRASES if word in words and re.search(rule, rest)), "")
-        if marked and re.search(NULLABLE_MARK, comment):
+            optional = next((name for name, rule in OPTIONAL_PHRASES if re.search(rule, rest)), "")
+        if re.search(NULLABLE_MARK, comment):
             spec = replace(spec, nullable=True)
         default, has_default = None, False
-        found = re.search(DEFAULT, rest) if "default" in rest.lower() else None
+        found = re.search(DEFAULT, rest)
         if found:
             default, has_default = self.default(f, path, spec, found.group(1))
-        transient = bool(marked and re.search(TRANSIENT, comment))
+        transient = bool(re.search(TRANSIENT, comment))
         return Prop(f.name, spec, comment, optional, transient, default, has_default, f.line, f.col)
 
     def default(self, f: Field, path: str, spec: Spec, text: str) -> tuple[Any, bool]:
