@@ -46,7 +46,7 @@ class _Heading(NamedTuple):
 
 def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Span | None = None) -> Contract:
     """Parse ``src``; raise :class:`ContractcError` with every problem found."""
-    tokens = _parse(src.text)
+    tokens, env = _parse(src.text)
     problems: list[Diagnostic] = []
     _check_fences(src, tokens, problems)
     sections = _sections(src, tokens, problems)
@@ -79,6 +79,7 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
         shapes=tuple(sorted(shapes, key=lambda s: s.span.start if isinstance(s, TextShape) else s.block.start)),
         shared=ordered_shared,
         data=src.data,
+        blocks=(tokens, env),
     )
     if not any(shape.checks for shape in contract.text_shapes):
         return contract  # the rule vocabulary is imported only for a contract with receiver checks
@@ -87,9 +88,9 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
     return compile_checks(contract, tokens)
 
 
-def _parse(text: str) -> list:
-    """The contract's tokens: every block, with the inline tokens of what the loader reads inside a
-    block (the top-level headings' titles, a paragraph that may define a form: ``**Name form.**``).
+def _parse(text: str) -> tuple[list, dict]:
+    """The contract's tokens and their ``env``: every block, with the inline tokens of what the loader
+    reads inside a block (the top-level headings' titles, a paragraph that may define a form: ``**Name form.**``).
 
     The other blocks' inline content (most of a contract's prose) is not parsed: only
     block contents are read there.
@@ -102,7 +103,7 @@ def _parse(text: str) -> list:
             inline_children(tokens[i + 1], env)
         elif tok.type == "inline" and tok.content.startswith("**"):
             inline_children(tok, env)
-    return tokens
+    return tokens, env
 
 
 def _inline_text(inline) -> str:

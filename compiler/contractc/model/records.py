@@ -257,6 +257,9 @@ class Contract:
     """Anchors of the sections that travel with every dispatch, in source order."""
     data: bytes = field(default=b"", repr=False)
     """The source bytes, for slicing."""
+    blocks: "tuple[list, dict] | None" = field(default=None, repr=False, compare=False)
+    """The loader's one CommonMark reading of the contract (:func:`contractc.load.blocks.parse_blocks`: its
+    block tokens and their ``env``), handed down to the stages that read its Markdown again (the site)."""
 
     @cached_property
     def _index(self) -> dict[tuple[str, str], "Section | Shape"]:
