@@ -93,6 +93,7 @@ def test_json_holds_every_record_with_both_locations_and_matches_its_schema(repo
         "contract": "contracts/handoffs.md",
         "verdicts": ["receivers"],
         "verdict": "breaking for receivers",
+        "direction": "",
         "code": "breaking-receivers",
         "accepted": False,
         "agents": [],

@@ -38,6 +38,7 @@ def diff_document(report: Report, result: DiffResult | None, docs_url: str = "")
                 "contract": r.contract,
                 "verdicts": list(r.verdicts),
                 "verdict": r.verdict_text,
+                "direction": r.direction,
                 "code": code_for(r),
                 "accepted": r.id in result.accepted,  # type: ignore[union-attr]
                 "agents": list(r.agents),
