@@ -34,7 +34,7 @@ def compare_text_shape(
         )
 
     name = new.name
-    if _template(old_contract, old) != _template(new_contract, new):
+    if template_bytes(old_contract, old) != template_bytes(new_contract, new):
         record(
             "template-changed",
             "",
@@ -152,5 +152,5 @@ def _renumbered(before: Check, after: Check) -> str:
     return f" (now check {after.number})" if before.number != after.number else ""
 
 
-def _template(contract: Contract, shape: TextShape) -> bytes:
+def template_bytes(contract: Contract, shape: TextShape) -> bytes:
     return contract.slice(shape.template).replace(b"\r\n", b"\n") if shape.template else b""
