@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Callable
 from dataclasses import replace
 
 from contractc.diff.anchors import compare_anchors, published
@@ -46,7 +48,39 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
             records.extend(_compare_shapes(old, new, o, n, twins[path], moved))
     records = _fold_anchors(records, compare_anchors(published(old), published(new), redirects))
     records.extend(_compare_config(old, new))
-    return sorted(records, key=_order)
+    return sorted(_where_they_stood(records, before, after), key=_order)
+
+
+def _where_they_stood(
+    records: list[ChangeRecord], before: dict[str, Contract], after: dict[str, Contract]
+) -> list[ChangeRecord]:
+    """Each removal whose contract is still there, with the line of today's file where the removed text stood."""
+    maps: dict[str, Callable[[int], int]] = {}
+    out = []
+    for record in records:
+        gone = record.old if record.new is None else None
+        if gone is not None and gone.path in before and gone.path in after:
+            if gone.path not in maps:
+                maps[gone.path] = line_map(before[gone.path].data, after[gone.path].data)
+            record = replace(record, stood=Location(gone.path, maps[gone.path](gone.line)))
+        out.append(record)
+    return out
+
+
+def line_map(old: bytes, new: bytes) -> Callable[[int], int]:
+    """Old line number -> today's: a kept line where it is now, a removed or replaced one at the line that now
+    follows the lines around it (the last line when nothing follows)."""
+    a, b = old.splitlines(), new.splitlines()
+    blocks = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+
+    def where(line: int) -> int:
+        index = line - 1
+        for tag, i1, i2, j1, _ in blocks:
+            if i1 <= index < i2:
+                return j1 + (index - i1) + 1 if tag == "equal" else min(j1 + 1, max(len(b), 1))
+        return max(len(b), 1)
+
+    return where
 
 
 def _fold_anchors(records: list[ChangeRecord], anchors: list[ChangeRecord]) -> list[ChangeRecord]:

@@ -104,7 +104,8 @@ def diagnostics(result: DiffResult) -> list[Diagnostic]:
         where = record.new or record.old
         path = where.path if where else record.contract
         if record.new is None and record.old is not None:
-            path, line = record.contract, 0  # gone: the message says where it was; the file is today's
+            # gone: located where it stood in today's file (line 0 when the file is gone too); the message says where it was
+            path, line = (record.stood.path, record.stood.line) if record.stood else (record.contract, 0)
         else:
             line = where.line if where else 0
         message = f"{record.message} [{record.id}]"

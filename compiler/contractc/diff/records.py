@@ -56,6 +56,9 @@ class ChangeRecord:
     anchors: tuple[str, ...] = ()
     """The published anchors the change is about: a check's (``check-renumbered``: the old one, then the new
     one); ``shape-removed`` and ``shape-renamed``: those of the shape, its fields and its checks that it took with it."""
+    stood: Location | None = None
+    """A change that is gone (``new`` None): the line of today's file where the removed text stood (the line
+    that now follows it), when the file is still there."""
 
     @property
     def id(self) -> str:

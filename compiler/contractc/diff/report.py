@@ -45,6 +45,7 @@ def diff_document(report: Report, result: DiffResult | None, docs_url: str = "")
                 "anchors": list(r.anchors),
                 "old": {"path": r.old.path, "line": r.old.line} if r.old else None,
                 "new": {"path": r.new.path, "line": r.new.line} if r.new else None,
+                "stood": {"path": r.stood.path, "line": r.stood.line} if r.stood else None,
                 "message": r.message,
             }
             for r in records
