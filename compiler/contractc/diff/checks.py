@@ -66,8 +66,8 @@ class Pair(NamedTuple):
 def pair_checks(old: tuple[Check, ...], new: tuple[Check, ...]) -> list[Pair]:
     """Every check of both revisions, paired as the module says; a check no step pairs is alone (removed or added).
 
-    Steps 1 and 2 take, for each older check in order, the free newer check with the same rule (or words) whose
-    words are equal if one is, else the nearest by position.  Step 3 scores every pair of checks still free and
+    Steps 1 and 2 take, for each older check in list order, the first free newer check with the same rule (or
+    words), one with equal words before any other, so equal checks keep their order.  Step 3 scores every pair of checks still free and
     takes pairs best first (ties: the nearer positions, then list order), skipping a check already taken.
     """
     free_old, free_new = list(range(len(old))), list(range(len(new)))
@@ -83,7 +83,7 @@ def pair_checks(old: tuple[Check, ...], new: tuple[Check, ...]) -> list[Pair]:
             wanted = key(old[i])
             same = [j for j in free_new if wanted is not None and key(new[j]) == wanted]
             if same:
-                take(i, min(same, key=lambda j: (words(new[j].text) != words(old[i].text), abs(i - j), j)), by)
+                take(i, min(same, key=lambda j: (words(new[j].text) != words(old[i].text), j)), by)
     scored = sorted(
         (-score, abs(i - j), i, j)
         for i in free_old
