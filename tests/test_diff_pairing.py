@@ -87,7 +87,7 @@ def test_a_check_inserted_mid_list_is_one_addition_and_renumbers_each_check_afte
     }
     moved = records(repo)["check-renumbered:triagereturn:check-3"]
     assert moved.message == (
-        "TriageReturn: check 3 is now check 4 (#triagereturn-check-3 -> #triagereturn-check-4): "
+        "TriageReturn: check 3 is now check 4, #triagereturn-check-4: "
         "a link to #triagereturn-check-3 now lands on another check"
     )
 

@@ -215,7 +215,7 @@ def test_the_published_revision_pairs_every_check_by_meaning(published, run_cli)
     }
     assert "unclassified: read it" in records["check-reworded:consultationreturn:check-3"]["message"]
     assert records["check-renumbered:auditreturn:check-4"]["message"] == (
-        "AuditReturn: check 4 is now check 5 (#auditreturn-check-4 -> #auditreturn-check-5); reworded, it "
+        "AuditReturn: check 4 is now check 5, #auditreturn-check-5; reworded, it "
         "compiles to the same rules: a link to #auditreturn-check-4 now lands on another check"
     )
     assert not any(r["kind"] in ("check-removed", "anchor-removed") for r in records.values())
@@ -236,3 +236,15 @@ def test_the_published_revision_gives_no_direction_for_a_check_compiled_short(pu
         ["auditreturn-check-2"],
     )
     assert "the older revision's check is not fully mechanised" in record["message"]
+
+
+def test_a_seed_shape_renamed_is_one_record_that_names_the_command_now_exiting_2(tmp_path, seeds, run_cli):
+    seed = (seeds / "return-shapes.md").read_text("utf-8")
+    root = make_repo(tmp_path / "plugin", {"contractc.yaml": NEW_CONFIG, SEED: seed})
+    (root / SEED).write_text(seed.replace("## AuditReturn", "## DesignAuditReturn"), "utf-8")
+    [record] = _records(root, run_cli).values()
+    assert (record["id"], record["verdict"]) == ("shape-renamed:auditreturn", "breaking for receivers and links")
+    assert record["anchors"] == ["auditreturn", *(f"auditreturn-check-{n}" for n in range(1, 6))]
+    assert "`contractc validate auditreturn` now exits 2" in record["message"]
+    assert "prompts/design-auditor/auditreturn.md is now prompts/design-auditor/designauditreturn.md" in record["message"]
+    assert "(reviewing-agent-designs)" in record["message"]

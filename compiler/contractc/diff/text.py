@@ -113,7 +113,7 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
             yield (
                 "check-renumbered",
                 detail,
-                f"check {before.number} is now check {after.number} (#{before.anchor} -> #{after.anchor}){said}: "
+                f"check {before.number} is now check {after.number}, #{after.anchor}{said}: "
                 f"a link to #{before.anchor} {lands}",
                 verdicts("links"),
                 before,

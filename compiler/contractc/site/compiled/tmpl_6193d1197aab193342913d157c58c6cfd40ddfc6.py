@@ -65,7 +65,7 @@ def root(context, missing=missing):
             yield escape(environment.getattr(l_1_r, 'verdict'))
             yield escape((' (accepted)' if environment.getattr(l_1_r, 'accepted') else cond_expr_undefined("the inline if-expression on line 20 in 'changes.md' evaluated to false and no else section was defined.")))
             yield ' | '
-            yield escape((environment.getattr(l_1_r, 'line') or 'gone'))
+            yield escape((environment.getattr(l_1_r, 'line') or (('gone (stood at %d)' % environment.getattr(l_1_r, 'stood')) if environment.getattr(l_1_r, 'stood') else 'gone')))
             yield ' |\n'
         l_1_r = missing
     yield '\n\n## Accepted breaking changes {#accepted}\n\n'
