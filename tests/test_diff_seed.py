@@ -221,10 +221,6 @@ def test_the_published_revision_pairs_every_check_by_meaning(published, run_cli)
     assert not any(r["kind"] in ("check-removed", "anchor-removed") for r in records.values())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs receiver checks compiled whole or not at all (issue 25): the older check 2 compiles without its tag clause",
-)
 def test_the_published_revision_gives_no_direction_for_a_check_compiled_short(published, run_cli):
     """The older AuditReturn check 2 also asked for a tag, which the recogniser does not read: it is not fully
     mechanised, so the loosening is unclassified (read it), never the "stricter" its truncated rule suggests."""

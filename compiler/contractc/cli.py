@@ -377,9 +377,13 @@ def adopt(
                "quoted lines and evidence; for a data shape, check's document); github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
+@click.option("--require-all", is_flag=True, help="Text shapes: exit 2 when any receiver check is not mechanised "
+              "(by default such a check is listed as not run and the receiver judges it by reading).")
 @click.argument("shape_id", metavar="SHAPE")
 @click.argument("file", metavar="[FILE|-]", default="-")
-def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, shape_id: str, file: str) -> int:
+def validate(
+    root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, require_all: bool, shape_id: str, file: str
+) -> int:
     """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
 
     \b
@@ -402,11 +406,20 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
       contractc validate auditreturn return.txt --evidence  append to the prompt,
                                                             re-dispatch once
 
-    Exit 0 valid, 1 invalid, 2 unknown shape, unreadable FILE or bad usage.
+    \b
+    Nothing checked is not a pass: a check that is not mechanised is listed
+    as not run; a text shape with no mechanised check is exit 2, and with
+    --require-all so is any check that is not mechanised.
+
+    Exit 0 valid, 1 invalid, 2 unknown shape, nothing to check, unreadable FILE or bad usage.
     """
     from contractc.validate.command import validate as validate_document
 
-    return _print(validate_document(root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence))
+    return _print(
+        validate_document(
+            root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence, require_all=require_all
+        )
+    )
 
 
 @cli.command("hash")

@@ -79,7 +79,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "schema-invalid": (ExitCode.BAD_INPUT, "a compiled schema is not valid draft 2020-12"),
     "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),
     "optional-inferred": (ExitCode.CLEAN, "note: build made a field optional because of its comment"),
-    "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check's prose matches no check kind; receivers judge it by reading"),
+    "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check has words no phrasing reads; validate does not run it"),
     "unknown-shape": (ExitCode.BAD_INPUT, "`validate` (or a `budgets.shapes` key) names a shape the project does not define"),
     "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
     # bad input: managed regions and role files
@@ -147,6 +147,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
     "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),
+    "nothing-checked": (ExitCode.BAD_INPUT, "`validate` names a text shape none of whose receiver checks is mechanised"),
+    "check-not-run": (ExitCode.BAD_INPUT, "`validate --require-all` names a text shape with a receiver check that is not mechanised"),
 }
 
 

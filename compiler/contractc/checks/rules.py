@@ -35,6 +35,7 @@ RuleKind = Literal[
     "numbered-list",
     "heading-bullets",
     "required-line",
+    "forbidden-line",
     "item-lines",
     "max-lines",
     "names-file",
@@ -140,7 +141,7 @@ class HeadingBullets(NamedTuple):
 
 
 class RequiredLine(NamedTuple):
-    """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
+    """Some line begins with ``prefix``, line 1 included (``a `**Deliberately skipped**` section is present``)."""
 
     prefix: str
     when: When = ()
@@ -150,8 +151,20 @@ class RequiredLine(NamedTuple):
         return "required-line"
 
 
+class ForbiddenLine(NamedTuple):
+    """No line of the return begins with ``prefix`` (``Reject the return when a `TODO:` line is present``)."""
+
+    prefix: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "forbidden-line"
+
+
 class ItemLines(NamedTuple):
-    """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
+    """Every outermost list item (a bullet, a numbered item or a YAML sequence entry, at any indent) holds a
+    line beginning with each key: its first line after the marker, or a line under it (``  - where:``)."""
 
     keys: tuple[str, ...]
     """``("where:", "prescription:")``."""
@@ -176,8 +189,10 @@ class MaxLines(NamedTuple):
 
 
 class NamesFile(NamedTuple):
-    """The body names at least one file: a path with a ``/``, or a name with an extension
-    (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
+    """The body names at least one file: a path with a ``/``, a name with an extension (``SKILL.md``,
+    ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
+    ``Dockerfile``, ``README``); a URL, ``e.g.``, a version number or a product name (``Node.js``,
+    ``ASP.NET``) is not one."""
 
     when: When = ()
 
@@ -204,6 +219,7 @@ Rule = (
     | NumberedList
     | HeadingBullets
     | RequiredLine
+    | ForbiddenLine
     | ItemLines
     | MaxLines
     | NamesFile
@@ -222,7 +238,7 @@ def _other_kind(rule: tuple, other: object) -> bool:
     return not _same_kind(rule, other)
 
 
-for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ItemLines, MaxLines, NamesFile, CarriesForm):
+for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ForbiddenLine, ItemLines, MaxLines, NamesFile, CarriesForm):
     _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
     _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
     _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]

@@ -49,10 +49,10 @@ _STOP = frozenset("a an and are as at be by each every for if in is it its of on
 def fully_mechanised(check: Check) -> bool:
     """Whether every clause of ``check`` compiled to a rule: only then can its rules say which way a change goes.
 
-    The one place the diff asks.  Until receiver checks are compiled whole or not at all
-    (the receiver-checks issue) this is today's "mechanised": ``Check.rules`` is set.
+    The one place the diff asks.  Receiver checks are compiled whole or not at all (a clause
+    not read leaves ``Check.rules`` None), so this is :attr:`Check.mechanised`.
     """
-    return check.rules is not None
+    return check.mechanised
 
 
 class Pair(NamedTuple):

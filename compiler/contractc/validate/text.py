@@ -319,17 +319,53 @@ def _heading_bullets(rule: rules.HeadingBullets, ret: Return) -> list[Problem]:
 
 
 def _required_line(rule: rules.RequiredLine, ret: Return) -> list[Problem]:
-    if any(line.startswith(rule.prefix) for line in ret.lines[1:]):
+    if any(line.startswith(rule.prefix) for line in ret.lines):
         return []
     return [Problem(f"no line begins `{rule.prefix}`", max(ret.count, 1))]
 
 
+def _forbidden_line(rule: rules.ForbiddenLine, ret: Return) -> list[Problem]:
+    found = [i for i in range(ret.count) if ret.lines[i].startswith(rule.prefix)]
+    if not found:
+        return []
+    where = "line" if len(found) == 1 else "lines"
+    numbers = ", ".join(str(i + 1) for i in found[:QUOTE_LIMIT])
+    return [Problem(f"{where} {numbers} begin{'s' * (len(found) == 1)} `{rule.prefix}`, which no line may", found[0] + 1,
+                    tuple(ret.quote(i) for i in found[:QUOTE_LIMIT]))]
+
+
+def list_items(lines: list[str]) -> list[tuple[int, int]]:
+    """The outermost list items of the body, at any indent, each ``(first line, end)``: a Markdown bullet or
+    numbered item, or a YAML sequence entry (``  - point: ...``), with every line that continues it (deeper
+    indented lines, so its own sub-items, and lines with no blank line between them and it)."""
+    items: list[list[int]] = []
+    top: list[int] | None = None  # [start, end, indent] of the item open at the outermost level
+    blank_before = False
+    for i in range(1, len(lines)):
+        line = lines[i]
+        bare = line.lstrip(" \t")
+        if not bare:
+            blank_before = True
+            continue
+        indent = len(line) - len(bare)
+        marker = bare[:2] in ("- ", "* ", "+ ") or bare in ("-", "*", "+") or bool(_NUMBERED.match(bare))
+        if top is not None and (indent > top[2] or (not marker and indent >= top[2] and not blank_before)):
+            top[1] = i + 1
+        elif marker:
+            top = [i, i + 1, indent]
+            items.append(top)
+        else:
+            top = None
+        blank_before = False
+    return [(a, b) for a, b, _ in items]
+
+
 def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
     problems = []
-    noun = rule.noun or "bullet"
+    noun = rule.noun or "item"
     patterns = [(key, _key_line(key)) for key in rule.keys]
-    for start, end in ret.bullets:
-        held = "\n".join(ret.lines[start + 1 : end])
+    for start, end in list_items(ret.lines):
+        held = "\n".join(ret.lines[start:end])
         missing = [key for key, pattern in patterns if not pattern.search(held)]
         if missing:
             names = " and ".join(f"`{key}`" for key in missing)
@@ -339,8 +375,8 @@ def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
 
 @lru_cache(maxsize=64)
 def _key_line(key: str) -> re.Pattern[str]:
-    """A line beginning ``key``, indented or not, as a sub-bullet (``  - where:``) or not."""
-    return re.compile(rf"^[ \t]*(?:[-*+] )?{re.escape(key)}", re.MULTILINE)
+    """A line beginning ``key``, indented or not, as an item of its own (``  - where:``, ``1. where:``) or not."""
+    return re.compile(rf"^[ \t]*(?:[-*+] |\d{{1,9}}[.)] )?{re.escape(key)}", re.MULTILINE)
 
 
 def _max_lines(rule: rules.MaxLines, ret: Return) -> list[Problem]:
@@ -356,12 +392,31 @@ def names_file(text: str) -> bool:
     for token in _TOKEN_SPLIT.split(text):
         if "://" in token:
             continue
-        token = _LINE_SUFFIX.sub("", token.strip(".:!?"))
-        if _FILE_NAME.fullmatch(token):
-            stem = token.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        token = _LINE_SUFFIX.sub("", token.rstrip(".:!?").lstrip(":!?"))
+        name = token.rsplit("/", 1)[-1]
+        if name in _PLAIN_FILES or (_DOTFILE.fullmatch(name) and not name[1:].isupper()):
+            return True
+        if token.startswith(".") and "/" not in token:
+            continue  # `.NET`, `.5`: no name before the extension
+        if _FILE_NAME.fullmatch(token) and token.lower() not in _NOT_FILES and not token.endswith(".NET"):
+            stem = name.rsplit(".", 1)[0]
             if "/" in token or len(stem) >= 2:
                 return True
     return False
+
+
+_PLAIN_FILES = frozenset(
+    "Makefile GNUmakefile Dockerfile Containerfile Jenkinsfile Vagrantfile Gemfile Rakefile Procfile Brewfile Justfile "
+    "Snakefile Pipfile Caddyfile README LICENSE LICENCE COPYING CHANGELOG CHANGES NOTICE AUTHORS CONTRIBUTING CODEOWNERS "
+    "OWNERS BUILD WORKSPACE".split()
+)
+"""File names without an extension that name a file by themselves (``Makefile``, ``README``)."""
+_DOTFILE = re.compile(r"\.[A-Za-z][\w.-]*")
+"""A dotfile (``.bashrc``, ``~/.bashrc``, ``.gitignore``); one in capitals (``.NET``) names no file."""
+_NOT_FILES = frozenset(
+    f"{name}.js" for name in "node vue next nuxt express react d3 three chart ember backbone angular socket moment p5 alpine solid".split()
+)
+"""Product names written like file names: ``Node.js`` names a runtime, not a file (``ASP.NET`` too: no ``.NET`` is one)."""
 
 
 def _names_file(rule: rules.NamesFile, ret: Return) -> list[Problem]:
@@ -383,6 +438,7 @@ RUNNERS: dict[type, Callable[[Rule, Return], list[Problem]]] = {
     rules.NumberedList: _numbered_list,
     rules.HeadingBullets: _heading_bullets,
     rules.RequiredLine: _required_line,
+    rules.ForbiddenLine: _forbidden_line,
     rules.ItemLines: _item_lines,
     rules.MaxLines: _max_lines,
     rules.NamesFile: _names_file,
