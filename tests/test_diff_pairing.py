@@ -78,7 +78,11 @@ def records(repo: Path) -> dict:
 
 
 def test_a_check_inserted_mid_list_is_one_addition_and_renumbers_each_check_after_it(repo):
-    change(repo, "3. If `fixed`, a `**Tests run**:`", "3. If `fixed`, a `**Root cause**:` line is present.\n4. If `fixed`, a `**Tests run**:`")
+    change(
+        repo,
+        "3. If `fixed`, a `**Tests run**:`",
+        "3. If `fixed`, a `**Root cause**:` line is present.\n4. If `fixed`, a `**Tests run**:`",
+    )
     change(repo, "4. The whole return", "5. The whole return")
     assert said(repo) == {
         "check-added:triagereturn:check-3": (("producers",), ("triagereturn-check-3",)),
@@ -105,7 +109,10 @@ def test_a_reordered_list_gives_only_renumberings(repo):
     order = [(4, 1), (1, 2), (2, 3), (3, 4)]
     (repo / TRIAGE).write_text(CONTRACT.replace(CHECKS, "".join(f"{new}.{CHECK[old][2:]}\n" for old, new in order)))
     assert said(repo) == {
-        f"check-renumbered:triagereturn:check-{old}": (("links",), (f"triagereturn-check-{old}", f"triagereturn-check-{new}"))
+        f"check-renumbered:triagereturn:check-{old}": (
+            ("links",),
+            (f"triagereturn-check-{old}", f"triagereturn-check-{new}"),
+        )
         for old, new in order
     }
 
@@ -113,7 +120,11 @@ def test_a_reordered_list_gives_only_renumberings(repo):
 def test_a_check_reworded_to_the_same_rule_is_compatible_and_says_so_in_json(repo, run_cli):
     change(repo, CHECK[4], "4. The whole return is no more than 40 lines.")
     [record] = records(repo).values()
-    assert (record.id, record.verdicts, record.anchors) == ("check-reworded:triagereturn:check-4", (), ("triagereturn-check-4",))
+    assert (record.id, record.verdicts, record.anchors) == (
+        "check-reworded:triagereturn:check-4",
+        (),
+        ("triagereturn-check-4",),
+    )
     assert record.message == "TriageReturn: check 4: reworded; it compiles to the same rules"
     document = json.loads(run_cli("diff", "--root", str(repo), "--against", "HEAD", "--format", "json").out)
     assert [(r["direction"], r["verdict"]) for r in document["records"]] == [("same", "compatible")]
@@ -124,9 +135,17 @@ def test_a_check_tightened_breaks_producers_and_one_loosened_breaks_receivers(re
     change(repo, CHECK[4], "4. The whole return is at most 60 lines.")
     found = records(repo)
     tightened, loosened = found["check-stricter:triagereturn:check-1"], found["check-looser:triagereturn:check-4"]
-    assert (tightened.verdicts, tightened.anchors, tightened.direction) == (("producers",), ("triagereturn-check-1",), "stricter")
+    assert (tightened.verdicts, tightened.anchors, tightened.direction) == (
+        ("producers",),
+        ("triagereturn-check-1",),
+        "stricter",
+    )
     assert tightened.message.endswith("reworded stricter: status value(s) `duplicate` no longer allowed")
-    assert (loosened.verdicts, loosened.anchors, loosened.direction) == (("receivers",), ("triagereturn-check-4",), "looser")
+    assert (loosened.verdicts, loosened.anchors, loosened.direction) == (
+        ("receivers",),
+        ("triagereturn-check-4",),
+        "looser",
+    )
     assert loosened.message.endswith("reworded looser: line limit 40 -> 60")
     assert len(found) == 2
 
@@ -204,7 +223,10 @@ def test_a_removed_check_is_located_where_it_stood_in_todays_file(repo, run_cli)
     change(repo, "4. The whole return", "3. The whole return")
     found = said(repo)
     assert found["check-removed:triagereturn:check-3"] == (("receivers",), ("triagereturn-check-3",))
-    assert found["check-renumbered:triagereturn:check-4"] == (("links",), ("triagereturn-check-4", "triagereturn-check-3"))
+    assert found["check-renumbered:triagereturn:check-4"] == (
+        ("links",),
+        ("triagereturn-check-4", "triagereturn-check-3"),
+    )
     assert found["anchor-removed:triagereturn-check-4"][0] == ("links",)
     document = json.loads(run_cli("diff", "--root", str(repo), "--against", "HEAD", "--format", "json").out)
     removed = next(r for r in document["records"] if r["kind"] == "check-removed")
@@ -219,15 +241,28 @@ def test_a_renamed_shape_is_one_record_naming_the_command_and_snippet_that_chang
     change(repo, "## TriageReturn", "## IssueReturn")
     [record] = records(repo).values()
     assert (record.id, record.verdicts) == ("shape-renamed:triagereturn", ("receivers", "links"))
-    assert record.anchors == tuple(["triagereturn", *(f"triagereturn-check-{n}" for n in range(1, 5))])
-    assert "`contractc validate triagereturn` now exits 2 (`contractc validate issuereturn` is the command now)" in record.message
-    assert "its dispatch snippet prompts/triager/triagereturn.md is now prompts/triager/issuereturn.md" in record.message
+    assert record.anchors == ("triagereturn", *(f"triagereturn-check-{n}" for n in range(1, 5)))
+    assert (
+        "`contractc validate triagereturn` now exits 2 (`contractc validate issuereturn` is the command now)"
+        in record.message
+    )
+    assert (
+        "its dispatch snippet prompts/triager/triagereturn.md is now prompts/triager/issuereturn.md" in record.message
+    )
     assert "Breaks the skills that dispatch triager with it (triaging-issues), and every link to it" in record.message
 
 
 def test_a_shape_renamed_with_its_prose_rewritten_is_still_one_rename_by_its_checks(repo):
-    change(repo, "## TriageReturn\n\nProduced by `triager`; consumed by `triaging-issues`.", "## IssueReturn\n\nThe triage agent `triager` writes it; the skill `triaging-issues` reads it.\n\nProduced by `triager`; consumed by `triaging-issues`.")
-    change(repo, "With `outcome: wontfix`, the body is one paragraph saying why.", "A `wontfix` return explains itself in one short paragraph.")
+    change(
+        repo,
+        "## TriageReturn\n\nProduced by `triager`; consumed by `triaging-issues`.",
+        "## IssueReturn\n\nThe triage agent `triager` writes it; the skill `triaging-issues` reads it.\n\nProduced by `triager`; consumed by `triaging-issues`.",
+    )
+    change(
+        repo,
+        "With `outcome: wontfix`, the body is one paragraph saying why.",
+        "A `wontfix` return explains itself in one short paragraph.",
+    )
     found = said(repo)
     assert found["shape-renamed:triagereturn"][0] == ("receivers", "links")
     assert not any(rid.startswith(("shape-removed", "shape-added", "check-", "anchor-removed")) for rid in found)
@@ -255,7 +290,12 @@ def test_the_similarity_pairs_a_long_rewording_that_word_ratio_would_not():
     assert difflib.SequenceMatcher(a=words(short), b=words(long), autojunk=False).ratio() < 0.6
     assert similarity(_check(short), _check(long)) >= SIMILAR
     # checks about different things share too little to be one check
-    assert similarity(_check("If `fixed`, a `**Tests run**:` line is present."), _check("If `fixed`, every bullet begins `- **`.")) < SIMILAR
+    assert (
+        similarity(
+            _check("If `fixed`, a `**Tests run**:` line is present."), _check("If `fixed`, every bullet begins `- **`.")
+        )
+        < SIMILAR
+    )
     assert similarity(_check(short), _check("If a `**Tests run**:` line is present, it names a command.")) < SIMILAR
 
 

@@ -58,13 +58,18 @@ def older_revision(seed: str) -> str:
     return "".join(parts)
 
 
-@pytest.fixture
-def history(tmp_path: Path, seeds: Path) -> Path:
+def seed_after(tmp_path: Path, seeds: Path, revision) -> Path:
+    """A repository whose commit holds ``revision(seed)``, with the seed itself in the working tree."""
     seed = (seeds / "return-shapes.md").read_text("utf-8")
-    root = make_repo(tmp_path / "plugin", {"contractc.yaml": OLD_CONFIG, SEED: older_revision(seed)})
+    root = make_repo(tmp_path / "plugin", {"contractc.yaml": OLD_CONFIG, SEED: revision(seed)})
     (root / SEED).write_text(seed, "utf-8")
     (root / "contractc.yaml").write_text(NEW_CONFIG, "utf-8")
     return root
+
+
+@pytest.fixture
+def history(tmp_path: Path, seeds: Path) -> Path:
+    return seed_after(tmp_path, seeds, older_revision)
 
 
 def test_the_older_revision_is_what_the_issue_describes(history):
@@ -170,17 +175,15 @@ def published_revision(seed: str) -> str:
         "2. If `findings`, every finding bullet begins `- **` and carries the\n   citation form.",
         "2. If `findings`, every finding bullet begins `- **`, carries a\n   `[stable]` or `[fleshed]` tag, and carries the citation form.",
     )
-    text = text.replace("(One bullet per finding, most consequential first.)", "(One bullet per finding, the weightiest first.)")
+    text = text.replace(
+        "(One bullet per finding, most consequential first.)", "(One bullet per finding, the weightiest first.)"
+    )
     return cut(text, "**Published is the only grade.**", "**No prose dumps.**")
 
 
 @pytest.fixture
 def published(tmp_path: Path, seeds: Path) -> Path:
-    seed = (seeds / "return-shapes.md").read_text("utf-8")
-    root = make_repo(tmp_path / "plugin", {"contractc.yaml": OLD_CONFIG, SEED: published_revision(seed)})
-    (root / SEED).write_text(seed, "utf-8")
-    (root / "contractc.yaml").write_text(NEW_CONFIG, "utf-8")
-    return root
+    return seed_after(tmp_path, seeds, published_revision)
 
 
 def _records(root: Path, run_cli) -> dict[str, dict]:
@@ -242,5 +245,7 @@ def test_a_seed_shape_renamed_is_one_record_that_names_the_command_now_exiting_2
     assert (record["id"], record["verdict"]) == ("shape-renamed:auditreturn", "breaking for receivers and links")
     assert record["anchors"] == ["auditreturn", *(f"auditreturn-check-{n}" for n in range(1, 6))]
     assert "`contractc validate auditreturn` now exits 2" in record["message"]
-    assert "prompts/design-auditor/auditreturn.md is now prompts/design-auditor/designauditreturn.md" in record["message"]
+    assert (
+        "prompts/design-auditor/auditreturn.md is now prompts/design-auditor/designauditreturn.md" in record["message"]
+    )
     assert "(reviewing-agent-designs)" in record["message"]

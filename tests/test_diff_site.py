@@ -79,7 +79,9 @@ def test_each_contract_page_links_its_changes_page(tmp_path, run_cli):
     for stem in ("handoffs", "review-returns"):
         page = (root / "site/contracts" / f"{stem}.md").read_text("utf-8")
         footer = page[page.index("*Source:*") :]
-        assert f" · [*Changes*](changes/{stem}.md): since the last release, and the accepted breaking changes\n" in footer
+        assert (
+            f" · [*Changes*](changes/{stem}.md): since the last release, and the accepted breaking changes\n" in footer
+        )
         assert (root / "site/contracts/changes" / f"{stem}.md").is_file()  # the link resolves
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from contractc.diff.records import ChangeRecord, Location, verdicts
-from contractc.model import Project
 from contractc.layout import Anchor, page_url
+from contractc.model import Project
 
 
 def published(project: Project) -> list[Anchor]:

@@ -20,7 +20,7 @@ change is "unclassified: read it", never a guessed direction, and never compatib
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
 from contractc.checks import rules
@@ -43,7 +43,7 @@ _WEIGHTS = {"literals": 2, "rules": 2, "words": 1}
 """How much each part of :func:`similarity` counts: what a check names exactly (its literals) and what it compiles
 to (its rules' kinds and subjects) weigh most; its other words least."""
 
-_STOP = frozenset("a an and are as at be by each every for if in is it its of on or that the this to with".split())
+_STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "each", "every", "for", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "with"])
 
 
 def fully_mechanised(check: Check) -> bool:

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from contractc.diff.anchors import compare_anchors, published
+from contractc.diff.checks import pair_checks
 from contractc.diff.data import compare_data_shape
 from contractc.diff.records import ChangeRecord, Location, verdicts
-from contractc.diff.checks import pair_checks
 from contractc.diff.sections import compare_sections
 from contractc.diff.text import compare_text_shape, template_bytes
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
@@ -44,7 +44,9 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
             section_records, _ = sections[path]
             renamed_text = {s for s, t in twins[path].items() if t.id != s and t.kind == "text"}
             # a renamed text shape's own section: the rename record says it
-            records.extend(r for r in section_records if not (r.kind == "section-anchor-renamed" and r.subject in renamed_text))
+            records.extend(
+                r for r in section_records if not (r.kind == "section-anchor-renamed" and r.subject in renamed_text)
+            )
             records.extend(_compare_shapes(old, new, o, n, twins[path], moved))
     records = _fold_anchors(records, compare_anchors(published(old), published(new), redirects))
     records.extend(_compare_config(old, new))
@@ -174,7 +176,9 @@ def _compare_shapes(
     return records
 
 
-def _twins(old_project: Project, new_project: Project, old: Contract, new: Contract, renamed: dict[str, str]) -> dict[str, Shape]:
+def _twins(
+    old_project: Project, new_project: Project, old: Contract, new: Contract, renamed: dict[str, str]
+) -> dict[str, Shape]:
     """Old shape id -> the same shape in the newer contract.
 
     First by place: the same kind in the same (possibly renamed) section, a data shape with the same key.
@@ -215,7 +219,9 @@ def _placed_twin(shape: Shape, new: Contract, renamed: dict[str, str]) -> Shape 
     return None
 
 
-def _same_content(old_project: Project, new_project: Project, old: Contract, shape: Shape, new: Contract, other: Shape) -> bool:
+def _same_content(
+    old_project: Project, new_project: Project, old: Contract, shape: Shape, new: Contract, other: Shape
+) -> bool:
     if isinstance(shape, TextShape) and isinstance(other, TextShape):
         if shape.template and other.template and template_bytes(old, shape) == template_bytes(new, other):
             return True
@@ -230,7 +236,9 @@ def _moved_shapes(twins: dict[str, dict[str, Shape]]) -> dict[str, str]:
     return {old: twin.id for found in twins.values() for old, twin in found.items() if twin.id != old}
 
 
-def _renamed_record(old_project: Project, new_project: Project, new: Contract, shape: Shape, twin: Shape) -> ChangeRecord:
+def _renamed_record(
+    old_project: Project, new_project: Project, new: Contract, shape: Shape, twin: Shape
+) -> ChangeRecord:
     """The same shape under a new id: every name made from the id changes with it.
 
     ``contractc validate OLD-ID`` now exits 2 (no such shape), the dispatch snippet or the schema file is
@@ -240,7 +248,7 @@ def _renamed_record(old_project: Project, new_project: Project, new: Contract, s
     if isinstance(shape, TextShape) and isinstance(twin, TextShape):
         before, after = old_project.snippet_path(shape), new_project.snippet_path(twin)
         what = "dispatch snippet"
-        readers = [f"the skills that dispatch {twin.producer} with it ({_names(twin.consumers)})"]
+        readers = [f"the skills that dispatch {twin.producer} with it ({', '.join(twin.consumers) or 'none named'})"]
         agents: tuple[str, ...] = (twin.producer,)
     else:
         before = schema_paths(old_project.config.out.schemas, _specs(old_project)[shape.id])[0]
@@ -263,10 +271,6 @@ def _renamed_record(old_project: Project, new_project: Project, new: Contract, s
         _line_of(twin),
         agents,
     )
-
-
-def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(names) if names else "none named"
 
 
 def _specs(project: Project) -> dict[str, ShapeSpec]:

@@ -8,9 +8,18 @@ differ goes to :func:`contractc.diff.checks.classify_reworded`.
 
 from __future__ import annotations
 
-from contractc.diff.checks import Classified, classify_reworded, classify_rules, fully_mechanised, pair_checks, unread, words
+from contractc.diff.checks import (
+    Classified,
+    classify_reworded,
+    classify_rules,
+    fully_mechanised,
+    pair_checks,
+    unread,
+    words,
+)
 from contractc.diff.records import ChangeRecord, Location, verdicts
 from contractc.model import Check, Contract, TextShape
+
 
 def compare_text_shape(
     old_contract: Contract, old: TextShape, new_contract: Contract, new: TextShape
@@ -110,11 +119,11 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
         if before.number != after.number:
             lands = "now lands on another check" if before.number in numbers else "no longer resolves"
             said = "; reworded, it compiles to the same rules" if changed == _SAME else ""
+            message = f"check {before.number} is now check {after.number}, #{after.anchor}{said}: "
             yield (
                 "check-renumbered",
                 detail,
-                f"check {before.number} is now check {after.number}, #{after.anchor}{said}: "
-                f"a link to #{before.anchor} {lands}",
+                message + f"a link to #{before.anchor} {lands}",
                 verdicts("links"),
                 before,
                 after,
@@ -124,8 +133,14 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
                 continue
         if changed is not None:
             kind, message, found = changed
-            yield kind, detail, f"check {before.number}{_renumbered(before, after)}: {message}", found, before, after, (
-                after.anchor,
+            yield (
+                kind,
+                detail,
+                f"check {before.number}{_renumbered(before, after)}: {message}",
+                found,
+                before,
+                after,
+                (after.anchor,),
             )
 
 
