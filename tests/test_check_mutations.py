@@ -110,7 +110,7 @@ def test_a_clause_added_that_no_phrasing_reads_makes_the_check_not_mechanised(tm
 
 @pytest.mark.parametrize(("contract", "shape", "number"), CHECKS)
 def test_a_clause_a_phrasing_reads_is_added_to_the_rules_and_enforced(tmp_path, contract, shape, number):
-    from contractc.checks.rules import RequiredLine
+    from contractc.model.checks.rules import RequiredLine
 
     original, check, receiver = _mutated(
         tmp_path, contract, shape, number, lambda item: _before_final_stop(item, ". A `**Zed**:` line is present")
@@ -175,8 +175,8 @@ FORMS = {"citation": ("citation", "[<id>](<id>)")}
     ],
 )
 def test_the_issues_compound_negated_and_excepted_checks(text, kinds, unread):
-    from contractc.checks.compile import compile_check
-    from contractc.checks.rules import Form
+    from contractc.model.checks.compile import compile_check
+    from contractc.model.checks.rules import Form
 
     rules, quoted = compile_check(text, {k: Form(*v) for k, v in FORMS.items()}, ("a", "b"))
     if kinds is None:
@@ -186,9 +186,9 @@ def test_the_issues_compound_negated_and_excepted_checks(text, kinds, unread):
 
 
 def test_a_forbidden_line_fails_where_it_appears_line_1_included():
-    from contractc.checks.compile import compile_check
+    from contractc.model.checks.compile import compile_check
     from contractc.validate.text import judge
-    from contractc.model import Check, Span, TextShape
+    from contractc.model.records import Check, Span, TextShape
 
     rules, _ = compile_check("Reject the return when a `TODO:` line is present.", {})
     check = Check(1, "Reject the return when a `TODO:` line is present.", Span("c.md", 1, 1, 0, 0), "s-check-1", rules)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from contractc.diff import run_diff
+from contractc.diff.gate import run_diff
 from contractc.diff.checks import SIMILAR, pair_checks, similarity, words
-from contractc.model import Check
+from contractc.model.records import Check
 from diff_repo import edit, make_repo
 
 TRIAGE = "contracts/triage.md"

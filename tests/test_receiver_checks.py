@@ -98,7 +98,7 @@ def test_compiled_literals_are_read_off_the_checks_own_prose(seed_root):
 
 
 def test_conditions_name_statuses_and_the_nothing_bears_opening_bullet_is_excused(seed_root):
-    from contractc.checks.rules import Bullets, ItemLines, StatusLine
+    from contractc.model.checks.rules import Bullets, ItemLines, StatusLine
     from contractc.load import load_project
 
     shapes = {s.id: s for s in load_project(seed_root).contracts[0].text_shapes}
@@ -470,8 +470,8 @@ WORDS = ["If", "`abc`,", "`- **`", "Line", "1", "is", "exactly", "followed", "by
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), max_size=40).map(" ".join))
 def test_any_check_prose_compiles_to_rules_or_to_not_mechanised_without_raising(text):
-    from contractc.checks.compile import compile_check
-    from contractc.checks.rules import Form
+    from contractc.model.checks.compile import compile_check
+    from contractc.model.checks.rules import Form
 
     rules, unread = compile_check(text, {"citation": Form("citation", "[<id>](<id>)")}, ("abc",))
     assert (rules is None) is bool(unread)  # not mechanised always says why
@@ -493,7 +493,7 @@ def test_a_check_link_names_the_contract_page_once_under_the_default_and_a_confi
 def test_compiled_rules_are_equal_only_within_one_kind():
     """``contractc diff`` compares a check's rules before and after: a rule of another kind is a change,
     even where its fields hold the same values (rules are tuples underneath)."""
-    from contractc.checks import rules
+    from contractc.model.checks import rules
 
     assert rules.RequiredLine("**Skipped**") == rules.RequiredLine("**Skipped**")
     assert rules.RequiredLine("**Skipped**", ("partial",)) != rules.RequiredLine("**Skipped**")
@@ -585,8 +585,8 @@ def test_the_python_api_gives_the_same_answers_as_the_command(tmp_path):
 
 
 def _shape_of(*checks: str):
-    from contractc.checks.compile import compile_shape
-    from contractc.model import Check, Span, TextShape
+    from contractc.model.checks.compile import compile_shape
+    from contractc.model.records import Check, Span, TextShape
 
     span = Span("c.md", 1, 1, 0, 0)
     raw = tuple(Check(n, text, span, f"s-check-{n}") for n, text in enumerate(checks, 1))

@@ -7,7 +7,7 @@ Pairing, in this order, each step only among the checks the earlier steps left:
 2. equal words (line wrapping undone);
 3. similarity (:func:`similarity`) at or above :data:`SIMILAR`, the likeliest pairs first.
 
-:mod:`contractc.checks` compiles each check's prose into typed rules
+:mod:`contractc.model.checks` compiles each check's prose into typed rules
 (``Check.rules``), which are what the check promises.  Two versions of a check
 are compared rule by rule: a rule that asks more of a return (a status value
 removed, a lower line limit, a new required line or form, a condition that now
@@ -23,10 +23,10 @@ import re
 from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
-from contractc.checks import rules
-from contractc.checks.rules import Form, Rule
+from contractc.model.checks import rules
+from contractc.model.checks.rules import Form, Rule
 from contractc.diff.records import Verdict, verdicts
-from contractc.model import Check
+from contractc.model.records import Check
 
 Direction = Literal["stricter", "looser", "both"]
 _VERDICTS: dict[Direction, tuple[Verdict, ...]] = {

@@ -18,7 +18,7 @@ from contractc.diff.checks import (
     words,
 )
 from contractc.diff.records import ChangeRecord, Location, verdicts
-from contractc.model import Check, Contract, TextShape
+from contractc.model.records import Check, Contract, TextShape
 
 
 def compare_text_shape(

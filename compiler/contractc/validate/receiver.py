@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.model import Contract, Project, TextShape
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.records import Contract, Project, TextShape
 from contractc.validate.text import Verdict, judge
 
 _MODE = re.compile(r"\bin (?P<mode>[\w-]+) mode\b")
@@ -73,7 +73,7 @@ def find_text_shape(project: Project, key: str, mode: str | None = None) -> tupl
 
 def check_page_url(project: Project, contract: Contract) -> str:
     """The contract's page on the contract site; a check's anchor is appended after ``#``."""
-    from contractc.layout import site_address
+    from contractc.model.layout import site_address
 
     prefix = project.config.site.prefix
     page = f"{prefix}/{PurePosixPath(contract.path).stem}.md" if prefix else f"{PurePosixPath(contract.path).stem}.md"
@@ -83,7 +83,7 @@ def check_page_url(project: Project, contract: Contract) -> str:
 def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> None:
     """Raise when judging ``shape`` would leave the verdict to nothing: no check mechanised, or with
     ``require_all`` any check not mechanised (located on the check, quoting the words not read)."""
-    from contractc.checks.compile import unread_words
+    from contractc.model.checks.compile import unread_words
 
     unrun = [c for c in shape.checks if not c.mechanised]
     if len(unrun) == len(shape.checks):
@@ -122,6 +122,7 @@ class Receiver:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._urls: dict[str, str] = {}
+        self._schemas: dict | None = None  # compiled on the first is-data rule
         self._contracts = {s.id: c for c, s in project.shapes() if isinstance(s, TextShape)}
 
     @classmethod
@@ -153,7 +154,26 @@ class Receiver:
         url = self._urls.get(shape.id)
         if url is None:
             url = self._urls[shape.id] = check_page_url(self.project, self._contracts[shape.id])
-        return judge(shape, text, url)
+        return judge(shape, text, url, self._data_problems)
+
+    def _data_problems(self, shape_id: str, value: object) -> list[str]:
+        """Why ``value`` does not match the data shape ``shape_id`` (by id or key): its wire schema's errors."""
+        from contractc.report.diagnostics import json_path
+        from contractc.model.schemas import compile_schemas, schema_registry, validator
+        from contractc.validate.data import yaml_json_message
+
+        if self._schemas is None:
+            self._schemas = compile_schemas(self.project)
+        compiled = self._schemas
+        target = compiled.get(shape_id) or next((c for c in compiled.values() if getattr(c.shape, "key", None) == shape_id), None)
+        if target is None:
+            return [f"the project compiles no data shape `{shape_id}`"]
+        schema = target.schema(False)
+        key = getattr(target.shape, "key", None)
+        if isinstance(value, dict) and list(value) == [key] and key not in schema.get("properties", {}):
+            value = value[key]  # wrapped in the shape's key, the way the contract writes it
+        check = validator(schema, schema_registry(compiled))
+        return [f"{json_path(e.absolute_path)}: {yaml_json_message(e)}" for e in check.iter_errors(value)]
 
     def dispatch(self, shape: TextShape | str) -> str:
         """The dispatch snippet: the shared sections and the shape's section, verbatim (``prompts/<agent>/<shape>.md``)."""

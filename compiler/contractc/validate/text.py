@@ -1,6 +1,6 @@
 """Judge a text return against a shape's compiled receiver checks: pure, no I/O.
 
-:func:`judge` runs every rule of every mechanised check (:mod:`contractc.checks.rules`)
+:func:`judge` runs every rule of every mechanised check (:mod:`contractc.model.checks.rules`)
 over the return and gives a :class:`Verdict`: the failed checks with their number,
 anchor, what is wrong and the offending lines, quoted with their line numbers.  A
 conditional rule (``If `consulted`, ...``) runs only when line 1 carries one of its
@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from contractc.checks.forms import form_pattern
-from contractc.checks import rules
-from contractc.checks.rules import Form, Rule
-from contractc.model import TextShape
+from contractc.model.checks.forms import form_pattern
+from contractc.model.checks import rules
+from contractc.model.checks.rules import Form, Rule
+from contractc.model.records import TextShape
 
 _NUMBERED = re.compile(r"(\d{1,9})[.)] ")
 _TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]<>{},;*|]+")
@@ -107,9 +107,11 @@ class Verdict:
 class Return:
     """A return split into lines, bullets and numbered items (0-based line indices)."""
 
-    __slots__ = ("lines", "count", "empty", "bullets", "numbered", "status")
+    __slots__ = ("text", "lines", "count", "empty", "bullets", "numbered", "status", "data")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, data: DataCheck | None = None) -> None:
+        self.text = text
+        self.data = data
         raw = text.split("\n")
         if text.endswith("\n"):
             raw.pop()  # the newline ends the last line; it does not start another
@@ -156,9 +158,14 @@ def _items(lines: list[str]) -> tuple[list[tuple[int, int]], list[tuple[int, int
     return [(a, b) for a, b in bullets], [(a, b) for a, b in numbered]
 
 
-def judge(shape: TextShape, text: str, base_url: str = "") -> Verdict:
-    """Run every mechanised check of ``shape`` over ``text``; ``base_url`` + ``#anchor`` locates each check."""
-    ret = Return(text)
+DataCheck = Callable[[str, object], list[str]]
+"""``(data shape id, value) -> problems``: how an ``is-data`` rule checks a document against a data shape."""
+
+
+def judge(shape: TextShape, text: str, base_url: str = "", data: DataCheck | None = None) -> Verdict:
+    """Run every mechanised check of ``shape`` over ``text``; ``base_url`` + ``#anchor`` locates each check,
+    ``data`` checks a document against a data shape (the receiver gives the project's schemas)."""
+    ret = Return(text, data)
     status_rule = next((r for c in shape.checks for r in c.rules or () if isinstance(r, rules.StatusLine)), None)
     if status_rule and ret.count and ret.lines[0].startswith(status_rule.prefix):
         value = ret.lines[0][len(status_rule.prefix) :]
@@ -217,25 +224,137 @@ def _status_line(rule: rules.StatusLine, ret: Return) -> list[Problem]:
     return [Problem(f"line 1 is not exactly `{rule.prefix}` followed by one of {allowed}", 1, (ret.quote(0),))]
 
 
-def _line_begins(rule: rules.LineBegins, ret: Return) -> list[Problem]:
-    if rule.line == 0:
+def _pick(line: int, ret: Return) -> tuple[int, str] | Problem:
+    """The 0-based index of ``line`` (as :attr:`rules.LineBegins.line` counts) and how to say it, or why there is none."""
+    if line == 0:
         index = next((i for i in range(1, ret.count) if ret.lines[i].strip()), None)
         if index is None:
-            return [Problem("nothing follows the status line", 1, (ret.quote(0),))]
-        where = "the first non-blank line after the status line"
-    elif rule.line < 0:
+            return Problem("nothing follows the status line", 1, (ret.quote(0),) if ret.count else ())
+        return index, "the first non-blank line after the status line"
+    if line < 0:
         if not ret.count:
-            return [Problem("the return has no lines, so no last line", 1)]
-        index = ret.count - 1
-        where = f"the last line (line {ret.count})"
-    else:
-        index = rule.line - 1
-        if index >= ret.count:
-            return [Problem(f"the return has {ret.count} lines, so no line {rule.line}", max(ret.count, 1))]
-        where = f"line {rule.line}"
+            return Problem("the return has no lines, so no last line", 1)
+        return ret.count - 1, f"the last line (line {ret.count})"
+    if line > ret.count:
+        return Problem(f"the return has {ret.count} lines, so no line {line}", max(ret.count, 1))
+    return line - 1, f"line {line}"
+
+
+def _line_begins(rule: rules.LineBegins, ret: Return) -> list[Problem]:
+    picked = _pick(rule.line, ret)
+    if isinstance(picked, Problem):
+        return [picked]
+    index, where = picked
     if ret.lines[index].startswith(rule.prefix):
         return []
     return [Problem(f"{where} does not begin `{rule.prefix}`", index + 1, (ret.quote(index),))]
+
+
+def _line_ends(rule: rules.LineEnds, ret: Return) -> list[Problem]:
+    picked = _pick(rule.line, ret)
+    if isinstance(picked, Problem):
+        return [picked]
+    index, where = picked
+    if ret.lines[index].endswith(rule.suffix):
+        return []
+    return [Problem(f"{where} does not end `{rule.suffix}`", index + 1, (ret.quote(index),))]
+
+
+def _line_is(rule: rules.LineIs, ret: Return) -> list[Problem]:
+    picked = _pick(rule.line, ret)
+    if isinstance(picked, Problem):
+        return [picked]
+    index, where = picked
+    if ret.lines[index] in rule.values:
+        return []
+    allowed = " / ".join(f"`{v}`" for v in rule.values)
+    return [Problem(f"{where} is not exactly {'one of ' if len(rule.values) > 1 else ''}{allowed}", index + 1, (ret.quote(index),))]
+
+
+def _heading(rule: rules.Heading, ret: Return) -> list[Problem]:
+    pattern = _heading_line(rule.text)
+    if any(pattern.fullmatch(line) for line in ret.lines):
+        return []
+    return [Problem(f"no line is the heading `{rule.text}` (`## {rule.text}` or `**{rule.text}**`)", max(ret.count, 1))]
+
+
+@lru_cache(maxsize=64)
+def _heading_line(text: str) -> re.Pattern[str]:
+    words = re.escape(text)
+    return re.compile(rf"[ \t]*(?:#{{1,6}}[ \t]+{words}[ \t]*#*|\*\*{words}:?\*\*:?)[ \t]*")
+
+
+def _contains(rule: rules.Contains, ret: Return) -> list[Problem]:
+    text = "\n".join(ret.lines)
+    held = [v for v in rule.values if v in text]
+    missing = [v for v in rule.values if v not in text]
+    listed = lambda values: ", ".join(f"`{v}`" for v in values)  # noqa: E731
+    if rule.mode == "any" and not held:
+        return [Problem(f"the return holds none of {listed(rule.values)}", 1, ret.body_quotes())]
+    if rule.mode == "all" and missing:
+        return [Problem(f"the return does not hold {listed(missing)}", 1, ret.body_quotes())]
+    if rule.mode == "none" and held:
+        lines = [i for i in range(ret.count) if any(v in ret.lines[i] for v in held)]
+        return [Problem(f"the return holds {listed(held)}, which it must not", lines[0] + 1 if lines else 1,
+                        tuple(ret.quote(i) for i in lines[:QUOTE_LIMIT]))]
+    if rule.mode == "not-all" and not missing:
+        return [Problem(f"the return holds every one of {listed(rule.values)}; it must not hold them all", 1, ret.body_quotes())]
+    return []
+
+
+def _matches(rule: rules.Matches, ret: Return) -> list[Problem]:
+    found = re.compile(rule.pattern, re.MULTILINE).search("\n".join(ret.lines))
+    if rule.negate and found:
+        line = "\n".join(ret.lines)[: found.start()].count("\n")
+        return [Problem(f"the return matches /{rule.pattern}/, which it must not", line + 1, (ret.quote(line),))]
+    if not rule.negate and not found:
+        return [Problem(f"the return does not match /{rule.pattern}/", 1, ret.body_quotes())]
+    return []
+
+
+def _count(rule: rules.Count, ret: Return) -> list[Problem]:
+    if rule.unit == "lines":
+        n = ret.count
+    elif rule.unit == "words":
+        n = sum(len(line.split()) for line in ret.lines)
+    else:
+        n = len(ret.text)
+    unit = rule.unit.removesuffix("s") if n == 1 else rule.unit
+    unit = unit.replace("char", "character")
+    if rule.most is not None and n > rule.most:
+        return [Problem(f"the return is {n} {unit}; at most {rule.most} are allowed", 1)]
+    if rule.least is not None and n < rule.least:
+        return [Problem(f"the return is {n} {unit}; at least {rule.least} are required", 1)]
+    return []
+
+
+def _is_data(rule: rules.IsData, ret: Return) -> list[Problem]:
+    import json
+
+    from contractc.report.diagnostics import ContractcError
+
+    text = "\n".join(ret.lines)
+    name = rule.format.upper()
+    if rule.format == "json":
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            line = getattr(exc, "lineno", 1)
+            return [Problem(f"the return is not a JSON document: {getattr(exc, 'msg', exc)}", line, (ret.quote(line - 1),) if ret.count else ())]
+    else:
+        from contractc.load.yaml_safe import load_yaml, plain
+
+        try:
+            value = plain(load_yaml(text, "<return>", "document-syntax", what="not a YAML document"))
+        except ContractcError as exc:
+            d = exc.diagnostics[0]
+            line = max(d.line, 1)
+            return [Problem(f"the return is {d.message}", line, (ret.quote(line - 1),) if line <= ret.count else ())]
+    if not rule.shape:
+        return []
+    if ret.data is None:
+        return [Problem(f"the {name} document cannot be checked against `{rule.shape}`: no project schemas given", 1)]
+    return [Problem(f"the {name} document does not match `{rule.shape}`: {why}", 1) for why in ret.data(rule.shape, value)]
 
 
 def _carries(form: Form, text: str) -> bool:
@@ -388,7 +507,7 @@ def _max_lines(rule: rules.MaxLines, ret: Return) -> list[Problem]:
 
 
 def names_file(text: str) -> bool:
-    """True when ``text`` names a file (see :class:`contractc.checks.rules.NamesFile`)."""
+    """True when ``text`` names a file (see :class:`contractc.model.checks.rules.NamesFile`)."""
     for token in _TOKEN_SPLIT.split(text):
         if "://" in token:
             continue
@@ -439,6 +558,13 @@ RUNNERS: dict[type, Callable[[Rule, Return], list[Problem]]] = {
     rules.HeadingBullets: _heading_bullets,
     rules.RequiredLine: _required_line,
     rules.ForbiddenLine: _forbidden_line,
+    rules.LineIs: _line_is,
+    rules.LineEnds: _line_ends,
+    rules.Heading: _heading,
+    rules.Contains: _contains,
+    rules.Matches: _matches,
+    rules.Count: _count,
+    rules.IsData: _is_data,
     rules.ItemLines: _item_lines,
     rules.MaxLines: _max_lines,
     rules.NamesFile: _names_file,

@@ -1,4 +1,4 @@
-"""Stage 2 for receiver checks: each check's prose -> rules (:mod:`contractc.checks.rules`), or refused.
+"""Stage 2 for receiver checks: each check's prose -> rules (:mod:`contractc.model.checks.rules`), or refused.
 
 A check is *read* from its first word to its last.  The reader walks the prose
 (whitespace joined): at each point it skips a connector (``,`` ``;`` ``:`` ``.``
@@ -21,11 +21,11 @@ from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
-from contractc.checks.forms import find_forms
-from contractc.checks import rules
-from contractc.checks.rules import Form, Rule, When
-from contractc.diagnostics import Diagnostic, Severity
-from contractc.model import Check, Contract, TextShape
+from contractc.model.checks.forms import find_forms
+from contractc.model.checks import rules
+from contractc.model.checks.rules import Form, Rule, When
+from contractc.report.diagnostics import Diagnostic, Severity
+from contractc.model.records import Check, Contract, TextShape
 
 _CODE = re.compile(r"`([^`]+)`")
 _ALTERNATIVES = r"`[^`]+`(?:(?:\s*/\s*|,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*"
@@ -63,9 +63,11 @@ class Reading(NamedTuple):
 class _Context:
     """What a clause may refer to: the contract's forms, the shape's statuses, the check's earlier rules."""
 
-    def __init__(self, forms: dict[str, Form], statuses: tuple[str, ...]) -> None:
+    def __init__(self, forms: dict[str, Form], statuses: tuple[str, ...], data: frozenset[str] = frozenset()) -> None:
         self.forms = forms
         self.statuses = statuses
+        self.data = data
+        """Ids and keys of the contract's data shapes: what ``is a YAML document of `S` `` may name."""
         self.rules: list[Rule] = []
         self.noted = False
         """An elaboration or commentary was read: a check of commentary alone states no rule."""
@@ -100,9 +102,54 @@ def _status_alternatives(m, when, ctx) -> Rule:
     alternatives = _CODE.findall(m["alts"])
     heads = {a.partition(": ")[0] for a in alternatives}
     if len(heads) != 1 or not all(": " in a for a in alternatives):
-        raise _Unknown("status alternatives without one shared `key: ` prefix")
+        return rules.StatusLine("", tuple(alternatives), when)  # `PASS` or `FAIL`: the whole line is the status
     prefix = f"{heads.pop()}: "
     return rules.StatusLine(prefix, tuple(a[len(prefix) :] for a in alternatives), when)
+
+
+def _line_number(m) -> int:
+    """``Line 3`` / ``the third line`` / ``the last line`` / ``the first line`` as :attr:`rules.LineBegins.line` counts."""
+    if m["n"]:
+        return int(m["n"])
+    word = m["ord"].lower()
+    return -1 if word in ("last", "final") else _ORDINALS.index(word) + 1
+
+
+def _line_is(m, when, ctx) -> Rule:
+    return rules.LineIs(_line_number(m), tuple(_CODE.findall(m["alts"])), when)
+
+
+def _line_ends(m, when, ctx) -> Rule:
+    return rules.LineEnds(_line_number(m), m["suffix"], when)
+
+
+def _contains(m, when, ctx) -> Rule:
+    values = tuple(_CODE.findall(m["alts"]))
+    negated = bool(m["not"])
+    every = len(values) > 1 and re.search(r"\band\b", m["alts"]) is not None
+    if every and re.search(r"\bor\b|/", m["alts"]):
+        raise _Unknown("a list of literals joined by both `and` and `or`")
+    mode = ("not-all" if every else "none") if negated else ("all" if every else "any")
+    if negated and m["not"].startswith("neither"):
+        mode = "none"
+    return rules.Contains(values, mode, when)
+
+
+def _count(m, when, ctx) -> Rule:
+    unit = {"words": "words", "characters": "chars", "chars": "chars", "lines": "lines"}[m["unit"]]
+    n = int(m["n"])
+    if m["bound"].lower().endswith("least"):
+        return rules.Count(unit, n, None, when)
+    if unit == "lines":
+        return rules.MaxLines(n, when)
+    return rules.Count(unit, None, n, when)
+
+
+def _is_data(m, when, ctx) -> Rule:
+    shape = m["shape"] or ""
+    if shape and shape not in ctx.data:
+        raise _Unknown(f"the data shape `{shape}`, which the contract does not define")
+    return rules.IsData(m["fmt"].lower(), shape, when)
 
 
 def _after_status(m, when, ctx) -> Rule:
@@ -144,7 +191,13 @@ def _heading(m, when, ctx) -> Rule:
 
 
 def _required(m, when, ctx) -> Rule:
-    return rules.RequiredLine(m["prefix"], when)
+    prefix = m["prefix"] or m["p2"] or m["p3"]
+    if m["bold"]:
+        return rules.RequiredLine(f"**{m['bold']}**", when)
+    word = m["what"] or m["w2"] or "line"
+    if word in ("heading", "section") and re.fullmatch(r"\w[\w &/,'()-]*", prefix):
+        return rules.Heading(prefix, when)  # `Risks` heading: a line that is the heading, `## Risks` or `**Risks**`
+    return rules.RequiredLine(prefix, when)
 
 
 def _forbidden(m, when, ctx) -> Rule:
@@ -153,14 +206,12 @@ def _forbidden(m, when, ctx) -> Rule:
 
 def _item_lines(m, when, ctx) -> Rule:
     noun = m["noun"].lower()
+    if noun in ("list", "yaml", "markdown"):
+        noun = "item"
     # "Every finding has ..." speaks of the items of a `findings` return: its plural is the condition.
     if not when and f"{noun}s" in ctx.statuses:
         when = (f"{noun}s",)
     return rules.ItemLines(tuple(_CODE.findall(m["keys"])), noun, when)
-
-
-def _max_lines(m, when, ctx) -> Rule:
-    return rules.MaxLines(int(m["n"]), when)
 
 
 def _names_file(m, when, ctx) -> Rule:
@@ -235,7 +286,16 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
         rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>{'|'.join(_ORDINALS)}) line) begins (?:with )?`(?P<prefix>[^`]+)`",
         _nth_line,
     ),
-    "last-line": (r"[Tt]he last line begins (?:with )?`(?P<prefix>[^`]+)`", _last_line),
+    "last-line": (r"[Tt]he (?:last|final) line begins (?:with )?`(?P<prefix>[^`]+)`", _last_line),
+    "line-is": (
+        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS[1:])}) line) is (?:exactly )?(?:one of )?"
+        rf"(?P<alts>{_ALTERNATIVES})",
+        _line_is,
+    ),
+    "line-ends": (
+        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS)}) line) ends (?:with )?`(?P<suffix>[^`]+)`",
+        _line_ends,
+    ),
     "heading-bullets": (
         r"If an? `(?P<heading>[^`]+)` heading is present, it is the line `(?P=heading)` alone, and every"
         r" non-blank line after it begins a bullet \(`(?P<bullet>[^`]+)`\) or continues the bullet above it",
@@ -257,7 +317,10 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
         _numbered_items,
     ),
     "item-lines": (
-        r"Every (?P<noun>\w+) has (?P<keys>an? `[^`]+` line(?:(?:,\s*and\s+|,\s*|\s+and\s+)an? `[^`]+` line)*)",
+        r"(?:Every|Each) (?:list |YAML |Markdown )?(?P<noun>\w+) (?:has|carries|holds) (?P<keys>"
+        r"an? `[^`]+` (?P<w>line|field|key)(?:(?:,\s*and\s+|,\s*|\s+and\s+)an? `[^`]+` (?P=w))*"
+        r"|`[^`]+`(?:(?:,\s*and\s+|,\s*|\s+and\s+)`[^`]+`)* (?:lines|fields|keys)"
+        r")(?:,? at any indent)?",
         _item_lines,
     ),
     "forbidden-line": (
@@ -266,13 +329,31 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
         r"|[Aa]n? `(?P<p3>[^`]+)` line (?:must not|may not|is never) (?:be )?present)",
         lambda m, when, ctx: rules.ForbiddenLine(m["prefix"] or m["p2"] or m["p3"], when),
     ),
-    "required-line": (r"[Aa]n? `(?P<prefix>[^`]+)` (?:line|section|heading) is present", _required),
-    "max-lines": (
-        r"(?:[Tt]he (?:whole |entire )?return is |[Ii]t is )?(?:≤\s*|at most |[Nn]o more than )(?P<n>\d+) lines(?: long)?",
-        _max_lines,
+    "required-line": (
+        r"(?:[Aa]n? `(?P<prefix>[^`]+)` (?P<what>line|section|heading|label) is present"
+        r"|(?:[Tt]he (?:return|body) (?:has|includes|contains)|[Tt]here is) an? `(?P<p2>[^`]+)` (?P<w2>line|section|heading)"
+        r"|(?:[Aa]|[Ss]ome) line begins (?:with )?`(?P<p3>[^`]+)`"
+        r"|[Aa]n? \*\*(?P<bold>[^*`]+)\*\* (?:section|heading|label) is present)",
+        _required,
+    ),
+    "contains": (
+        rf"[Tt]he return (?P<not>does not |must not |never |neither )?(?:contains?|mentions?|holds?|includes?) "
+        rf"(?:the (?:text|word|words|string) )?(?P<alts>`[^`]+`(?:(?:\s*/\s*|,\s*(?:and|or|nor)\s+|,\s*|\s+(?:and|or|nor)\s+)`[^`]+`)*)",
+        _contains,
+    ),
+    "count": (
+        r"(?:[Tt]he (?:whole |entire )?return (?:is|has) |[Ii]t is )?(?P<bound>[Aa]t most|[Nn]o more than|[Aa]t least|≤)\s*(?P<n>\d+)"
+        r" (?P<unit>words|characters|chars|lines)(?: long)?",
+        _count,
+    ),
+    "is-data": (
+        r"[Tt]he (?:whole )?return is (?:a |one )?(?:valid )?(?P<fmt>YAML|JSON)(?: document)?"
+        r"(?: (?:of|matching|valid against|in) (?:the )?(?:data shape )?`(?P<shape>[^`]+)`(?: (?:data )?shape)?)?",
+        _is_data,
     ),
     "names-file": (
-        r"(?:[Tt]he (?:body|return) )?names at least one file(?: that (?:was|were|is|are) [a-z]+(?:ed|en|ad)\b)?",
+        r"(?:[Tt]he (?:body|return) )?(?:names|mentions|cites) (?:at least one|a) file(?: path| name)?"
+        r"(?: that (?:was|were|is|are) [a-z]+(?:ed|en|ad)\b)?",
         _names_file,
     ),
     "carries-form": (r"[Tt]he body carries the (?P<form>[\w-]+) form", _carries_form),
@@ -313,11 +394,12 @@ def _masked(text: str) -> str:
     return _CODE.sub(lambda m: "`" + "x" * (len(m[0]) - 2) + "`", text)
 
 
-def compile_check(text: str, forms: dict[str, Form], statuses: tuple[str, ...] = ()) -> Reading:
-    """Read a check's prose: its rules when every word is read, else None and the words that were not."""
+def compile_check(text: str, forms: dict[str, Form], statuses: tuple[str, ...] = (), data: frozenset[str] = frozenset()) -> Reading:
+    """Read a check's prose: its rules when every word is read, else None and the words that were not.
+    ``data`` holds the ids and keys of the data shapes a check may name."""
     prose = " ".join(text.split())
     masked = _masked(prose)
-    ctx = _Context(forms, statuses)
+    ctx = _Context(forms, statuses, data)
     unread: list[str] = []  # phrasings read that name what the contract lacks
     spans: list[tuple[int, int]] = []  # stretches no phrasing reads
     when: When = ()
@@ -367,12 +449,12 @@ def _read(prose: str, pos: int, when: When, ctx: _Context, unread: list[str]) ->
     return None
 
 
-def compile_shape(shape: TextShape, forms: dict[str, Form]) -> TextShape:
+def compile_shape(shape: TextShape, forms: dict[str, Form], data: frozenset[str] = frozenset()) -> TextShape:
     """The shape with every check read: ``rules`` filled in, or None and ``unread`` saying why."""
     compiled: list[tuple[Check, Reading]] = []
     statuses: tuple[str, ...] = ()
     for check in shape.checks:
-        found = compile_check(check.text, forms, statuses)
+        found = compile_check(check.text, forms, statuses, data)
         statuses = statuses or next((r.values for r in found.rules or () if isinstance(r, rules.StatusLine)), ())
         compiled.append((check, found))
     checks = []
@@ -391,7 +473,8 @@ def compile_checks(contract: Contract, tokens) -> Contract:
     if not any(shape.checks for shape in contract.text_shapes):
         return contract
     forms = find_forms(tokens)
-    shapes = tuple(compile_shape(s, forms) if isinstance(s, TextShape) else s for s in contract.shapes)
+    data = frozenset(n for s in contract.shapes if not isinstance(s, TextShape) for n in (s.id, getattr(s, "key", s.id)))
+    shapes = tuple(compile_shape(s, forms, data) if isinstance(s, TextShape) else s for s in contract.shapes)
     return contract._replace(shapes=shapes)
 
 

@@ -1,6 +1,6 @@
 """The vocabulary of compiled receiver checks: one small immutable record (a NamedTuple) per kind of rule.
 
-A receiver check (:class:`contractc.model.Check`) compiles into one or more
+A receiver check (:class:`contractc.model.records.Check`) compiles into one or more
 rules, stored on it as ``Check.rules``; ``None`` there means its prose matched no
 kind and it is *not mechanised* (``build`` says so, the site marks it).  Every
 value below is read off the check's own prose (a form's template off the section
@@ -36,6 +36,13 @@ RuleKind = Literal[
     "heading-bullets",
     "required-line",
     "forbidden-line",
+    "line-is",
+    "line-ends",
+    "heading",
+    "contains",
+    "matches",
+    "count",
+    "is-data",
     "item-lines",
     "max-lines",
     "names-file",
@@ -162,6 +169,103 @@ class ForbiddenLine(NamedTuple):
         return "forbidden-line"
 
 
+class LineIs(NamedTuple):
+    """A given line is exactly one of ``values`` (``The last line is exactly `PASS` or `FAIL` ``)."""
+
+    line: int
+    """As :attr:`LineBegins.line`: 1-based, 0 the first non-blank line after the status line, -1 the last line."""
+    values: tuple[str, ...]
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "line-is"
+
+
+class LineEnds(NamedTuple):
+    """A given line ends with ``suffix``."""
+
+    line: int
+    """As :attr:`LineBegins.line`."""
+    suffix: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "line-ends"
+
+
+class Heading(NamedTuple):
+    """Some line is a heading reading ``text``: a Markdown heading (``## Risks``, any level) or a bold label
+    line (``**Risks**``, ``**Risks:**``, ``**Risks**:``), with nothing else on it."""
+
+    text: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "heading"
+
+
+ContainsMode = Literal["any", "all", "none", "not-all"]
+
+
+class Contains(NamedTuple):
+    """The return holds ``values`` as ``mode`` says: any one of them, all of them, none of them, or not all of them."""
+
+    values: tuple[str, ...]
+    mode: ContainsMode = "any"
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "contains"
+
+
+class Matches(NamedTuple):
+    """The return matches the regular expression ``pattern`` (Python syntax, ``^``/``$`` at each line), or with
+    ``negate`` does not."""
+
+    pattern: str
+    negate: bool = False
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "matches"
+
+
+CountUnit = Literal["lines", "words", "chars"]
+
+
+class Count(NamedTuple):
+    """The return has at least ``least`` and at most ``most`` ``unit``s (None: no bound).  Words are runs of
+    non-blank characters; characters are code points, line endings included.  (At most so many lines is
+    :class:`MaxLines`.)"""
+
+    unit: CountUnit
+    least: int | None = None
+    most: int | None = None
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "count"
+
+
+class IsData(NamedTuple):
+    """The whole return is a YAML (``yaml``) or JSON (``json``) document valid against the data shape ``shape``
+    (its wire schema); an empty ``shape`` asks only that it parse."""
+
+    format: Literal["yaml", "json"]
+    shape: str = ""
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "is-data"
+
+
 class ItemLines(NamedTuple):
     """Every outermost list item (a bullet, a numbered item or a YAML sequence entry, at any indent) holds a
     line beginning with each key: its first line after the marker, or a line under it (``  - where:``)."""
@@ -220,6 +324,13 @@ Rule = (
     | HeadingBullets
     | RequiredLine
     | ForbiddenLine
+    | LineIs
+    | LineEnds
+    | Heading
+    | Contains
+    | Matches
+    | Count
+    | IsData
     | ItemLines
     | MaxLines
     | NamesFile
@@ -238,7 +349,8 @@ def _other_kind(rule: tuple, other: object) -> bool:
     return not _same_kind(rule, other)
 
 
-for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ForbiddenLine, ItemLines, MaxLines, NamesFile, CarriesForm):
+for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ForbiddenLine, LineIs, LineEnds, Heading, Contains, Matches,
+              Count, IsData, ItemLines, MaxLines, NamesFile, CarriesForm):
     _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
     _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
     _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]
