@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from contractc.diff.gate import run_diff
 from contractc.diff.checks import SIMILAR, pair_checks, similarity, words
+from contractc.diff.gate import run_diff
 from contractc.model.records import Check
 from diff_repo import edit, make_repo
 

@@ -23,9 +23,9 @@ import re
 from collections.abc import Iterator
 from typing import Literal, NamedTuple
 
+from contractc.diff.records import Verdict, verdicts
 from contractc.model.checks import rules
 from contractc.model.checks.rules import Form, Rule
-from contractc.diff.records import Verdict, verdicts
 from contractc.model.records import Check
 
 Direction = Literal["stricter", "looser", "both"]
@@ -43,7 +43,9 @@ _WEIGHTS = {"literals": 2, "rules": 2, "words": 1}
 """How much each part of :func:`similarity` counts: what a check names exactly (its literals) and what it compiles
 to (its rules' kinds and subjects) weigh most; its other words least."""
 
-_STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "each", "every", "for", "if", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "with"])
+_STOP = frozenset(
+    "a an and are as at be by each every for if in is it its of on or that the this to with".split()  # noqa: SIM905
+)
 
 
 def fully_mechanised(check: Check) -> bool:
@@ -67,8 +69,9 @@ def pair_checks(old: tuple[Check, ...], new: tuple[Check, ...]) -> list[Pair]:
     """Every check of both revisions, paired as the module says; a check no step pairs is alone (removed or added).
 
     Steps 1 and 2 take, for each older check in list order, the first free newer check with the same rule (or
-    words), one with equal words before any other, so equal checks keep their order.  Step 3 scores every pair of checks still free and
-    takes pairs best first (ties: the nearer positions, then list order), skipping a check already taken.
+    words), one with equal words before any other, so equal checks keep their order.  Step 3 scores every
+    pair of checks still free and takes pairs best first (ties: the nearer positions, then list order),
+    skipping a check already taken.
     """
     free_old, free_new = list(range(len(old))), list(range(len(new)))
     pairs: list[Pair] = []
