@@ -198,3 +198,93 @@ def test_a_forbidden_line_fails_where_it_appears_line_1_included():
     (failure,) = failed.failures
     assert failure.problems[0].message == "lines 1, 3 begin `TODO:`, which no line may"
     assert [q.line for q in failure.quotes] == [1, 3]
+
+
+# --- every phrasing of the vocabulary, and the corpus's checks, mutated the same ways ---------
+
+from test_check_vocabulary import EXAMPLES  # noqa: E402
+
+INVERSES = {("contains", "none"), ("contains", "any"), ("required-line", ""), ("forbidden-line", "")}
+
+
+def _compiled(text: str):
+    from test_check_vocabulary import _read
+
+    return _read(text)
+
+
+def _negated(text: str) -> str | None:
+    for plain, negated in [(" is exactly ", " is not exactly "), (" is present", " is not present"), (" begins ", " does not begin "),
+                           (" ends ", " does not end "), (" has ", " has no "), (" carries ", " does not carry "),
+                           (" contains ", " does not contain "), (" does not contain ", " contains "), (" is a ", " is not a "),
+                           (" is valid ", " is not valid "), (" names ", " names no "), (" are a ", " are not a "),
+                           (" is at most ", " is not at most "), (" is ", " is not ")]:
+        if plain in text:
+            return text.replace(plain, negated, 1)
+    return None
+
+
+@pytest.mark.parametrize(("kind", "text"), EXAMPLES, ids=[t[:50] for _, t in EXAMPLES])
+def test_every_listed_phrasing_with_a_clause_added_or_an_exception_attached_is_refused(kind, text):
+    assert text.endswith(".")
+    for words in (", and every line is friendly", "; the tone is warm", ", except bullets under **Notes**", " or says why",
+                  ", unless the change is trivial"):
+        rules, unread = _compiled(text[:-1] + words + ".")
+        assert rules is None and unread, (text, words, rules)
+
+
+@pytest.mark.parametrize(("kind", "text"), EXAMPLES, ids=[t[:50] for _, t in EXAMPLES])
+def test_every_listed_phrasing_negated_is_refused_or_read_as_its_negation(kind, text):
+    negated = _negated(text)
+    if negated is None:
+        pytest.skip("no verb this test knows how to negate")
+    original, _ = _compiled(text)
+    rules, unread = _compiled(negated)
+    if rules is None:
+        assert unread
+        return
+    # read: only as the rule's own negation (a required line -> a forbidden one, contains -> contains none)
+    assert rules != original
+    assert all((r.kind, getattr(r, "mode", "")) in INVERSES for r in rules), (negated, rules)
+
+
+CORPUS = REPO / "tests" / "corpus"
+
+
+def _corpus_checks():
+    import yaml
+
+    verdicts = yaml.safe_load((CORPUS / "verdicts.yaml").read_text("utf-8"))
+    for name, spec in sorted(verdicts.items()):
+        passing = sorted(f for f, failed in spec["returns"].items() if failed == [])
+        for number, how in enumerate(spec["checks"], 1):
+            if how == "prose":
+                yield name, number, passing[0]
+
+
+@pytest.mark.parametrize(("name", "number", "passing"), list(_corpus_checks()))
+def test_each_corpus_check_mutated_is_refused_or_enforced_never_weaker(tmp_path, name, number, passing):
+    import shutil
+
+    from contractc import Receiver
+
+    root = tmp_path / name
+    shutil.copytree(CORPUS / name, root)
+    contract = root / "contracts" / f"{name}.md"
+    original = contract.read_text("utf-8")
+    receiver = Receiver.load(root)
+    (shape,) = [s for c in receiver.project.contracts for s in c.text_shapes]
+    check = shape.checks[number - 1]
+    text = (root / "returns" / passing).read_text("utf-8")
+    checks = original.index("Receiver checks:")
+    item = original[original.index(f"\n{number}. ", checks) + 1 :].split("\n", 1)[0]
+    assert item.endswith(".")
+    for added, enforced in ((", and every line is friendly", False), (". A `**Zed**:` line is present", True)):
+        contract.write_text(original.replace(item, item[:-1] + added + "."), "utf-8")
+        mutated = Receiver.load(root)
+        verdict = mutated.validate(mutated.shape(shape.id), text)
+        if enforced:  # the added clause is read: the passing return, which lacks it, fails that check only
+            assert verdict.failed == (number,)
+        else:  # not read: the check is listed as not run, never passed on its first half
+            assert number in verdict.unmechanised and not verdict.failed
+    assert check.mechanised

@@ -424,6 +424,39 @@ def validate(
     )
 
 
+@cli.command()
+@ROOT_OPTION
+@click.option("--producer", metavar="NAME", help="Judge the return as NAME's (a skill's own return, on the Stop event); "
+              "by default the agent named by the event's agent_type.")
+def hook(root: Path, producer: str | None) -> int:
+    """Judge an agent's return as a Claude Code SubagentStop (or Stop) hook.
+
+    \b
+    Reads the hook's JSON on standard input, finds the agent that returned
+    and the text shape it produces (by the dispatch prompt's shape heading
+    where it has several), and judges its last message:
+      passes, or no shape of that agent   nothing printed: the stop goes through
+      a check fails                       {"decision": "block", "reason": EVIDENCE}:
+                                          the agent returns again once
+      fails again (stop_hook_active)      the stop goes through; a systemMessage
+                                          shows the failed checks
+    Its own errors (bad input, a project that does not load) never block:
+    the stop goes through with a systemMessage saying why.
+
+    \b
+    In a plugin's hooks/hooks.json:
+      {"hooks": {"SubagentStop": [{"hooks": [{"type": "command",
+        "command": "contractc hook --root \"${CLAUDE_PLUGIN_ROOT}\""}]}]}}
+
+    Always exit 0: Claude Code reads exit 2 as a block.
+    """
+    from contractc.validate.hook import run_hook
+
+    import sys
+
+    return _print(run_hook(root, sys.stdin.buffer.read().decode("utf-8", "replace"), producer))
+
+
 @cli.command("hash")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=_path))
 def hash_(files: tuple[Path, ...]) -> int:

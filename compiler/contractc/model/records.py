@@ -78,6 +78,10 @@ class Check(NamedTuple):
     """Why a check is not mechanised: the words of its prose no phrasing reads (quoted as written), or
     what it names that the contract lacks; empty for a mechanised check."""
 
+    explicit: str = ""
+    """Where the check's explicit rule is written (``contracts/x.checks.yaml:4``); empty when its rules
+    are read from its prose."""
+
     @property
     def mechanised(self) -> bool:
         """Every clause of the check was read into ``rules``: `validate` runs it, whole.  A check is never

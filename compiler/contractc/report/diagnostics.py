@@ -8,7 +8,7 @@ an anchor of the same name, and a test keeps the two in step.
 
 import enum
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 def doc_url(code: str, docs_url: str) -> str:
     """Where a code is explained online: its anchor on the drift-codes page at ``docs_url``.
@@ -147,6 +147,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
     "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),
+    "checks-file-invalid": (ExitCode.BAD_INPUT, "a contract's explicit check rules (contracts/<name>.checks.yaml) do not parse or fit the vocabulary"),
+    "check-rule-drift": (ExitCode.BAD_INPUT, "an explicit check rule holds a literal its check's prose does not say"),
     "nothing-checked": (ExitCode.BAD_INPUT, "`validate` names a text shape none of whose receiver checks is mechanised"),
     "check-not-run": (ExitCode.BAD_INPUT, "`validate --require-all` names a text shape with a receiver check that is not mechanised"),
 }
@@ -244,3 +246,18 @@ def json_path(path: Iterable[object]) -> str:
 def exit_code_for(diagnostics: list[Diagnostic]) -> ExitCode:
     """The exit code a list of diagnostics implies: the worst one wins."""
     return max((d.exit_code for d in diagnostics), default=ExitCode.CLEAN)
+
+
+def yaml_json_message(error: Any) -> str:
+    """jsonschema's message with its Python spellings in JSON (``null`` not ``None``, ``true`` not ``True``)."""
+    import json
+
+    message = error.message
+    for value in (error.instance, error.validator_value):
+        try:
+            python, spelled = repr(value), json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            continue
+        if python != spelled:
+            message = message.replace(python, spelled)
+    return message

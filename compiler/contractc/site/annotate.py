@@ -125,6 +125,8 @@ def _annotate(contract: Contract, notes: dict[str, str], spans: list[tuple[int, 
                 edits.append((check.span.start, check.span.start, b"\n"))
             newline = b"" if data[: check.span.end].endswith(b"\n") else b"\n"
             mark = "*mechanised*" if check.rules else "**not mechanised** (the receiver judges it by reading)"
+            if check.rules and check.explicit:
+                mark += f", by an explicit rule (`{check.explicit}`)"
             permalink = PERMALINK.format(anchor=check.anchor)
             edits.append(
                 (

@@ -158,9 +158,8 @@ class Receiver:
 
     def _data_problems(self, shape_id: str, value: object) -> list[str]:
         """Why ``value`` does not match the data shape ``shape_id`` (by id or key): its wire schema's errors."""
-        from contractc.report.diagnostics import json_path
+        from contractc.report.diagnostics import json_path, yaml_json_message
         from contractc.model.schemas import compile_schemas, schema_registry, validator
-        from contractc.validate.data import yaml_json_message
 
         if self._schemas is None:
             self._schemas = compile_schemas(self.project)

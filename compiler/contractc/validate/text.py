@@ -240,35 +240,29 @@ def _pick(line: int, ret: Return) -> tuple[int, str] | Problem:
     return line - 1, f"line {line}"
 
 
-def _line_begins(rule: rules.LineBegins, ret: Return) -> list[Problem]:
-    picked = _pick(rule.line, ret)
+def _on_line(line: int, ret: Return, holds: Callable[[str], bool], fails: str) -> list[Problem]:
+    """A rule about one line: none when ``holds`` of it, else ``<where> <fails>`` quoting it."""
+    picked = _pick(line, ret)
     if isinstance(picked, Problem):
         return [picked]
     index, where = picked
-    if ret.lines[index].startswith(rule.prefix):
+    if holds(ret.lines[index]):
         return []
-    return [Problem(f"{where} does not begin `{rule.prefix}`", index + 1, (ret.quote(index),))]
+    return [Problem(f"{where} {fails}", index + 1, (ret.quote(index),))]
+
+
+def _line_begins(rule: rules.LineBegins, ret: Return) -> list[Problem]:
+    return _on_line(rule.line, ret, lambda text: text.startswith(rule.prefix), f"does not begin `{rule.prefix}`")
 
 
 def _line_ends(rule: rules.LineEnds, ret: Return) -> list[Problem]:
-    picked = _pick(rule.line, ret)
-    if isinstance(picked, Problem):
-        return [picked]
-    index, where = picked
-    if ret.lines[index].endswith(rule.suffix):
-        return []
-    return [Problem(f"{where} does not end `{rule.suffix}`", index + 1, (ret.quote(index),))]
+    return _on_line(rule.line, ret, lambda text: text.endswith(rule.suffix), f"does not end `{rule.suffix}`")
 
 
 def _line_is(rule: rules.LineIs, ret: Return) -> list[Problem]:
-    picked = _pick(rule.line, ret)
-    if isinstance(picked, Problem):
-        return [picked]
-    index, where = picked
-    if ret.lines[index] in rule.values:
-        return []
     allowed = " / ".join(f"`{v}`" for v in rule.values)
-    return [Problem(f"{where} is not exactly {'one of ' if len(rule.values) > 1 else ''}{allowed}", index + 1, (ret.quote(index),))]
+    one_of = "one of " if len(rule.values) > 1 else ""
+    return _on_line(rule.line, ret, lambda text: text in rule.values, f"is not exactly {one_of}{allowed}")
 
 
 def _heading(rule: rules.Heading, ret: Return) -> list[Problem]:
@@ -511,7 +505,7 @@ def names_file(text: str) -> bool:
     for token in _TOKEN_SPLIT.split(text):
         if "://" in token:
             continue
-        token = _LINE_SUFFIX.sub("", token.rstrip(".:!?").lstrip(":!?"))
+        token = _LINE_SUFFIX.sub("", token.partition("::")[0].rstrip(".:!?").lstrip(":!?"))  # `a.py::test_x`: a.py
         name = token.rsplit("/", 1)[-1]
         if name in _PLAIN_FILES or (_DOTFILE.fullmatch(name) and not name[1:].isupper()):
             return True

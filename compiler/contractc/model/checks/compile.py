@@ -19,13 +19,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.model.checks.forms import find_forms
 from contractc.model.checks import rules
 from contractc.model.checks.rules import Form, Rule, When
-from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.model.records import Check, Contract, TextShape
+from contractc.report.diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from contractc.model.checks.explicit import Explicit, Sidecar
 
 _CODE = re.compile(r"`([^`]+)`")
 _ALTERNATIVES = r"`[^`]+`(?:(?:\s*/\s*|,\s*or\s+|,\s*|\s+or\s+)`[^`]+`)*"
@@ -69,8 +72,6 @@ class _Context:
         self.data = data
         """Ids and keys of the contract's data shapes: what ``is a YAML document of `S` `` may name."""
         self.rules: list[Rule] = []
-        self.noted = False
-        """An elaboration or commentary was read: a check of commentary alone states no rule."""
 
     def form(self, name: str | None) -> Form | None:
         if not name:
@@ -99,12 +100,7 @@ def _status(m, when, ctx) -> Rule:
 
 
 def _status_alternatives(m, when, ctx) -> Rule:
-    alternatives = _CODE.findall(m["alts"])
-    heads = {a.partition(": ")[0] for a in alternatives}
-    if len(heads) != 1 or not all(": " in a for a in alternatives):
-        return rules.StatusLine("", tuple(alternatives), when)  # `PASS` or `FAIL`: the whole line is the status
-    prefix = f"{heads.pop()}: "
-    return rules.StatusLine(prefix, tuple(a[len(prefix) :] for a in alternatives), when)
+    return rules.status_line(tuple(_CODE.findall(m["alts"])), when)
 
 
 def _line_number(m) -> int:
@@ -116,7 +112,8 @@ def _line_number(m) -> int:
 
 
 def _line_is(m, when, ctx) -> Rule:
-    return rules.LineIs(_line_number(m), tuple(_CODE.findall(m["alts"])), when)
+    line, values = _line_number(m), tuple(_CODE.findall(m["alts"]))
+    return rules.status_line(values, when) if line == 1 else rules.LineIs(line, values, when)
 
 
 def _line_ends(m, when, ctx) -> Rule:
@@ -127,12 +124,11 @@ def _contains(m, when, ctx) -> Rule:
     values = tuple(_CODE.findall(m["alts"]))
     negated = bool(m["not"])
     every = len(values) > 1 and re.search(r"\band\b", m["alts"]) is not None
-    if every and re.search(r"\bor\b|/", m["alts"]):
+    if every and re.search(r"\bor\b|\bnor\b|/", m["alts"]):
         raise _Unknown("a list of literals joined by both `and` and `or`")
-    mode = ("not-all" if every else "none") if negated else ("all" if every else "any")
-    if negated and m["not"].startswith("neither"):
-        mode = "none"
-    return rules.Contains(values, mode, when)
+    if every and negated:
+        raise _Unknown("“does not contain a and b”: neither of them, or not both of them?")
+    return rules.Contains(values, "none" if negated else "all" if every else "any", when)
 
 
 def _count(m, when, ctx) -> Rule:
@@ -288,7 +284,7 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
     ),
     "last-line": (r"[Tt]he (?:last|final) line begins (?:with )?`(?P<prefix>[^`]+)`", _last_line),
     "line-is": (
-        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS[1:])}) line) is (?:exactly )?(?:one of )?"
+        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS)}) line) is (?:exactly )?(?:one of )?"
         rf"(?P<alts>{_ALTERNATIVES})",
         _line_is,
     ),
@@ -449,12 +445,19 @@ def _read(prose: str, pos: int, when: When, ctx: _Context, unread: list[str]) ->
     return None
 
 
-def compile_shape(shape: TextShape, forms: dict[str, Form], data: frozenset[str] = frozenset()) -> TextShape:
-    """The shape with every check read: ``rules`` filled in, or None and ``unread`` saying why."""
+def compile_shape(
+    shape: TextShape, forms: dict[str, Form], data: frozenset[str] = frozenset(), explicit: Explicit | None = None
+) -> TextShape:
+    """The shape with every check read: ``rules`` filled in, or None and ``unread`` saying why.  A check with
+    an explicit rule (``explicit``, from the sidecar) takes that rule, and ``Check.explicit`` says where it is."""
     compiled: list[tuple[Check, Reading]] = []
     statuses: tuple[str, ...] = ()
+    explicit = explicit or {}
     for check in shape.checks:
-        found = compile_check(check.text, forms, statuses, data)
+        given = explicit.get((shape.id, check.number))
+        if given is not None:
+            check = check._replace(explicit=given[1])
+        found = Reading(given[0]) if given is not None else compile_check(check.text, forms, statuses, data)
         statuses = statuses or next((r.values for r in found.rules or () if isinstance(r, rules.StatusLine)), ())
         compiled.append((check, found))
     checks = []
@@ -468,13 +471,20 @@ def compile_shape(shape: TextShape, forms: dict[str, Form], data: frozenset[str]
     return shape._replace(checks=tuple(checks))
 
 
-def compile_checks(contract: Contract, tokens) -> Contract:
-    """Compile every text shape's checks; ``tokens`` is the contract's markdown-it-py parse (for its forms)."""
-    if not any(shape.checks for shape in contract.text_shapes):
+def compile_checks(contract: Contract, tokens, sidecar: Sidecar | None = None) -> Contract:
+    """Compile every text shape's checks; ``tokens`` is the contract's markdown-it-py parse (for its forms),
+    ``sidecar`` the path and text of its explicit rules (``contracts/<name>.checks.yaml``) when it has them."""
+    if not sidecar and not any(shape.checks for shape in contract.text_shapes):
         return contract
     forms = find_forms(tokens)
     data = frozenset(n for s in contract.shapes if not isinstance(s, TextShape) for n in (s.id, getattr(s, "key", s.id)))
-    shapes = tuple(compile_shape(s, forms, data) if isinstance(s, TextShape) else s for s in contract.shapes)
+    explicit = None
+    if sidecar:
+        from contractc.model.checks.explicit import compile_sidecar
+
+        checks = {s.id: {c.number: c for c in s.checks} for s in contract.text_shapes}
+        explicit = compile_sidecar(sidecar, contract, forms, checks)
+    shapes = tuple(compile_shape(s, forms, data, explicit) if isinstance(s, TextShape) else s for s in contract.shapes)
     return contract._replace(shapes=shapes)
 
 

@@ -339,6 +339,16 @@ Rule = (
 """One compiled rule; ``Check.rules`` is a tuple of them (all must hold), or None."""
 
 
+def status_line(alternatives: tuple[str, ...], when: When = ()) -> StatusLine:
+    """Line 1 is exactly one of ``alternatives``: a shared ``key: `` prefix is the status line's prefix,
+    else the whole line is the status (`PASS` or `FAIL`).  The sidecar's ``equals`` on line 1 reads the same."""
+    heads = {a.partition(": ")[0] for a in alternatives}
+    if len(heads) != 1 or not all(": " in a for a in alternatives):
+        return StatusLine("", tuple(alternatives), when)
+    prefix = f"{heads.pop()}: "
+    return StatusLine(prefix, tuple(a[len(prefix) :] for a in alternatives), when)
+
+
 def _same_kind(rule: tuple, other: object) -> bool:
     """Rules are equal when they are of one kind with equal fields; as plain tuples, a
     ``RequiredLine("x")`` would equal any other kind holding ``("x", ())``."""
