@@ -305,3 +305,27 @@ def test_pairing_takes_equal_words_before_similar_ones_and_equal_checks_keep_the
     new = (_check(same, 1), _check(same, 2), _check("Line 1 is `x` exactly.", 3))
     pairs = {(p.old.number if p.old else None, p.new.number if p.new else None, p.by) for p in pair_checks(old, new)}
     assert pairs == {(2, 1, "words"), (3, 2, "words"), (1, 3, "similar")}
+
+
+CORPUS = Path(__file__).parent / "corpus" / "changelog"
+
+
+def test_checks_with_explicit_rules_are_compared_with_the_rules_they_had_at_the_ref(tmp_path, run_cli):
+    """The older side reads each contract's `<name>.checks.yaml` as it was: a revision compared with itself
+    has no change (not every explicitly ruled check "mechanised now"), in every way of naming the older side."""
+    files = {p.relative_to(CORPUS).as_posix(): p.read_text("utf-8") for p in CORPUS.rglob("*") if p.is_file()}
+    repo = make_repo(tmp_path / "p", files)
+    older = make_repo(tmp_path / "older", files)
+    for args in (
+        ("--against", "HEAD"),
+        ("--against-path", str(older)),
+        ("--against-path", str(older / "contracts/changelog.md")),
+    ):
+        result = run_cli("diff", "--root", str(repo), *args)
+        assert (result.code, result.out.endswith(": 0 change(s) since " + args[1] + ", 0 breaking\n")) == (0, True), args
+    # the check and its rule reworded together: a rule the diff can read (here: another text kept out)
+    edit(repo, "contracts/changelog.md", "such as `TBD` in", "such as `TODO` in")
+    edit(repo, "contracts/changelog.checks.yaml", "value: TBD", "value: TODO")
+    [record] = records(repo).values()
+    assert (record.id, record.anchors) == ("check-changed:changelogentry:check-3", ("changelogentry-check-3",))
+    assert record.verdicts == ("producers", "receivers")
