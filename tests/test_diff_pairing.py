@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from contractc.diff.checks import SIMILAR, pair_checks, similarity, words
+from contractc.diff.checks import SIMILAR, classify_rules, pair_checks, similarity, words
 from contractc.diff.gate import run_diff
+from contractc.model.checks.rules import Contains, Count, Heading, IsData, LineIs
 from contractc.model.records import Check
 from diff_repo import edit, make_repo
 
@@ -322,10 +323,46 @@ def test_checks_with_explicit_rules_are_compared_with_the_rules_they_had_at_the_
         ("--against-path", str(older / "contracts/changelog.md")),
     ):
         result = run_cli("diff", "--root", str(repo), *args)
-        assert (result.code, result.out.endswith(": 0 change(s) since " + args[1] + ", 0 breaking\n")) == (0, True), args
+        assert (result.code, result.out.endswith(": 0 change(s) since " + args[1] + ", 0 breaking\n")) == (0, True), (
+            args
+        )
     # the check and its rule reworded together: a rule the diff can read (here: another text kept out)
     edit(repo, "contracts/changelog.md", "such as `TBD` in", "such as `TODO` in")
     edit(repo, "contracts/changelog.checks.yaml", "value: TBD", "value: TODO")
     [record] = records(repo).values()
     assert (record.id, record.anchors) == ("check-changed:changelogentry:check-3", ("changelogentry-check-3",))
     assert record.verdicts == ("producers", "receivers")
+
+
+def test_a_data_shape_renamed_with_its_fields_kept_is_one_rename_naming_its_schema(tmp_path):
+    from diff_repo import make_repo as project_repo
+
+    repo = project_repo(tmp_path / "own")  # this project's own contracts
+    edit(repo, "contracts/handoffs.md", "build_report:\n", "build_summary:\n")
+    found = {r.id: r for r in run_diff(repo, "HEAD", None).records}
+    renamed = found["shape-renamed:build_report"]
+    assert (renamed.verdicts, renamed.anchors[0]) == (("receivers", "links"), "build_report")
+    assert "`contractc validate build_report` now exits 2" in renamed.message
+    assert (
+        "schemas/handoffs/build_report.schema.json is now schemas/handoffs/build_summary.schema.json" in renamed.message
+    )
+    assert not any(rid.startswith(("shape-removed", "shape-added", "field-", "anchor-removed")) for rid in found)
+
+
+@pytest.mark.parametrize(
+    "old,new,kind,said",
+    [
+        (Count("words", most=200), Count("words", most=150), "check-stricter", "at most 200 words -> 150"),
+        (Count("lines", least=3), Count("lines"), "check-looser", "no longer at least 3 lines"),
+        (Contains(("TBD",), "none"), Contains(("TBD", "TODO"), "none"), "check-stricter", "now also keeps out `TODO`"),
+        (Contains(("## Risks",), "all"), Contains((), "all"), "check-looser", "no longer requires `## Risks`"),
+        (LineIs(-1, ("PASS", "FAIL")), LineIs(-1, ("PASS",)), "check-stricter", "may no longer be `FAIL`"),
+        (LineIs(-1, ("PASS",)), LineIs(-1, ("PASS", "SKIP")), "check-looser", "may now be `SKIP`"),
+        (Heading("**Risks**"), IsData("yaml"), "check-changed", "no longer requires heading (text `**Risks**`)"),
+    ],
+)
+def test_the_rule_kinds_of_whole_and_explicit_checks_are_compared_with_a_direction(old, new, kind, said):
+    found, message, _ = classify_rules((old,), (new,), "reworded")
+    assert found == kind
+    assert said in message
+    assert "('" not in message and "None" not in message  # values as code, never Python reprs

@@ -195,6 +195,18 @@ def _key(rule: Rule) -> tuple:
         return (rule.kind, rule.heading)
     if isinstance(rule, rules.CarriesForm):
         return (rule.kind, rule.form.name)
+    if isinstance(rule, rules.ForbiddenLine):
+        return (rule.kind, rule.prefix)
+    if isinstance(rule, (rules.LineIs, rules.LineEnds)):
+        return (rule.kind, rule.line)
+    if isinstance(rule, rules.Heading):
+        return (rule.kind, rule.text)
+    if isinstance(rule, rules.Contains):
+        return (rule.kind, rule.mode)
+    if isinstance(rule, rules.Matches):
+        return (rule.kind, rule.negate)
+    if isinstance(rule, rules.Count):
+        return (rule.kind, rule.unit)
     return (rule.kind,)
 
 
@@ -248,11 +260,40 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
             )
     elif isinstance(old, rules.CarriesForm) and isinstance(new, rules.CarriesForm):
         yield from _form(old.form, new.form)
-    else:  # LineBegins, HeadingBullets, RequiredLine keyed by what they are about: what is left is text
+    elif isinstance(old, rules.LineIs) and isinstance(new, rules.LineIs):
+        if removed := [v for v in old.values if v not in new.values]:
+            yield "stricter", f"line {old.line + 1} may no longer be {_codes(removed)}"
+        if added := [v for v in new.values if v not in old.values]:
+            yield "looser", f"line {old.line + 1} may now be {_codes(added)}"
+    elif isinstance(old, rules.Contains) and isinstance(new, rules.Contains) and old.mode in ("all", "none"):
+        # every value required (all) or every value kept out (none): a value more asks more
+        if added := [v for v in new.values if v not in old.values]:
+            yield "stricter", f"now also {_CONTAINS[old.mode]} {_codes(added)}"
+        if removed := [v for v in old.values if v not in new.values]:
+            yield "looser", f"no longer {_CONTAINS[old.mode]} {_codes(removed)}"
+    elif isinstance(old, rules.Count) and isinstance(new, rules.Count):
+        yield from _bound(f"at most {{}} {old.unit}", old.most, new.most, lower_is_stricter=True)
+        yield from _bound(f"at least {{}} {old.unit}", old.least, new.least, lower_is_stricter=False)
+    else:  # LineBegins, HeadingBullets, RequiredLine ... keyed by what they are about: what is left is text
         for name in (n for n in old._fields if n != "when"):
             before, after = getattr(old, name), getattr(new, name)
             if before != after:
-                yield "both", f"{old.kind} {name} {after!r} (was {before!r})"
+                yield "both", f"{old.kind} {name} {_value(after)} (was {_value(before)})"
+
+
+_CONTAINS = {"all": "requires", "none": "keeps out"}
+
+
+def _bound(what: str, old: int | None, new: int | None, lower_is_stricter: bool) -> Iterator[tuple[Direction, str]]:
+    """A limit of a count rule: set, dropped, lowered or raised."""
+    if old == new:
+        return
+    if old is None:
+        yield "stricter", f"now {what.format(new)}"
+    elif new is None:
+        yield "looser", f"no longer {what.format(old)}"
+    else:
+        yield ("stricter" if (new < old) == lower_is_stricter else "looser"), f"{what.format(old)} -> {new}"
 
 
 def _when(old: tuple[str, ...], new: tuple[str, ...]) -> Iterator[tuple[Direction, str]]:
@@ -320,8 +361,21 @@ def _describe(rule: Rule) -> str:
         "max-lines": lambda r: f"at most {r.limit} lines",
         "names-file": lambda r: "a file named in the body",
         "carries-form": lambda r: f"the {r.form.name} form in the body",
-    }[rule.kind](rule)
+    }.get(rule.kind, _generic)(rule)
     return text + (f" (if {_codes(rule.when)})" if rule.when else "")
+
+
+def _generic(rule: Rule) -> str:
+    """Any other rule kind, by its set fields: ``contains (values `TBD`, mode `any`)``."""
+    fields = [(name, getattr(rule, name)) for name in rule._fields if name != "when"]
+    said = ", ".join(f"{name} {_value(value)}" for name, value in fields if value not in ("", (), None))
+    return f"{rule.kind} ({said})" if said else rule.kind
+
+
+def _value(value) -> str:
+    if isinstance(value, tuple):
+        return _codes(value)
+    return _codes([value]) if isinstance(value, str) else str(value)
 
 
 def _codes(values) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.diff.accept import Acceptance, Approvals, new_entries, read_approvals
 from contractc.diff.compare import compare_projects
 from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME, Side, git_side, path_side, working_side
 from contractc.model.records import Project
+from contractc.report.diagnostics import Diagnostic, Severity
 
 
 @dataclass(slots=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
+from contractc.diff.gate import DiffResult, code_for
 from contractc.report import __version__
 from contractc.report.diagnostics import ExitCode
-from contractc.diff.gate import DiffResult, code_for
 from contractc.report.format import Report, diagnostic_document
 
 SCHEMA_ID = "https://contractc.dev/schemas/diff-report.schema.json"

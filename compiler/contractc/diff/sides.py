@@ -14,12 +14,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
 from contractc.load.config import CHANGES_NAME, CONFIG_NAME
 from contractc.load.explicit import read_sidecar, sidecar_path
 from contractc.model.layout import site_layout
 from contractc.model.records import Config, Contract, Outputs, Project
+from contractc.report.diagnostics import ContractcError, Diagnostic
 
 
 @dataclass(frozen=True, slots=True)
