@@ -172,6 +172,13 @@ FORMS = {"citation": ("citation", "[<id>](<id>)")}
         ("Because receivers are strict.", None, "no requirement"),
         ("Line 1 begins `a`, because receivers must see it.", None, "because receivers must see it"),
         ("Line 1 begins `a`. The receiver rejects a return whose last line is blank.", None, "The receiver rejects"),
+        # a requirement with no subject after a rule about each item could mean each item: refused, not widened
+        ("Every bullet begins `- ` and names a file.", None, "names a file"),
+        ("Every bullet begins `- `, at most 80 lines.", None, "at most 80 lines"),
+        ("Every finding bullet begins `- **` and a `where:` line is present.", None, "a `where:` line is present"),
+        ("Every bullet begins `- `. At most 80 lines.", ["bullets", "max-lines"], None),
+        ("The return is at most 40 lines long and names at least one file.", ["max-lines", "names-file"], None),
+        ("The return does not contain `a` and `b`.", None, "neither of them, or not both"),
     ],
 )
 def test_the_issues_compound_negated_and_excepted_checks(text, kinds, unread):

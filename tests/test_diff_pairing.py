@@ -358,7 +358,7 @@ def test_a_data_shape_renamed_with_its_fields_kept_is_one_rename_naming_its_sche
         (Contains(("## Risks",), "all"), Contains((), "all"), "check-looser", "no longer requires `## Risks`"),
         (LineIs(-1, ("PASS", "FAIL")), LineIs(-1, ("PASS",)), "check-stricter", "may no longer be `FAIL`"),
         (LineIs(-1, ("PASS",)), LineIs(-1, ("PASS", "SKIP")), "check-looser", "may now be `SKIP`"),
-        (Heading("**Risks**"), IsData("yaml"), "check-changed", "no longer requires heading (text `**Risks**`)"),
+        (Heading("**Risks**"), IsData("yaml"), "check-changed", "no longer requires a heading `**Risks**`"),
     ],
 )
 def test_the_rule_kinds_of_whole_and_explicit_checks_are_compared_with_a_direction(old, new, kind, said):

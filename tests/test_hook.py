@@ -155,3 +155,15 @@ def test_the_example_plugins_hooks_json_runs_contractc_hook_on_subagent_stop():
     (command,) = entry["hooks"]
     assert command["type"] == "command"
     assert command["command"] == 'contractc hook --root "${CLAUDE_PLUGIN_ROOT}"'
+
+
+def test_a_shape_with_nothing_mechanised_is_let_through_with_a_message_never_a_pass_or_a_block(plugin, tmp_path, run_cli, monkeypatch):
+    contract = plugin / "contracts/review.md"
+    text = contract.read_text("utf-8")
+    for n, check in ((1, "1. Line 1 is `status: done` or `status: partial`."), (2, "2. Every numbered line carries the location form."),
+                     (3, "3. The last line begins `Unread: `.")):
+        text = text.replace(check, f"{n}. It reads well.")
+    contract.write_text(text, "utf-8")
+    answer, _ = _hook(run_cli, monkeypatch, plugin, _payload("subagent-stop.json", plugin, tmp_path, BAD))
+    assert set(answer) == {"systemMessage"}
+    assert answer["systemMessage"].startswith("contractc hook: contracts/review.md:30: FindingsReturn cannot be validated: none of its 3")

@@ -262,9 +262,9 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
         yield from _form(old.form, new.form)
     elif isinstance(old, rules.LineIs) and isinstance(new, rules.LineIs):
         if removed := [v for v in old.values if v not in new.values]:
-            yield "stricter", f"line {old.line + 1} may no longer be {_codes(removed)}"
+            yield "stricter", f"{_line(old.line)} may no longer be {_codes(removed)}"
         if added := [v for v in new.values if v not in old.values]:
-            yield "looser", f"line {old.line + 1} may now be {_codes(added)}"
+            yield "looser", f"{_line(old.line)} may now be {_codes(added)}"
     elif isinstance(old, rules.Contains) and isinstance(new, rules.Contains) and old.mode in ("all", "none"):
         # every value required (all) or every value kept out (none): a value more asks more
         if added := [v for v in new.values if v not in old.values]:
@@ -361,18 +361,24 @@ def _describe(rule: Rule) -> str:
         "max-lines": lambda r: f"at most {r.limit} lines",
         "names-file": lambda r: "a file named in the body",
         "carries-form": lambda r: f"the {r.form.name} form in the body",
-    }.get(rule.kind, _generic)(rule)
+        "forbidden-line": lambda r: f"no line {_codes([r.prefix])}",
+        "line-is": lambda r: f"{_line(r.line)} exactly {_codes(r.values)}",
+        "line-ends": lambda r: f"{_line(r.line)} ending {_codes([r.suffix])}",
+        "heading": lambda r: f"a heading {_codes([r.text])}",
+        "contains": lambda r: f"{r.mode} of {_codes(r.values)} in the return",
+        "matches": lambda r: f"{'no ' if r.negate else ''}match of /{r.pattern}/",
+        "count": lambda r: f"{r.unit} within {r.least or 0}..{'' if r.most is None else r.most}",
+        "is-data": lambda r: f"a {r.format.upper()} document" + (f" of {_codes([r.shape])}" if r.shape else ""),
+    }[rule.kind](rule)
     return text + (f" (if {_codes(rule.when)})" if rule.when else "")
 
 
-def _generic(rule: Rule) -> str:
-    """Any other rule kind, by its set fields: ``contains (values `TBD`, mode `any`)``."""
-    fields = [(name, getattr(rule, name)) for name in rule._fields if name != "when"]
-    said = ", ".join(f"{name} {_value(value)}" for name, value in fields if value not in ("", (), None))
-    return f"{rule.kind} ({said})" if said else rule.kind
+def _line(number: int) -> str:
+    return {-1: "the last line", 0: "the first line after the status line"}.get(number, f"line {number}")
 
 
 def _value(value) -> str:
+    """A rule's field as the messages write it: texts as code, anything else as it reads."""
     if isinstance(value, tuple):
         return _codes(value)
     return _codes([value]) if isinstance(value, str) else str(value)

@@ -83,8 +83,6 @@ def check_page_url(project: Project, contract: Contract) -> str:
 def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> None:
     """Raise when judging ``shape`` would leave the verdict to nothing: no check mechanised, or with
     ``require_all`` any check not mechanised (located on the check, quoting the words not read)."""
-    from contractc.model.checks.compile import unread_words
-
     unrun = [c for c in shape.checks if not c.mechanised]
     if len(unrun) == len(shape.checks):
         where = shape.checks[0].span if shape.checks else shape.span
@@ -101,6 +99,8 @@ def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> 
             )
         )
     if require_all and unrun:
+        from contractc.model.checks.compile import unread_words
+
         raise ContractcError(
             [
                 Diagnostic(

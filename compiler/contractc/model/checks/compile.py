@@ -50,6 +50,10 @@ _NOT_RECEIVER_NOTE = re.compile(
 )
 
 
+_ITEM_RULES = (rules.Bullets, rules.NumberedList, rules.ItemLines, rules.HeadingBullets)
+"""Rules about each item of a list: a requirement after one, in its sentence, with no subject is ambiguous."""
+
+
 class _Unknown(Exception):
     """A clause names something the contract does not define (a form), or elaborates a rule the check lacks."""
 
@@ -72,6 +76,8 @@ class _Context:
         self.data = data
         """Ids and keys of the contract's data shapes: what ``is a YAML document of `S` `` may name."""
         self.rules: list[Rule] = []
+        self.sentence = 0
+        """Where the rules of the sentence being read start."""
 
     def form(self, name: str | None) -> Form | None:
         if not name:
@@ -80,6 +86,12 @@ class _Context:
             return self.forms[name.lower()]
         except KeyError:
             raise _Unknown(f"the {name} form, which the contract does not define (`**{name.capitalize()} form.**`)") from None
+
+    def of_the_return(self, m) -> None:
+        """A requirement written without its subject (``..., and names a file``) speaks of the whole return,
+        unless a rule about each item comes before it in its sentence: then it may mean each item, and is refused."""
+        if not m["subj"] and any(isinstance(r, _ITEM_RULES) for r in self.rules[self.sentence :]):
+            raise _Unknown("no subject after a rule about each item: of each item, or of the whole return?")
 
     def last(self, *kinds: type) -> Rule:
         """The rule just read, when it is of one of ``kinds``: what an elaboration speaks of."""
@@ -132,6 +144,7 @@ def _contains(m, when, ctx) -> Rule:
 
 
 def _count(m, when, ctx) -> Rule:
+    ctx.of_the_return(m)
     unit = {"words": "words", "characters": "chars", "chars": "chars", "lines": "lines"}[m["unit"]]
     n = int(m["n"])
     if m["bound"].lower().endswith("least"):
@@ -187,6 +200,7 @@ def _heading(m, when, ctx) -> Rule:
 
 
 def _required(m, when, ctx) -> Rule:
+    ctx.of_the_return(m)
     prefix = m["prefix"] or m["p2"] or m["p3"]
     if m["bold"]:
         return rules.RequiredLine(f"**{m['bold']}**", when)
@@ -197,7 +211,7 @@ def _required(m, when, ctx) -> Rule:
 
 
 def _forbidden(m, when, ctx) -> Rule:
-    return rules.ForbiddenLine(m["prefix"], when)
+    return rules.ForbiddenLine(m["prefix"] or m["p2"] or m["p3"], when)
 
 
 def _item_lines(m, when, ctx) -> Rule:
@@ -211,6 +225,7 @@ def _item_lines(m, when, ctx) -> Rule:
 
 
 def _names_file(m, when, ctx) -> Rule:
+    ctx.of_the_return(m)
     return rules.NamesFile(when)
 
 
@@ -323,11 +338,11 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
         r"(?:[Rr]eject the return (?:when|if) an? `(?P<prefix>[^`]+)` line is present"
         r"|[Nn]o line begins (?:with )?`(?P<p2>[^`]+)`"
         r"|[Aa]n? `(?P<p3>[^`]+)` line (?:must not|may not|is never) (?:be )?present)",
-        lambda m, when, ctx: rules.ForbiddenLine(m["prefix"] or m["p2"] or m["p3"], when),
+        _forbidden,
     ),
     "required-line": (
         r"(?:[Aa]n? `(?P<prefix>[^`]+)` (?P<what>line|section|heading|label) is present"
-        r"|(?:[Tt]he (?:return|body) (?:has|includes|contains)|[Tt]here is) an? `(?P<p2>[^`]+)` (?P<w2>line|section|heading)"
+        r"|(?P<subj>[Tt]he (?:return|body) (?:has|includes|contains)|[Tt]here is) an? `(?P<p2>[^`]+)` (?P<w2>line|section|heading)"
         r"|(?:[Aa]|[Ss]ome) line begins (?:with )?`(?P<p3>[^`]+)`"
         r"|[Aa]n? \*\*(?P<bold>[^*`]+)\*\* (?:section|heading|label) is present)",
         _required,
@@ -338,7 +353,7 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
         _contains,
     ),
     "count": (
-        r"(?:[Tt]he (?:whole |entire )?return (?:is|has) |[Ii]t is )?(?P<bound>[Aa]t most|[Nn]o more than|[Aa]t least|≤)\s*(?P<n>\d+)"
+        r"(?P<subj>[Tt]he (?:whole |entire )?return (?:is|has) |[Ii]t is )?(?P<bound>[Aa]t most|[Nn]o more than|[Aa]t least|≤)\s*(?P<n>\d+)"
         r" (?P<unit>words|characters|chars|lines)(?: long)?",
         _count,
     ),
@@ -348,7 +363,7 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
         _is_data,
     ),
     "names-file": (
-        r"(?:[Tt]he (?:body|return) )?(?:names|mentions|cites) (?:at least one|a) file(?: path| name)?"
+        r"(?P<subj>[Tt]he (?:body|return) )?(?:names|mentions|cites) (?:at least one|a) file(?: path| name)?"
         r"(?: that (?:was|were|is|are) [a-z]+(?:ed|en|ad)\b)?",
         _names_file,
     ),
@@ -403,7 +418,7 @@ def compile_check(text: str, forms: dict[str, Form], statuses: tuple[str, ...] =
     while True:
         gap = _CONNECTOR.match(prose, pos)
         if "." in masked[pos : gap.end()]:
-            when = ()  # a condition holds to the end of its sentence
+            when, ctx.sentence = (), len(ctx.rules)  # a condition holds to the end of its sentence
         pos = gap.end()
         if pos >= len(prose):
             break

@@ -159,7 +159,7 @@ def _literals(item: dict) -> list[tuple[list, tuple[str, str]]]:
         out.append((["value"], ("limit", str(item["value"]))))
     if item["type"] in ("regex", "not-regex"):
         words = _REGEX_WORD.findall(re.sub(r"\\.", " ", item["value"]))
-        out = [(["value"], ("pattern's words", w.strip())) for w in words if w.strip()]
+        out = [(["value"], ("pattern word", w.strip())) for w in words if w.strip()]
     out += [(["fields", i], ("field", f)) for i, f in enumerate(item.get("fields", ()))]
     out += [(["when", i], ("status", w)) for i, w in enumerate(item.get("when", ()))]
     out += [([what], (what, item[what])) for what in ("shape", "form") if what in item]
@@ -171,6 +171,6 @@ def _said(literal: tuple[str, str], prose: str) -> bool:
     if what == "limit":
         return re.search(rf"(?<![\d.]){re.escape(text)}(?!\d)", prose) is not None
     flat = " ".join(text.split())
-    fold = re.IGNORECASE if what in ("form", "pattern's words") else 0
+    fold = re.IGNORECASE if what in ("form", "pattern word") else 0
     # said as itself, not as part of a longer word: `approve` is not in "approved"
     return re.search(rf"(?<!\w){re.escape(flat)}" + (r"(?!\w)" if flat[-1:].isalnum() else ""), prose, fold) is not None
