@@ -185,29 +185,28 @@ def classify_rules(old: tuple[Rule, ...], new: tuple[Rule, ...], how: str) -> Cl
     return "check-changed", f"{how}: {said}", verdicts("producers", "receivers")
 
 
+_ABOUT = {
+    "status-line": "prefix",
+    "required-line": "prefix",
+    "forbidden-line": "prefix",
+    "line-begins": "line",
+    "line-is": "line",
+    "line-ends": "line",
+    "heading-bullets": "heading",
+    "heading": "text",
+    "contains": "mode",
+    "matches": "negate",
+    "count": "unit",
+}
+"""The field that says what a rule of each kind is about (a kind not listed is about the whole return)."""
+
+
 def _key(rule: Rule) -> tuple:
     """What makes two rules versions of one another: their kind and what they are about."""
-    if isinstance(rule, (rules.StatusLine, rules.RequiredLine)):
-        return (rule.kind, rule.prefix)
-    if isinstance(rule, rules.LineBegins):
-        return (rule.kind, rule.line)
-    if isinstance(rule, rules.HeadingBullets):
-        return (rule.kind, rule.heading)
     if isinstance(rule, rules.CarriesForm):
         return (rule.kind, rule.form.name)
-    if isinstance(rule, rules.ForbiddenLine):
-        return (rule.kind, rule.prefix)
-    if isinstance(rule, (rules.LineIs, rules.LineEnds)):
-        return (rule.kind, rule.line)
-    if isinstance(rule, rules.Heading):
-        return (rule.kind, rule.text)
-    if isinstance(rule, rules.Contains):
-        return (rule.kind, rule.mode)
-    if isinstance(rule, rules.Matches):
-        return (rule.kind, rule.negate)
-    if isinstance(rule, rules.Count):
-        return (rule.kind, rule.unit)
-    return (rule.kind,)
+    about = _ABOUT.get(rule.kind)
+    return (rule.kind, getattr(rule, about)) if about else (rule.kind,)
 
 
 def _compare(old: tuple[Rule, ...], new: tuple[Rule, ...]) -> Iterator[tuple[Direction, str]]:
