@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from typing import Literal, NamedTuple
 
 from contractc.scan.blocks import Unit
 
@@ -31,6 +32,20 @@ NEAR_RATIO = 0.8
 SAME_SHAPE = 0.5
 """The field-set overlap (Jaccard) above which two units with one key are copies of one shape."""
 _FRONT_DISPATCH = re.compile(rb"^(?:role:\s*orchestrator|dispatches:)", re.MULTILINE)
+
+
+Label = Literal["copy", "drifted", "instance", "example"]
+"""What a group member is (docs/adopt.md, "How scan classifies"): a byte copy of the owner, a copy that
+drifted from it, an instance filled with its own values by design, or an example of the shape."""
+
+
+class Member(NamedTuple):
+    """One block of a group, labelled (see /work/wt/SCAN_API.md)."""
+
+    unit: Unit
+    label: Label
+    reason: str
+    """A few words saying why it has its label (``same bytes as the owner``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +60,14 @@ class Group:
     copies: tuple[Unit, ...]
     """Every copy, the owner included, in path and line order."""
     owner: Unit
-    owner_rule: str
+    owner_reason: str
     """Which rule chose the owner, said the way the report prints it."""
+    members: tuple[Member, ...] = ()
+    """Every copy labelled, in the order of ``copies``."""
+
+    @property
+    def owner_rule(self) -> str:
+        return self.owner_reason
 
     @property
     def identical(self) -> tuple[Unit, ...]:
@@ -110,7 +131,7 @@ def group_units(
             numbered[(cluster.kind, cluster.key)] += 1
             ident = f"{cluster.key}-{numbered[(cluster.kind, cluster.key)]}"
         owner, rule = choose_owner(copies, dispatchers, owner_globs)
-        groups.append(Group(ident, cluster.kind, cluster.key, cluster.stage, copies, owner, rule))
+        groups.append(Group(ident, cluster.kind, cluster.key, cluster.stage, copies, owner, rule, _members(copies, owner)))
     groups.sort(key=lambda g: g.id)
     shared = [g for g in groups if len(g.copies) > 1]
     single = [g for g in groups if len(g.copies) == 1]
@@ -145,6 +166,17 @@ def choose_owner(copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: t
     if held * 2 > len(copies):
         return owner, f"{held} of the {len(copies)} copies hold it (no dispatching file has one)"
     return owner, "no file dispatches it and no variant has a majority: the first copy in path order"
+
+
+def _members(copies: tuple[Unit, ...], owner: Unit) -> tuple[Member, ...]:
+    def one(unit: Unit) -> Member:
+        if unit is owner:
+            return Member(unit, "copy", "the owning copy")
+        if unit.text == owner.text:
+            return Member(unit, "copy", "same bytes as the owner")
+        return Member(unit, "drifted", "differs from the owner")
+
+    return tuple(one(u) for u in copies)
 
 
 def is_dispatcher(path: str, data: bytes) -> bool:
