@@ -317,13 +317,38 @@ def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners:
     """
     from contractc.scan.report import scan_command
 
+    include, exclude, owners = _with_recorded(path, include, exclude, owners)
     return _report(scan_command(path, include, exclude, owners, quiet), fmt, diff, quiet, path)
+
+
+def _with_recorded(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...]):
+    """The options given, after those contractc.yaml recorded (``scan:``, written by adopt)."""
+    from contractc.load.config import recorded_scan_options
+
+    kept = recorded_scan_options(path)
+    return (
+        tuple(dict.fromkeys((*kept.include, *include))),
+        tuple(dict.fromkeys((*kept.exclude, *exclude))),
+        tuple(dict.fromkeys((*kept.owner, *owners))),
+    )
 
 
 @cli.command()
 @_scan_options
 @click.option("--name", metavar="NAME", help="The contract's name: contracts/NAME.md (default: the plugin folder's name).")
 @click.option("--write", is_flag=True, help="Apply the plan, all-or-nothing. Without it, adopt only prints the plan.")
+@click.option(
+    "--accept-drift",
+    is_flag=True,
+    help="Rewrite every drifted copy to its owning copy's bytes (the plan shows each copy's diff). Without it, drifted copies stay as they are and check reports them.",
+)
+@click.option(
+    "--resolve",
+    "resolve",
+    multiple=True,
+    metavar="ID=PATH:LINE",
+    help="For the group ID (as scan names it), the copy at PATH:LINE is right: it owns the shape and the group's drifted copies are rewritten to it (repeatable).",
+)
 @format_option(
     "text: the plan for people; json: one document (every file with its SHA-256 and diff, every copy that "
     "changes or is left alone, located); github: each copy that changes as an annotation on its line."
@@ -337,6 +362,8 @@ def adopt(
     owners: tuple[str, ...],
     name: str | None,
     write: bool,
+    accept_drift: bool,
+    resolve: tuple[str, ...],
     fmt: str,
     diff: bool,
 ) -> int:
@@ -346,12 +373,25 @@ def adopt(
     Dry run by default: prints the plan, i.e. the contract it would write
     (contracts/NAME.md, one section per stage holding each shape's owning
     copy byte for byte), the contractc.yaml, every file it would change with
-    a diff, and each copy whose bytes change (where copies diverge, the
-    owning copy wins; choose it with --owner GLOB).
-    --write applies it all-or-nothing: every copy becomes a managed region,
-    the schemas and dispatch snippets build would write are written, and
-    `contractc check` is clean right after.  No byte outside the replaced
-    blocks changes; adopting an adopted plugin changes nothing.
+    a diff, and what happens to each block scan labelled:
+
+    \b
+      copy      the owner's bytes: becomes a managed region (shape=ID)
+      instance  its own values by design: wrapped, byte for byte, in an
+                instance region (instance=ID) that check holds to the
+                shape's structure
+      example   never touched
+      drifted   left as it is, and check reports it, unless you choose:
+                --accept-drift (every group) or --resolve ID=PATH:LINE
+                (that copy is right); the plan shows each copy's diff
+
+    \b
+    --write applies it all-or-nothing: the schemas and dispatch snippets
+    build would write are written too, and `contractc check` is clean right
+    after but for the drift left unresolved.  No byte outside the replaced
+    blocks changes; adopting an adopted plugin changes nothing.  --include,
+    --exclude and --owner are recorded in contractc.yaml (scan:), so the
+    next scan or adopt reads the same files.
 
     \b
     Exit 0 when the plan was printed or applied, 2 for bad input (a shape
@@ -363,9 +403,13 @@ def adopt(
 
     color = _color_wanted(sys.stdout)
     prefix = _workspace_prefix(path)
+    include, exclude, owners = _with_recorded(path, include, exclude, owners)
     return _print(
-        adopt_plugin(path, name, include, exclude, owners, write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix)
-    )
+        adopt_plugin(
+            path, name, include, exclude, owners,
+            write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix, accept_drift=accept_drift, resolve=resolve,
+        )
+    )  # fmt: skip
 
 
 @cli.command()

@@ -147,6 +147,8 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-checks-missing": (ExitCode.CLEAN, "warning: a copy carries no receiver checks while the adopted contract holds some"),
     "adopt-skipped": (ExitCode.CLEAN, "note: a copy adopt leaves as it is (adopt --format json|github)"),
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
+    "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
+    "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, or no copy of it"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),

@@ -467,6 +467,14 @@ class AllowedRestatement(NamedTuple):
         return self.line is None or self.line == line
 
 
+class ScanOptions(NamedTuple):
+    """``scan:`` in contractc.yaml: the options adopt was given, read again by ``scan`` and ``adopt``."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    owner: tuple[str, ...] = ()
+
+
 class Config(NamedTuple):
     """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
 
@@ -486,6 +494,7 @@ class Config(NamedTuple):
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
     docs_url: str = ""
     """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
+    scan: ScanOptions = ScanOptions()
 
     def where(self, key_path: str) -> Span:
         """The span of a key path (``$.out.prompts``), for locating messages about it."""

@@ -5,13 +5,22 @@ The plan is computed in full before anything is written:
 1. scan the plugin; every shape with two or more unmanaged copies is adopted;
 2. write the contract (:mod:`.contract`): one section per stage, each shape's
    owning copy byte for byte;
-3. replace each copy with a managed region naming its shape (:mod:`.rewrite`);
+3. what happens to each member depends on scan's label (docs/adopt.md, "What
+   adopt changes"): a **copy** (the owner's bytes) becomes a managed region; an
+   **instance** is wrapped, byte for byte, in an instance region
+   (``instance=ID``: check holds it to the shape's structure); an **example** is
+   never touched; a **drifted** copy is rewritten to the owner's bytes only when
+   the user says so (``--accept-drift`` for every group, ``--resolve ID=PATH:LINE``
+   for one, whose copy at PATH:LINE then owns the shape), each such copy's diff
+   in the plan; otherwise it stays as it is and ``check`` reports it;
 4. compile the result in a scratch folder with the real pipeline: the regions
    are filled and stamped by the regions emitter, and the schemas and dispatch
    snippets ``build`` would write are added, so that right after ``adopt
-   --write`` ``check`` is clean and ``build`` writes nothing;
-5. a block ``check`` would still call a restatement (a worked example, a copy
-   adopt leaves alone) is listed under ``allow_restatements`` with the reason.
+   --write`` ``check`` is clean but for the drift left unresolved;
+5. a block ``check`` would still call a restatement and that is not a drifted
+   copy (a worked example, a copy indented under a list item) is listed under
+   ``allow_restatements`` with the reason and shown with its diff in the plan;
+   a drifted copy left unresolved never is.
 
 ``--write`` applies every change through the output writer, all-or-nothing.
 """
@@ -25,7 +34,7 @@ from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import CheckList, carried_checks
 from contractc.adopt.contract import render_config, render_contract
-from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
+from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
@@ -34,7 +43,7 @@ from contractc.output import Change, Output, OutputSet, guard_paths
 from contractc.report import Outcome, Report
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
-from contractc.scan.shapes import Group
+from contractc.scan.shapes import Group, Member
 
 __all__ = ["Plan", "adopt", "plan_adoption"]
 
@@ -46,6 +55,21 @@ class Rewritten:
     unit: Unit
     shape: str
     why: str
+    change: Change | None = None
+    """The copy against the owning copy, for a drifted copy the user chose to rewrite."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A member adopt leaves byte for byte as it is (instance regions are only wrapped around it)."""
+
+    unit: Unit
+    shape: str
+    label: str
+    """scan's label: ``instance``, ``example`` or ``drifted``."""
+    why: str
+    change: Change | None = None
+    """For a drifted copy left unresolved: its diff against the owning copy."""
 
 
 @dataclass(slots=True)
@@ -59,8 +83,12 @@ class Plan:
     rewritten: list[Rewritten] = field(default_factory=list)
     skipped: list[tuple[Unit, str]] = field(default_factory=list)
     """Copies left as they are, with the reason."""
+    kept: list[Kept] = field(default_factory=list)
+    """Instances (wrapped in instance regions), examples and unresolved drifted copies: bytes unchanged."""
     allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
     """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
+    allowed_diffs: dict[tuple[str, int], Change] = field(default_factory=dict)
+    """(path, line) of an allowed block -> its diff against the contract, shown in the plan."""
     checks: list[tuple[str, CheckList]] = field(default_factory=list)
     """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
     unchecked: list[tuple[str, Unit]] = field(default_factory=list)
@@ -78,10 +106,15 @@ def plan_adoption(
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
     owners: tuple[str, ...] = (),
+    accept_drift: bool = False,
+    resolve: tuple[str, ...] = (),
 ) -> Plan:
-    """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is."""
+    """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is.
+
+    ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
+    each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies."""
     result = scan_plugin(root, include, exclude, owners)
-    groups = list(result.groups)
+    groups, resolved = resolve_groups(list(result.groups), resolve)
     if not groups:
         return Plan("", scan=result)
     if (root / CONFIG_NAME).exists():
@@ -113,11 +146,26 @@ def plan_adoption(
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
     adopted: dict[int, tuple[str, bytes]] = {}
+    instances: dict[int, str] = {}
+    drift_hint = "rewrite it to the owner with --accept-drift, or choose the owning copy with --resolve"
     for group in groups:
         ref, region = refs[group.id]
-        for unit in group.copies:
+        accepted = accept_drift or group.id in resolved
+        for member in members_of(group):
+            unit = member.unit
+            if member.label == "example":
+                plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
+                continue
+            if member.label == "drifted" and not accepted:
+                why = f"{member.reason}; left as it is, check reports it ({drift_hint} {group.id}={unit.block.path}:{unit.line})"
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner)))
+                continue
             if unit.block.col > 1:
                 plan.skipped.append((unit, "indented (inside a list item or quote): a region must start at column 1"))
+                continue
+            if member.label == "instance":
+                instances[id(unit)] = ref
+                plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
                 continue
             adopted[id(unit)] = (ref, region)
     by_block: dict[tuple[str, int], list[Unit]] = {}
@@ -130,20 +178,31 @@ def plan_adoption(
             replacement = block_replacement(units[0].block, units, adopted)
             replacements.setdefault(path, []).append(replacement)
             plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path])
+        elif len(units) == 1 and id(units[0]) in instances:
+            replacements.setdefault(path, []).append(instance_replacement(units[0].block, instances[id(units[0])], result.data[path]))
+        else:
+            # an instance sharing its block with other keys: left as it is (an instance region holds one key)
+            plan.kept = [k for k in plan.kept if not (k.label == "instance" and any(k.unit is u for u in units))]
+            plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
     files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
     targets, covered = _targets(root, sorted(files), result)
     out = _out_folders(root)
-    config = render_config(contract_path, targets, [], out)
+    recorded = {"include": list(include), "exclude": list(exclude), "owner": list(owners)}
+    config = render_config(contract_path, targets, [], out, recorded)
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**{p: result.data[p] for p in covered if p not in files}, **files}
     try:
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
-    if found:
-        plan.allowed = [_allowance(d, result, digests) for d in found]
-        config = render_config(contract_path, targets, plan.allowed, out)
+    # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
+    unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
+    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
+    if allow:
+        plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
+        plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
+        config = render_config(contract_path, targets, plan.allowed, out, recorded)
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
@@ -167,6 +226,8 @@ def adopt(
     fmt: str = "text",
     color: bool = False,
     path_prefix: str = "",
+    accept_drift: bool = False,
+    resolve: tuple[str, ...] = (),
 ) -> Outcome:
     """``contractc adopt``: the plan, applied all-or-nothing when ``write``; bad input is the diagnostics (exit 2).
 
@@ -177,7 +238,7 @@ def adopt(
     from contractc.output import write_changes
 
     try:
-        plan = plan_adoption(root, name, include, exclude, owners)
+        plan = plan_adoption(root, name, include, exclude, owners, accept_drift, resolve)
         if write and plan.changes:
             from contractc.progress import stage
 
@@ -240,7 +301,10 @@ def _rewrites(
     for unit in replacement.units:
         group = next(g for g in groups if any(u is unit for u in g.copies))
         if unit.text != group.owner.text:
-            why = "differs from the owning copy: the owner's bytes replace it"
+            chose = f"--resolve {group.id}=..." if group.owner_reason.startswith("--resolve") else "--accept-drift"
+            why = f"drifted from the owning copy at {group.owner.block.path}:{group.owner.line}: its bytes replace it ({chose})"
+            found.append(Rewritten(unit, ids[group.id], why, _copy_change(unit, group.owner)))
+            continue
         elif len(units) > 1:
             why = f"its block holds {len(units)} keys: each adopted key gets a region of its own"
         elif adopted[id(unit)][1] != original[block.start : block.end]:
@@ -297,7 +361,7 @@ def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list
 
 def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, files: dict[str, bytes]):
     """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
-    from contractc.drift.restatements import find_restatements, unmanaged_copies
+    from contractc.drift.restatements import find_restatements, restatement_changes, unmanaged_copies
     from contractc.pipeline import compile_project
     from contractc.progress import stage
 
@@ -311,10 +375,79 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
         project, outputs = compile_project(base)
         found = find_restatements(project)
         digests = {(path, line): digest for path, _, line, digest in unmanaged_copies(project)} if found else {}
+        diffs = restatement_changes(project, found) if found else {}
         rendered = {p: (o.data, o.kind) for p, o in outputs.files.items()}
         for rel, data in files.items():
             rendered.setdefault(rel, (data, "regions"))
-        return rendered, found, digests
+        return rendered, [(d, diffs.get(d)) for d in found], digests
+
+
+def members_of(group: Group) -> tuple[Member, ...]:
+    """The group's labelled members (scan labels them; an unlabelled group's copies are copies or drifted)."""
+    if group.members:
+        return group.members
+    return tuple(
+        Member(u, "copy" if u.text == group.owner.text else "drifted", "the same bytes as the owner" if u.text == group.owner.text else "differs from the owner")
+        for u in group.copies
+    )
+
+
+def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[Group], set[str]]:
+    """``groups`` with each ``--resolve ID=PATH:LINE`` applied (that copy owns group ID; the group's copies are
+    relabelled against it), and the ids resolved.  An unknown id or a location that is no copy of the group is
+    a located refusal (exit 2) naming what may be given."""
+    import dataclasses
+
+    by_id = {g.id: g for g in groups}
+    problems: list[Diagnostic] = []
+    resolved: set[str] = set()
+    for i, choice in enumerate(choices, 1):
+        ident, _, where = choice.partition("=")
+        path, _, line = where.rpartition(":")
+        group = by_id.get(ident)
+        if group is None:
+            listed = ", ".join(sorted(by_id)[:12]) or "none"
+            problems.append(Diagnostic("--resolve", i, 1, "adopt-resolve", f"--resolve {choice}: no group {ident!r} (groups: {listed})", "write --resolve ID=PATH:LINE with an id scan prints"))
+            continue
+        candidates = [m for m in members_of(group) if m.label in ("copy", "drifted")]
+        chosen = next((m.unit for m in candidates if m.unit.block.path == path and line.isdigit() and int(line) in (m.unit.line, m.unit.block.line)), None)
+        if chosen is None:
+            listed = ", ".join(f"{m.unit.block.path}:{m.unit.line}" for m in candidates)
+            problems.append(Diagnostic("--resolve", i, 1, "adopt-resolve", f"--resolve {choice}: no copy of {ident} at {where or '(nothing)'} (copies: {listed})", "name the copy that is right as PATH:LINE"))
+            continue
+        relabelled = tuple(
+            m if m.label not in ("copy", "drifted")
+            else Member(m.unit, "copy", "the owning copy (--resolve)") if m.unit is chosen
+            else Member(m.unit, "copy", "same bytes as the owner") if m.unit.text == chosen.text
+            else Member(m.unit, "drifted", "differs from the copy --resolve chose")
+            for m in members_of(group)
+        )
+        by_id[ident] = dataclasses.replace(group, owner=chosen, owner_reason=f"--resolve {choice}", members=relabelled)
+        resolved.add(ident)
+    if problems:
+        raise ContractcError(problems)
+    return [by_id[g.id] for g in groups], resolved
+
+
+def _copy_change(unit: Unit, owner: Unit) -> Change:
+    """A copy against its owning copy, for the plan's diff (``-`` the copy, ``+`` the owner)."""
+    return Change(
+        f"{unit.block.path}:{unit.line}",
+        _ends(owner.text).encode(),
+        _ends(unit.text).encode(),
+        Output(b"", "copy"),
+        expected_path=f"{owner.block.path}:{owner.line}",
+    )
+
+
+def _ends(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _block_digest(data: bytes, block) -> str:
+    import hashlib
+
+    return hashlib.sha256(data[block.start : block.end]).hexdigest()
 
 
 def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:

@@ -81,9 +81,14 @@ def fenced(unit: Unit) -> str:
 
 
 def render_config(
-    contract: str, targets: list[str], allowed: list[tuple[str, str, int, str, str]], out: dict[str, str] | None = None
+    contract: str,
+    targets: list[str],
+    allowed: list[tuple[str, str, int, str, str]],
+    out: dict[str, str] | None = None,
+    recorded: Mapping[str, list[str]] | None = None,
 ) -> bytes:
-    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output folders."""
+    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output
+    folders, and the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files."""
     lines = [
         "# Written by `contractc adopt`; every key: `contractc explain config-invalid`.",
         "contracts:",
@@ -96,6 +101,11 @@ def render_config(
     if out and out != DEFAULT_OUT:
         lines.append("out:  # folders contractc owns: it removes files there that no contract produces")
         lines += [f"  {kind}: {json.dumps(folder)}" for kind, folder in sorted(out.items())]
+    given = {k: v for k, v in (recorded or {}).items() if v}
+    if given:
+        lines.append("scan:  # the options adopt was given: scan and adopt read them again")
+        for key, values in given.items():
+            lines.append(f"  {key}: [{', '.join(json.dumps(v, ensure_ascii=False) for v in values)}]")
     if allowed:
         lines.append("allow_restatements:")
         for path, shape, line, why, digest in allowed:
