@@ -49,7 +49,7 @@ def test_scan_tells_the_three_stages_apart_and_finds_the_one_drifted_brief(plugi
 
 
 def test_adopt_compiles_the_real_notation_and_check_is_clean(plugin, run_cli):
-    run = run_cli("adopt", str(plugin), "--write")
+    run = run_cli("adopt", str(plugin), "--write", "--accept-drift")
     assert run.code == 0, run.err
     check = run_cli("check", "--root", str(plugin), "--no-cache")
     assert check.code == 0, check.out

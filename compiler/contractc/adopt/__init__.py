@@ -141,7 +141,7 @@ def plan_adoption(
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
     plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
     checks = {group_id: found.chosen.text for group_id, found in carried.items()}
-    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks)
+    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks, result.data)
     refs = _contract_ids(contract_path, contract_bytes, placed)
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
