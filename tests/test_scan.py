@@ -90,6 +90,8 @@ def test_worked_examples_are_listed_not_scored(plugin, run_cli):
     labelled = {(m.unit.block.path, m.unit.line) for g in result.groups for m in g.labelled("example")}
     assert labelled <= {(u.block.path, u.line) for u in result.examples}  # an example joins the shape it illustrates
     run = run_cli("scan", str(plugin))
+    assert not [m for m in LOCATED.finditer(run.out) if m["code"] == "scan-example"]  # listed only with -v
+    run = run_cli("scan", "-v", str(plugin))
     assert sorted(m["path"] for m in LOCATED.finditer(run.out) if m["code"] == "scan-example") == sorted(EXAMPLES)
 
 
@@ -119,7 +121,7 @@ def test_owner_glob_overrides_the_rule_and_says_so(plugin, run_cli):
     assert findings.owner.block.path == "agents/source-scout.md"
     assert "--owner" in findings.owner_rule
     assert sorted(u.block.path for u in findings.divergent) == ["agents/survey-orchestrator.md", "agents/term-harvester.md"]
-    run = run_cli("scan", str(plugin), "--owner", "agents/source-scout.md")
+    run = run_cli("scan", "-v", str(plugin), "--owner", "agents/source-scout.md")
     assert "owns it because it matches --owner agents/source-scout.md" in run.out
 
 
