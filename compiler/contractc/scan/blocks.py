@@ -159,8 +159,8 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     opening = src.line_text(start)
     col = len(opening) - len(opening.lstrip(" \t>")) + 1
     closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
-    if not closed:
-        return []  # an unclosed fence runs to the end of the file: nothing to compare
+    if not closed or any(line.lstrip().startswith(("```", "~~~")) for line in tok.content.splitlines()):
+        return []  # an unclosed fence, or a fence line inside: the file's fences are unbalanced, nothing to compare
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
     closing = src.data[src.offset(end - 1) : src.offset(end)]

@@ -280,7 +280,7 @@ def choose_owner(
     if root is not None:
         newest = _newest(list(copies), root)
         if newest is not None:
-            return newest, f"its lines changed most recently in git history ({_when(newest, root)})"
+            return newest, f"its file changed most recently in git history ({_when(newest, root)})"
     owner, held = _majority(list(copies), dispatchers)
     if held * 2 > len(copies):
         return owner, f"{held} of the {len(copies)} copies hold it"
@@ -328,21 +328,59 @@ GIT_SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c"
 
 
 class History:
-    """``git blame`` of one work tree, asked once per copy and remembered for the scan."""
+    """When git last changed each file of one work tree: one ``git log`` for the whole scan, asked only when needed.
+
+    A file with uncommitted changes counts as changed now (the user's latest edit).
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.times: dict[tuple[str, int, int], int | None] = {}
+        self._times: dict[str, int] | None = None
+
+    def changed(self, path: str) -> int | None:
+        if self._times is None:
+            self._times = _file_times(self.root)
+        return self._times.get(path)
 
 
 def git_env() -> dict[str, str]:
     return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
 
 
-def _newest(units: list[Unit], root: History) -> Unit | None:
-    """The unit whose lines git blames on the latest commit (uncommitted lines count as now); None without a clear one."""
-    times = [(_changed(u, root), u) for u in units]
-    known = [(t, u) for t, u in times if t is not None]
+def _git(root: Path, *args: str) -> bytes | None:
+    try:
+        done = subprocess.run(["git", *GIT_SAFE, "-C", str(root), *args], capture_output=True, env=git_env(), check=False, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _file_times(root: Path) -> dict[str, int]:
+    """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
+    import time
+
+    times: dict[str, int] = {}
+    log = _git(root, "log", "--relative", "--no-renames", "--format=%x01%at", "--name-only", "-z", "--", ".")
+    when = 0
+    for chunk in (log or b"").split(b"\0"):
+        for part in chunk.split(b"\n"):
+            if part.startswith(b"\x01"):
+                when = int(part[1:] or 0)
+            elif part:
+                times.setdefault(part.decode("utf-8", "surrogateescape"), when)
+    status = _git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", ".")
+    now = int(time.time())
+    prefix = (_git(root, "rev-parse", "--show-prefix") or b"").strip().decode("utf-8", "surrogateescape")
+    for entry in (status or b"").split(b"\0"):
+        if len(entry) > 3:
+            path = entry[3:].decode("utf-8", "surrogateescape")
+            times[path[len(prefix):] if path.startswith(prefix) else path] = now
+    return times
+
+
+def _newest(units: list[Unit], history: History) -> Unit | None:
+    """The unit in the file git changed last; None when history does not tell one variant from another."""
+    known = [(t, u) for u in units if (t := history.changed(u.block.path)) is not None]
     if len(known) < 2:
         return None
     latest = max(t for t, _ in known)
@@ -352,34 +390,11 @@ def _newest(units: list[Unit], root: History) -> Unit | None:
     return newest[0]
 
 
-def _changed(unit: Unit, history: History) -> int | None:
-    """The author time of the newest commit among ``unit``'s lines (``git blame``), None when git cannot say."""
-    last = unit.line + max(unit.text.count("\n"), 1) - 1
-    key = (unit.block.path, unit.line, last)
-    if key not in history.times:
-        history.times[key] = _blame(history.root, unit.block.path, unit.line, last)
-    return history.times[key]
-
-
-def _blame(root: Path, path: str, first: int, last: int) -> int | None:
-    try:
-        done = subprocess.run(
-            ["git", *GIT_SAFE, "-C", str(root), "blame", "--line-porcelain", "-L", f"{first},{last}", "--", path],
-            capture_output=True, env=git_env(), check=False, timeout=30,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    times = [int(line.split()[1]) for line in done.stdout.splitlines() if line.startswith(b"author-time ")]
-    return max(times, default=None)
-
-
-def _when(unit: Unit, root: History) -> str:
+def _when(unit: Unit, history: History) -> str:
     import datetime
 
-    t = _changed(unit, root)
-    return datetime.datetime.fromtimestamp(t or 0, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    t = history.changed(unit.block.path) or 0
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d")
 
 
 # -- labels ---------------------------------------------------------------------------------------
@@ -394,13 +409,18 @@ def _label(unit: Unit, owner: Unit) -> Member:
         return Member(unit, "copy", "same bytes as the owner")
     where = f" in {unit.within}" if unit.within else ""
     if _squash(unit.text) == _squash(owner.text):
-        return Member(unit, "drifted", f"differs from the owner in whitespace only{where}", True)
+        return Member(unit, "copy", f"the owner's text but for whitespace{where}")
     missing = sorted(owner.paths - unit.paths)
     extra = sorted(unit.paths - owner.paths)
     drift, own = _slot_differences(unit, owner)
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
     broken = _structure(missing, extra)
+    if broken and not _defines(owner):
+        # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
+        return Member(unit, "instance", f"another instance ({broken}); the owner states no notation to hold it to{where}")
+    if broken and all(p.startswith("line:") for p in (*missing, *extra)):
+        return Member(unit, "instance", f"a template with lines of its own ({broken}){where}")
     if own:
         if broken or drift:
             why = broken or f"changes the notation of {_few(drift)}"
@@ -427,6 +447,14 @@ def _few(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
+def _defines(owner: Unit) -> bool:
+    """Whether the owner is written in the notation (types, enums, placeholders) for at least half of its values."""
+    values = [v for _, v in owner.slots if _value(v) or owner.block.kind == "template"]
+    if not values:
+        return True
+    return sum(1 for v in values if _notation(v) or PLACEHOLDER.search(v)) * 2 >= len(values)
+
+
 def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     """(paths whose notation differs: drift, paths holding the unit's own literal values: an instance's)."""
     mine, theirs = _slot_map(unit), _slot_map(owner)
@@ -434,7 +462,7 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     for path, value in mine.items():
         if path not in theirs or theirs[path] == value:
             continue
-        kind = _difference(theirs[path], value)
+        kind = _difference(theirs[path], value, unit.block.kind != "template")
         (own if kind == "own" else drift).append(path)
     return drift, own
 
@@ -446,14 +474,17 @@ def _slot_map(unit: Unit) -> dict[str, str]:
     return out
 
 
-def _difference(owner: str, copy: str) -> str:
-    """``drift`` when the two differ in notation or prose; ``own`` when the copy fills in a short value of its own."""
+def _difference(owner: str, copy: str, data: bool) -> str:
+    """``drift`` when the two differ in notation (or a template's prose); ``own`` when the copy holds a value of its own.
+
+    ``data``: a YAML or JSON value, where any literal is a value (a template's long prose is its definition).
+    """
     if _normal(owner) == _normal(copy) or _value(owner) == _value(copy):
         return "drift"  # a renamed placeholder, a quoted number, a changed comment
     a, b = _notation(owner), _notation(copy)
     if a and b:
         return "drift"  # a type, an enum, a comment changed
-    if (a or _short(owner)) and _short(copy):
+    if data or ((a or _short(owner)) and _short(copy)):
         return "own"
     return "drift"
 
