@@ -295,30 +295,44 @@ def _scan_options(command):
 @format_option()
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each divergent copy's diff against its owning copy.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no notes, diffs or summary.")
+@click.option(
+    "-v", "--verbose", is_flag=True,
+    help="Also a note at every member: each shape's owner and why, every copy, instance and example (the JSON report always has them).",
+)
 @_progress
-def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool) -> int:
+def scan(
+    path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool, verbose: bool
+) -> int:
     """Show where the hand-pasted copies of each shape in PATH (default .) disagree; no configuration needed.
 
     \b
     Reads every Markdown file (honouring .gitignore) and finds fenced YAML
-    blocks (one shape per top-level key), JSON blocks (envelopes, one shape
-    per variant) and report templates (<placeholders> with a status line or
-    headings).  Copies of one key in different stages with different fields
-    are different shapes.  For each shape it names the owning copy (a copy
-    matching --owner; else the one in the file that dispatches it: a skill, a
-    command, an orchestrator; else the majority) and prints every copy that
-    differs from it, with a diff.  Worked examples (blocks without notation,
-    or introduced as examples) are listed, not scored.
+    (one shape per top-level key; a fenced front matter is one), JSON
+    documents, and templates: placeholders in any style (<x>, {x}, {{x}},
+    [x], ..., …) with headings, `Label: value` lines or tags, heading
+    skeletons with **Field:** lines, and `Label: value` blocks.  Blocks are
+    grouped by structure (key paths at every depth, headings, labels), never
+    by the headings around them; a field such as `status: failed` separates
+    an envelope's variants.  Each member is a copy, a drifted copy, an
+    instance (the structure with its own values) or an example.
 
     \b
-    Exit 0 when every copy agrees with its owner, 1 when any differs,
-    2 for bad input.  Next step: `contractc adopt` shows the plan that puts
-    the copies under a contract.
+    The owning copy: one matching --owner; else the definition a file
+    declares (templates/, references/, a schema file, "produces the
+    following format"); else, in a git work tree, the copy changed most
+    recently; else the majority.  Printed by default: each drifted copy and
+    each instance that breaks the structure, with its diff, and one count
+    per kind; -v adds every owner, copy, instance and example.
+
+    \b
+    Exit 0 when nothing diverges, 1 when a copy drifted or an instance
+    breaks its shape, 2 for bad input.  Next step: `contractc adopt` shows
+    the plan that puts the copies under a contract.
     """
     from contractc.scan.report import scan_command
 
     include, exclude, owners = _with_recorded(path, include, exclude, owners)
-    return _report(scan_command(path, include, exclude, owners, quiet), fmt, diff, quiet, path)
+    return _report(scan_command(path, include, exclude, owners, quiet, verbose or fmt == "json"), fmt, diff, quiet, path)
 
 
 def _with_recorded(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...]):

@@ -138,9 +138,10 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "over-budget": (ExitCode.DRIFT, "a dispatch snippet is larger than its context budget"),
     # scan: copies of a shape in a plugin that is not (yet) managed
     "scan-shape": (ExitCode.CLEAN, "note: a shape scan found, its copies and its owning copy"),
-    "scan-divergent": (ExitCode.DRIFT, "a copy of a shape differs from the shape's owning copy"),
+    "scan-divergent": (ExitCode.DRIFT, "a drifted copy of a shape, or an instance that breaks its structure"),
     "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
     "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
+    "scan-member": (ExitCode.CLEAN, "note: a member of a shape that agrees with it (a copy, or an instance)"),
     "adopt-file": (ExitCode.CLEAN, "note: a file adopt writes, or would write (adopt --format json|github)"),
     "adopt-rewritten": (ExitCode.CLEAN, "warning: an adopted copy whose bytes change (adopt --format json|github)"),
     "adopt-checks-differ": (ExitCode.CLEAN, "warning: a copy's receiver checks differ from the list the adopted contract holds"),

@@ -27,6 +27,8 @@ class Listing:
     """False when git was not available, so .gitignore could not be honoured."""
     links: tuple[str, ...] = ()
     """Markdown files left out because they are symbolic links (or lead outside the folder), sorted."""
+    work_tree: bool = False
+    """True when ``root`` is inside a git work tree (so history can name the newest copy)."""
 
 
 def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> Listing:
@@ -36,7 +38,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
     (``*`` crosses folders, as in fnmatch); ``skip`` are paths or folder prefixes
     (``contracts/x.md``, ``prompts/``) that contractc itself wrote.
     """
-    listed = _git_listing(root.resolve())
+    listed, work_tree = _git_listing(root.resolve())
     ignored_by_git = listed is not None
     if listed is None:
         listed = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
@@ -57,28 +59,35 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
             paths.append(rel)
         elif path.is_symlink() or (path.is_file() and not path.resolve().is_relative_to(real_root)):
             links.append(rel)
-    return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))))
+    return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))), work_tree)
 
 
-def _git_listing(root: Path) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files under ``root``, relative to it; None without git."""
+def _git_listing(root: Path) -> tuple[list[str] | None, bool]:
+    """(tracked and untracked-but-not-ignored files under ``root``, relative to it, or None without git; whether ``root`` is in a work tree).
+
+    git runs with :data:`~contractc.scan.shapes.GIT_SAFE`: no hook or file-system monitor of the scanned repository runs.
+    """
+    from contractc.scan.shapes import GIT_SAFE, git_env
+
     args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+    env = git_env()
+    work_tree = False
     try:
         inside = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"], capture_output=True, env=env, check=False
+            ["git", *GIT_SAFE, "-C", str(root), "rev-parse", "--is-inside-work-tree"], capture_output=True, env=env, check=False
         )
-        if inside.returncode == 0 and inside.stdout.strip() == b"true":
-            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, env=env, check=True)
+        work_tree = inside.returncode == 0 and inside.stdout.strip() == b"true"
+        if work_tree:
+            done = subprocess.run(["git", *GIT_SAFE, "-C", str(root), *args], capture_output=True, env=env, check=True)
         else:
             with tempfile.TemporaryDirectory(prefix="contractc-scan-") as git_dir:
-                subprocess.run(["git", "init", "-q", "--bare", "--template=", git_dir], capture_output=True, env=env, check=True)
+                subprocess.run(["git", *GIT_SAFE, "init", "-q", "--bare", "--template=", git_dir], capture_output=True, env=env, check=True)
                 done = subprocess.run(
-                    ["git", f"--git-dir={git_dir}", f"--work-tree={root}", "-C", str(root), *args],
+                    ["git", *GIT_SAFE, f"--git-dir={git_dir}", f"--work-tree={root}", "-C", str(root), *args],
                     capture_output=True,
                     env=env,
                     check=True,
                 )
     except (OSError, subprocess.CalledProcessError):
-        return None
-    return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+        return None, work_tree
+    return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p], work_tree

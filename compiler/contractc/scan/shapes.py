@@ -1,69 +1,94 @@
-"""Stage 2 of ``scan``: group the units into shapes, choose each shape's owning copy, judge the others.
+"""Stage 2 of ``scan``: group the units into shapes, choose each shape's owning copy, label every member.
 
 Grouping (docs/adopt.md, "How scan groups copies"):
 
-* units of one kind and one key are candidates for one shape;
-* two units with the same bytes are copies of one shape, whatever their stages;
-* two units are copies of one shape when their stages agree (or one has none)
-  and their field sets overlap by at least half (Jaccard >= 0.5): the same key
-  with other fields in another stage is another shape (``review-stage.task_brief``);
-* a template's "fields" are its lines with every ``<placeholder>`` alike, so a
-  renamed placeholder is drift, not a new shape.
+* YAML units are candidates for one shape when they have the same key; JSON
+  documents, front matters and templates whatever their names;
+* units whose discriminating field holds another literal value (``status:
+  success`` and ``status: failed``) are variants, never one shape;
+* two candidates are one shape when their structures (key paths at every depth;
+  a template's headings, labels and tags) overlap by at least SAME_SHAPE
+  (Jaccard), counted through an index of the structures already seen, so the
+  cost grows with the number of blocks, not its square;
+* the same bytes are always one shape; headings around a block never split one;
+* a nested mapping (an element of ``per_reviewer_results``) joins a shape when
+  its structure overlaps it by NESTED_SHAPE.
 
-The owning copy (:func:`choose_owner`): a copy matching ``--owner GLOB``; else
-the copies in files that dispatch (orchestrators, skills, commands), the
-variant most of them hold; else the variant most copies hold; a tie goes to
-the first copy in path order.  The report says which rule decided.
+The owning copy (:func:`choose_owner`), among the members that are neither
+examples nor nested: a copy matching ``--owner GLOB``; else the copy a file
+declares as the definition (under ``templates/``, ``references/`` or a schema
+file, or introduced by prose such as "produces the following format"); else,
+in a git work tree, the copy whose lines changed most recently; else the
+variant most copies hold (a tie goes to a dispatching file, then to the first
+copy in path order).  The report prints the reason.
+
+Every member is labelled (:class:`Member`): ``copy`` (the owner's bytes),
+``drifted`` (meant to be a copy, and it is not), ``instance`` (the shape's
+structure with its own values) or ``example``; a drifted copy and an instance
+that breaks the structure are divergent.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import re
-from collections import Counter
+import subprocess
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from pathlib import Path
 from typing import Literal, NamedTuple
 
-from contractc.scan.blocks import Unit
+from contractc.load.worked import is_notation
+from contractc.scan.blocks import PLACEHOLDER, Unit
 
 NEAR_RATIO = 0.8
 """A lone block this similar (difflib ratio) to a shape's owning copy, under another key, is a near-copy."""
 SAME_SHAPE = 0.5
-"""The field-set overlap (Jaccard) above which two units with one key are copies of one shape."""
+"""The structure overlap (Jaccard of key paths, headings, labels) at or above which two candidates are one shape."""
+NESTED_SHAPE = 0.8
+"""The overlap at or above which a nested mapping is a copy of a shape stated elsewhere."""
 _FRONT_DISPATCH = re.compile(rb"^(?:role:\s*orchestrator|dispatches:)", re.MULTILINE)
-
-
+_DECLARES = re.compile(
+    r"(?i)produces? the following|the following (?:format|shape|structure|schema|template)|same (?:shape|format|structure) as"
+    r"|canonical|single source of truth|is defined (?:here|as)|\bschema\b"
+)
+_DEFINITION_DIRS = {"templates", "template", "references", "reference", "schemas", "schema"}
+_TYPE_WORDS = {
+    "string", "str", "text", "integer", "int", "number", "float", "boolean", "bool", "null", "none", "list", "array",
+    "object", "dict", "map", "date", "datetime", "timestamp", "url", "path", "uuid", "any",
+}
 Label = Literal["copy", "drifted", "instance", "example"]
-"""What a group member is (docs/adopt.md, "How scan classifies"): a byte copy of the owner, a copy that
-drifted from it, an instance filled with its own values by design, or an example of the shape."""
+"""What a member is: the owner's bytes, a copy that drifted from them, an instance with its own values, an example."""
 
 
 class Member(NamedTuple):
-    """One block of a group, labelled (see /work/wt/SCAN_API.md)."""
+    """One block of a group, labelled (docs/adopt.md, "How scan classifies")."""
 
     unit: Unit
     label: Label
     reason: str
     """A few words saying why it has its label (``same bytes as the owner``)."""
+    divergent: bool = False
+    """A drifted copy, or an instance that breaks the shape's structure: reported with its diff."""
 
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """One shape and every copy of it."""
+    """One shape and every member of it."""
 
     id: str
-    """The key, qualified by its stage (``review-stage.task_brief``) when the key names several shapes."""
+    """From the key, the template's title or label, or the JSON document's name (and its variant); stable across runs."""
     kind: str
     key: str
     stage: str | None
     copies: tuple[Unit, ...]
-    """Every copy, the owner included, in path and line order."""
+    """Every member's unit, the owner included, in path and line order (``copies[i] is members[i].unit``)."""
     owner: Unit
     owner_reason: str
     """Which rule chose the owner, said the way the report prints it."""
     members: tuple[Member, ...] = ()
-    """Every copy labelled, in the order of ``copies``."""
 
     @property
     def owner_rule(self) -> str:
@@ -71,11 +96,14 @@ class Group:
 
     @property
     def identical(self) -> tuple[Unit, ...]:
-        return tuple(u for u in self.copies if u is not self.owner and u.text == self.owner.text)
+        return tuple(m.unit for m in self.members if m.unit is not self.owner and m.unit.text == self.owner.text)
 
     @property
     def divergent(self) -> tuple[Unit, ...]:
-        return tuple(u for u in self.copies if u.text != self.owner.text)
+        return tuple(m.unit for m in self.members if m.divergent)
+
+    def labelled(self, label: Label) -> tuple[Member, ...]:
+        return tuple(m for m in self.members if m.label == label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,103 +115,194 @@ class NearCopy:
 
 @dataclass(slots=True)
 class _Cluster:
-    kind: str
-    key: str
-    stage: str | None
-    fields: frozenset[str]
+    bucket: tuple[str, ...]
+    paths: frozenset[str]
     units: list[Unit] = field(default_factory=list)
 
 
+def _bucket(unit: Unit) -> tuple[str, ...]:
+    """Which units may be one shape at all: the same kind, the same YAML key, the same variant."""
+    kind = unit.block.kind
+    if unit.key == "front-matter":
+        return ("front-matter", unit.variant)
+    if kind == "yaml":
+        return ("yaml", unit.key, unit.variant)
+    return (kind, unit.variant)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str], shared: int | None = None) -> float:
+    if not a and not b:
+        return 1.0
+    shared = len(a & b) if shared is None else shared
+    return shared / (len(a) + len(b) - shared)
+
+
 def group_units(
-    units: list[Unit], dispatchers: set[str], owner_globs: tuple[str, ...] = ()
+    units: list[Unit], dispatchers: set[str], owner_globs: tuple[str, ...] = (), history: History | None = None
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
-    """(shapes with two or more copies, shapes stated once, near-copies), each in id order."""
+    """(shapes with two or more members, shapes stated once, near-copies), each in id order."""
     clusters: list[_Cluster] = []
-    # Units inside a stage section seed the clusters, so a stage-less copy joins the stage it matches.
-    for unit in sorted(units, key=lambda u: (u.stage is None, u.block.path, u.line)):
-        best, score = None, SAME_SHAPE
-        for cluster in clusters:
-            if (cluster.kind, cluster.key) != (unit.block.kind, unit.key):
-                continue
-            if any(u.text == unit.text for u in cluster.units):
-                best = cluster  # the same bytes under another stage's heading are one shape pasted twice, not two shapes
-                break
-            if cluster.stage and unit.stage and cluster.stage != unit.stage:
-                continue
-            overlap = _jaccard(cluster.fields, unit.fields)
-            if overlap >= score:
-                best, score = cluster, overlap
+    index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    by_text: dict[tuple, int] = {}
+    top = [u for u in units if not u.within]
+    # Shapes seed the clusters before examples, so an example joins the shape it illustrates.
+    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path, u.line)):
+        bucket = _bucket(unit)
+        best = by_text.get((bucket, unit.text))
         if best is None:
-            best = _Cluster(unit.block.kind, unit.key, unit.stage, unit.fields)
-            clusters.append(best)
-        best.units.append(unit)
-        best.stage = best.stage or unit.stage
-    per_key = Counter((c.kind, c.key) for c in clusters)
-    groups: list[Group] = []
-    numbered: Counter[tuple[str, str]] = Counter()
-    for cluster in clusters:
-        copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line)))
-        if per_key[(cluster.kind, cluster.key)] == 1:
-            ident = cluster.key
-        elif cluster.stage:
-            ident = f"{cluster.stage}.{cluster.key}"
-        else:
-            numbered[(cluster.kind, cluster.key)] += 1
-            ident = f"{cluster.key}-{numbered[(cluster.kind, cluster.key)]}"
-        owner, rule = choose_owner(copies, dispatchers, owner_globs)
-        groups.append(Group(ident, cluster.kind, cluster.key, cluster.stage, copies, owner, rule, _members(copies, owner)))
+            shared: Counter[int] = Counter()
+            for p in unit.paths:
+                shared.update(index[bucket].get(p, ()))
+            score, best = SAME_SHAPE, None
+            candidates = shared.items() if unit.paths else [(i, 0) for i in index[bucket].get("", ())]
+            for i, n in candidates:
+                overlap = _jaccard(clusters[i].paths, unit.paths, n)
+                if overlap > score or (overlap == score and best is None):
+                    best, score = i, overlap
+        if best is None:
+            best = len(clusters)
+            clusters.append(_Cluster(bucket, unit.paths))
+            for p in unit.paths or ("",):
+                index[bucket][p].append(best)
+        by_text.setdefault((bucket, unit.text), best)
+        clusters[best].units.append(unit)
+    _place_nested([u for u in units if u.within], clusters)
+    groups = [_group(c, dispatchers, owner_globs, history) for c in clusters]
+    groups = [g for g in groups if g is not None]
+    _name(groups)
     groups.sort(key=lambda g: g.id)
-    shared = [g for g in groups if len(g.copies) > 1]
+    shared_groups = [g for g in groups if len(g.copies) > 1]
     single = [g for g in groups if len(g.copies) == 1]
+    return shared_groups, single, _near_copies(single, shared_groups)
+
+
+def _place_nested(nested: list[Unit], clusters: list[_Cluster]) -> None:
+    """Each nested mapping into the shape it copies, when one overlaps it by NESTED_SHAPE (its own block's aside)."""
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, c in enumerate(clusters):
+        if c.bucket[0] in ("yaml", "json") and len(c.paths) >= 3:
+            for p in c.paths:
+                index[p].append(i)
+    for unit in nested:
+        shared = Counter(i for p in unit.paths for i in index.get(p, ()))
+        best, score = None, NESTED_SHAPE
+        for i, n in shared.items():
+            c = clusters[i]
+            if all(u.block is unit.block for u in c.units):
+                continue  # its own block's shape: a part of it, not a copy pasted elsewhere
+            overlap = _jaccard(c.paths, unit.paths, n)
+            if overlap >= score:
+                best, score = i, overlap
+        if best is not None:
+            clusters[best].units.append(unit)
+
+
+def _group(cluster: _Cluster, dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None) -> Group | None:
+    copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
+    candidates = [u for u in copies if not u.block.example and not u.within]
+    if not candidates:
+        return None  # only examples, or only nested parts: no shape stated here
+    owner, reason = choose_owner(tuple(candidates), dispatchers, owner_globs, root)
+    members = tuple(_label(u, owner) for u in copies)
+    return Group("", owner.block.kind, owner.key, owner.stage, copies, owner, reason, members)
+
+
+def _name(groups: list[Group]) -> None:
+    """Shape ids from the owner's key, title or label, and the variant; qualified by stage, then numbered, when two collide."""
+    base = {}
+    for g in groups:
+        name = g.owner.key
+        if g.owner.variant:
+            value = g.owner.variant.split("=", 1)[1]
+            if value not in name.split("-"):
+                name = f"{name}-{value}"
+        base[id(g)] = name
+    counts = Counter(base.values())
+    seen: Counter[str] = Counter()
+    for g in sorted(groups, key=lambda g: (-len(g.copies), g.owner.block.path, g.owner.line)):
+        name = base[id(g)]
+        if counts[name] > 1 and g.stage:
+            name = f"{g.stage}.{name}"
+        seen[name] += 1
+        if seen[name] > 1:
+            name = f"{name}-{seen[name]}"
+        object.__setattr__(g, "id", name)
+
+
+def _near_copies(single: list[Group], shared: list[Group]) -> list[NearCopy]:
+    """Lone YAML units nearly a shape's owner under another key: bounded by structure, then difflib's quick ratios."""
+    index: dict[str, list[Group]] = defaultdict(list)
+    for g in shared:
+        if g.kind == "yaml":
+            for p in g.owner.paths:
+                index[p].append(g)
     near = []
     for lone in single:
         unit = lone.owner
-        scored = [
-            (difflib.SequenceMatcher(None, _body(unit), _body(g.owner), autojunk=False).ratio(), g)
-            for g in shared
-            if g.kind == unit.block.kind and g.key != unit.key
-        ]
-        ratio, group = max(scored, key=lambda s: s[0], default=(0.0, None))
-        if group is not None and ratio >= NEAR_RATIO:
-            near.append(NearCopy(unit, group, ratio))
-    return shared, single, near
+        if unit.block.kind != "yaml" or len(unit.paths) < 2:
+            continue
+        shared_paths = Counter(id(g) for p in unit.paths for g in index.get(p, ()))
+        best, best_ratio = None, NEAR_RATIO
+        for g in {id(g): g for p in unit.paths for g in index.get(p, ())}.values():
+            if g.key == unit.key or _jaccard(g.owner.paths, unit.paths, shared_paths[id(g)]) < SAME_SHAPE:
+                continue
+            matcher = difflib.SequenceMatcher(None, _body(unit), _body(g.owner), autojunk=False)
+            if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
+                continue
+            ratio = matcher.ratio()
+            if ratio >= best_ratio:
+                best, best_ratio = g, ratio
+        if best is not None:
+            near.append(NearCopy(unit, best, best_ratio))
+    return near
 
 
-def choose_owner(copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...] = ()) -> tuple[Unit, str]:
+# -- ownership ------------------------------------------------------------------------------------
+
+
+def choose_owner(
+    copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...] = (), root: History | None = None
+) -> tuple[Unit, str]:
     """The owning copy and the rule that chose it (see the module docstring)."""
     if owner_globs:
         matched = [u for u in copies if any(fnmatchcase(u.block.path, g) for g in owner_globs)]
         if matched:
-            return _majority(matched)[0], f"it matches --owner {' '.join(owner_globs)}"
-    dispatching = [u for u in copies if u.block.path in dispatchers]
-    if dispatching:
-        owner, held = _majority(dispatching)
-        variants = len({u.text for u in dispatching})
-        if variants == 1:
-            return owner, f"it is in {owner.block.path}, which dispatches the shape"
-        return owner, f"{held} of the {len(dispatching)} copies in dispatching files hold it"
-    owner, held = _majority(list(copies))
+            return _majority(matched, dispatchers)[0], f"it matches --owner {' '.join(owner_globs)}"
+    if len({u.text for u in copies}) == 1:
+        owner = _majority(list(copies), dispatchers)[0]
+        return owner, f"all {len(copies)} copies hold the same bytes" if len(copies) > 1 else "it is the only copy"
+    declared = [u for u in copies if _declared(u)]
+    if declared:
+        owner, _ = _majority(declared, dispatchers)
+        if len({u.text for u in declared}) > 1 and root is not None:
+            owner = _newest(declared, root) or owner
+        return owner, f"{owner.block.path} declares it as the definition ({_declared(owner)})"
+    if root is not None:
+        newest = _newest(list(copies), root)
+        if newest is not None:
+            return newest, f"its file changed most recently in git history ({_when(newest, root)})"
+    owner, held = _majority(list(copies), dispatchers)
     if held * 2 > len(copies):
-        return owner, f"{held} of the {len(copies)} copies hold it (no dispatching file has one)"
-    return owner, "no file dispatches it and no variant has a majority: the first copy in path order"
+        return owner, f"{held} of the {len(copies)} copies hold it"
+    if owner.block.path in dispatchers:
+        return owner, f"no variant has a majority; it is in {owner.block.path}, which dispatches the shape"
+    return owner, "no variant has a majority: the first copy in path order"
 
 
-def _members(copies: tuple[Unit, ...], owner: Unit) -> tuple[Member, ...]:
-    def one(unit: Unit) -> Member:
-        if unit is owner:
-            return Member(unit, "copy", "the owning copy")
-        if unit.text == owner.text:
-            return Member(unit, "copy", "same bytes as the owner")
-        return Member(unit, "drifted", "differs from the owner")
-
-    return tuple(one(u) for u in copies)
+def _declared(unit: Unit) -> str:
+    """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does."""
+    parts = unit.block.path.lower().split("/")
+    folder = next((p for p in parts[:-1] if p in _DEFINITION_DIRS), None)
+    if folder:
+        return f"a {folder}/ file"
+    if "schema" in parts[-1]:
+        return "a schema file"
+    m = _DECLARES.search(unit.block.before)
+    return f'the text above says "{m.group(0)}"' if m else ""
 
 
 def is_dispatcher(path: str, data: bytes) -> bool:
-    """A file that dispatches shapes: a skill, a command, an orchestrator agent, or front matter that says so.
-
-    Its copy is the statement the specialists were given, so it owns the shape.
-    """
+    """A file that dispatches shapes: a skill, a command, an orchestrator agent, or front matter that says so."""
     parts = path.split("/")
     if "skills" in parts[:-1] or "commands" in parts[:-1]:
         return True
@@ -195,16 +314,207 @@ def is_dispatcher(path: str, data: bytes) -> bool:
     return False
 
 
-def _majority(units: list[Unit]) -> tuple[Unit, int]:
+def _majority(units: list[Unit], dispatchers: set[str] = frozenset()) -> tuple[Unit, int]:
     counts = Counter(u.text for u in units)
     best = max(counts.values())
-    return next(u for u in units if counts[u.text] == best), best
+    tied = [u for u in units if counts[u.text] == best]
+    return next((u for u in tied if u.block.path in dispatchers), tied[0]), best
 
 
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
+# -- git history: which copy changed last ---------------------------------------------------------
+
+GIT_SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat")
+"""Options of every git scan runs in the scanned repository: none of its hooks or monitors ever runs."""
+
+
+class History:
+    """When git last changed each file of one work tree: one ``git log`` for the whole scan, asked only when needed.
+
+    A file with uncommitted changes counts as changed now (the user's latest edit).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._times: dict[str, int] | None = None
+
+    def changed(self, path: str) -> int | None:
+        if self._times is None:
+            self._times = _file_times(self.root)
+        return self._times.get(path)
+
+
+def git_env() -> dict[str, str]:
+    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+
+
+def _git(root: Path, *args: str) -> bytes | None:
+    try:
+        done = subprocess.run(["git", *GIT_SAFE, "-C", str(root), *args], capture_output=True, env=git_env(), check=False, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _file_times(root: Path) -> dict[str, int]:
+    """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
+    import time
+
+    times: dict[str, int] = {}
+    log = _git(root, "log", "--relative", "--no-renames", "--format=%x01%at", "--name-only", "-z", "--", ".")
+    when = 0
+    for chunk in (log or b"").split(b"\0"):
+        for part in chunk.split(b"\n"):
+            if part.startswith(b"\x01"):
+                when = int(part[1:] or 0)
+            elif part:
+                times.setdefault(part.decode("utf-8", "surrogateescape"), when)
+    status = _git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", ".")
+    now = int(time.time())
+    prefix = (_git(root, "rev-parse", "--show-prefix") or b"").strip().decode("utf-8", "surrogateescape")
+    for entry in (status or b"").split(b"\0"):
+        if len(entry) > 3:
+            path = entry[3:].decode("utf-8", "surrogateescape")
+            times[path[len(prefix):] if path.startswith(prefix) else path] = now
+    return times
+
+
+def _newest(units: list[Unit], history: History) -> Unit | None:
+    """The unit in the file git changed last; None when history does not tell one variant from another."""
+    known = [(t, u) for u in units if (t := history.changed(u.block.path)) is not None]
+    if len(known) < 2:
+        return None
+    latest = max(t for t, _ in known)
+    newest = [u for t, u in known if t == latest]
+    if len({u.text for u in newest}) > 1 or all(t == latest for t, _ in known):
+        return None  # one commit wrote them all: history says nothing
+    return newest[0]
+
+
+def _when(unit: Unit, history: History) -> str:
+    import datetime
+
+    t = history.changed(unit.block.path) or 0
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d")
+
+
+# -- labels ---------------------------------------------------------------------------------------
+
+
+def _label(unit: Unit, owner: Unit) -> Member:
+    if unit is owner:
+        return Member(unit, "copy", "the owning copy")
+    if unit.block.example:
+        return Member(unit, "example", unit.block.example)
+    if unit.text == owner.text:
+        return Member(unit, "copy", "same bytes as the owner")
+    where = f" in {unit.within}" if unit.within else ""
+    if _squash(unit.text) == _squash(owner.text):
+        return Member(unit, "copy", f"the owner's text but for whitespace{where}")
+    missing = sorted(owner.paths - unit.paths)
+    extra = sorted(unit.paths - owner.paths)
+    drift, own = _slot_differences(unit, owner)
+    if unit.block.path == owner.block.path and not unit.within:
+        return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    broken = _structure(missing, extra)
+    if broken and not _defines(owner):
+        # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
+        return Member(unit, "instance", f"another instance ({broken}); the owner states no notation to hold it to{where}")
+    if broken and all(p.startswith("line:") for p in (*missing, *extra)):
+        return Member(unit, "instance", f"a template with lines of its own ({broken}){where}")
+    if own:
+        if broken or drift:
+            why = broken or f"changes the notation of {_few(drift)}"
+            return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
+        return Member(unit, "instance", f"the same structure with its own values for {_few(own)}{where}")
+    if broken:
+        return Member(unit, "drifted", f"{broken}{where}", True)
+    if drift:
+        return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
+    return Member(unit, "drifted", f"its lines differ from the owner's (order or comments){where}", True)
+
+
+def _structure(missing: list[str], extra: list[str]) -> str:
+    parts = []
+    if missing:
+        parts.append(f"lacks {_few(missing)}")
+    if extra:
+        parts.append(f"adds {_few(extra)}")
+    return " and ".join(parts)
+
+
+def _few(paths: list[str]) -> str:
+    shown = ", ".join(p.split(":", 1)[-1] or "its opening text" for p in paths[:3])
+    return shown + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+
+def _defines(owner: Unit) -> bool:
+    """Whether the owner is written in the notation (types, enums, placeholders) for at least half of its values."""
+    values = [v for _, v in owner.slots if _value(v) or owner.block.kind == "template"]
+    if not values:
+        return True
+    return sum(1 for v in values if _notation(v) or PLACEHOLDER.search(v)) * 2 >= len(values)
+
+
+def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
+    """(paths whose notation differs: drift, paths holding the unit's own literal values: an instance's)."""
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    drift, own = [], []
+    for path, value in mine.items():
+        if path not in theirs or theirs[path] == value:
+            continue
+        kind = _difference(theirs[path], value, unit.block.kind != "template")
+        (own if kind == "own" else drift).append(path)
+    return drift, own
+
+
+def _slot_map(unit: Unit) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path, value in unit.slots:
+        out[path] = f"{out[path]}\n{value}" if path in out else value
+    return out
+
+
+def _difference(owner: str, copy: str, data: bool) -> str:
+    """``drift`` when the two differ in notation (or a template's prose); ``own`` when the copy holds a value of its own.
+
+    ``data``: a YAML or JSON value, where any literal is a value (a template's long prose is its definition).
+    """
+    if _normal(owner) == _normal(copy) or _value(owner) == _value(copy):
+        return "drift"  # a renamed placeholder, a quoted number, a changed comment
+    a, b = _notation(owner), _notation(copy)
+    if a and b:
+        return "drift"  # a type, an enum, a comment changed
+    if data or ((a or _short(owner)) and _short(copy)):
+        return "own"
+    return "drift"
+
+
+def _value(text: str) -> str:
+    body = text.split(" #", 1)[0] if not text.lstrip().startswith("#") else ""
+    return body.strip().strip("\"'`").strip()
+
+
+def _notation(text: str) -> bool:
+    body = _value(text)
+    return (
+        not body
+        or body.lower() in _TYPE_WORDS
+        or bool(PLACEHOLDER.fullmatch(body))
+        or is_notation(body)
+    )
+
+
+def _short(text: str) -> bool:
+    body = _value(text)
+    return bool(body) and len(body.split()) <= 3 and "\n" not in body and not PLACEHOLDER.search(body)
+
+
+def _normal(text: str) -> str:
+    return " ".join(PLACEHOLDER.sub("<>", text).split())
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _body(unit: Unit) -> str:
