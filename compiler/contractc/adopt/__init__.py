@@ -153,6 +153,8 @@ def plan_adoption(
         accepted = accept_drift or group.id in resolved
         for member in members_of(group):
             unit = member.unit
+            if getattr(unit, "within", ""):
+                continue  # a part of another block (an element pasted elsewhere): that block is adopted as a whole
             if member.label == "example":
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
@@ -165,7 +167,11 @@ def plan_adoption(
                 continue
             if member.label == "instance":
                 instances[id(unit)] = ref
-                plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
+                if getattr(member, "divergent", False):
+                    why = f"{member.reason}: wrapped in an instance region, bytes unchanged; it breaks the structure, so check reports it"
+                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
+                else:
+                    plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
                 continue
             adopted[id(unit)] = (ref, region)
     by_block: dict[tuple[str, int], list[Unit]] = {}

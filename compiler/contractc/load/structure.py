@@ -223,6 +223,8 @@ def _spec_paths(spec: Spec, path: str):
 def _node_paths(node: Node, path: str):
     if node.kind == "map":
         for f in node.fields:
+            if f.value.kind == "absent" and f.name.startswith("..."):
+                continue  # `{ ...x... }`, `{ id, ... }`: a placeholder, not a key
             yield f"{path}.{f.name}"
             yield from _node_paths(f.value, f"{path}.{f.name}")
     elif node.kind == "seq":
