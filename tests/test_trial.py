@@ -30,7 +30,7 @@ def seed_root(tmp_path, seeds):
 def test_scan_finds_the_planted_divergences_and_no_other(plugin, run_cli):
     run = run_cli("scan", str(plugin), "-q")
     assert run.code == 1
-    found = set(re.findall(r"^(\S+?):\d+:\d+: error\[scan-divergent\]: copy of (?:[\w-]+\.)?(\w+) ", run.out, re.M))
+    found = set(re.findall(r"^(\S+?):\d+:\d+: error\[scan-divergent\]: (?:drifted copy|instance) of (?:[\w-]+\.)?(\w+) ", run.out, re.M))
     assert found == DIVERGENT
 
 
@@ -197,7 +197,7 @@ def test_counts_of_one_read_as_english(tmp_path, run_cli):
             "agents/critic.md": BRIEF.format(title="Critic", modes="a | b | c"),
         },
     )
-    assert "2 files, 1 shape with 2 unmanaged copies: 1 divergent" in run_cli("scan", str(root)).out
+    assert "2 files, 1 shape stated more than once: 1 divergent (1 copy, 1 drifted," in run_cli("scan", str(root)).out
     assert "1 shape into contracts/plugin.md, 2 files rewritten" in run_cli("adopt", str(root), "--accept-drift").out
     assert "1 copy changes bytes" in run_cli("adopt", str(root), "--accept-drift").out
 
@@ -236,7 +236,7 @@ def test_validating_against_an_adopted_template_with_no_checks_says_nothing_was_
     assert run_cli("adopt", str(orchestration), "--write", "--accept-drift").code == 0
     returned = orchestration / "return.txt"
     returned.write_text("Packet ID: P-1\nStatus: COMPLETE\nWork completed: done\n")
-    run = run_cli("validate", "--root", str(orchestration), "packet-id-1", str(returned))
+    run = run_cli("validate", "--root", str(orchestration), "packet-id-status", str(returned))
     assert run.code == 0
     assert "was not judged: Executor handoff states no receiver checks" in run.out
     assert "passes 0 of 0" not in run.out

@@ -376,7 +376,7 @@ def _front_units(content: str, yaml_text: str, first_line: int, stage, before: s
     return [
         Unit(
             block("yaml", example), "front-matter", text, first_line, frozenset(str(k.value) for k, _ in node.value),
-            stage, frozenset(paths), tuple(slots),
+            stage, frozenset(paths), tuple(slots), _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
         )
     ]
 
@@ -435,8 +435,12 @@ def _walk(node: Any, prefix: str, raw: list[str], paths: set[str], slots: list[t
 def _as_written(node: Any, raw: list[str]) -> str:
     """A leaf's value with the comment on its line (``string  # UTC``): the notation is both."""
     start, end = node.start_mark, node.end_mark
-    if start.line == end.line and start.line < len(raw):
+    if getattr(node, "value", None) == "" and not getattr(node, "style", None):
+        return ""  # an empty value (`key:`, `{ a, b }`): nothing written
+    if start.line == end.line and start.line < len(raw) and getattr(node, "flow_style", None) is None and raw[start.line][end.column:].strip()[:1] in ("", "#"):
         return raw[start.line][start.column :].strip()
+    if isinstance(node.value, str):
+        return node.value[:200]
     return str(getattr(node, "value", ""))[:200] if not isinstance(node.value, list) else f"[{len(node.value)}]"
 
 

@@ -84,7 +84,7 @@ class Group:
     key: str
     stage: str | None
     copies: tuple[Unit, ...]
-    """Every member's unit, the owner included, in path and line order (``copies[i] is members[i].unit``)."""
+    """The members that are neither examples nor nested parts of another block, the owner included, in path and line order."""
     owner: Unit
     owner_reason: str
     """Which rule chose the owner, said the way the report prints it."""
@@ -171,8 +171,8 @@ def group_units(
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
-    shared_groups = [g for g in groups if len(g.copies) > 1]
-    single = [g for g in groups if len(g.copies) == 1]
+    shared_groups = [g for g in groups if len(g.members) > 1]
+    single = [g for g in groups if len(g.members) == 1]
     return shared_groups, single, _near_copies(single, shared_groups)
 
 
@@ -204,7 +204,8 @@ def _group(cluster: _Cluster, dispatchers: set[str], owner_globs: tuple[str, ...
         return None  # only examples, or only nested parts: no shape stated here
     owner, reason = choose_owner(tuple(candidates), dispatchers, owner_globs, root)
     members = tuple(_label(u, owner) for u in copies)
-    return Group("", owner.block.kind, owner.key, owner.stage, copies, owner, reason, members)
+    # `copies`: the members adopt may manage (never an example, nor a part of another block)
+    return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
 
 
 def _name(groups: list[Group]) -> None:
@@ -218,15 +219,33 @@ def _name(groups: list[Group]) -> None:
                 name = f"{name}-{value}"
         base[id(g)] = name
     counts = Counter(base.values())
+    colliding: dict[str, list[Group]] = defaultdict(list)
+    for g in groups:
+        colliding[base[id(g)]].append(g)
     seen: Counter[str] = Counter()
-    for g in sorted(groups, key=lambda g: (-len(g.copies), g.owner.block.path, g.owner.line)):
+    for g in sorted(groups, key=lambda g: (-len(g.members), g.owner.block.path, g.owner.line)):
         name = base[id(g)]
         if counts[name] > 1 and g.stage:
             name = f"{g.stage}.{name}"
+        elif counts[name] > 1:
+            name = _distinct_name(name, g, colliding[name])
         seen[name] += 1
         if seen[name] > 1:
             name = f"{name}-{seen[name]}"
         object.__setattr__(g, "id", name)
+
+
+def _distinct_name(name: str, group: Group, others: list[Group]) -> str:
+    """``packet-id-status``: the name qualified by the owner's first field no other shape of that name has."""
+    from contractc.load.slug import slugify
+
+    theirs = set().union(*(g.owner.paths for g in others if g is not group))
+    for path, _ in group.owner.slots:
+        if path and path not in theirs:
+            word = slugify(path.split(":", 1)[-1].replace("[]", "").replace(".", "-").replace("<>", ""))
+            if word:
+                return f"{name}-{word}"
+    return name
 
 
 def _near_copies(single: list[Group], shared: list[Group]) -> list[NearCopy]:
@@ -462,7 +481,8 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     for path, value in mine.items():
         if path not in theirs or theirs[path] == value:
             continue
-        kind = _difference(theirs[path], value, unit.block.kind != "template")
+        # a template's opening text (before its first heading or label) is its own title line, not its notation
+        kind = "own" if not path else _difference(theirs[path], value, unit.block.kind != "template")
         (own if kind == "own" else drift).append(path)
     return drift, own
 
@@ -484,8 +504,13 @@ def _difference(owner: str, copy: str, data: bool) -> str:
     a, b = _notation(owner), _notation(copy)
     if a and b:
         return "drift"  # a type, an enum, a comment changed
-    if data or ((a or _short(owner)) and _short(copy)):
+    if data:
         return "own"
+    if a and not b and _short(copy):
+        return "own"  # a placeholder filled in
+    held = PLACEHOLDER.findall(owner)
+    if held and sorted(held) == sorted(PLACEHOLDER.findall(copy)):
+        return "own"  # the same placeholders around a fixed part of its own (`Usage: /other-command <x>`)
     return "drift"
 
 
