@@ -114,7 +114,8 @@ def plan_adoption(
     ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
     each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies."""
     result = scan_plugin(root, include, exclude, owners)
-    groups, resolved = resolve_groups(list(result.groups), resolve)
+    # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
+    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1], resolve)
     if not groups:
         return Plan("", scan=result)
     if (root / CONFIG_NAME).exists():
