@@ -148,7 +148,7 @@ def plan_adoption(
 
     adopted: dict[int, tuple[str, bytes]] = {}
     instances: dict[int, str] = {}
-    drift_hint = "rewrite it to the owner with --accept-drift, or choose the owning copy with --resolve"
+    drift_hint = "rewrite it to the owner with --accept-drift; if this copy is the right one, --resolve"
     for group in groups:
         ref, region = refs[group.id]
         accepted = accept_drift or group.id in resolved
