@@ -169,7 +169,10 @@ def plan_adoption(
             if member.label == "instance":
                 instances[id(unit)] = ref
                 if getattr(member, "divergent", False):
-                    why = f"{member.reason}: wrapped in an instance region, bytes unchanged; it breaks the structure, so check reports it"
+                    why = (
+                        f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
+                        "and check reports it where a key, heading or label line differs from the shape's"
+                    )
                     plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
                 else:
                     plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))

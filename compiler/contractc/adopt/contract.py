@@ -65,6 +65,7 @@ def render_contract(
         return len("".join(out).encode())
 
     titles = {anchor: _stage_title(anchor, by_stage[anchor], data) for anchor in by_stage}
+    sends = dispatched_to(groups, dispatchers)
     shape_titles = _shape_titles([g for g in groups if g.kind != "yaml"], data)
     for anchor in sorted(by_stage, key=lambda a: (a == _NO_STAGE, natural_key(titles[a]), a)):
         members = by_stage[anchor]
@@ -74,7 +75,7 @@ def render_contract(
             placed.append(Placed(group, at()))
             out.append(f"```yaml\n{_ends(group.owner.text)}```\n")
         for group in (g for g in members if g.kind != "yaml"):
-            producer, consumers, unsure = infer_direction(group, dispatchers, data)
+            producer, consumers, unsure = infer_direction(group, dispatchers, data, sends)
             out.append(f"\n### {shape_titles[group.id]} {{#{group.id}}}\n\n")
             out.append(f"Produced by `{producer}`; consumed by {', '.join(f'`{c}`' for c in consumers)}.\n\n")
             if unsure:
@@ -161,12 +162,25 @@ UNKNOWN_CONSUMER = "unknown-consumer"
 """The consumer written when no file that dispatches a shape was found (the contract then says so)."""
 
 
-def infer_direction(group: Group, dispatchers: frozenset[str], data: Mapping[str, bytes]) -> tuple[str, list[str], str]:
+def dispatched_to(groups: Iterable[Group], dispatchers: frozenset[str]) -> dict[str, set[str]]:
+    """File -> the dispatching files that hold a copy of a shape it holds too: who sends it work."""
+    sends: dict[str, set[str]] = {}
+    for group in groups:
+        holders = {u.block.path for u in group.copies}
+        for path in holders - dispatchers:
+            sends.setdefault(path, set()).update(holders & dispatchers)
+    return sends
+
+
+def infer_direction(
+    group: Group, dispatchers: frozenset[str], data: Mapping[str, bytes], sends: Mapping[str, set[str]] | None = None
+) -> tuple[str, list[str], str]:
     """(producer, consumers, why unsure or "") of a returned shape.
 
     A copy in a file that does not dispatch (a specialist agent) is a copy of what that agent returns: it
     produces the shape.  A copy in a file that dispatches (a skill, a command, an orchestrator) is what
-    the dispatcher expects back: it consumes it; so does a dispatching file that names the producer.  The
+    the dispatcher expects back: it consumes it; so does a dispatching file that sends the producer work
+    (``sends``: it holds another shape the producer holds, such as the brief) or names the producer.  The
     producer is never one of its consumers.  When several specialists hold a copy, or only dispatchers
     do, or no dispatcher is found, the guess is said, so the contract tells the maintainer to check it.
     """
@@ -188,6 +202,8 @@ def infer_direction(group: Group, dispatchers: frozenset[str], data: Mapping[str
         producer = agent_name(group.owner.block.path)
         doubts.append("every copy is in a file that dispatches, so which agent returns it is a guess")
     consumers = [n for n in names(senders) if n != producer]
+    if not consumers and returners:
+        consumers = [n for n in names(sorted((sends or {}).get(first, ()))) if n != producer]
     if not consumers:
         mention = re.compile(rf"(?<![\w-]){re.escape(producer)}(?![\w-])".encode())
         consumers = [n for n in names(sorted(p for p in dispatchers if mention.search(data.get(p, b"")))) if n != producer]
