@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from contractc.model import DataShape, Node, Spec, TextShape
+from contractc.model.records import DataShape, Node, Spec, TextShape
 
 _FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 _HEADING = re.compile(r"^[ \t]{0,3}(?P<level>#{1,6})[ \t]+(?P<title>.*?)[ \t]*#*[ \t]*$")
@@ -164,7 +164,7 @@ def _compare_items(theirs: list[Item], ours: list[Item], containers: bool) -> Co
 
 
 def _compare_data(shape: DataShape, body: str, path: str, first_line: int) -> Compared:
-    from contractc.diagnostics import ContractcError
+    from contractc.report.diagnostics import ContractcError
     from contractc.load.yaml_block import parse_block, to_node
 
     try:

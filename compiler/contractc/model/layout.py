@@ -1,7 +1,7 @@
-"""Where every page and anchor of the contract site is, computed from the model alone, once (``Project.site``).
+"""Where every page and anchor of the contract site is, computed from the model alone (:func:`site_layout`).
 
 Part of the model, not of a stage: the page renderer
-(:mod:`contractc.site.pages`), ``anchors.json`` and link checking
+(:mod:`contractc.emit.site`), ``anchors.json`` and link checking
 (:mod:`contractc.drift.links`) all read this one layout, so the site never
 derives an anchor differently from the compiler.  It imports no jinja2 and
 renders nothing: it only names pages and the anchors each page will carry,
@@ -11,9 +11,9 @@ with the source ``file:line`` each anchor comes from.
 from pathlib import PurePosixPath
 from typing import Literal, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.fields import field_rows
-from contractc.model import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.fields import field_rows
+from contractc.model.records import DEFAULT_SITE_URL, Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
 RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
 """Names under the prefix that the generated pages use themselves."""
@@ -102,8 +102,6 @@ def site_relative_url(config: Config, page_path: str, directory_urls: bool | Non
 
 def named_prefix(config: Config) -> str:
     """The site prefix that ``site_url`` itself already ends with (the default's ``contracts``), or ``""``."""
-    from contractc.load.config import DEFAULT_SITE_URL
-
     prefix = config.site.prefix
     if prefix and config.site_url == DEFAULT_SITE_URL and DEFAULT_SITE_URL.endswith(f"/{prefix}/"):
         return prefix

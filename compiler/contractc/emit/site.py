@@ -21,15 +21,15 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup  # jinja2's own string type; this module only loads to render
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import dump_json
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import dump_json
 from contractc.load.paths import confined
-from contractc.budget import snippet_size
-from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.model.budget import snippet_size
+from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import contract_page_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
-from contractc.fields import field_rows
-from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
+from contractc.model.fields import field_rows
+from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
 
@@ -46,12 +46,12 @@ def render_site(
     ``root`` is the project root (default: the one the project was loaded from),
     where the override folder of templates (``site.templates``) is found.
     ``since`` is what the Changes pages list: the pipeline computes it
-    (:func:`contractc.release.since_last_release`); the site runs no diff.
+    (:func:`contractc.diff.release.since_last_release`); the site runs no diff.
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
     ``site.directory_urls`` in contractc.yaml, else true).
     """
     root = Path(project.root) if root is None else root
-    layout = project.site
+    layout = site_layout(project)
     if directory_urls is None:
         directory_urls = project.config.site.directory_urls
     env = template_environment(project, root)
@@ -111,6 +111,24 @@ def render_site(
     files.update(raw.files)
     files["anchors.json"] = anchors_json(project, layout, directory_urls)
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
+
+
+def emit_site_pages(project: Project, since: Since) -> dict[str, bytes]:
+    """The ``site`` output kind: the pages stored under ``out.site`` (for engines without mkdocs plugins), listing
+    ``since`` on the Changes pages; nothing when ``out.site`` is not set (the mkdocs plugin renders them in memory)."""
+    folder = project.config.out.site
+    if not folder:
+        return {}
+    return {f"{folder}/{path}": data for path, data in render_site(project, since=since).items()}
+
+
+def site_pages_folder(project: Project) -> str | None:
+    """The folder the stored pages own (``<out.site>/<prefix>``); ``anchors.json`` sits beside it."""
+    folder = project.config.out.site
+    if not folder:
+        return None
+    prefix = project.config.site.prefix
+    return f"{folder}/{prefix}" if prefix else folder
 
 
 def _changes_pages(project: Project, since: Since, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
@@ -461,7 +479,7 @@ def _role_prompts(project: Project) -> dict[str, tuple[str, bytes]]:
     """Shape id -> (prompt path, bytes) of its role-file prompt: the bytes the prompts emitter writes."""
     if not project.roles:
         return {}
-    from contractc.filled import role_prompts
+    from contractc.emit.filled import role_prompts
 
     return {shape_id: (path, data) for path, (_, shape_id, data) in role_prompts(project).items()}
 
@@ -488,7 +506,7 @@ def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
     """
     if not any(c.data_shapes for c in project.contracts):
         return {}
-    from contractc.shape_schemas import compile_schemas
+    from contractc.model.schemas import compile_schemas
 
     found: dict[str, list[tuple[str, str, bytes]]] = {}
     for shape_id, compiled in compile_schemas(project, check=False).items():  # checked where they are emitted
