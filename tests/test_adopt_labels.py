@@ -172,3 +172,25 @@ def test_the_lead_probe_each_outcome_file_keeps_its_own_result_line(tmp_path, ru
 
 def test_the_fixture_is_what_its_docstring_says():
     assert set(FILES) >= set(UNTOUCHED) and BRIEF in FILES["agents/npm.md"] and DRIFTED_BRIEF in FILES["agents/crates.md"]
+
+
+def test_sections_are_titled_from_the_plugins_headings_cleaned_and_in_natural_order(tmp_path, run_cli):
+    stages = {"9": ("## Stage 9: Build", "build_brief"), "10": ("## Stage 10 — `Publish`:", "publish_brief"), "9.5": ("## **Stage 9.5** Verify", "verify_brief")}
+    orchestrator = ["---\nrole: orchestrator\n---\n# Orchestrator\n"]
+    for heading, key in stages.values():
+        block = f"```yaml\n{key}:\n  target: string\n  mode: fast | full\n```\n"
+        orchestrator.append(f"\n{heading}\n\nSend:\n\n{block}")
+        (tmp_path / "agents").mkdir(exist_ok=True)
+        (tmp_path / f"agents/{key.split('_')[0]}er.md").write_text(f"# Worker\n\n{heading}\n\nYou receive:\n\n{block}")
+    (tmp_path / "agents/orchestrator.md").write_text("".join(orchestrator))
+    assert run_cli("adopt", str(tmp_path), "--write").code == 0
+    contract = (tmp_path / "contracts" / next(p.name for p in (tmp_path / "contracts").iterdir())).read_text()
+    titles = [line for line in contract.splitlines() if line.startswith("## ")]
+    assert [t.split(" {#")[0] for t in titles] == ["## Stage 9: Build", "## Stage 9.5 Verify", "## Stage 10 — Publish"]
+
+
+def test_natural_order_compares_numbers_by_value():
+    from contractc.adopt.contract import clean_title, natural_key
+
+    assert sorted(["Stage 10", "Stage 9.5", "Stage 9", "Stage 1"], key=natural_key) == ["Stage 1", "Stage 9", "Stage 9.5", "Stage 10"]
+    assert clean_title("**Step 2** — [the brief](x.md) {#brief}:") == "Step 2 — the brief"
