@@ -7,7 +7,7 @@ recorded == wanted means the contract did not change since.
 
 An instance region (``instance=ID``) holds no contract bytes: its verdict
 (:func:`instance_verdict`) holds its block to the shape's structure
-(:mod:`contractc.load.structure`): a key, heading or label line the shape has
+(:mod:`contractc.drift.structure`): a key, heading or label line the shape has
 and the instance lacks, or one it holds that the shape does not have, fails;
 a value of its own never does.
 """
@@ -18,7 +18,7 @@ import hashlib
 
 from contractc.report.diagnostics import Diagnostic
 from contractc.load.references import region_bytes
-from contractc.load.structure import Compared, compare
+from contractc.drift.structure import Compared, compare
 from contractc.model.records import Project, Region, TargetFile
 from contractc.output.outputs import Change, Output
 
@@ -197,7 +197,7 @@ def instance_changes(project: Project, diagnostics: list[Diagnostic]) -> dict[Di
 
 
 def _listed(items, limit: int = 4) -> str:
-    names = [i.name for i in items]
+    names = [i.shown for i in items]
     shown = ", ".join(names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 

@@ -284,6 +284,11 @@ def _structure_line(line: str) -> tuple[str, str] | None:
     return None
 
 
+structure_line = _structure_line
+"""The one reader of a template line's structure, public: check holds instance regions to it too
+(:mod:`contractc.drift.structure`)."""
+
+
 def _template_units(content: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
     lines = [line for line in content.splitlines() if line.strip()]
     if not lines:

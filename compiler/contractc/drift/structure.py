@@ -9,9 +9,11 @@ only the structure is compared, never a value:
   or a placeholder (``{ ...anything... }``) may hold any keys;
 * a JSON template: its key paths, read leniently (placeholders such as
   ``<string>`` or ``"a" | "b"`` stand where a value goes);
-* any other template: its headings and its label lines (``**Root cause:** ...``,
-  ``Verdict: ...``); a heading holding a placeholder (``## <title>``) stands for any
-  heading of its level.
+* any other template: its headings, label lines (``**Root cause:** ...``,
+  ``Verdict: ...``) and tag lines, read by scan's own reader of template structure
+  (:func:`contractc.scan.blocks.structure_line`), so scan and check agree on what a
+  template's structure is; a heading holding a placeholder (``## <title>``) stands for
+  any heading of its level.
 
 :func:`compare` returns what the instance lacks and what it holds that the shape
 does not, each with the instance's line, and both structures as lines for a diff.
@@ -25,9 +27,6 @@ from typing import NamedTuple
 from contractc.model.records import DataShape, Node, Spec, TextShape
 
 _FENCE = re.compile(r"^[ \t]{0,3}(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
-_HEADING = re.compile(r"^[ \t]{0,3}(?P<level>#{1,6})[ \t]+(?P<title>.*?)[ \t]*#*[ \t]*$")
-_LABEL = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<label>[A-Za-z][\w()/'-]*(?:[ \t][\w()/'-]+){0,5}?)[ \t]*(?::(?:\*\*|__)|(?:\*\*|__)?:)(?:[ \t]|$)")
-_PLACEHOLDER = re.compile(r"<[^<>\n]+>|\{\{[^{}\n]*\}\}|\{[^{}\n]*\}|\[[^\[\]\n]*\]|\.\.\.|…")
 
 
 class Item(NamedTuple):
@@ -36,6 +35,18 @@ class Item(NamedTuple):
     name: str
     line: int
     """1-based line in the text it was read from (0 when it has none)."""
+
+    @property
+    def shown(self) -> str:
+        return shown(self.name)
+
+
+def shown(name: str) -> str:
+    """A structure entry as a person writes it: ``$.a.b``, ``## findings``, ``verdict:``, ``<report>``."""
+    kind, _, rest = name.partition(":")
+    if kind.startswith("h") and kind[1:].isdigit():
+        return f"{'#' * int(kind[1:])} {rest}"
+    return {"label": f"{rest}:", "tag": f"<{rest}>"}.get(kind, name) if rest else name
 
 
 class Compared(NamedTuple):
@@ -127,26 +138,22 @@ def json_paths(text: str, first_line: int = 1) -> list[Item]:
 
 
 def template_items(text: str, first_line: int = 1) -> list[Item]:
-    """The headings (``## findings``) and label lines (``verdict:``) of a template, each once, with its line."""
+    """The headings (``h2:findings``), label lines (``label:verdict``) and tag lines of a template, each once,
+    with its line."""
+    from contractc.scan.blocks import structure_line
+
     found: dict[str, Item] = {}
     for n, line in enumerate(text.split("\n")):
-        heading = _HEADING.match(line)
-        if heading is not None:
-            title = _PLACEHOLDER.sub("<>", heading["title"]).strip(" *_:")
-            name = f"{heading['level']} {' '.join(title.casefold().split())}"
-        else:
-            label = _LABEL.match(line)
-            if label is None or _PLACEHOLDER.fullmatch(label["label"]):
-                continue
-            name = " ".join(label["label"].casefold().split()) + ":"
-        found.setdefault(name, Item(name, first_line + n))
+        read = structure_line(line)
+        if read is not None:
+            found.setdefault(read[0], Item(read[0], first_line + n))
     return list(found.values())
 
 
 def _compare_items(theirs: list[Item], ours: list[Item], containers: bool) -> Compared:
     have = {i.name for i in ours}
     want = {i.name for i in theirs}
-    wildcards = {i.name.split(" ", 1)[0] for i in theirs if i.name.startswith("#") and "<>" in i.name}
+    wildcards = {i.name.split(":", 1)[0] for i in theirs if i.name.startswith("h") and "<>" in i.name}
 
     def parent(name: str) -> str:
         return name[: max(name.rfind("."), name.rfind("[*]"))] if containers else ""
@@ -159,8 +166,8 @@ def _compare_items(theirs: list[Item], ours: list[Item], containers: bool) -> Co
         and "<>" not in i.name
         and (not containers or parent(i.name) in ("$", "") or parent(i.name) in have)
     )
-    foreign = tuple(i for i in ours if i.name not in want and i.name.split(" ", 1)[0] not in wildcards)
-    return Compared(missing, foreign, tuple(i.name for i in theirs), tuple(i.name for i in ours))
+    foreign = tuple(i for i in ours if i.name not in want and i.name.split(":", 1)[0] not in wildcards)
+    return Compared(missing, foreign, tuple(i.shown for i in theirs), tuple(i.shown for i in ours))
 
 
 def _compare_data(shape: DataShape, body: str, path: str, first_line: int) -> Compared:
