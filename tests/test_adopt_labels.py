@@ -194,3 +194,12 @@ def test_natural_order_compares_numbers_by_value():
 
     assert sorted(["Stage 10", "Stage 9.5", "Stage 9", "Stage 1"], key=natural_key) == ["Stage 1", "Stage 9", "Stage 9.5", "Stage 10"]
     assert clean_title("**Step 2** — [the brief](x.md) {#brief}:") == "Step 2 — the brief"
+
+
+def test_the_json_plan_locates_every_kept_block_and_carries_the_drifted_copys_diff(plugin, run_cli):
+    doc = json.loads(run_cli("adopt", str(plugin), "--format", "json").out)
+    kept = {(d["path"], d["line"]): d["message"] for d in doc["diagnostics"] if d["code"] == "adopt-kept"}
+    assert kept[("agents/crates.md", 8)].startswith("drifted of package_brief left byte for byte: adds mirror")
+    assert any(m.startswith("instance of ") for m in kept.values())
+    diffs = {c["path"]: c["diff"] for c in doc["changes"]}
+    assert "-  mirror: string" in diffs["agents/crates.md:8"]
