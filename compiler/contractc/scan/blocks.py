@@ -166,10 +166,12 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     closing = src.data[src.offset(end - 1) : src.offset(end)]
     newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
 
+    shown = illustration(before, content)
+
     def block(kind: Kind, example: str) -> Block:
         return Block(
             src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline,
-            example, before, heading,
+            shown or example, before, heading,
         )
 
     first_line = start + 2
@@ -234,6 +236,19 @@ def _label_unit(content: str, labelled, first_line: int, stage, before: str, blo
         block("template", example), slugify(labelled[0][0]), content, first_line, frozenset(k for k, _ in labelled),
         stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
     )
+
+
+_ILLUSTRATION = re.compile(
+    r"(?i)^\W*(good|bad|wrong|right|correct|incorrect|better|worse|avoid|don'?t|do not)\b|[❌✅👍👎]|\b(good|bad) example"
+)
+
+
+def illustration(before: str, content: str) -> str:
+    """Why a block is a Good or Bad illustration (``Bad:`` above it, ``❌ WRONG`` as its first line); empty otherwise."""
+    first = next((line.strip() for line in content.splitlines() if line.strip()), "")
+    if _ILLUSTRATION.search(before) or _ILLUSTRATION.match(first):
+        return "a Good/Bad illustration, not the shape itself"
+    return ""
 
 
 def _first(content: str) -> str:
@@ -317,7 +332,9 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     if prose:
         structure.insert(0, ("", "\n".join(prose)))
     values = [_Scalar(v or None) for p, v in structure if p.startswith("label:")]
-    example = example_reason(values, before, info_example) if values and not placeholders else ""
+    example = example_reason(values, before, info_example) if values else ""
+    if not example.startswith("the text above"):
+        example = ""  # a template's plain field descriptions are its definition; only the text above makes it an example
     key = _template_label(lines)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
     return [
@@ -329,15 +346,15 @@ def _template_label(lines: list[str]) -> str:
     """The template's name: its status line's label, its title heading, its first tag or its first label."""
     first = lines[0]
     heading = _HEADING.match(first)
-    if heading:
-        return slugify(PLACEHOLDER.sub("", heading["title"])) or "template"
+    if heading and slugify(PLACEHOLDER.sub("", heading["title"])):
+        return slugify(PLACEHOLDER.sub("", heading["title"]))
     status = _STATUS.match(first)
     if status:
         return status["label"].lower()
     for line in lines:
         found = _structure_line(line)
-        if found and found[0].startswith(("h", "tag:", "label:")):
-            return slugify(found[0].split(":", 1)[1].replace("<>", "")) or "template"
+        if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
+            return slugify(found[0].split(":", 1)[1].replace("<>", ""))
     return slugify(PLACEHOLDER.sub("", first))[:40].strip("-") or "template"
 
 
@@ -399,6 +416,21 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
     bounds = [0, *starts[1:], len(lines)]
     example = example_reason([v for _, v in node.value], before, info_example)
     built = block("yaml", example)
+    def scalar(v: Any) -> bool:
+        return isinstance(v, yaml.ScalarNode) or (
+            isinstance(v, yaml.SequenceNode) and all(isinstance(i, yaml.ScalarNode) for i in v.value)
+        )
+
+    if len(node.value) >= 2 and all(scalar(v) for _, v in node.value):
+        # a flat block of scalar keys (`title: <x>` / `type: a | b`) is one shape, not one per key
+        paths: set[str] = set()
+        slots: list[tuple[str, str]] = []
+        _walk(node, "", raw, paths, slots)
+        text = "".join(lines).rstrip("\n") + "\n" if content.strip() else content
+        return [
+            Unit(built, str(node.value[0][0].value), text, first_line, frozenset(str(k.value) for k, _ in node.value),
+                 stage, frozenset(paths), tuple(slots), _variant(dict(slots)))
+        ]
     units = []
     for i, (key, value) in enumerate(node.value):
         chunk = lines[bounds[i] : bounds[i + 1]]
@@ -446,7 +478,7 @@ def _as_written(node: Any, raw: list[str]) -> str:
         return raw[start.line][start.column :].strip()
     if isinstance(node.value, str):
         return node.value[:200]
-    return str(getattr(node, "value", ""))[:200] if not isinstance(node.value, list) else f"[{len(node.value)}]"
+    return ", ".join(str(getattr(item, "value", "")) for item in node.value)[:200]  # a list of scalars if not isinstance(node.value, list) else f"[{len(node.value)}]"
 
 
 def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: Block, stage) -> list[Unit]:
@@ -522,7 +554,12 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
     try:
         doc = json.loads(content)
     except (ValueError, RecursionError):
-        return []
+        if not content.lstrip().startswith('"'):
+            return []
+        try:  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs often paste one
+            doc = json.loads("{" + content.strip().rstrip(",") + "}")
+        except (ValueError, RecursionError):
+            return []
     if not isinstance(doc, dict) or not doc:
         return []
     values = [_Scalar(v) for v in _leaves(doc)]
@@ -557,7 +594,7 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
 
 def _json_name(doc: dict, heading: str) -> str:
     """A JSON shape's name: its discriminator (``"event": "dispatch"`` -> ``dispatch-envelope``), its one key, the heading above, its first key."""
-    for k in ("event", "type", "kind", "action", "op", "message", "variant", "name"):
+    for k in (*DISCRIMINATORS, "name"):
         value = doc.get(k)
         if isinstance(value, str) and not _is_notation(value) and slugify(value):
             return f"{slugify(value)[:40]}-envelope"

@@ -159,6 +159,14 @@ def group_units(
                 overlap = _jaccard(clusters[i].paths, unit.paths, n)
                 if overlap > score or (overlap == score and best is None):
                     best, score = i, overlap
+            if best is None and unit.block.example and unit.variant:
+                # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
+                general = (*bucket[:-1], "")
+                shared = Counter(i for p in unit.paths for i in index[general].get(p, ()))
+                for i, n in shared.items():
+                    overlap = _jaccard(clusters[i].paths, unit.paths, n)
+                    if overlap >= score:
+                        best, score = i, overlap
         if best is None:
             best = len(clusters)
             clusters.append(_Cluster(bucket, unit.paths))
@@ -167,6 +175,9 @@ def group_units(
         by_text.setdefault((bucket, unit.text), best)
         clusters[best].units.append(unit)
     _place_nested([u for u in units if u.within], clusters)
+    if history is not None:  # the blames every ambiguous shape will ask for, side by side
+        asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
+        history.prefetch([u for found in asked if len({u.text for u in found}) > 1 for u in history.by_recency(found)[:2]])
     groups = [_group(c, dispatchers, owner_globs, history) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
@@ -241,7 +252,7 @@ def _distinct_name(name: str, group: Group, others: list[Group]) -> str:
 
     theirs = set().union(*(g.owner.paths for g in others if g is not group))
     for path, _ in group.owner.slots:
-        if path and path not in theirs:
+        if path and path not in theirs and slugify(path.split(":", 1)[-1]) != name:
             word = slugify(path.split(":", 1)[-1].replace("[]", "").replace(".", "-").replace("<>", ""))
             if word:
                 return f"{name}-{word}"
@@ -299,7 +310,7 @@ def choose_owner(
     if root is not None:
         newest = _newest(list(copies), root)
         if newest is not None:
-            return newest, f"its file changed most recently in git history ({_when(newest, root)})"
+            return newest, f"its lines changed most recently in git history ({_when(newest, root)})"
     owner, held = _majority(list(copies), dispatchers)
     if held * 2 > len(copies):
         return owner, f"{held} of the {len(copies)} copies hold it"
@@ -347,72 +358,125 @@ GIT_SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c"
 
 
 class History:
-    """When git last changed each file of one work tree: one ``git log`` for the whole scan, asked only when needed.
+    """``git blame`` of one work tree: when each copy's lines last changed, asked once per distinct variant.
 
-    A file with uncommitted changes counts as changed now (the user's latest edit).
+    Lines not committed yet count as changed now (the user's latest edit). The blames of a scan run
+    side by side (:meth:`prefetch`), each with :data:`GIT_SAFE`.
     """
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._times: dict[str, int] | None = None
+        self.times: dict[tuple[str, int, int], int | None] = {}
+        self._files: dict[str, int] | None = None
 
-    def changed(self, path: str) -> int | None:
-        if self._times is None:
-            self._times = _file_times(self.root)
-        return self._times.get(path)
+    def file_changed(self, path: str) -> int:
+        """When git last changed the file (one ``git log`` for the scan; uncommitted: now): a bound on its lines' time."""
+        if self._files is None:
+            self._files = _file_times(self.root)
+        return self._files.get(path, 0)
+
+    def by_recency(self, units: list[Unit]) -> list[Unit]:
+        """The variants of ``units``, the one in the file changed last first."""
+        return sorted(variants(units), key=lambda u: -self.file_changed(u.block.path))
+
+    @staticmethod
+    def _key(unit: Unit) -> tuple[str, int, int]:
+        return unit.block.path, unit.line, unit.line + max(unit.text.count("\n"), 1) - 1
+
+    def prefetch(self, units: list[Unit]) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        keys = sorted({self._key(u) for u in units} - set(self.times))
+        if not keys:
+            return
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            for key, when in zip(keys, pool.map(lambda k: _blame(self.root, *k), keys)):
+                self.times[key] = when
+
+    def changed(self, unit: Unit) -> int | None:
+        key = self._key(unit)
+        if key not in self.times:
+            self.times[key] = _blame(self.root, *key)
+        return self.times[key]
 
 
 def git_env() -> dict[str, str]:
     return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
 
 
-def _git(root: Path, *args: str) -> bytes | None:
+def _blame(root: Path, path: str, first: int, last: int) -> int | None:
+    """The author time of the newest commit among lines ``first``..``last`` of ``path``; None when git cannot say."""
     try:
-        done = subprocess.run(["git", *GIT_SAFE, "-C", str(root), *args], capture_output=True, env=git_env(), check=False, timeout=120)
+        done = subprocess.run(
+            ["git", *GIT_SAFE, "-C", str(root), "blame", "--line-porcelain", "-L", f"{first},{last}", "--", path],
+            capture_output=True, env=git_env(), check=False, timeout=60,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout if done.returncode == 0 else None
+    if done.returncode != 0:
+        return None
+    return max((int(line.split()[1]) for line in done.stdout.splitlines() if line.startswith(b"author-time ")), default=None)
+
+
+def variants(units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
+    """The first unit of each distinct text: what history is asked about."""
+    return list({u.text: u for u in reversed(units)}.values())[::-1]
+
+
+def _newest(units: list[Unit], history: History) -> Unit | None:
+    """The variant whose lines git changed last; None when history does not tell one variant from another.
+
+    Variants are blamed newest file first; one whose whole file is older than the best lines found is never blamed.
+    """
+    known: list[tuple[int, Unit]] = []
+    for unit in history.by_recency(units):
+        if known and history.file_changed(unit.block.path) < max(t for t, _ in known):
+            known.append((history.file_changed(unit.block.path), unit))  # older in full: no blame needed
+            continue
+        t = history.changed(unit)
+        if t is not None:
+            known.append((t, unit))
+    if len(known) < 2:
+        return None
+    latest = max(t for t, _ in known)
+    newest = [u for t, u in known if t == latest]
+    if len(newest) > 1:
+        return None  # one commit wrote them all: history says nothing
+    return newest[0]
 
 
 def _file_times(root: Path) -> dict[str, int]:
     """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
     import time
 
+    def git(*args: str) -> bytes:
+        try:
+            done = subprocess.run(["git", *GIT_SAFE, "-C", str(root), *args], capture_output=True, env=git_env(), check=False, timeout=120)
+        except (OSError, subprocess.SubprocessError):
+            return b""
+        return done.stdout if done.returncode == 0 else b""
+
     times: dict[str, int] = {}
-    log = _git(root, "log", "--relative", "--no-renames", "--format=%x01%at", "--name-only", "-z", "--", ".")
     when = 0
-    for chunk in (log or b"").split(b"\0"):
+    for chunk in git("log", "--relative", "--no-renames", "--format=%x01%at", "--name-only", "-z", "--", ".").split(b"\0"):
         for part in chunk.split(b"\n"):
             if part.startswith(b"\x01"):
                 when = int(part[1:] or 0)
             elif part:
                 times.setdefault(part.decode("utf-8", "surrogateescape"), when)
-    status = _git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", ".")
     now = int(time.time())
-    prefix = (_git(root, "rev-parse", "--show-prefix") or b"").strip().decode("utf-8", "surrogateescape")
-    for entry in (status or b"").split(b"\0"):
+    prefix = git("rev-parse", "--show-prefix").strip().decode("utf-8", "surrogateescape")
+    for entry in git("status", "--porcelain", "-z", "--untracked-files=all", "--", ".").split(b"\0"):
         if len(entry) > 3:
             path = entry[3:].decode("utf-8", "surrogateescape")
-            times[path[len(prefix):] if path.startswith(prefix) else path] = now
+            times[path[len(prefix) :] if path.startswith(prefix) else path] = now
     return times
-
-
-def _newest(units: list[Unit], history: History) -> Unit | None:
-    """The unit in the file git changed last; None when history does not tell one variant from another."""
-    known = [(t, u) for u in units if (t := history.changed(u.block.path)) is not None]
-    if len(known) < 2:
-        return None
-    latest = max(t for t, _ in known)
-    newest = [u for t, u in known if t == latest]
-    if len({u.text for u in newest}) > 1 or all(t == latest for t, _ in known):
-        return None  # one commit wrote them all: history says nothing
-    return newest[0]
 
 
 def _when(unit: Unit, history: History) -> str:
     import datetime
 
-    t = history.changed(unit.block.path) or 0
+    t = history.changed(unit) or 0
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d")
 
 
@@ -432,24 +496,44 @@ def _label(unit: Unit, owner: Unit) -> Member:
     missing = sorted(owner.paths - unit.paths)
     extra = sorted(unit.paths - owner.paths)
     drift, own = _slot_differences(unit, owner)
+    titles = (_title(owner), _title(unit))
+    retitled = titles[0] != titles[1] and titles[0] in missing and titles[1] in extra
+    if retitled:
+        missing.remove(titles[0])  # each instance's own title heading (`### <date> — /this-command`)
+        extra.remove(titles[1])
+        own.append(titles[1])
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
     broken = _structure(missing, extra)
-    if broken and not _defines(owner):
+    if broken and owner.block.kind != "template" and not _defines(owner):
         # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
         return Member(unit, "instance", f"another instance ({broken}); the owner states no notation to hold it to{where}")
+    shared = len(owner.paths & unit.paths)
+    if retitled and not broken and len(drift) >= 3 and len(drift) * 2 >= shared:
+        # most of its fields worded its own way: another use of the shape (this command's entry), not a copy that slipped
+        return Member(unit, "instance", f"the same structure, worded its own way in {len(drift)} of {shared} fields{where}")
     if broken and all(p.startswith("line:") for p in (*missing, *extra)):
         return Member(unit, "instance", f"a template with lines of its own ({broken}){where}")
     if own:
-        if broken or drift:
-            why = broken or f"changes the notation of {_few(drift)}"
+        # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
+        typed = [p for p in drift if not (_placeholder_only(_slot_map(owner).get(p, "")) and _placeholder_only(_slot_map(unit)[p]))]
+        if broken or typed:
+            why = broken or f"changes the notation of {_few(typed)}"
             return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
         return Member(unit, "instance", f"the same structure with its own values for {_few(own)}{where}")
     if broken:
         return Member(unit, "drifted", f"{broken}{where}", True)
     if drift:
         return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
+    if unit.within:
+        return Member(unit, "copy", f"the owner's fields and notation, nested in {unit.within}")
     return Member(unit, "drifted", f"its lines differ from the owner's (order or comments){where}", True)
+
+
+def _title(unit: Unit) -> str:
+    """The template's first structure path when it is a heading (its title), else empty."""
+    first = next((p for p, _ in unit.slots if p), "")
+    return first if first[:1] == "h" and first[1:2].isdigit() else ""
 
 
 def _structure(missing: list[str], extra: list[str]) -> str:
@@ -482,7 +566,8 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
         if path not in theirs or theirs[path] == value:
             continue
         # a template's opening text (before its first heading or label) is its own title line, not its notation
-        kind = "own" if not path else _difference(theirs[path], value, unit.block.kind != "template")
+        template = unit.block.kind == "template"
+        kind = "own" if template and not path else _difference(theirs[path], value, not template)
         (own if kind == "own" else drift).append(path)
     return drift, own
 
@@ -501,22 +586,30 @@ def _difference(owner: str, copy: str, data: bool) -> str:
     """
     if _normal(owner) == _normal(copy) or _value(owner) == _value(copy):
         return "drift"  # a renamed placeholder, a quoted number, a changed comment
+    held = PLACEHOLDER.findall(owner)
+    if not data and held and sorted(held) == sorted(PLACEHOLDER.findall(copy)):
+        return "own"  # the same placeholders around a fixed part of its own (`Usage: /other-command <x>`)
     a, b = _notation(owner), _notation(copy)
     if a and b:
         return "drift"  # a type, an enum, a comment changed
     if data:
         return "own"
-    if a and not b and _short(copy):
-        return "own"  # a placeholder filled in
-    held = PLACEHOLDER.findall(owner)
-    if held and sorted(held) == sorted(PLACEHOLDER.findall(copy)):
-        return "own"  # the same placeholders around a fixed part of its own (`Usage: /other-command <x>`)
+    if (a or _short(owner)) and not b and _short(copy):
+        return "own"  # a placeholder filled in, or a short value of its own (`Effect: closed`)
     return "drift"
+
+
+def _placeholder_only(text: str) -> bool:
+    body = _value(text)
+    return bool(body) and not PLACEHOLDER.sub("", body).strip(" ,;:-—()[]")
 
 
 def _value(text: str) -> str:
     body = text.split(" #", 1)[0] if not text.lstrip().startswith("#") else ""
     return body.strip().strip("\"'`").strip()
+
+
+_LETTER = re.compile(r"(?<![\w'])[A-Z](?![\w'])|\bv[A-Z]\b")  # `N/5`, `vN`: a capital standing for a number
 
 
 def _notation(text: str) -> bool:
@@ -526,6 +619,7 @@ def _notation(text: str) -> bool:
         or body.lower() in _TYPE_WORDS
         or bool(PLACEHOLDER.fullmatch(body))
         or is_notation(body)
+        or bool(_LETTER.search(body))
     )
 
 
