@@ -203,3 +203,19 @@ def test_the_json_plan_locates_every_kept_block_and_carries_the_drifted_copys_di
     assert any(m.startswith("instance of ") for m in kept.values())
     diffs = {c["path"]: c["diff"] for c in doc["changes"]}
     assert "-  mirror: string" in diffs["agents/crates.md:8"]
+
+
+def test_on_the_scan_traps_plugin_adopt_keeps_every_instance_and_example_and_check_reports_the_planted_drift(tmp_path, run_cli):
+    from scan_traps import DIVERGENT, write_traps
+
+    root = write_traps(tmp_path / "desk")
+    kept = _kept_blocks(root)
+    assert len(kept) >= 6
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.err
+    for path, data, digest in kept:
+        at = (root / path).read_bytes().find(data)
+        assert at >= 0 and hashlib.sha256((root / path).read_bytes()[at : at + len(data)]).hexdigest() == digest, path
+    code, errors = _check(run_cli, root)
+    assert code == 1 and {path for path, _ in errors} == {path for path, _ in DIVERGENT}
+    assert sorted(c for _, c in errors) == ["drift-instance-missing", "drift-restatement", "drift-restatement"]

@@ -47,6 +47,9 @@ from contractc.scan.shapes import Group, Member
 
 __all__ = ["Plan", "adopt", "plan_adoption"]
 
+FRONT_MATTER = "front-matter"
+"""The key scan gives a fenced front matter (``---`` lines around YAML)."""
+
 
 def plan_adoption(
     root: Path,
@@ -62,8 +65,11 @@ def plan_adoption(
     ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
     each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies."""
     result = scan_plugin(root, include, exclude, owners)
+    # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it.
+    fronts = {(u.block.path, u.block.start) for u in result_units(result) if u.key == FRONT_MATTER}
+    left = [g for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)]
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
-    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1], resolve)
+    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1 and g not in left], resolve)
     if not groups:
         return Plan("", scan=result)
     if (root / CONFIG_NAME).exists():
@@ -85,6 +91,7 @@ def plan_adoption(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
         )
     plan = Plan(contract_path, scan=result)
+    plan.skipped += [(u, "in a fenced front matter: left as it is, a contract has no form for it") for g in left for u in g.copies]
     carried = carried_checks(groups, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
@@ -104,6 +111,9 @@ def plan_adoption(
             unit = member.unit
             if getattr(unit, "within", ""):
                 continue  # a part of another block (an element pasted elsewhere): that block is adopted as a whole
+            if (unit.block.path, unit.block.start) in fronts:
+                plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
+                continue
             if member.label == "example":
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
