@@ -46,7 +46,7 @@ _REF = re.compile(r"(?P<kind>shape|section|bundle|instance)=(?P<ref>\S+)")
 _SHA = re.compile(r"sha256=(?P<hex>[0-9a-f]{64})")
 KINDS = ("shape", "section", "bundle", "instance")
 _NAMED = KINDS[:3]
-"""The kinds a marker error names (the messages predate instance regions, which docs/regions.md teaches)."""
+"""The kinds a marker error names: the byte-copying ones (the messages predate instance regions)."""
 _OVERLAP_HINT = "regions cannot overlap: end each region before the next one begins"
 _NESTED_HINT = "regions cannot nest: end the first region before beginning the next"
 _UNOPENED_HINT = "delete it, or add a begin marker above it"
