@@ -107,9 +107,9 @@ def plan_adoption(
     for group in groups:
         ref, region = refs[group.id]
         accepted = accept_drift or group.id in resolved
-        for member in members_of(group):
+        for member in group.members:
             unit = member.unit
-            if getattr(unit, "within", ""):
+            if unit.within:
                 continue  # a part of another block (an element pasted elsewhere): that block is adopted as a whole
             if (unit.block.path, unit.block.start) in fronts:
                 plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
@@ -126,7 +126,7 @@ def plan_adoption(
                 continue
             if member.label == "instance":
                 instances[id(unit)] = ref
-                if getattr(member, "divergent", False):
+                if member.divergent:
                     why = (
                         f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
                         "and check reports it where a key, heading or label line differs from the shape's"
@@ -350,16 +350,6 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
         return rendered, [(d, diffs.get(d)) for d in found], digests
 
 
-def members_of(group: Group) -> tuple[Member, ...]:
-    """The group's labelled members (scan labels them; an unlabelled group's copies are copies or drifted)."""
-    if group.members:
-        return group.members
-    return tuple(
-        Member(u, "copy" if u.text == group.owner.text else "drifted", "the same bytes as the owner" if u.text == group.owner.text else "differs from the owner")
-        for u in group.copies
-    )
-
-
 def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[Group], set[str]]:
     """``groups`` with each ``--resolve ID=PATH:LINE`` applied (that copy owns group ID; the group's copies are
     relabelled against it), and the ids resolved.  An unknown id or a location that is no copy of the group is
@@ -377,7 +367,7 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
             listed = ", ".join(sorted(by_id)[:12]) or "none"
             problems.append(Diagnostic("--resolve", i, 1, "adopt-resolve", f"--resolve {choice}: no group {ident!r} (groups: {listed})", "write --resolve ID=PATH:LINE with an id scan prints"))
             continue
-        candidates = [m for m in members_of(group) if m.label in ("copy", "drifted")]
+        candidates = [m for m in group.members if m.label in ("copy", "drifted")]
         chosen = next((m.unit for m in candidates if m.unit.block.path == path and line.isdigit() and int(line) in (m.unit.line, m.unit.block.line)), None)
         if chosen is None:
             listed = ", ".join(f"{m.unit.block.path}:{m.unit.line}" for m in candidates)
@@ -388,7 +378,7 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
             else Member(m.unit, "copy", "the owning copy (--resolve)") if m.unit is chosen
             else Member(m.unit, "copy", "same bytes as the owner") if m.unit.text == chosen.text
             else Member(m.unit, "drifted", "differs from the copy --resolve chose")
-            for m in members_of(group)
+            for m in group.members
         )
         by_id[ident] = dataclasses.replace(group, owner=chosen, owner_reason=f"--resolve {choice}", members=relabelled)
         resolved.add(ident)
