@@ -219,3 +219,12 @@ def test_on_the_scan_traps_plugin_adopt_keeps_every_instance_and_example_and_che
     code, errors = _check(run_cli, root)
     assert code == 1 and {path for path, _ in errors} == {path for path, _ in DIVERGENT}
     assert sorted(c for _, c in errors) == ["drift-instance-missing", "drift-restatement", "drift-restatement"]
+
+
+def test_without_its_marker_lines_every_file_of_copies_and_instances_is_what_it_was(plugin, run_cli):
+    from contractc.emit.filled import without_marker_lines
+
+    before = snapshot(plugin)
+    run_cli("adopt", str(plugin), "--write")
+    for path in ("agents/release-orchestrator.md", "agents/npm.md", "agents/pypi.md"):  # identical copies and instances
+        assert without_marker_lines((plugin / path).read_bytes()) == before[path], path
