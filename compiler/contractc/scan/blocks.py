@@ -187,8 +187,12 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         labelled = _label_lines(content)
         if labelled is not None:
             return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
-    if info in _YAML_INFO or (info == "" and _TOP_KEY.match(_first(content)) and not _placeholders(content)):
+    if info in _YAML_INFO:
         return _yaml_units(content, first_line, stage, before, block, info_example)
+    if info == "" and _TOP_KEY.match(_first(content)):
+        found = _yaml_units(content, first_line, stage, before, block, info_example)
+        if found:
+            return found  # plain YAML, placeholders inside its strings or not
     if info == "json":
         return _json_units(content, first_line, stage, before, block, info_example)
     if info in _TEMPLATE_INFO:
@@ -319,10 +323,12 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     tags = sum(1 for p, _ in structure if p.startswith("tag:"))
     skeleton = headings >= 1 and labels >= 2
     status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
-    if not (skeleton or (placeholders and (headings or labels >= 2 or tags or status))):
+    lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
+    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
         return []
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
+        prose = []
     paths = frozenset(p for p, _ in structure)
     if prose:
         structure.insert(0, ("", "\n".join(prose)))
@@ -350,7 +356,11 @@ def _template_label(lines: list[str]) -> str:
         found = _structure_line(line)
         if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
             return slugify(found[0].split(":", 1)[1].replace("<>", ""))
-    return slugify(PLACEHOLDER.sub("", first))[:40].strip("-") or "template"
+    for line in lines:  # a box or message: its first line with words, in at most five of them
+        words = slugify(PLACEHOLDER.sub("", line)).split("-")
+        if any(w for w in words):
+            return "-".join(w for w in words if w)[:60].rsplit("-", max(0, len([w for w in words if w]) - 5))[0]
+    return "template"
 
 
 def _variant(values: dict[str, str]) -> str:
