@@ -285,8 +285,11 @@ def _normal(line: str) -> str:
     return " ".join(PLACEHOLDER.sub("<>", line.strip()).split())
 
 
-def _structure_line(line: str) -> tuple[str, str] | None:
-    """(structure path, value) of a template line that is structure: a heading, a label, a tag, a status line."""
+def _structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(structure path, value) of a template line that is structure: a heading, a label, a tag, a status line.
+
+    A ``<word>`` line is a tag only when ``</word>`` closes it somewhere in the block (``closed``); else a placeholder.
+    """
     heading = _HEADING.match(line)
     if heading:
         level = len(line.lstrip()) - len(line.lstrip().lstrip("#"))
@@ -295,7 +298,7 @@ def _structure_line(line: str) -> tuple[str, str] | None:
     if md:
         return f"label:{_norm_label(md['label'])}", md["value"].strip(" *")
     tag = _TAG_LINE.match(line)
-    if tag:
+    if tag and (line.lstrip().startswith("</") or tag["tag"] in closed):
         return f"tag:{tag['tag'].lower()}", ""
     plain = _LABEL_LINE.match(line.strip()) if not line[:1].isspace() else None
     if plain and len(plain["label"]) <= 40:
@@ -310,8 +313,9 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     placeholders = _placeholders(content)
     structure: list[tuple[str, str]] = []
     prose: list[str] = []
+    closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
     for line in lines:
-        found = _structure_line(line)
+        found = _structure_line(line, closed)
         if found:
             structure.append(found)
         elif structure:
