@@ -55,8 +55,8 @@ def project(tmp_path):
 
 def render_bytes(root):
     from contractc.load import load_project
-    from contractc.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.diff.release import since_last_release
+    from contractc.emit.site import render_site
 
     return render_site(load_project(root), root, since=since_last_release(root))
 
@@ -353,10 +353,12 @@ def test_site_pages_outside_the_project_are_refused(project, run_cli):
     )
 
 
-def test_templates_load_through_importlib_resources():
-    from importlib import resources
+def test_the_shipped_templates_are_found_where_the_package_is():
+    # contractc/site_templates/ of an installed wheel (tests/test_site_build.py builds one), else the
+    # checkout's site_templates/ (an editable install, PYTHONPATH=compiler)
+    from contractc.emit.site import shipped_templates
 
-    shipped = resources.files("contractc") / "site_templates"
+    shipped = shipped_templates()
     assert sorted(p.name for p in shipped.iterdir()) == [
         "agent.md",
         "changes.md",
@@ -386,7 +388,7 @@ def test_code_spans_with_an_edge_space_become_html_that_keeps_it_and_others_stay
     import re
 
     from contractc.site.code_spans import visible_code_spans
-    from contractc.site.pages import code_span
+    from contractc.emit.site import code_span
 
     text = (
         "1. Line 1 is exactly `status: ` then `ok`; `` `tick ``, ` padded ` and `*star* ` too.\n\n"
@@ -561,7 +563,7 @@ def test_the_site_reads_only_the_targets_it_shows_so_a_broken_agent_file_stops_o
     import shutil
 
     from conftest import REPO
-    from contractc.diagnostics import ContractcError
+    from contractc.report.diagnostics import ContractcError
 
     root = tmp_path / "plugin"
     shutil.copytree(REPO / "examples" / "review-plugin", root)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 
-from contractc.diagnostics import Diagnostic
+from contractc.report.diagnostics import Diagnostic
 from contractc.load.references import region_bytes
-from contractc.model import Project, Region, TargetFile
-from contractc.output import Change
+from contractc.model.records import Project, Region, TargetFile
+from contractc.output.outputs import Change
 
 _FIX = "run `contractc build`"
 _DECIDE = "build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"

@@ -19,8 +19,8 @@ from html import escape
 from itertools import accumulate
 from typing import NamedTuple
 
-from contractc.model import TextShape
-from contractc.layout import Layout
+from contractc.model.records import TextShape
+from contractc.model.layout import Layout
 
 CHAR_WIDTH = 7.4
 """Width of one character of the 13px label font, in px (a generous mean, so labels fit)."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from contractc.diagnostics import Diagnostic, Severity
-from contractc.model import Project
+from contractc.report.diagnostics import Diagnostic, Severity
+from contractc.model.records import Project
 
 RENDERED_INFO = re.compile(
     r"""^(?:

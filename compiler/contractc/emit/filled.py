@@ -1,0 +1,119 @@
+"""Target files with their managed regions refilled, and the role-file prompts built on them.
+
+What a target must hold (``build`` writes it, ``check`` compares it) and what a
+role-file prompt is (``prompts/<agent>/<shape>.full.md``: the role file's body,
+then the shape's dispatch bundle) are computed here, because more than one
+emitter needs them: the regions emitter (:mod:`contractc.emit.regions`) refills
+targets, the role-prompt emitter writes the role prompts, and the site pages
+publish them byte for byte (:mod:`contractc.emit.site`).  Only two things change
+in a target: the bytes between a region's marker lines (replaced by contract
+slices, never re-serialised) and the begin marker itself (rewritten to carry
+``sha256=`` of those bytes).  Every other byte is copied through, so line
+endings, a BOM, trailing blanks and a missing final newline outside the regions
+survive; :mod:`contractc.output.outputs` keeps the file mode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from contractc.load.references import region_bytes
+from contractc.model.records import Project, Region, TargetFile
+
+__all__ = ["Refill", "begin_marker", "render_target", "renderer", "role_prompts"]
+
+
+class Refill:
+    """:func:`render_target` for many targets: each reference's bytes and begin marker are made once."""
+
+    __slots__ = ("_project", "_made")
+
+    def __init__(self, project: Project):
+        self._project = project
+        self._made: dict[tuple[str, str], tuple[bytes, bytes] | None] = {}
+
+    def __call__(self, target: TargetFile) -> bytes:
+        return _render(target, self.fill)
+
+    def fill(self, region: Region) -> tuple[bytes, bytes] | None:
+        """What ``region`` must hold and the begin marker that records it; None for an orphan."""
+        key = (region.kind, region.ref)
+        made = self._made
+        if key not in made:
+            data = region_bytes(self._project, region)
+            made[key] = None if data is None else (data, begin_marker(region, data))
+        return made[key]
+
+
+def renderer(project: Project) -> Refill:
+    """:func:`render_target` for many targets (a :class:`Refill`)."""
+    return Refill(project)
+
+
+def begin_marker(region: Region, data: bytes) -> bytes:
+    """The begin marker that records ``data`` as the region's bytes."""
+    return f"<!-- contractc:begin {region.label} sha256={hashlib.sha256(data).hexdigest()} -->".encode()
+
+
+def render_target(project: Project, target: TargetFile) -> bytes:
+    """``target`` with every resolvable region refilled; orphaned regions are left exactly as they are."""
+    return renderer(project)(target)
+
+
+def _render(target: TargetFile, fill: Callable[[Region], tuple[bytes, bytes] | None]) -> bytes:
+    parts: list[bytes] = []
+    done = 0
+    for region in target.regions:
+        filled = fill(region)
+        if filled is None:
+            continue
+        data, marker = filled
+        parts += [
+            target.data[done : region.marker.start],
+            marker,
+            target.data[region.marker.end : region.content.start],
+            data,
+        ]
+        done = region.content.end
+    parts.append(target.data[done:])
+    return b"".join(parts)
+
+
+def role_prompts(project: Project) -> dict[str, tuple[str, str, bytes]]:
+    """``prompts/<agent>/<shape>.full.md`` -> (agent, shape id, bytes) for every agent with a role file.
+
+    The bytes are, byte for byte, the role file without its YAML front matter,
+    then the bundle that ``prompts/<agent>/<shape>.md`` holds.  A body that does
+    not end with a newline gets one, so the bundle's first heading starts a line.
+    When the role file is also a target, its regions are taken as build fills
+    them, so one build is enough (idempotent), and its region marker lines are
+    left out: they are bookkeeping for ``check`` of the role file itself (which
+    keeps them), noise to the model that reads the prompt, and nothing reads
+    them in the prompt (an output folder is never a target).
+    """
+    folder = project.config.out.prompts
+    found = {}
+    produced: dict[str, list] = {}  # each agent's text shapes, in contract and source order: one pass, not one per role
+    for contract in project.contracts:
+        for shape in contract.text_shapes:
+            produced.setdefault(shape.producer, []).append((contract, shape))
+    for role in project.roles:
+        target = project.target(role.path)  # read again: the targets are not held
+        data = role.data
+        if target is not None and target.regions:
+            data = without_marker_lines(render_target(project, target))
+        # A region never sits inside front matter (load refuses that), so the offset holds after rendering.
+        body = data[role.body_start :]
+        if body and not body.endswith((b"\n", b"\r")):
+            body += b"\n"
+        for contract, shape in produced.get(role.agent, ()):
+            found[f"{folder}/{role.agent}/{shape.id}.full.md"] = (role.agent, shape.id, body + contract.bundle(shape))
+    return found
+
+
+def without_marker_lines(data: bytes) -> bytes:
+    """``data`` without its region begin and end marker lines (each with its line ending); every other byte kept."""
+    from contractc.load.targets import is_marker_line
+
+    return b"".join(line for line in data.splitlines(keepends=True) if not is_marker_line(line))

@@ -1,0 +1,229 @@
+"""The vocabulary of compiled receiver checks: one small immutable record (a NamedTuple) per kind of rule.
+
+A receiver check (:class:`contractc.model.records.Check`) compiles into one or more
+rules, stored on it as ``Check.rules``; ``None`` there means its prose matched no
+kind and it is *not mechanised* (``build`` says so, the site marks it).  Every
+value below is read off the check's own prose (a form's template off the section
+that defines it), so the rules cannot say more than the contract does.
+
+These values are also what a check *promises*: ``contractc diff`` can compare
+two versions of a rule field by field (fewer ``StatusLine.values`` is stricter,
+a lower ``MaxLines.limit`` is stricter, a new ``RequiredLine`` is stricter ...).
+Nothing here runs a check; :mod:`contractc.validate.text` does.
+
+Each kind is a ``typing.NamedTuple`` (every ``check`` of a project with receiver
+checks creates these classes at start-up, and a frozen dataclass costs five
+times as much to create), its ``kind`` a property.  Compare two rules only once
+their kinds agree: as tuples, two kinds holding equal values are equal.
+
+Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is dropped):
+
+- *status line*: line 1; the *status* is what follows the :class:`StatusLine` prefix.
+- *body*: every line after line 1.
+- *bullet*: a body line starting (column 1) with ``- ``, ``* `` or ``+ ``, together with
+  the lines that continue it: indented lines, and unindented non-blank lines with no
+  blank line between them and the bullet.  A *numbered item* is the same, starting
+  with ``<digits>. `` or ``<digits>) ``.
+"""
+
+from typing import Literal, NamedTuple
+
+RuleKind = Literal[
+    "status-line",
+    "line-begins",
+    "bullets",
+    "numbered-list",
+    "heading-bullets",
+    "required-line",
+    "item-lines",
+    "max-lines",
+    "names-file",
+    "carries-form",
+]
+
+When = tuple[str, ...]
+"""The status values under which a rule applies (``If `a` or `b`, ...``); ``()`` means always.
+A conditional rule does not apply when the status line itself is malformed."""
+
+
+class Form(NamedTuple):
+    """A form the contract defines once and checks require elsewhere (the citation form)."""
+
+    name: str
+    """The form's name as the checks say it: ``citation`` for "the citation form"."""
+    template: str
+    """The form as written where it is defined; each ``<placeholder>`` is a wildcard (no
+    whitespace, brackets, parentheses or backticks), and a placeholder used twice must match
+    the same text both times."""
+    line: int = 0
+    """1-based contract line of the definition (where, not what: not compared)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Form) and (self.name, self.template) == (other.name, other.template)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.template))
+
+
+class StatusLine(NamedTuple):
+    """Line 1 is exactly ``prefix`` followed by one of ``values``."""
+
+    prefix: str
+    """``status: ``, spaces included."""
+    values: tuple[str, ...]
+    """The allowed values, in the check's order."""
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "status-line"
+
+
+class LineBegins(NamedTuple):
+    """A given line begins with ``prefix``."""
+
+    line: int
+    """1-based line number; 0 means the first non-blank line after the status line, -1 the last line."""
+    prefix: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "line-begins"
+
+
+class Bullets(NamedTuple):
+    """Every bullet begins with ``begins`` and carries ``form`` (either may be unset)."""
+
+    begins: str = ""
+    """Required start of each bullet's first line, e.g. ``- **``; empty for none."""
+    form: Form | None = None
+    """A form each bullet (any of its lines) must carry; None for none."""
+    exempt: str = ""
+    """A first bullet beginning with this is excused (``after the opening `- **No pattern bears**` bullet``)."""
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "bullets"
+
+
+class NumberedList(NamedTuple):
+    """The body holds a numbered list starting at ``start``; each item carries ``form`` and, if asked, names a file."""
+
+    start: int = 1
+    """The number the list must start at; 0 when the check only speaks of each item (no list is then required)."""
+    form: Form | None = None
+    names_file: bool = False
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "numbered-list"
+
+
+class HeadingBullets(NamedTuple):
+    """Where a line begins with ``heading``, it is ``heading`` alone, and every non-blank
+    line after it begins ``bullet`` or continues the bullet above it."""
+
+    heading: str
+    """``**Tensions**``."""
+    bullet: str = "- "
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "heading-bullets"
+
+
+class RequiredLine(NamedTuple):
+    """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
+
+    prefix: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "required-line"
+
+
+class ItemLines(NamedTuple):
+    """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
+
+    keys: tuple[str, ...]
+    """``("where:", "prescription:")``."""
+    noun: str = ""
+    """What the check calls an item (``finding``); a status named by its plural is the rule's ``when``."""
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "item-lines"
+
+
+class MaxLines(NamedTuple):
+    """The whole return has at most ``limit`` lines: each ``\\n`` ends one, and text after the last is one more."""
+
+    limit: int
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "max-lines"
+
+
+class NamesFile(NamedTuple):
+    """The body names at least one file: a path with a ``/``, or a name with an extension
+    (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
+
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "names-file"
+
+
+class CarriesForm(NamedTuple):
+    """The body carries ``form`` at least once."""
+
+    form: Form
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "carries-form"
+
+
+Rule = (
+    StatusLine
+    | LineBegins
+    | Bullets
+    | NumberedList
+    | HeadingBullets
+    | RequiredLine
+    | ItemLines
+    | MaxLines
+    | NamesFile
+    | CarriesForm
+)
+"""One compiled rule; ``Check.rules`` is a tuple of them (all must hold), or None."""
+
+
+def _same_kind(rule: tuple, other: object) -> bool:
+    """Rules are equal when they are of one kind with equal fields; as plain tuples, a
+    ``RequiredLine("x")`` would equal any other kind holding ``("x", ())``."""
+    return type(rule) is type(other) and tuple.__eq__(rule, other)  # type: ignore[arg-type]
+
+
+def _other_kind(rule: tuple, other: object) -> bool:
+    return not _same_kind(rule, other)
+
+
+for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ItemLines, MaxLines, NamesFile, CarriesForm):
+    _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
+    _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
+    _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]
+del _kind
