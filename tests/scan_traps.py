@@ -109,6 +109,10 @@ def traps() -> dict[str, str]:
         + "## Settings\n\n" + fence(SETTINGS, "yaml")
         + "\n## Review\n\n" + fence(BATCH, "yaml")
     )
+    files["references/adapter-envelopes.md"] = (
+        "# Adapter envelopes\n\nEvery adapter produces the following format on success:\n\n" + fence(SUCCESS.format(name="<adapter>"), "json")
+        + "\nand on failure:\n\n" + fence(FAILURE.format(name="<adapter>"), "json")
+    )
     for name, failure in (("mail", FAILURE), ("chat", FAILURE), ("phone", FAILURE_NO_RETRY)):
         files[f"agents/{name}-adapter.md"] = (
             front(f"{name}-adapter")
@@ -148,10 +152,12 @@ PLANTED: dict[tuple[str, str], list[str]] = {
     ("agents/debugger.md", "root-cause-found"): ["drifted"],  # the stale copy lacks **Fix:**
     ("agents/triager.md", "triage"): ["copy", "example"],
     ("skills/desk/SKILL.md", "triage"): ["copy"],
-    ("agents/chat-adapter.md", "success-envelope"): ["copy"],  # no rule decides: the first in path order owns it
+    ("references/adapter-envelopes.md", "success-envelope"): ["copy"],  # the declared definition owns it
+    ("agents/chat-adapter.md", "success-envelope"): ["instance"],
     ("agents/mail-adapter.md", "success-envelope"): ["instance"],
     ("agents/phone-adapter.md", "success-envelope"): ["instance"],
-    ("agents/chat-adapter.md", "failed-envelope"): ["copy"],
+    ("references/adapter-envelopes.md", "failed-envelope"): ["copy"],
+    ("agents/chat-adapter.md", "failed-envelope"): ["instance"],
     ("agents/mail-adapter.md", "failed-envelope"): ["instance"],
     ("agents/phone-adapter.md", "failed-envelope"): ["instance"],  # its own adapter name, but it lost "retryable"
     ("agents/reviewer.md", "reviewer_result"): ["copy", "example", "example"],  # Good and Bad: examples
@@ -171,7 +177,11 @@ DIVERGENT = {
     ("agents/phone-adapter.md", "failed-envelope"),
 }
 """The members ``scan`` must report (exit 1), and no other."""
-OWNERS = {"root-cause-found": "templates/root-cause.md", "customer-reply": "skills/desk/SKILL.md"}
+OWNERS = {
+    "root-cause-found": "templates/root-cause.md",
+    "customer-reply": "skills/desk/SKILL.md",
+    "failed-envelope": "references/adapter-envelopes.md",
+}
 
 
 def write_traps(root: Path) -> Path:

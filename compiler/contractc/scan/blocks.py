@@ -187,8 +187,12 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         labelled = _label_lines(content)
         if labelled is not None:
             return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
-    if info in _YAML_INFO or (info == "" and _TOP_KEY.match(_first(content)) and not _placeholders(content)):
+    if info in _YAML_INFO:
         return _yaml_units(content, first_line, stage, before, block, info_example)
+    if info == "" and _TOP_KEY.match(_first(content)):
+        found = _yaml_units(content, first_line, stage, before, block, info_example)
+        if found:
+            return found  # plain YAML, placeholders inside its strings or not
     if info == "json":
         return _json_units(content, first_line, stage, before, block, info_example)
     if info in _TEMPLATE_INFO:
@@ -281,8 +285,11 @@ def _normal(line: str) -> str:
     return " ".join(PLACEHOLDER.sub("<>", line.strip()).split())
 
 
-def _structure_line(line: str) -> tuple[str, str] | None:
-    """(structure path, value) of a template line that is structure: a heading, a label, a tag, a status line."""
+def _structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(structure path, value) of a template line that is structure: a heading, a label, a tag, a status line.
+
+    A ``<word>`` line is a tag only when ``</word>`` closes it somewhere in the block (``closed``); else a placeholder.
+    """
     heading = _HEADING.match(line)
     if heading:
         level = len(line.lstrip()) - len(line.lstrip().lstrip("#"))
@@ -291,7 +298,7 @@ def _structure_line(line: str) -> tuple[str, str] | None:
     if md:
         return f"label:{_norm_label(md['label'])}", md["value"].strip(" *")
     tag = _TAG_LINE.match(line)
-    if tag:
+    if tag and (line.lstrip().startswith("</") or tag["tag"] in closed):
         return f"tag:{tag['tag'].lower()}", ""
     plain = _LABEL_LINE.match(line.strip()) if not line[:1].isspace() else None
     if plain and len(plain["label"]) <= 40:
@@ -311,8 +318,9 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     placeholders = _placeholders(content)
     structure: list[tuple[str, str]] = []
     prose: list[str] = []
+    closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
     for line in lines:
-        found = _structure_line(line)
+        found = _structure_line(line, closed)
         if found:
             structure.append(found)
         elif structure:
@@ -324,10 +332,12 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     tags = sum(1 for p, _ in structure if p.startswith("tag:"))
     skeleton = headings >= 1 and labels >= 2
     status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
-    if not (skeleton or (placeholders and (headings or labels >= 2 or tags or status))):
+    lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
+    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
         return []
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
+        prose = []
     paths = frozenset(p for p, _ in structure)
     if prose:
         structure.insert(0, ("", "\n".join(prose)))
@@ -355,7 +365,11 @@ def _template_label(lines: list[str]) -> str:
         found = _structure_line(line)
         if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
             return slugify(found[0].split(":", 1)[1].replace("<>", ""))
-    return slugify(PLACEHOLDER.sub("", first))[:40].strip("-") or "template"
+    for line in lines:  # a box or message: its first line with words, in at most five of them
+        words = slugify(PLACEHOLDER.sub("", line)).split("-")
+        if any(w for w in words):
+            return "-".join(w for w in words if w)[:60].rsplit("-", max(0, len([w for w in words if w]) - 5))[0]
+    return "template"
 
 
 def _variant(values: dict[str, str]) -> str:

@@ -47,6 +47,8 @@ NEAR_RATIO = 0.8
 """A lone block this similar (difflib ratio) to a shape's owning copy, under another key, is a near-copy."""
 SAME_SHAPE = 0.5
 """The structure overlap (Jaccard of key paths, headings, labels) at or above which two candidates are one shape."""
+CONTAINED_PATHS = 4
+"""A YAML or JSON structure of at least this many key paths, all of them in another's, is that shape (a copy that lost keys)."""
 NESTED_SHAPE = 0.8
 """The overlap at or above which a nested mapping is a copy of a shape stated elsewhere."""
 _FRONT_DISPATCH = re.compile(rb"^(?:role:\s*orchestrator|dispatches:)", re.MULTILINE)
@@ -157,6 +159,8 @@ def group_units(
             candidates = shared.items() if unit.paths else [(i, 0) for i in index[bucket].get("", ())]
             for i, n in candidates:
                 overlap = _jaccard(clusters[i].paths, unit.paths, n)
+                if bucket[0] != "template" and n >= CONTAINED_PATHS and n == min(len(clusters[i].paths), len(unit.paths)):
+                    overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
                 if overlap > score or (overlap == score and best is None):
                     best, score = i, overlap
             if best is None and unit.block.example and unit.variant:
@@ -213,7 +217,8 @@ def _group(cluster: _Cluster, dispatchers: set[str], owner_globs: tuple[str, ...
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
         return None  # only examples, or only nested parts: no shape stated here
-    owner, reason = choose_owner(tuple(candidates), dispatchers, owner_globs, root)
+    originals = [u for u in candidates if not translation(u.block.path)]
+    owner, reason = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     members = tuple(_label(u, owner) for u in copies)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
@@ -317,6 +322,15 @@ def choose_owner(
     if owner.block.path in dispatchers:
         return owner, f"no variant has a majority; it is in {owner.block.path}, which dispatches the shape"
     return owner, "no variant has a majority: the first copy in path order"
+
+
+_LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
+
+
+def translation(path: str) -> str:
+    """The language folder (``docs/zh-CN/...``) when ``path`` is a translation, which never owns a shape; else empty."""
+    parts = path.split("/")[:-1]
+    return next((p for p in parts if _LANGUAGE.match(p) and p.lower() not in ("go", "js", "ts", "py", "sh", "ui", "qa")), "")
 
 
 def _declared(unit: Unit) -> str:
@@ -504,11 +518,20 @@ def _label(unit: Unit, owner: Unit) -> Member:
         own.append(titles[1])
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    language = translation(unit.block.path)
+    if language and (unit.block.kind == "template" or not (missing or extra)):
+        return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
     broken = _structure(missing, extra)
+    if broken and _declared(owner) and _declared(unit):
+        return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
     if broken and owner.block.kind != "template" and not _defines(owner):
         # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
         return Member(unit, "instance", f"another instance ({broken}); the owner states no notation to hold it to{where}")
     shared = len(owner.paths & unit.paths)
+    theirs, mine = _slot_map(owner), _slot_map(unit)
+    common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
+    if not broken and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
+        return Member(unit, "instance", f"the same structure with its own text in every field{where}")
     if retitled and not broken and len(drift) >= 3 and len(drift) * 2 >= shared:
         # most of its fields worded its own way: another use of the shape (this command's entry), not a copy that slipped
         return Member(unit, "instance", f"the same structure, worded its own way in {len(drift)} of {shared} fields{where}")
@@ -516,10 +539,14 @@ def _label(unit: Unit, owner: Unit) -> Member:
         return Member(unit, "instance", f"a template with lines of its own ({broken}){where}")
     if own:
         # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
-        typed = [p for p in drift if not (_placeholder_only(_slot_map(owner).get(p, "")) and _placeholder_only(_slot_map(unit)[p]))]
-        if broken or typed:
+        theirs, mine = _slot_map(owner), _slot_map(unit)
+        typed = [p for p in drift if not (PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine[p]))]
+        if (broken or typed) and _declared(owner):
+            # held to the definition a file declares; between peer instances a difference proves no drift
             why = broken or f"changes the notation of {_few(typed)}"
             return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
+        if broken or typed:
+            return Member(unit, "instance", f"its own values ({_few(own)}) and its own fields; no file declares the shape{where}")
         return Member(unit, "instance", f"the same structure with its own values for {_few(own)}{where}")
     if broken:
         return Member(unit, "drifted", f"{broken}{where}", True)
@@ -527,6 +554,8 @@ def _label(unit: Unit, owner: Unit) -> Member:
         return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
     if unit.within:
         return Member(unit, "copy", f"the owner's fields and notation, nested in {unit.within}")
+    if unit.block.kind == "json":
+        return Member(unit, "copy", "the owner's document, laid out differently")
     return Member(unit, "drifted", f"its lines differ from the owner's (order or comments){where}", True)
 
 
@@ -562,14 +591,25 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     """(paths whose notation differs: drift, paths holding the unit's own literal values: an instance's)."""
     mine, theirs = _slot_map(unit), _slot_map(owner)
     drift, own = [], []
+    names = (_stem(unit.block.path), _stem(owner.block.path))
     for path, value in mine.items():
         if path not in theirs or theirs[path] == value:
+            continue
+        if names[0] != names[1] and names[0] in value.lower() and names[1] in theirs[path].lower():
+            own.append(path)  # each names its own file (`Usage: /gsd-add-phase` in add-phase.md)
             continue
         # a template's opening text (before its first heading or label) is its own title line, not its notation
         template = unit.block.kind == "template"
         kind = "own" if template and not path else _difference(theirs[path], value, not template)
         (own if kind == "own" else drift).append(path)
     return drift, own
+
+
+def _stem(path: str) -> str:
+    """``add-phase`` of ``workflows/add-phase.md``; the folder's name for ``skills/x/SKILL.md``."""
+    parts = path.lower().rsplit("/", 2)
+    stem = parts[-1].rsplit(".", 1)[0]
+    return parts[-2] if stem in ("skill", "readme", "index") and len(parts) > 1 else stem
 
 
 def _slot_map(unit: Unit) -> dict[str, str]:
@@ -597,11 +637,6 @@ def _difference(owner: str, copy: str, data: bool) -> str:
     if (a or _short(owner)) and not b and _short(copy):
         return "own"  # a placeholder filled in, or a short value of its own (`Effect: closed`)
     return "drift"
-
-
-def _placeholder_only(text: str) -> bool:
-    body = _value(text)
-    return bool(body) and not PLACEHOLDER.sub("", body).strip(" ,;:-—()[]")
 
 
 def _value(text: str) -> str:
