@@ -103,7 +103,6 @@ def plan_adoption(
 
     adopted: dict[int, tuple[str, bytes]] = {}
     instances: dict[int, str] = {}
-    drift_hint = "rewrite it to the owner with --accept-drift; if this copy is the right one, --resolve"
     for group in groups:
         ref, region = refs[group.id]
         accepted = accept_drift or group.id in resolved
@@ -118,8 +117,9 @@ def plan_adoption(
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
             if member.label == "drifted" and not accepted:
-                why = f"{member.reason}; left as it is, check reports it ({drift_hint} {group.id}={unit.block.path}:{unit.line})"
-                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner)))
+                why = f"{member.reason}; left as it is, check reports it"
+                choice = f"{group.id}={unit.block.path}:{unit.line}"
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), choice))
                 continue
             if unit.block.col > 1:
                 plan.skipped.append((unit, "indented (inside a list item or quote): a region must start at column 1"))

@@ -33,6 +33,8 @@ class Kept:
     why: str
     change: Change | None = None
     """For a drifted copy left unresolved, or an instance scan calls divergent: its diff against the owning copy."""
+    resolve: str = ""
+    """For a drifted copy: the ``--resolve`` argument that makes it the owner (``ID=PATH:LINE``)."""
 
 
 @dataclass(slots=True)

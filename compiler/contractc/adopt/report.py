@@ -50,7 +50,8 @@ def adopt_report(plan: Plan, written: bool) -> Report:
             d = next(x for x in reversed(diagnostics) if x.code == "adopt-rewritten" and x.path == r.unit.block.path and x.line == r.unit.line)
             attached[d] = r.change
     for k in plan.kept:
-        d = Diagnostic(k.unit.block.path, k.unit.line, k.unit.block.col, "adopt-kept", f"{k.label} of {k.shape} left byte for byte: {k.why}", "", Severity.NOTE)
+        hint = f"if this copy is the right one: --resolve {k.resolve}; to rewrite every drifted copy: --accept-drift" if k.resolve and not written else ""
+        d = Diagnostic(k.unit.block.path, k.unit.line, k.unit.block.col, "adopt-kept", f"{k.label} of {k.shape} left byte for byte: {k.why}", hint, Severity.NOTE)
         diagnostics.append(d)
         if k.change is not None:
             attached[d] = k.change

@@ -11,8 +11,10 @@ LABELS = ("now", "after adopt")
 KEPT_TITLES = {
     "instance": "instances, wrapped byte for byte in instance regions (check holds them to the shape's structure)",
     "example": "examples, left byte for byte as they are",
-    "drifted": "drifted copies left as they are: check reports them until you choose (--accept-drift, or --resolve ID=PATH:LINE)",
+    "drifted": "drifted copies left as they are: check reports them",
 }
+DRIFT_CHOICE = " until you choose (--accept-drift rewrites every one to its owner, --resolve ID=PATH:LINE names the right copy)"
+DRIFT_WRITTEN = " (each with the region markers to wrap it in; carry what it has into the contract, or accept the contract's bytes)"
 
 
 def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
@@ -32,9 +34,12 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
     for label, title in KEPT_TITLES.items():
         kept = [k for k in plan.kept if k.label == label]
         if kept:
+            if label == "drifted":
+                title += DRIFT_WRITTEN if written else DRIFT_CHOICE
             out.append(f"\n{title}:\n")
             for k in kept:
-                out.append(f"  {k.unit.block.path}:{k.unit.line}: {k.shape}: {k.why}\n")
+                choice = f" (if this copy is the right one: --resolve {k.resolve})" if k.resolve and not written else ""
+                out.append(f"  {k.unit.block.path}:{k.unit.line}: {k.shape}: {k.why}{choice}\n")
                 if k.change is not None and diff:
                     out.append(unified_diff(k.change, ("this copy", "the owning copy")))
     if plan.checks:
