@@ -71,20 +71,24 @@ def test_identical_copies_become_regions_and_instances_instance_regions(plugin, 
     npm = (plugin / "agents/npm.md").read_text()
     assert npm.count("<!-- contractc:begin instance=") == 2  # its success and its failure envelope
     assert "sha256" not in npm.split("<!-- contractc:begin instance=", 1)[1].split("\n", 1)[0]  # never stamped
-    assert DRIFTED_BRIEF in (plugin / "agents/crates.md").read_text()  # the drifted copy: left as it is
+    crates = (plugin / "agents/crates.md").read_text()  # the drifted copy: its bytes, in a region build has not filled
+    assert "<!-- contractc:begin shape=package_brief -->\n" + DRIFTED_BRIEF + "<!-- contractc:end -->\n" in crates
 
 
 def test_check_after_adopt_reports_only_the_drift_left_unresolved_and_nothing_is_allowed_unseen(plugin, run_cli):
     run = run_cli("adopt", str(plugin), "--write")
-    assert "drifted copies left as they are" in run.out and "agents/crates.md:8: package_brief: adds mirror" in run.out
+    assert "drifted copies kept byte for byte" in run.out and "agents/crates.md:8: package_brief: adds mirror" in run.out
     assert "+  mirror: string" not in run.out  # the written plan lists; the dry run shows the diff:
     dry = run_cli("adopt", str(write_plugin(plugin.parent / "again")))
     assert "-  mirror: string                    # crates only" in dry.out
     code, errors = _check(run_cli, plugin)
-    assert code == 1 and errors == [("agents/crates.md", "drift-restatement")]
+    assert code == 1 and errors == [("agents/crates.md", "drift-region-new-differs")]
     assert "allow_restatements" not in (plugin / "contractc.yaml").read_text()
-    build = run_cli("build", "--root", str(plugin))  # the drift stays the user's to decide: build cannot fix it
-    assert build.code == 1 and DRIFTED_BRIEF in (plugin / "agents/crates.md").read_text()
+    build = run_cli("build", "--root", str(plugin))  # the drift stays the user's to decide: build refuses it
+    assert build.code == 1 and "-  mirror: string" in build.err and DRIFTED_BRIEF in (plugin / "agents/crates.md").read_text()
+    forced = run_cli("build", "--root", str(plugin), "--force")  # the decision: the contract's bytes
+    assert forced.code == 0 and "mirror" not in (plugin / "agents/crates.md").read_text()
+    assert _check(run_cli, plugin) == (0, [])
 
 
 def test_accept_drift_rewrites_the_drifted_copy_with_its_diff_in_the_plan(plugin, run_cli):
@@ -218,7 +222,7 @@ def test_on_the_scan_traps_plugin_adopt_keeps_every_instance_and_example_and_che
         assert at >= 0 and hashlib.sha256((root / path).read_bytes()[at : at + len(data)]).hexdigest() == digest, path
     code, errors = _check(run_cli, root)
     assert code == 1 and {path for path, _ in errors} == {path for path, _ in DIVERGENT}
-    assert sorted(c for _, c in errors) == ["drift-instance-missing", "drift-restatement", "drift-restatement"]
+    assert sorted(c for _, c in errors) == ["drift-instance-missing", "drift-region-new-differs", "drift-region-new-differs"]
 
 
 def test_without_its_marker_lines_every_file_of_copies_and_instances_is_what_it_was(plugin, run_cli):

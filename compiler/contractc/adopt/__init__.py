@@ -65,11 +65,13 @@ def plan_adoption(
     ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
     each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies."""
     result = scan_plugin(root, include, exclude, owners)
-    # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it.
+    # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
+    # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
     fronts = {(u.block.path, u.block.start) for u in result_units(result) if u.key == FRONT_MATTER}
-    left = [g for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)]
+    left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
+    left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
-    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1 and g not in left], resolve)
+    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1 and g.id not in left], resolve)
     if not groups:
         return Plan("", scan=result)
     if (root / CONFIG_NAME).exists():
@@ -91,17 +93,22 @@ def plan_adoption(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
         )
     plan = Plan(contract_path, scan=result)
-    plan.skipped += [(u, "in a fenced front matter: left as it is, a contract has no form for it") for g in left for u in g.copies]
+    plan.skipped += [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
     carried = carried_checks(groups, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
     plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
     checks = {group_id: found.chosen.text for group_id, found in carried.items()}
     contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks, result.data)
-    refs = _contract_ids(contract_path, contract_bytes, placed)
+    refs, shapes = _contract_ids(contract_path, contract_bytes, placed)
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
+    by_block: dict[tuple[str, int], list[Unit]] = {}
+    for unit in result_units(result):
+        by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     adopted: dict[int, tuple[str, bytes]] = {}
+    own: set[int] = set()
+    """Drifted copies in a region of their own bytes (not the owner's)."""
     instances: dict[int, str] = {}
     for group in groups:
         ref, region = refs[group.id]
@@ -116,15 +123,32 @@ def plan_adoption(
             if member.label == "example":
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
-            if member.label == "drifted" and not accepted:
-                why = f"{member.reason}; left as it is, check reports it"
-                choice = f"{group.id}={unit.block.path}:{unit.line}"
-                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), choice))
+            undecided = member.label == "drifted" and not accepted
+            if undecided and unit.block.col > 1:
+                why = f"{member.reason}; left as it is (indented: a region starts at column 1), check reports it"
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
                 continue
             if unit.block.col > 1:
                 plan.skipped.append((unit, "indented (inside a list item or quote): a region must start at column 1"))
                 continue
+            if undecided:
+                # its own bytes in a region build has not filled: check reports it (drift-region-new-differs), and
+                # build refuses to overwrite it until the user decides (the contract, or build --force)
+                why = f"{member.reason}; kept, byte for byte, in a region build has not filled: check reports it"
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
+                adopted[id(unit)] = (ref, _own_block(unit, result.data, len(by_block[(unit.block.path, unit.block.start)])))
+                own.add(id(unit))
+                continue
             if member.label == "instance":
+                broken = "" if member.divergent else _breaks(unit, ref, shapes, result.data)
+                if broken:
+                    # scan holds peer instances to no definition; check would hold it to the owner's shape
+                    why = (
+                        f"{member.reason}; its structure differs from the owning copy's ({broken}) and scan holds "
+                        "peer instances to no definition: left as it is, not held to the shape"
+                    )
+                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
+                    continue
                 instances[id(unit)] = ref
                 if member.divergent:
                     why = (
@@ -136,16 +160,13 @@ def plan_adoption(
                     plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
                 continue
             adopted[id(unit)] = (ref, region)
-    by_block: dict[tuple[str, int], list[Unit]] = {}
-    for unit in result_units(result):
-        by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     replacements: dict[str, list[Replacement]] = {}
     for (path, _), units in sorted(by_block.items()):
         units.sort(key=lambda u: u.line)
         if any(id(u) in adopted for u in units):
             replacement = block_replacement(units[0].block, units, adopted)
             replacements.setdefault(path, []).append(replacement)
-            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path])
+            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path], own)
         elif len(units) == 1 and id(units[0]) in instances:
             replacements.setdefault(path, []).append(instance_replacement(units[0].block, instances[id(units[0])], result.data[path]))
         else:
@@ -154,7 +175,9 @@ def plan_adoption(
             plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
     files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
-    targets, covered = _targets(root, sorted(files), result)
+    # a drifted copy left as it is sits in a target too, so that check reports it
+    watched = {*files, *(k.unit.block.path for k in plan.kept if k.label == "drifted")}
+    targets, covered = _targets(root, sorted(watched), result)
     out = _out_folders(root)
     recorded = {"include": list(include), "exclude": list(exclude), "owner": list(owners)}
     config = render_config(contract_path, targets, [], out, recorded)
@@ -262,12 +285,18 @@ def _rewrites(
     adopted: dict[int, tuple[str, bytes]],
     ids: dict[str, str],
     original: bytes,
+    own: set[int],
 ) -> list[Rewritten]:
     """The adopted copies of one block whose bytes the region will not hold unchanged, each with why."""
     block = replacement.block
     found = []
     for unit in replacement.units:
         group = next(g for g in groups if any(u is unit for u in g.copies))
+        if id(unit) in own and len(units) == 1:
+            continue  # a drifted copy kept in a region of its own bytes
+        if id(unit) in own:
+            found.append(Rewritten(unit, ids[group.id], f"its block holds {len(units)} keys: this drifted one keeps its bytes in a region of its own"))
+            continue
         if unit.text != group.owner.text:
             chose = f"--resolve {group.id}=..." if group.owner_reason.startswith("--resolve") else "--accept-drift"
             why = f"drifted from the owning copy at {group.owner.block.path}:{group.owner.line}: its bytes replace it ({chose})"
@@ -283,10 +312,13 @@ def _rewrites(
     return found
 
 
-def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]]:
-    """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader."""
+def _contract_ids(path: str, data: bytes, placed) -> tuple[dict[str, tuple[str, bytes]], dict[str, tuple]]:
+    """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader;
+    and the contract's shapes by id, each with its block's text and its notation read (empty when the notation
+    cannot be read: compiling the plan reports why, at the owning copy)."""
     from contractc.load import parse_contract, qualify_shape_ids
     from contractc.load.source import source_from_bytes
+    from contractc.model.notation import interpret
     from contractc.model.records import DataShape
 
     (contract,) = qualify_shape_ids([parse_contract(source_from_bytes(path, data))])
@@ -295,7 +327,32 @@ def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]
         span = shape.block if isinstance(shape, DataShape) else shape.template
         if span is not None:
             starts[span.start] = (shape.id, contract.slice(span))
-    return {p.group.id: starts[p.offset] for p in placed}
+    try:
+        (read,), _ = interpret([contract])
+    except ContractcError:
+        read = None
+    shapes = {}
+    for shape in read.shapes if read is not None else ():
+        span = shape.block if isinstance(shape, DataShape) else shape.template
+        if span is not None:
+            shapes[shape.id] = (shape, read.slice(span).decode("utf-8", "replace"))
+    return {p.group.id: starts[p.offset] for p in placed}, shapes
+
+
+def _breaks(unit: Unit, ref: str, shapes: dict[str, tuple], data: dict[str, bytes]) -> str:
+    """What an instance lacks or holds against the contract's shape ``ref``, as check would say it ("" when it
+    keeps the structure, or the shape could not be read)."""
+    from contractc.drift.structure import compare
+
+    if ref not in shapes:
+        return ""
+    shape, text = shapes[ref]
+    held = data[unit.block.path][unit.block.start : unit.block.end].decode("utf-8", "replace")
+    found = compare(shape, text, held, unit.block.path, unit.block.line)
+    parts = [found.unreadable] if found.unreadable else []
+    parts += [f"lacks {', '.join(i.shown for i in found.missing[:3])}"] if found.missing else []
+    parts += [f"holds {', '.join(i.shown for i in found.foreign[:3])}"] if found.foreign else []
+    return "; ".join(parts)
 
 
 def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list[str], set[str]]:
@@ -330,6 +387,7 @@ def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list
 def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, files: dict[str, bytes]):
     """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
     from contractc.drift.restatements import find_restatements, restatement_changes, unmanaged_copies
+    from contractc.emit.filled import Refill
     from contractc.pipeline import compile_project
     from contractc.report.progress import stage
 
@@ -345,9 +403,26 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
         digests = {(path, line): digest for path, _, line, digest in unmanaged_copies(project)} if found else {}
         diffs = restatement_changes(project, found) if found else {}
         rendered = {p: (o.data, o.kind) for p, o in outputs.files.items()}
+        refill = Refill(project)
         for rel, data in files.items():
-            rendered.setdefault(rel, (data, "regions"))
+            target = project.target(rel) if b"contractc:" in data else None
+            # a drifted copy kept in a region of its own bytes stays so: build would refuse to overwrite it unseen
+            rendered[rel] = (refill.leaving_undecided(target), "regions") if target is not None and target.regions else rendered.get(rel, (data, "regions"))
         return rendered, [(d, diffs.get(d)) for d in found], digests
+
+
+def _not_a_data_shape(group: Group) -> str:
+    """Why a YAML group's owning copy cannot be a data shape of the contract (one top-level key), or ""."""
+    if group.kind != "yaml" or group.key == FRONT_MATTER:
+        return ""
+    from contractc.load.yaml_block import parse_block
+
+    try:
+        parsed = parse_block(group.owner.text, group.owner.block.path, group.owner.line)
+    except ContractcError:
+        return ""  # the contract's loader reports it, located at the owning copy
+    keys = len(parsed.value) if parsed is not None and parsed.kind == "map" else 0
+    return "" if keys == 1 else f"its block holds {keys} top-level keys as one shape: left as it is (a data shape is one key per block)"
 
 
 def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[Group], set[str]]:
@@ -385,6 +460,20 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     if problems:
         raise ContractcError(problems)
     return [by_id[g.id] for g in groups], resolved
+
+
+def _choice(group: Group, unit: Unit) -> str:
+    """The ``--resolve`` argument that makes ``unit`` the owner of ``group``."""
+    return f"{group.id}={unit.block.path}:{unit.line}"
+
+
+def _own_block(unit: Unit, data: dict[str, bytes], units_in_block: int) -> bytes:
+    """What a drifted copy's region holds: its block as it is, or (a key of a block holding several) its own lines fenced."""
+    block = unit.block
+    whole = data[block.path][block.start : block.end]
+    if units_in_block == 1:
+        return whole if whole.endswith((b"\n", b"\r")) else whole + (block.newline or "\n").encode()
+    return f"{block.fence}{block.info}\n{_ends(unit.text)}{block.fence}\n".encode()
 
 
 def _copy_change(unit: Unit, owner: Unit) -> Change:

@@ -11,10 +11,10 @@ LABELS = ("now", "after adopt")
 KEPT_TITLES = {
     "instance": "instances, wrapped byte for byte in instance regions (check holds them to the shape's structure)",
     "example": "examples, left byte for byte as they are",
-    "drifted": "drifted copies left as they are: check reports them",
+    "drifted": "drifted copies kept byte for byte, each in a region build has not filled: check reports them",
 }
 DRIFT_CHOICE = " until you choose (--accept-drift rewrites every one to its owner, --resolve ID=PATH:LINE names the right copy)"
-DRIFT_WRITTEN = " (each with the region markers to wrap it in; carry what it has into the contract, or accept the contract's bytes)"
+DRIFT_WRITTEN = " until you carry what each has into the contract, or accept the contract's bytes with `contractc build --force`"
 
 
 def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
