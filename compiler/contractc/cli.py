@@ -395,9 +395,11 @@ def adopt(
                 instance region (instance=ID) that check holds to the
                 shape's structure
       example   never touched
-      drifted   left as it is, and check reports it, unless you choose:
-                --accept-drift (every group) or --resolve ID=PATH:LINE
-                (that copy is right); the plan shows each copy's diff
+      drifted   kept byte for byte in a region build has not filled, so
+                check reports it and build refuses to overwrite it until
+                you decide; or choose now: --accept-drift (every group) or
+                --resolve ID=PATH:LINE (that copy is right); the plan shows
+                each copy's diff
 
     \b
     --write applies it all-or-nothing: the schemas and dispatch snippets
