@@ -125,7 +125,10 @@ def plan_adoption(
                 continue
             undecided = member.label == "drifted" and not accepted
             if undecided and unit.block.col > 1:
-                why = f"{member.reason}; left as it is (indented: a region starts at column 1), check reports it"
+                why = (
+                    f"{member.reason}; left as it is: indented (inside a list item or quote), it cannot be a region, and "
+                    "check reports it only if it finds it a restatement: fix it by hand, or move it to column 1 and wrap it"
+                )
                 plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
                 continue
             if unit.block.col > 1:
