@@ -389,7 +389,7 @@ def _compose(content: str) -> Any:
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        if not _plain_enough(content, loader):
+        if _may_nest(content) and not _plain_enough(content, loader):
             return None  # aliases or deep nesting: not a pasted shape, and unbounded to walk
         return yaml.compose(content, Loader=loader)
     except (yaml.YAMLError, RecursionError):
@@ -530,6 +530,17 @@ def _dedent(lines: list[str], column: int) -> str:
             line = " " * column + line[column:]
         out.append(line[column:] if len(line) >= column and not line[:column].strip(" -") else line.lstrip())
     return "\n".join(out).rstrip() + "\n"
+
+
+def _may_nest(content: str) -> bool:
+    """Whether ``content`` could hold an alias or nest past MAX_DEPTH: only then is its event stream read first."""
+    from contractc.load.yaml_safe import MAX_DEPTH
+
+    if "&" in content or "*" in content or len(content) > 1 << 16:
+        return True
+    if content.count("[") + content.count("{") > MAX_DEPTH:
+        return True
+    return max((len(line) - len(line.lstrip(" -")) for line in content.splitlines()), default=0) > MAX_DEPTH
 
 
 def _plain_enough(content: str, loader: Any) -> bool:

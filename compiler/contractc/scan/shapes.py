@@ -181,7 +181,7 @@ def group_units(
     _place_nested([u for u in units if u.within], clusters)
     if history is not None:  # the blames every ambiguous shape will ask for, side by side
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
-        history.prefetch([u for found in asked if len({u.text for u in found}) > 1 for u in history.by_recency(found)[:2]])
+        history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
     groups = [_group(c, dispatchers, owner_globs, history) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
@@ -372,43 +372,53 @@ GIT_SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c"
 
 
 class History:
-    """``git blame`` of one work tree: when each copy's lines last changed, asked once per distinct variant.
+    """What git says about one work tree: when each file last changed (one ``git log`` for the scan), and
+    whether a copy's own lines changed after a given time (``git blame --since``, which stops walking
+    history there, so it stays cheap however long the history is).
 
-    Lines not committed yet count as changed now (the user's latest edit). The blames of a scan run
-    side by side (:meth:`prefetch`), each with :data:`GIT_SAFE`.
+    Lines not committed yet count as changed now (the user's latest edit). Every git command runs with
+    :data:`GIT_SAFE`; the blames a scan needs run side by side (:meth:`prefetch`).
     """
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.times: dict[tuple[str, int, int], int | None] = {}
+        self.times: dict[tuple[str, int, int, int], int | None] = {}
         self._files: dict[str, int] | None = None
 
     def file_changed(self, path: str) -> int:
-        """When git last changed the file (one ``git log`` for the scan; uncommitted: now): a bound on its lines' time."""
+        """When git last changed the file (uncommitted: now): an upper bound on its lines' time."""
         if self._files is None:
             self._files = _file_times(self.root)
         return self._files.get(path, 0)
 
-    def by_recency(self, units: list[Unit]) -> list[Unit]:
+    def by_recency(self, units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
         """The variants of ``units``, the one in the file changed last first."""
         return sorted(variants(units), key=lambda u: -self.file_changed(u.block.path))
 
-    @staticmethod
-    def _key(unit: Unit) -> tuple[str, int, int]:
-        return unit.block.path, unit.line, unit.line + max(unit.text.count("\n"), 1) - 1
+    def questions(self, units: list[Unit] | tuple[Unit, ...], step: int = 1) -> list[tuple[str, int, int, int]]:
+        """The blames of one step: the ``step`` variants in the files changed last, each looked at back to when the
+        next variant's file last changed (path, first, last, since). Any line found there is newer than every
+        other variant's lines, whose files are all older; none found: the next step looks one variant deeper."""
+        ranked = self.by_recency(units)
+        if step >= len(ranked):
+            return []
+        since = self.file_changed(ranked[step].block.path)
+        return [
+            (u.block.path, u.line, u.line + max(u.text.count("\n"), 1) - 1, since)
+            for u in ranked[:step]
+            if self.file_changed(u.block.path) > since
+        ]
 
-    def prefetch(self, units: list[Unit]) -> None:
+    def prefetch(self, questions: list[tuple[str, int, int, int]]) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
-        keys = sorted({self._key(u) for u in units} - set(self.times))
-        if not keys:
-            return
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            for key, when in zip(keys, pool.map(lambda k: _blame(self.root, *k), keys)):
-                self.times[key] = when
+        keys = sorted(set(questions) - set(self.times))
+        if keys:
+            with ThreadPoolExecutor(max_workers=4) as pool:
+                for key, when in zip(keys, pool.map(lambda k: _blame(self.root, *k), keys)):
+                    self.times[key] = when
 
-    def changed(self, unit: Unit) -> int | None:
-        key = self._key(unit)
+    def changed_since(self, key: tuple[str, int, int, int]) -> int | None:
         if key not in self.times:
             self.times[key] = _blame(self.root, *key)
         return self.times[key]
@@ -418,18 +428,29 @@ def git_env() -> dict[str, str]:
     return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
 
 
-def _blame(root: Path, path: str, first: int, last: int) -> int | None:
-    """The author time of the newest commit among lines ``first``..``last`` of ``path``; None when git cannot say."""
+def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
+    """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
+    (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
     try:
         done = subprocess.run(
-            ["git", *GIT_SAFE, "-C", str(root), "blame", "--line-porcelain", "-L", f"{first},{last}", "--", path],
+            ["git", *GIT_SAFE, "-C", str(root), "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path],
             capture_output=True, env=git_env(), check=False, timeout=60,
         )
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode != 0:
         return None
-    return max((int(line.split()[1]) for line in done.stdout.splitlines() if line.startswith(b"author-time ")), default=None)
+    newest, when, boundary = None, 0, False
+    for line in done.stdout.splitlines():
+        if line.startswith(b"author-time "):
+            when = int(line.split()[1])
+        elif line == b"boundary":
+            boundary = True  # a line older than ``since``: its commit says nothing
+        elif line.startswith(b"\t"):  # the line itself closes its header
+            if not boundary and when > since:
+                newest = max(newest or 0, when)
+            when, boundary = 0, False
+    return newest
 
 
 def variants(units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
@@ -437,26 +458,23 @@ def variants(units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
     return list({u.text: u for u in reversed(units)}.values())[::-1]
 
 
-def _newest(units: list[Unit], history: History) -> Unit | None:
-    """The variant whose lines git changed last; None when history does not tell one variant from another.
+HISTORY_STEPS = 4
+"""How many variants deep :func:`_newest` looks before it leaves the choice to the majority."""
 
-    Variants are blamed newest file first; one whose whole file is older than the best lines found is never blamed.
-    """
-    known: list[tuple[int, Unit]] = []
-    for unit in history.by_recency(units):
-        if known and history.file_changed(unit.block.path) < max(t for t, _ in known):
-            known.append((history.file_changed(unit.block.path), unit))  # older in full: no blame needed
+
+def _newest(units: list[Unit], history: History) -> Unit | None:
+    """The variant whose own lines git changed last, when that is clear; None otherwise (see :meth:`History.questions`)."""
+    for step in range(1, HISTORY_STEPS + 1):
+        asked = history.questions(units, step)
+        found = [(t, key) for key in asked if (t := history.changed_since(key)) is not None]
+        if not found:
             continue
-        t = history.changed(unit)
-        if t is not None:
-            known.append((t, unit))
-    if len(known) < 2:
-        return None
-    latest = max(t for t, _ in known)
-    newest = [u for t, u in known if t == latest]
-    if len(newest) > 1:
-        return None  # one commit wrote them all: history says nothing
-    return newest[0]
+        latest = max(t for t, _ in found)
+        if sum(1 for t, _ in found if t == latest) > 1:
+            return None  # one commit changed both: history does not tell them apart
+        path, line = next(key for t, key in found if t == latest)[:2]
+        return next(u for u in variants(units) if (u.block.path, u.line) == (path, line))
+    return None
 
 
 def _file_times(root: Path) -> dict[str, int]:
@@ -490,7 +508,7 @@ def _file_times(root: Path) -> dict[str, int]:
 def _when(unit: Unit, history: History) -> str:
     import datetime
 
-    t = history.changed(unit) or 0
+    t = max((t or 0 for k, t in history.times.items() if k[:2] == (unit.block.path, unit.line)), default=0)
     return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d")
 
 
