@@ -237,9 +237,9 @@ def test_validating_against_an_adopted_template_with_no_checks_says_nothing_was_
     returned = orchestration / "return.txt"
     returned.write_text("Packet ID: P-1\nStatus: COMPLETE\nWork completed: done\n")
     run = run_cli("validate", "--root", str(orchestration), "packet-id-status", str(returned))
-    assert run.code == 0
-    assert "was not judged: packet-id-status states no receiver checks" in run.out
-    assert "passes 0 of 0" not in run.out
+    assert run.code == 2 and run.out == ""  # nothing checked is not a pass
+    assert "error[nothing-checked]: packet-id-status cannot be validated: it states no receiver checks, so any return" in run.err
+    assert "passes 0 of 0" not in run.err
 
 
 # --- checks as a user words them: a sentence starts with a capital --------------------------------

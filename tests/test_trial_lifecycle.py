@@ -413,7 +413,7 @@ def test_validate_judges_each_return_as_the_checks_say(desk, run_cli, shape, tex
     assert run.code == code
     assert re.findall(r"^return\.txt:(\d+:\d+: error.*)$", run.out, re.M) == failures
     if shape in ("redacteur", "Réponse rédigée"):
-        assert "not mechanised, judge by reading: check 4" in run.out.splitlines()[-1]
+        assert "not run (not mechanised), judge by reading: check 4" in run.out.splitlines()[-1]
     if shape == "readingnotes" and code:  # a name ending in s: no possessive in the summary
         assert re.match(r"contractc: return\.txt fails check \d of the 4 receiver checks of ReadingNotes; ", run.out.splitlines()[-1])
         assert "'s" not in run.out.splitlines()[-1]

@@ -2,7 +2,7 @@
 
 ``main(argv) -> int`` runs in-process (the tests call it); the exit-code policy
 is :class:`~contractc.report.diagnostics.ExitCode`: 0 clean, 1 drift or failed
-validation, 2 bad input or usage, 3 internal error, 130 interrupted.
+validation, 2 bad input or usage, 3 internal error, 130 interrupted (143 on SIGTERM).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def cli(debug: bool) -> None:
                                breaks producers, receivers or links unaccepted
 
     Exit codes: 0 clean, 1 drift, failed validation or a breaking change, 2 bad input or usage,
-    3 internal error (a bug: please report it), 130 interrupted (after rollback).
+    3 internal error (a bug: please report it), 130 interrupted by Ctrl-C, 143 by SIGTERM (the message says how the files are).
     """
 
 
@@ -391,9 +391,13 @@ def adopt(
                "quoted lines and evidence; for a data shape, check's document); github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
+@click.option("--require-all", is_flag=True, help="Text shapes: exit 2 when any receiver check is not mechanised "
+              "(by default such a check is listed as not run and the receiver judges it by reading).")
 @click.argument("shape_id", metavar="SHAPE")
 @click.argument("file", metavar="[FILE|-]", default="-")
-def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, shape_id: str, file: str) -> int:
+def validate(
+    root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, require_all: bool, shape_id: str, file: str
+) -> int:
     """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
 
     \b
@@ -416,11 +420,53 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
       contractc validate auditreturn return.txt --evidence  append to the prompt,
                                                             re-dispatch once
 
-    Exit 0 valid, 1 invalid, 2 unknown shape, unreadable FILE or bad usage.
+    \b
+    Nothing checked is not a pass: a check that is not mechanised is listed
+    as not run; a text shape with no mechanised check is exit 2, and with
+    --require-all so is any check that is not mechanised.
+
+    Exit 0 valid, 1 invalid, 2 unknown shape, nothing to check, unreadable FILE or bad usage.
     """
     from contractc.validate.command import validate as validate_document
 
-    return _print(validate_document(root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence))
+    return _print(
+        validate_document(
+            root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence, require_all=require_all
+        )
+    )
+
+
+@cli.command()
+@ROOT_OPTION
+@click.option("--producer", metavar="NAME", help="Judge the return as NAME's (a skill's own return, on the Stop event); "
+              "by default the agent named by the event's agent_type.")
+def hook(root: Path, producer: str | None) -> int:
+    """Judge an agent's return as a Claude Code SubagentStop (or Stop) hook.
+
+    \b
+    Reads the hook's JSON on standard input, finds the agent that returned
+    and the text shape it produces (by the dispatch prompt's shape heading
+    where it has several), and judges its last message:
+      passes, or no shape of that agent   nothing printed: the stop goes through
+      a check fails                       {"decision": "block", "reason": EVIDENCE}:
+                                          the agent returns again once
+      fails again (stop_hook_active)      the stop goes through; a systemMessage
+                                          shows the failed checks
+    Its own errors (bad input, a project that does not load) never block:
+    the stop goes through with a systemMessage saying why.
+
+    \b
+    In a plugin's hooks/hooks.json:
+      {"hooks": {"SubagentStop": [{"hooks": [{"type": "command",
+        "command": "contractc hook --root \"${CLAUDE_PLUGIN_ROOT}\""}]}]}}
+
+    Always exit 0: Claude Code reads exit 2 as a block.
+    """
+    from contractc.validate.hook import run_hook
+
+    import sys
+
+    return _print(run_hook(root, sys.stdin.buffer.read().decode("utf-8", "replace"), producer))
 
 
 @cli.command("hash")
@@ -490,21 +536,61 @@ def main(argv: list[str] | None = None) -> int:
         from contractc.report.diagnostics import Diagnostic
 
         return _fail([Diagnostic("argv", 1, nul + 1, "unsafe-path", f"argument {nul + 1} holds a NUL byte", "no file name can hold one")])
+    written = sys.modules.get("contractc.output.outputs")  # imported only by a run that may write
+    if written is not None:
+        written.WROTE.clear()
+    terminated = _on_sigterm()
     try:
         code = cli.main(args=argv, prog_name="contractc", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
         return 2  # ExitCode.BAD_INPUT
-    except (click.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort; a write rolled back before this
-        click.echo("contractc: interrupted; every file is as it was before this run", err=True)
-        return 130  # ExitCode.INTERRUPTED
+    except (click.Abort, KeyboardInterrupt) as exc:  # click turns Ctrl-C into Abort; a write is whole before this
+        return _interrupted(exc)
     except Exception as exc:
         from contractc.report.diagnostics import ContractcError
 
         if isinstance(exc, ContractcError):
             return _fail(exc.diagnostics)
         return _internal_error(exc, sys.argv[1:] if argv is None else argv)
+    finally:
+        terminated()
     return int(code or 0)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM outside a write: the run stops as on Ctrl-C (a write holds it off until it is whole)."""
+
+
+def _on_sigterm():
+    """SIGTERM stops the run as Ctrl-C does (exit 143); returns what restores the previous handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum, frame):
+        raise _Terminated()
+
+    old = signal.signal(signal.SIGTERM, stop)
+    return lambda: signal.signal(signal.SIGTERM, old)
+
+
+def _interrupted(exc: BaseException) -> int:
+    """The message of a run stopped by Ctrl-C or SIGTERM, saying truthfully how the files are; ``128 + signal``."""
+    from contractc.output.outputs import WROTE, Interrupted
+
+    cause = exc.__cause__ or exc.__context__ if isinstance(exc, click.Abort) else exc
+    if isinstance(cause, Interrupted):
+        click.echo(f"contractc: interrupted; {cause.state}", err=True)
+        return 128 + cause.signum
+    signum = 15 if isinstance(cause, _Terminated) else 2
+    if WROTE:
+        click.echo(f"contractc: interrupted after this run wrote {sum(WROTE)} file(s), each whole and new", err=True)
+    else:
+        click.echo("contractc: interrupted; this run wrote no file", err=True)
+    return 128 + signum  # ExitCode.INTERRUPTED for Ctrl-C
 
 
 def _internal_error(exc: Exception, argv: list[str]) -> int:

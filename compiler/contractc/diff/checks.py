@@ -190,8 +190,20 @@ def _describe(rule: Rule) -> str:
         "max-lines": lambda r: f"at most {r.limit} lines",
         "names-file": lambda r: "a file named in the body",
         "carries-form": lambda r: f"the {r.form.name} form in the body",
+        "forbidden-line": lambda r: f"no line {_codes([r.prefix])}",
+        "line-is": lambda r: f"{_line(r.line)} exactly {_codes(r.values)}",
+        "line-ends": lambda r: f"{_line(r.line)} ending {_codes([r.suffix])}",
+        "heading": lambda r: f"a heading {_codes([r.text])}",
+        "contains": lambda r: f"{r.mode} of {_codes(r.values)} in the return",
+        "matches": lambda r: f"{'no ' if r.negate else ''}match of /{r.pattern}/",
+        "count": lambda r: f"{r.unit} within {r.least or 0}..{'' if r.most is None else r.most}",
+        "is-data": lambda r: f"a {r.format.upper()} document" + (f" of {_codes([r.shape])}" if r.shape else ""),
     }[rule.kind](rule)
     return text + (f" (if {_codes(rule.when)})" if rule.when else "")
+
+
+def _line(number: int) -> str:
+    return {-1: "the last line", 0: "the first line after the status line"}.get(number, f"line {number}")
 
 
 def _codes(values) -> str:

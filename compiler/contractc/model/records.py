@@ -74,6 +74,19 @@ class Check(NamedTuple):
     """``<shape-anchor>-check-<number>``."""
     rules: "tuple[Rule, ...] | None" = None
     """The check compiled from its prose (:mod:`contractc.model.checks.rules`); None when it is not mechanised."""
+    unread: tuple[str, ...] = ()
+    """Why a check is not mechanised: the words of its prose no phrasing reads (quoted as written), or
+    what it names that the contract lacks; empty for a mechanised check."""
+
+    explicit: str = ""
+    """Where the check's explicit rule is written (``contracts/x.checks.yaml:4``); empty when its rules
+    are read from its prose."""
+
+    @property
+    def mechanised(self) -> bool:
+        """Every clause of the check was read into ``rules``: `validate` runs it, whole.  A check is never
+        half mechanised: one unread clause leaves ``rules`` None."""
+        return self.rules is not None
 
 
 class TextShape(NamedTuple):

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from contractc.report.diagnostics import ContractcError
 from contractc.output.files import dump_json, read_bytes
 from contractc.output.journal import state_folder
 from contractc.model.names import all_plain
@@ -77,14 +78,11 @@ def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
             record[path] = hashlib.sha256(out.data).hexdigest()
     if record == old:
         return  # a build that wrote nothing writes nothing here either
-    folder = state_folder(root)
+    from contractc.output.journal import write_state
+
     try:
-        os.makedirs(folder, exist_ok=True)
-        tmp = os.path.join(folder, f".{NAME}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(dict(sorted(record.items())), handle, indent=0)
-        os.replace(tmp, os.path.join(folder, NAME))
-    except OSError:
+        write_state(state_folder(root), NAME, json.dumps(dict(sorted(record.items())), indent=0).encode("utf-8"))
+    except (OSError, ContractcError):
         pass  # without a record, a later build only leaves orphans for a person to remove
 
 

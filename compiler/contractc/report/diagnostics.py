@@ -8,7 +8,7 @@ an anchor of the same name, and a test keeps the two in step.
 
 import enum
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 def doc_url(code: str, docs_url: str) -> str:
     """Where a code is explained online: its anchor on the drift-codes page at ``docs_url``.
@@ -69,6 +69,9 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "duplicate-shape": (ExitCode.BAD_INPUT, "two shapes resolve to the same id"),
     "bad-shape": (ExitCode.BAD_INPUT, "a shape section is incomplete"),
     "write-failed": (ExitCode.BAD_INPUT, "an output could not be written; nothing was changed"),
+    "file-changed": (ExitCode.BAD_INPUT, "a file changed while contractc was writing; the write was rolled back"),
+    "locked": (ExitCode.BAD_INPUT, "another contractc run holds the project's lock"),
+    "journal-refused": (ExitCode.BAD_INPUT, "the journal of an interrupted build names what contractc never writes; nothing was touched"),
     # bad input: check options
     "bad-ref": (ExitCode.BAD_INPUT, "the git ref given to --changed-since cannot be compared with"),
     # bad input: data shapes and schemas
@@ -79,7 +82,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "schema-invalid": (ExitCode.BAD_INPUT, "a compiled schema is not valid draft 2020-12"),
     "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),
     "optional-inferred": (ExitCode.CLEAN, "note: build made a field optional because of its comment"),
-    "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check's prose matches no check kind; receivers judge it by reading"),
+    "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check has words no phrasing reads; validate does not run it"),
     "unknown-shape": (ExitCode.BAD_INPUT, "`validate` (or a `budgets.shapes` key) names a shape the project does not define"),
     "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
     # bad input: managed regions and role files
@@ -148,6 +151,10 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
     "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),
+    "checks-file-invalid": (ExitCode.BAD_INPUT, "a contract's explicit check rules (contracts/<name>.checks.yaml) do not parse or fit the vocabulary"),
+    "check-rule-drift": (ExitCode.BAD_INPUT, "an explicit check rule holds a literal its check's prose does not say"),
+    "nothing-checked": (ExitCode.BAD_INPUT, "`validate` names a text shape none of whose receiver checks is mechanised"),
+    "check-not-run": (ExitCode.BAD_INPUT, "`validate --require-all` names a text shape with a receiver check that is not mechanised"),
 }
 
 
@@ -243,3 +250,18 @@ def json_path(path: Iterable[object]) -> str:
 def exit_code_for(diagnostics: list[Diagnostic]) -> ExitCode:
     """The exit code a list of diagnostics implies: the worst one wins."""
     return max((d.exit_code for d in diagnostics), default=ExitCode.CLEAN)
+
+
+def yaml_json_message(error: Any) -> str:
+    """jsonschema's message with its Python spellings in JSON (``null`` not ``None``, ``true`` not ``True``)."""
+    import json
+
+    message = error.message
+    for value in (error.instance, error.validator_value):
+        try:
+            python, spelled = repr(value), json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            continue
+        if python != spelled:
+            message = message.replace(python, spelled)
+    return message

@@ -31,9 +31,7 @@ that breaks the structure are divergent.
 from __future__ import annotations
 
 import difflib
-import os
 import re
-import subprocess
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -367,9 +365,6 @@ def _majority(units: list[Unit], dispatchers: set[str] = frozenset()) -> tuple[U
 
 # -- git history: which copy changed last ---------------------------------------------------------
 
-GIT_SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat")
-"""Options of every git scan runs in the scanned repository: none of its hooks or monitors ever runs."""
-
 
 class History:
     """What git says about one work tree: when each file last changed (one ``git log`` for the scan), and
@@ -377,7 +372,8 @@ class History:
     history there, so it stays cheap however long the history is).
 
     Lines not committed yet count as changed now (the user's latest edit). Every git command runs with
-    :data:`GIT_SAFE`; the blames a scan needs run side by side (:meth:`prefetch`).
+    :func:`contractc.load.git.run_git` (nothing the repository's configuration names ever runs); the blames a
+    scan needs run side by side (:meth:`prefetch`).
     """
 
     def __init__(self, root: Path) -> None:
@@ -424,19 +420,14 @@ class History:
         return self.times[key]
 
 
-def git_env() -> dict[str, str]:
-    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
-
-
 def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
     """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
     (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
+    from contractc.load.git import run_git
+
     try:
-        done = subprocess.run(
-            ["git", *GIT_SAFE, "-C", str(root), "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path],
-            capture_output=True, env=git_env(), check=False, timeout=60,
-        )
-    except (OSError, subprocess.SubprocessError):
+        done = run_git(root, "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path)
+    except OSError:
         return None
     if done.returncode != 0:
         return None
@@ -481,10 +472,12 @@ def _file_times(root: Path) -> dict[str, int]:
     """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
     import time
 
+    from contractc.load.git import run_git
+
     def git(*args: str) -> bytes:
         try:
-            done = subprocess.run(["git", *GIT_SAFE, "-C", str(root), *args], capture_output=True, env=git_env(), check=False, timeout=120)
-        except (OSError, subprocess.SubprocessError):
+            done = run_git(root, *args)
+        except OSError:
             return b""
         return done.stdout if done.returncode == 0 else b""
 
