@@ -216,7 +216,9 @@ def diff(
     line with its id and verdict: breaking for producers (an agent must now emit
     something new or stricter), for receivers (a skill may now see something it
     rejects), for links (a published anchor is gone), changed, unclassified (a
-    reworded rule: treated as breaking), or compatible.
+    rule reworded where no direction can be read: treated as breaking), or
+    compatible. Receiver checks are paired by an equal compiled rule, then
+    equal words, then similarity: a check that only moved is one renumbering.
 
     \b
     A breaking change passes once accepted on purpose in contractc.changes.yaml:
