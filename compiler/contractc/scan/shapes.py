@@ -322,6 +322,19 @@ def choose_owner(
     return owner, "no variant has a majority: the first copy in path order"
 
 
+def mirrors(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one file kept under two trees (``.agents/skills/x/SKILL.md`` and
+    ``.claude/skills/x/SKILL.md``, ``sdk/prompts/templates/x.md`` and ``core/templates/x.md``): under top folders of
+    their own (at most two each), the same two or more last parts. Translations are never mirrors."""
+    pa, pb = a.split("/"), b.split("/")
+    if a == b or len(pa) < 3 or len(pb) < 3 or pa[0] == pb[0] or translation(a) or translation(b):
+        return False  # one tree, or a translation (its words differ by design)
+    tail = min(len(pa), len(pb)) - 1
+    while tail > 2 and pa[-tail:] != pb[-tail:]:
+        tail -= 1
+    return pa[-tail:] == pb[-tail:] and len(pa) - tail <= 2 and len(pb) - tail <= 2
+
+
 _LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 
 
@@ -529,6 +542,10 @@ def _label(unit: Unit, owner: Unit) -> Member:
         own.append(titles[1])
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    if mirrors(unit.block.path, owner.block.path):
+        broken = _structure(missing, extra)
+        why = broken or f"{_few(drift + own) or 'its lines'} differ"
+        return Member(unit, "drifted", f"{why}, in a mirror of the owner's file (the same file under another tree)", True)
     language = translation(unit.block.path)
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
