@@ -8,6 +8,7 @@ validation, 2 bad input or usage, 3 internal error, 130 interrupted (143 on SIGT
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -15,29 +16,29 @@ import click
 
 from contractc.report import __version__
 
-# diagnostics (and everything past it) is imported where it is used, so that
-# `--help` and `--version` cost little more than click itself.
+# Each command's stack (the loader, the model, the site ...) is imported by the command,
+# so that `--help` and `--version` load no project code.
+# The keys of report.FORMATTERS, spelled out so `--help` does not import the report module and its
+# diagnostics (about 9 ms: --help would cost more than 5x `python -c pass`); tests/test_report.py holds
+# the two equal.
+FORMATS = ("text", "json", "github")
+
 if TYPE_CHECKING:
     from pathlib import Path
 
     from contractc.report.diagnostics import Diagnostic
+    from contractc.report.format import Outcome, Report
 
 
 class _path:  # click's ``path_type`` must be a class
-    """Builds a ``pathlib.Path``: pathlib costs 5 ms of start-up, so it is imported when a path is parsed."""
+    """Builds a ``pathlib.Path``, imported when a path is parsed: pathlib costs 3 ms of start-up,
+    and --help would cost more than 5x `python -c pass` with it."""
 
     def __new__(cls, value: str) -> Path:  # type: ignore[misc]
         from pathlib import Path
 
         return Path(value)
 
-
-# The keys of report.FORMATTERS, spelled out so `--help` does not import the
-# report module (tests/test_report.py holds the two equal).
-FORMATS = ("text", "json", "github")
-
-if TYPE_CHECKING:
-    from contractc.report.format import Outcome, Report
 
 def format_option(help: str = "text for people; github for GitHub Actions annotations; json for one machine-readable document."):
     """``--format text|json|github``, the same option on every command that reports; ``help`` says what each gives."""
@@ -51,20 +52,6 @@ ROOT_OPTION = click.option(
     show_default=True,
     help="Project root: the folder holding contractc.yaml.",
 )
-
-
-def _help_width(limit: int = 100) -> int:
-    """What click computes with ``shutil.get_terminal_size``, without importing shutil (2 ms: bz2, lzma)."""
-    import os
-
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 80
-    return max(min(columns, limit) - 2, 50)
 
 
 SITE_PAGES_OPTION = click.option(
@@ -101,7 +88,7 @@ def _progress(command):
     return run
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 @click.option(
     "--debug",
@@ -216,7 +203,9 @@ def diff(
     line with its id and verdict: breaking for producers (an agent must now emit
     something new or stricter), for receivers (a skill may now see something it
     rejects), for links (a published anchor is gone), changed, unclassified (a
-    reworded rule: treated as breaking), or compatible.
+    rule reworded where no direction can be read: treated as breaking), or
+    compatible. Receiver checks are paired by an equal compiled rule, then
+    equal words, then similarity: a check that only moved is one renumbering.
 
     \b
     A breaking change passes once accepted on purpose in contractc.changes.yaml:
@@ -251,8 +240,6 @@ def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_
 
 def _color_wanted(stream: object) -> bool:
     """Colour on a terminal only, and never when NO_COLOR is set (https://no-color.org)."""
-    import os
-
     if os.environ.get("NO_COLOR"):
         return False
     isatty = getattr(stream, "isatty", None)
@@ -295,35 +282,74 @@ def _scan_options(command):
 @format_option()
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each divergent copy's diff against its owning copy.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no notes, diffs or summary.")
+@click.option(
+    "-v", "--verbose", is_flag=True,
+    help="Also a note at every member: each shape's owner and why, every copy, instance and example (the JSON report always has them).",
+)
 @_progress
-def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool) -> int:
+def scan(
+    path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool, verbose: bool
+) -> int:
     """Show where the hand-pasted copies of each shape in PATH (default .) disagree; no configuration needed.
 
     \b
     Reads every Markdown file (honouring .gitignore) and finds fenced YAML
-    blocks (one shape per top-level key), JSON blocks (envelopes, one shape
-    per variant) and report templates (<placeholders> with a status line or
-    headings).  Copies of one key in different stages with different fields
-    are different shapes.  For each shape it names the owning copy (a copy
-    matching --owner; else the one in the file that dispatches it: a skill, a
-    command, an orchestrator; else the majority) and prints every copy that
-    differs from it, with a diff.  Worked examples (blocks without notation,
-    or introduced as examples) are listed, not scored.
+    (one shape per top-level key; a fenced front matter is one), JSON
+    documents, and templates: placeholders in any style (<x>, {x}, {{x}},
+    [x], ..., …) with headings, `Label: value` lines or tags, heading
+    skeletons with **Field:** lines, and `Label: value` blocks.  Blocks are
+    grouped by structure (key paths at every depth, headings, labels), never
+    by the headings around them; a field such as `status: failed` separates
+    an envelope's variants.  Each member is a copy, a drifted copy, an
+    instance (the structure with its own values) or an example.
 
     \b
-    Exit 0 when every copy agrees with its owner, 1 when any differs,
-    2 for bad input.  Next step: `contractc adopt` shows the plan that puts
-    the copies under a contract.
+    The owning copy: one matching --owner; else the definition a file
+    declares (templates/, references/, a schema file, "produces the
+    following format"); else, in a git work tree, the copy changed most
+    recently; else the majority.  Printed by default: each drifted copy and
+    each instance that breaks the structure, with its diff, and one count
+    per kind; -v adds every owner, copy, instance and example.
+
+    \b
+    Exit 0 when nothing diverges, 1 when a copy drifted or an instance
+    breaks its shape, 2 for bad input.  Next step: `contractc adopt` shows
+    the plan that puts the copies under a contract.
     """
     from contractc.scan.report import scan_command
 
-    return _report(scan_command(path, include, exclude, owners, quiet), fmt, diff, quiet, path)
+    include, exclude, owners = _with_recorded(path, include, exclude, owners)
+    return _report(scan_command(path, include, exclude, owners, quiet, verbose or fmt == "json"), fmt, diff, quiet, path)
+
+
+def _with_recorded(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...]):
+    """The options given, after those contractc.yaml recorded (``scan:``, written by adopt)."""
+    from contractc.load.config import recorded_scan_options
+
+    kept = recorded_scan_options(path)
+    return (
+        tuple(dict.fromkeys((*kept.include, *include))),
+        tuple(dict.fromkeys((*kept.exclude, *exclude))),
+        tuple(dict.fromkeys((*kept.owner, *owners))),
+    )
 
 
 @cli.command()
 @_scan_options
 @click.option("--name", metavar="NAME", help="The contract's name: contracts/NAME.md (default: the plugin folder's name).")
 @click.option("--write", is_flag=True, help="Apply the plan, all-or-nothing. Without it, adopt only prints the plan.")
+@click.option(
+    "--accept-drift",
+    is_flag=True,
+    help="Rewrite every drifted copy to its owning copy's bytes (the plan shows each copy's diff). Without it, drifted copies stay as they are and check reports them.",
+)
+@click.option(
+    "--resolve",
+    "resolve",
+    multiple=True,
+    metavar="ID=PATH:LINE",
+    help="For the group ID (as scan names it), the copy at PATH:LINE is right: it owns the shape and the group's drifted copies are rewritten to it (repeatable).",
+)
 @format_option(
     "text: the plan for people; json: one document (every file with its SHA-256 and diff, every copy that "
     "changes or is left alone, located); github: each copy that changes as an annotation on its line."
@@ -337,6 +363,8 @@ def adopt(
     owners: tuple[str, ...],
     name: str | None,
     write: bool,
+    accept_drift: bool,
+    resolve: tuple[str, ...],
     fmt: str,
     diff: bool,
 ) -> int:
@@ -346,12 +374,27 @@ def adopt(
     Dry run by default: prints the plan, i.e. the contract it would write
     (contracts/NAME.md, one section per stage holding each shape's owning
     copy byte for byte), the contractc.yaml, every file it would change with
-    a diff, and each copy whose bytes change (where copies diverge, the
-    owning copy wins; choose it with --owner GLOB).
-    --write applies it all-or-nothing: every copy becomes a managed region,
-    the schemas and dispatch snippets build would write are written, and
-    `contractc check` is clean right after.  No byte outside the replaced
-    blocks changes; adopting an adopted plugin changes nothing.
+    a diff, and what happens to each block scan labelled:
+
+    \b
+      copy      the owner's bytes: becomes a managed region (shape=ID)
+      instance  its own values by design: wrapped, byte for byte, in an
+                instance region (instance=ID) that check holds to the
+                shape's structure
+      example   never touched
+      drifted   kept byte for byte in a region build has not filled, so
+                check reports it and build refuses to overwrite it until
+                you decide; or choose now: --accept-drift (every group) or
+                --resolve ID=PATH:LINE (that copy is right); the plan shows
+                each copy's diff
+
+    \b
+    --write applies it all-or-nothing: the schemas and dispatch snippets
+    build would write are written too, and `contractc check` is clean right
+    after but for the drift left unresolved.  No byte outside the replaced
+    blocks changes; adopting an adopted plugin changes nothing.  --include,
+    --exclude and --owner are recorded in contractc.yaml (scan:), so the
+    next scan or adopt reads the same files.
 
     \b
     Exit 0 when the plan was printed or applied, 2 for bad input (a shape
@@ -363,9 +406,13 @@ def adopt(
 
     color = _color_wanted(sys.stdout)
     prefix = _workspace_prefix(path)
+    include, exclude, owners = _with_recorded(path, include, exclude, owners)
     return _print(
-        adopt_plugin(path, name, include, exclude, owners, write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix)
-    )
+        adopt_plugin(
+            path, name, include, exclude, owners,
+            write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix, accept_drift=accept_drift, resolve=resolve,
+        )
+    )  # fmt: skip
 
 
 @cli.command()
@@ -581,8 +628,6 @@ def _interrupted(exc: BaseException) -> int:
 
 def _internal_error(exc: Exception, argv: list[str]) -> int:
     """A bug: one short message asking for a report; the traceback only when asked for."""
-    import os
-
     if "--debug" in argv or os.environ.get("CONTRACTC_DEBUG") not in (None, "", "0"):
         import traceback
 

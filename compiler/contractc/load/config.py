@@ -12,14 +12,21 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
-from contractc.model.records import DEFAULT_SITE_URL, AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
-
-if TYPE_CHECKING:
-    from contractc.load.yaml_safe import Yaml
+from contractc.model.records import (
+    DEFAULT_SITE_URL,
+    AllowedRestatement,
+    Budgets,
+    Config,
+    ContractEntry,
+    Outputs,
+    ScanOptions,
+    SiteOptions,
+    Span,
+)
 
 CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
@@ -32,6 +39,17 @@ def config_schema() -> dict:
     from importlib import resources  # only to explain a rejected configuration: it costs 10 ms of imports
 
     return json.loads(resources.files("contractc.data").joinpath("config.schema.json").read_text("utf-8"))
+
+
+def recorded_scan_options(root: Path) -> ScanOptions:
+    """``scan:`` of the contractc.yaml at ``root`` (the options adopt was given); empty without one, or when it
+    cannot be loaded (``check`` reports why)."""
+    if not (root / CONFIG_NAME).is_file():
+        return ScanOptions()
+    try:
+        return load_config(root).scan
+    except ContractcError:
+        return ScanOptions()
 
 
 def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
@@ -97,10 +115,11 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
         ),
         positions=positions(doc),
         docs_url=plain.get("docs_url", ""),
+        scan=ScanOptions(**{k: tuple(v) for k, v in plain.get("scan", {}).items()}),
     )
 
 
-def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | None, entries: list[ContractEntry]) -> None:
+def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entries: list[ContractEntry]) -> None:
     """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
     which names its schema folder and site page (:mod:`.names`)."""
     from contractc.model.names import check_name
@@ -116,7 +135,7 @@ def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | Non
         raise ContractcError(problems)
 
 
-def _validate(plain: Any, doc: Yaml | None) -> None:
+def _validate(plain: Any, doc: Any) -> None:
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(config_schema())
@@ -151,7 +170,7 @@ def _message(error: Any) -> str:
     return error.message
 
 
-def _locate(doc: Yaml | None, key_path: list) -> Span:
+def _locate(doc: Any, key_path: list) -> Span:
     """The file position of the deepest key of ``key_path`` that exists in ``doc``."""
     from contractc.load.yaml_safe import locate
 

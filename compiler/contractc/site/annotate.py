@@ -71,10 +71,9 @@ def _spans_in_source(contract: Contract, notes: dict[str, str]) -> list[tuple[in
         return None  # raw HTML or a link made inert changes what the text around it parses as
     if "` " not in text and " `" not in text:
         return []
-    from contractc.load.blocks import parse_blocks
     from contractc.site.code_spans import spaced_span_edits
 
-    tokens, env = parse_blocks(text)
+    tokens, env = contract.blocks
     if env.get("references"):
         return None
     edits, at, offset = [], 0, 0  # str offsets -> byte offsets, in one pass (the edits are in order)
@@ -185,7 +184,7 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     data = contract.data
     if not any(_outside_fences(contract, at) for at in _all(data, b"<", 0, len(data))):
         return []  # raw HTML begins with `<`; inside a fenced block (the shapes' templates) a `<` is code
-    return _html_edits(contract.path, data)
+    return _html_edits(contract.path, data, contract.blocks)
 
 
 def inert_markdown(text: str) -> str:
@@ -198,14 +197,15 @@ def inert_markdown(text: str) -> str:
     return _apply(data, edits).decode("utf-8") if edits else text
 
 
-def _html_edits(path: str, data: bytes) -> list[tuple[int, int, bytes]]:
+def _html_edits(path: str, data: bytes, blocks: tuple | None = None) -> list[tuple[int, int, bytes]]:
+    """The edits of :func:`_inert_html` for Markdown ``data``; ``blocks``: its parse, when already made."""
     from contractc.load.blocks import inline_children, parse_blocks
     from contractc.load.source import source_from_bytes
 
     src = source_from_bytes(path, data)
     edits: list[tuple[int, int, bytes]] = []
     previous = ""
-    tokens, env = parse_blocks(src.text)
+    tokens, env = blocks if blocks is not None else parse_blocks(src.text)
     for token in tokens:
         after_heading, previous = previous == "heading_open", token.type
         if token.map is None or after_heading:  # a heading line is rewritten whole: see _inert_heading
