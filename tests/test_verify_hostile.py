@@ -145,3 +145,27 @@ def test_a_javascript_link_or_raw_html_in_a_receiver_check_is_inert_on_its_shape
         text = re.sub(r"(?s)<pre>.*?</pre>", "", text)  # so does the snippet, shown as code
         assert "](javascript:" not in text, path
         assert '<a href="javascript:' not in text, path
+
+
+def test_an_escape_sequence_in_a_file_name_is_escaped_by_build_and_adopt(tmp_path, run_cli):
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests"))
+    from adopt_plugin import write_plugin
+
+    plugin = write_plugin(tmp_path / "plugin")
+    (plugin / "agents" / "style-critic.md").rename(plugin / "agents" / f"style{ESCAPE}critic.md")
+    adopt = run_cli("adopt", str(plugin))
+    assert adopt.code == 0, adopt.err
+    assert "\x1b" not in adopt.out + adopt.err and "\x07" not in adopt.out + adopt.err
+    assert "would write agents/style\\x1b]0;PWNED\\x07\\x1b[31mcritic.md" in adopt.out
+    assert run_cli("adopt", str(plugin), "--write", "--accept-drift").code == 0
+    contract = next((plugin / "contracts").glob("*.md"))
+    lines = contract.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("revision_request:")) + 1
+    lines[at] = lines[at].rstrip("\n") + "  # one more word\n"  # the critic's region holds this shape
+    contract.write_text("".join(lines))
+    build = run_cli("build", "--root", str(plugin))
+    assert build.code == 0, build.err
+    assert "\x1b" not in build.out + build.err and "\x07" not in build.out + build.err
+    assert "wrote agents/style\\x1b]0;PWNED\\x07\\x1b[31mcritic.md" in build.out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from contractc.adopt.plan import Plan
 from contractc.adopt.checks import CheckList
 from contractc.output.outputs import Change, Output
+from contractc.report.diagnostics import visible  # a file name may hold an escape sequence
 from contractc.report.format import unified_diff
 
 LABELS = ("now", "after adopt")
@@ -22,13 +23,13 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
     for change in plan.changes:
         verb = "wrote" if written else "would write"
         state = "new" if change.actual is None else "changed"
-        out.append(f"{verb} {change.path} ({state}, {change.output.kind if change.output else 'file'})\n")
+        out.append(visible(f"{verb} {change.path} ({state}, {change.output.kind if change.output else 'file'})\n"))
         if diff and not written:
             out.append(unified_diff(change, LABELS))
     if plan.rewritten:
-        out.append(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n")
+        out.append(visible(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n"))
         for r in plan.rewritten:
-            out.append(f"  {r.unit.block.path}:{r.unit.line}: {r.shape}: {r.why}\n")
+            out.append(visible(f"  {r.unit.block.path}:{r.unit.line}: {r.shape}: {r.why}\n"))
             if r.change is not None:
                 out.append(unified_diff(r.change, ("this copy", "the owning copy")))
     for label, title in KEPT_TITLES.items():
@@ -36,31 +37,31 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         if kept:
             if label == "drifted":
                 title += DRIFT_WRITTEN if written else DRIFT_CHOICE
-            out.append(f"\n{title}:\n")
+            out.append(visible(f"\n{title}:\n"))
             for k in kept:
                 choice = f" (if this copy is the right one: --resolve {k.resolve})" if k.resolve and not written else ""
-                out.append(f"  {k.unit.block.path}:{k.unit.line}: {k.shape}: {k.why}{choice}\n")
+                out.append(visible(f"  {k.unit.block.path}:{k.unit.line}: {k.shape}: {k.why}{choice}\n"))
                 if k.change is not None and diff:
                     out.append(unified_diff(k.change, ("this copy", "the owning copy")))
     if plan.checks:
         out.append("\nreceiver checks that differ from the ones the contract holds (the first copy's list):\n")
         for shape, found in plan.checks:
             chosen = plan.carried[shape]
-            out.append(f"  {found.unit.block.path}:{found.line}: {plan.shapes.get(shape, shape)}: {differs(found, chosen)}\n")
+            out.append(visible(f"  {found.unit.block.path}:{found.line}: {plan.shapes.get(shape, shape)}: {differs(found, chosen)}\n"))
             if diff:
                 out.append(unified_diff(checks_change(found, chosen), ("this copy", "in the contract")))
     if plan.unchecked:
         out.append("\ncopies with no receiver checks, while the contract holds some (the first copy's list):\n")
         for shape, unit in plan.unchecked:
-            out.append(f"  {unit.block.path}:{unit.line}: {plan.shapes.get(shape, shape)}: {unchecked(plan.carried[shape])}\n")
+            out.append(visible(f"  {unit.block.path}:{unit.line}: {plan.shapes.get(shape, shape)}: {unchecked(plan.carried[shape])}\n"))
     if plan.skipped:
         out.append("\ncopies left as they are:\n")
         for unit, why in plan.skipped:
-            out.append(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n")
+            out.append(visible(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n"))
     if plan.allowed:
         out.append("\nblocks check would call restatements, allowed in contractc.yaml:\n")
         for path, shape, line, why, _ in plan.allowed:
-            out.append(f"  {path}:{line}: {shape}: {why}\n")
+            out.append(visible(f"  {path}:{line}: {shape}: {why}\n"))
             if (path, line) in plan.allowed_diffs:  # nothing allowed unseen
                 out.append(unified_diff(plan.allowed_diffs[(path, line)], ("this block", "the contract")))
     out.append(summary(plan, written) + "\n")

@@ -29,7 +29,9 @@ def build(root: Path, force: bool = False, site_pages: str | None = None) -> Out
         diffs = "".join(unified_diff(change) for change in result.changes)
         last = f"contractc: nothing written; {len(result.diagnostics)} region(s) need a decision\n"
         return Outcome(diagnostics=failed.diagnostics, err=diffs + last, exit_code=failed.exit_code, docs_url=result.docs_url)
-    lines = [f"{'removed' if change.expected is None else 'wrote'} {change.path}" for change in result.changes]
+    from contractc.report.diagnostics import visible  # a target's file name may hold an escape sequence
+
+    lines = [f"{'removed' if change.expected is None else 'wrote'} {visible(change.path)}" for change in result.changes]
     written = len(result.changes)
     lines.append(f"contractc: {written} written, {result.checked - written} already current")  # first build or tenth: one wording
     lines += [note.format(docs_url=result.docs_url) for note in result.notes]
