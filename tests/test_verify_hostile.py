@@ -109,6 +109,8 @@ def test_an_escape_sequence_in_a_configured_path_is_escaped_in_the_message(tmp_p
     assert result.code == 2
     assert "\x1b" not in result.out + result.err and "\x07" not in result.out + result.err
     assert "contracts/x\\x1b]0;PWNED\\x07\\x1b[31m/c.md does not exist" in result.err
+    github = run_cli("check", "--root", str(tmp_path), "--format", "github")
+    assert "\x1b" not in github.out + github.err and "\x07" not in github.out + github.err
 
 
 def test_an_escape_sequence_in_a_drifted_file_is_escaped_in_the_diff(plugin, run_cli):

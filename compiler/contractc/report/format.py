@@ -221,14 +221,14 @@ def github_property(text: str) -> str:
 def github_annotation(d: Diagnostic, prefix: str = "", docs_url: str = "") -> str:
     props = []
     if d.path and not d.on_command_line:
-        props.append(f"file={github_property(prefix + d.path)}")
+        props.append(f"file={github_property(visible(prefix + d.path))}")
         if d.line:
             props.append(f"line={d.line}")
             if d.col:
                 props.append(f"col={d.col}")
     props.append(f"title={github_property(f'contractc {d.code}')}")
     url = d.url(docs_url)
-    body = "\n".join([d.message, f"hint: {d.full_hint}", *([f"see: {url}"] if url else [])])
+    body = visible("\n".join([d.message, f"hint: {d.full_hint}", *([f"see: {url}"] if url else [])]))
     return f"::{_GITHUB_LEVEL[d.severity]} {','.join(props)}::{github_data(body)}\n"
 
 
