@@ -105,3 +105,15 @@ def test_a_bullet_or_numbered_item_on_line_1_is_checked(tmp_path, run_cli, check
     result = _validate(run_cli, root, text)
     assert result.code == 1, result.out
     assert ":1:1: error[check-failed]" in result.out
+
+
+@pytest.mark.parametrize("pattern", [".*", "^", "\\\\S", "(?s).?"])
+def test_an_explicit_regex_with_no_word_of_its_check_is_refused(tmp_path, run_cli, pattern):
+    # A rule `regex: .*` on "Never leave TBD in the return" passed every return, marked mechanised.
+    root = _project(tmp_path, "Never leave TBD in the return.")
+    (root / "contracts" / "c.checks.yaml").write_text(f'ret:\n  1:\n    - type: regex\n      value: "{pattern}"\n')
+    result = run_cli("build", "--root", str(root))
+    assert result.code == 2, result.out + result.err
+    assert "contracts/c.checks.yaml:3:7: error[checks-file-invalid]" in result.err
+    assert "holds no word of its check" in result.err
+    assert _validate(run_cli, root, "anything at all").code == 2

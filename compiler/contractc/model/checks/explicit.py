@@ -123,6 +123,9 @@ def _rule(item: dict, forms: dict[str, Form], data: set[str]) -> Rule:
             re.compile(value)
         except re.error as exc:
             raise LookupError(f"not a regular expression: {exc}") from None
+        if not _REGEX_WORD.search(re.sub(r"\\.", " ", value)):
+            # `.*` or `^\S` holds no word its check could be held to: such a rule could say anything
+            raise LookupError(f"the regex {value!r} holds no word of its check (three letters or more), so nothing holds it to the prose")
         return rules.Matches(value, kind == "not-regex", when)
     if kind in _COUNTS:
         unit, least = _COUNTS[kind]
