@@ -38,7 +38,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "data", "site_templates",  # package data (no Python, listed for completeness)
     ),
     STAGES: ("emit", "drift", "site", "diff", "validate"),
-    PIPELINE: ("pipeline", "release", "building", "checking", "changed", "cache", "scan", "adopt"),
+    PIPELINE: ("pipeline", "release", "building", "checking", "changed", "cache", "scan", "adopt", "init"),
     ENTRY: ("cli", "__main__", "__init__", "site.plugin"),
 }  # fmt: skip
 ORDER = tuple(LAYERS)

@@ -144,6 +144,9 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-skipped": (ExitCode.CLEAN, "note: a copy adopt leaves as it is (adopt --format json|github)"),
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
+    # init: the starter project
+    "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),
+    "init-plugin": (ExitCode.BAD_INPUT, "`init` found pasted copies in agents/ or skills/: start with scan and adopt"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
     "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),

@@ -42,7 +42,7 @@ def load_config(root: Path) -> Config:
         text = read_bytes(root / CONFIG_NAME).decode("utf-8")
     except FileNotFoundError:
         raise ContractcError(
-            Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root; no project here yet? write one (the explanation shows the smallest) or let `contractc adopt` write it")
+            Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root; no project here yet? `contractc init` starts one, and `contractc adopt` writes one for a plugin with pasted copies")
         ) from None
     except OSError as exc:
         raise ContractcError(unreadable(CONFIG_NAME, exc)) from None
