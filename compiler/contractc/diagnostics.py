@@ -97,6 +97,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "site-config": (ExitCode.BAD_INPUT, "mkdocs.yml lacks a markdown extension the contract pages need"),
     "site-fence": (ExitCode.CLEAN, "warning (mkdocs): a contract's fence label is no code fence to the site's Markdown"),
     "site-url": (ExitCode.CLEAN, "warning (mkdocs): mkdocs.yml and contractc.yaml name different site_urls"),
+    "site-docs-dir": (ExitCode.CLEAN, "warning (build): mkdocs.yml's docs_dir is not a folder, so mkdocs cannot start"),
 
     # bad input: diff
     "bad-against": (ExitCode.BAD_INPUT, "the older side given to `diff` (--against REF or --against-path) cannot be read"),

@@ -466,6 +466,20 @@ class AllowedRestatement(NamedTuple):
         return self.line is None or self.line == line
 
 
+class MkdocsFile(NamedTuple):
+    """What contractc reads of the project's ``mkdocs.yml`` (the site it publishes to): two keys, located."""
+
+    path: str
+    site_url: str
+    """``site_url`` as written, ending with ``/``; empty when unset."""
+    site_url_line: int
+    docs_dir: str
+    """``docs_dir`` as written, else mkdocs' default ``docs``."""
+    docs_dir_line: int
+    """0 when ``docs_dir`` is not written (the default)."""
+    docs_dir_exists: bool
+
+
 class Config(NamedTuple):
     """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
 
@@ -485,6 +499,10 @@ class Config(NamedTuple):
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
     docs_url: str = ""
     """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
+    site_url_from: str = ""
+    """Which file named ``site_url``: ``contractc.yaml``, else ``mkdocs.yml``; empty: the default."""
+    mkdocs: MkdocsFile | None = None
+    """The project's ``mkdocs.yml``, when there is one beside contractc.yaml."""
 
     def where(self, key_path: str) -> Span:
         """The span of a key path (``$.out.prompts``), for locating messages about it."""

@@ -75,11 +75,20 @@ def load_config(root: Path) -> Config:
         confined(root, templates, _locate(doc, ["site", "templates"]))
     _check_outputs(root, out, plain, doc, entries)
     site = plain.get("site", {})
+    from contractc.load.mkdocs import read_mkdocs
+
+    mkdocs = read_mkdocs(root)
+    if "site_url" in plain:
+        site_url, site_url_from = plain["site_url"].rstrip("/") + "/", CONFIG_NAME
+    elif mkdocs is not None and mkdocs.site_url:
+        site_url, site_url_from = mkdocs.site_url, mkdocs.path
+    else:
+        site_url, site_url_from = DEFAULT_SITE_URL, ""
     return Config(
         path=CONFIG_NAME,
         contracts=tuple(entries),
         out=Outputs(**out),
-        site_url=plain.get("site_url", DEFAULT_SITE_URL).rstrip("/") + "/",
+        site_url=site_url,
         site=SiteOptions(
             prefix=site.get("prefix", SiteOptions().prefix).strip("/"),
             templates=site.get("templates"),
@@ -97,6 +106,8 @@ def load_config(root: Path) -> Config:
         ),
         positions=positions(doc),
         docs_url=plain.get("docs_url", ""),
+        site_url_from=site_url_from,
+        mkdocs=mkdocs,
     )
 
 

@@ -38,8 +38,17 @@ BACKTICKS = re.compile(r"`+")
 FENCES = re.compile(r"^\s*(`{3,})", re.MULTILINE)
 
 
+HOME_PAGE = "index.md"
+"""The site's home page: the plugin gives the contracts index this path too when ``docs/`` has none."""
+
+
 def render_site(
-    project: Project, root: Path | None = None, *, since: Since, directory_urls: bool | None = None
+    project: Project,
+    root: Path | None = None,
+    *,
+    since: Since,
+    directory_urls: bool | None = None,
+    home: bool = False,
 ) -> dict[str, bytes]:
     """Every generated file of the site, docs-relative path -> bytes.
 
@@ -48,7 +57,8 @@ def render_site(
     ``since`` is what the Changes pages list: the pipeline computes it
     (:func:`contractc.release.since_last_release`); the site runs no diff.
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
-    ``site.directory_urls`` in contractc.yaml, else true).
+    ``site.directory_urls`` in contractc.yaml, else true).  ``home`` also renders the
+    contracts index as the site's home page (``index.md``), for a ``docs/`` without one.
     """
     root = Path(project.root) if root is None else root
     layout = project.site
@@ -75,15 +85,12 @@ def render_site(
         link = _linker(page.path, relative)
         context: dict[str, Any] = {**common, "page": page, "link": link}
         if page.kind == "index":
-            text_shapes = [s for _, s in project.shapes() if isinstance(s, TextShape)]
-            context |= {
-                "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
-                "shapes": [
-                    {"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()
-                ],
-                "graph": _markup(graph_svg(layout, text_shapes, link)),
-            }
-            files[page.path] = _render(env, "index.md", context)
+            index = _index_context(project, layout, contract_pages, shape_pages, link)
+            files[page.path] = _render(env, "index.md", context | index)
+            if home and page.path != HOME_PAGE:
+                link = _linker(HOME_PAGE, relative)
+                again = {**common, "page": page, "link": link}
+                files[HOME_PAGE] = _render(env, "index.md", again | _index_context(project, layout, contract_pages, shape_pages, link))
         elif page.kind == "contract":
             contract = contracts_by_path[page.key]
             notes = section_notes(contract, link, shape_pages, agent_pages)
@@ -111,6 +118,16 @@ def render_site(
     files.update(raw.files)
     files["anchors.json"] = anchors_json(project, layout, directory_urls)
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
+
+
+def _index_context(project: Project, layout: Layout, contract_pages: dict, shape_pages: dict, link) -> dict[str, Any]:
+    """What the contracts index shows: every contract and shape, and the graph, linked from the page ``link`` serves."""
+    text_shapes = [s for _, s in project.shapes() if isinstance(s, TextShape)]
+    return {
+        "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
+        "shapes": [{"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()],
+        "graph": _markup(graph_svg(layout, text_shapes, link)),
+    }
 
 
 def _changes_pages(project: Project, since: Since, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
