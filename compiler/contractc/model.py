@@ -209,6 +209,8 @@ class ShapeSpec(NamedTuple):
     contract: str
     """Project-relative path of the contract."""
     sha256: str
+    """SHA-256 of the shape's own fenced block (fences included): its schemas' provenance, which an edit
+    anywhere else in the contract leaves as it is."""
     section: str
     line: int
     comment: str

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.files import dump_json, read_bytes
-from contractc.journal import state_folder
+from contractc.journal import state_folder, write_state
 from contractc.load.names import all_plain
 
 if TYPE_CHECKING:
@@ -77,13 +77,8 @@ def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
             record[path] = hashlib.sha256(out.data).hexdigest()
     if record == old:
         return  # a build that wrote nothing writes nothing here either
-    folder = state_folder(root)
-    try:
-        os.makedirs(folder, exist_ok=True)
-        tmp = os.path.join(folder, f".{NAME}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(dict(sorted(record.items())), handle, indent=0)
-        os.replace(tmp, os.path.join(folder, NAME))
+    try:  # through the one writer of .contractc/: the folder carries its .gitignore from the first file in it
+        write_state(state_folder(root), NAME, json.dumps(dict(sorted(record.items())), indent=0).encode("utf-8"))
     except OSError:
         pass  # without a record, a later build only leaves orphans for a person to remove
 
