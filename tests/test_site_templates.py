@@ -67,7 +67,7 @@ def test_an_override_template_is_compiled_and_used_beside_the_compiled_ones(tmp_
     config.write_text(config.read_text("utf-8") + "site:\n  templates: site-templates\n", "utf-8")
     files, compiled_in_build = _pages(root, monkeypatch, version=jinja2.__version__)
     assert compiled_in_build == 1  # the override only
-    agents = [path for path in files if "/agents/" in path]
+    agents = [path for path in files if "/agents/" in path and path.endswith(".md")]
     assert agents and all(files[p].decode().endswith(", overridden\n") for p in agents)
     assert any(b"## Dispatch snippet {#shape-snippet}" in files[p] for p in files if "/shapes/" in p)
 

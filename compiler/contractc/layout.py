@@ -15,7 +15,7 @@ from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.fields import field_rows
 from contractc.model import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
-RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
+RESERVED = {"index", "shapes", "agents", "schemas", "snippets", "files"}
 """Names under the prefix that the generated pages use themselves."""
 
 PageKind = Literal["index", "contract", "shape", "agent"]
@@ -46,14 +46,40 @@ class Anchor(NamedTuple):
     """1-based line in ``source``."""
 
 
+HoldKind = Literal["copies", "dispatches", "embeds"]
+
+
+class Holding(NamedTuple):
+    """A managed region of a target file that holds a shape, or part of its contract."""
+
+    path: str
+    """The target file (an agent's or a skill's)."""
+    line: int
+    """The begin marker's line."""
+    label: str
+    """The region as its marker names it: ``shape=task_brief``."""
+    how: HoldKind
+    """``copies`` the shape's block or template (``shape=``), ``dispatches`` its dispatch bundle
+    (``bundle=``), ``embeds`` the sections that define it (``section=``)."""
+    shape: str
+    """The shape's id."""
+
+
 class Agent(NamedTuple):
-    """A name that produces or consumes shapes (an agent or a skill)."""
+    """A name that produces, consumes or holds shapes (an agent or a skill)."""
 
     name: str
     produces: tuple[str, ...]
     """Ids of the shapes it produces."""
     receives: tuple[str, ...]
     """Ids of the shapes it consumes."""
+    file: str = ""
+    """Its file in the project: the role file under ``agents:``, else the target file named after it; empty
+    when the project has none."""
+    holds: tuple[Holding, ...] = ()
+    """The regions of its files that hold shapes, in file and line order."""
+    description: str = ""
+    """The ``description:`` of its file's YAML front matter; empty when there is none."""
 
 
 class Layout(NamedTuple):
@@ -63,6 +89,12 @@ class Layout(NamedTuple):
     agents: tuple[Agent, ...]
     specs: dict[str, ShapeSpec]
     """The data shapes with their notation interpreted, by id (their field tables)."""
+    problems: tuple[Diagnostic, ...] = ()
+    """Marker problems of target files, which were skipped: the site stops on them (check reports them itself)."""
+
+    def holders(self, shape_id: str) -> list[tuple[Agent, Holding]]:
+        """Every region that holds the shape, with the agent whose file it is in."""
+        return [(a, h) for a in self.agents for h in a.holds if h.shape == shape_id]
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
@@ -145,18 +177,20 @@ def site_layout(project: Project) -> Layout:
         path = f"{base}shapes/{shape.id}.md"
         pages.append(Page(path, "shape", shape_title(shape), shape.id))
         anchors.extend(_shape_anchors(contract, shape, path, specs))
-    agents = participants(project)
+    target_problems: list[Diagnostic] = []
+    agents = participants(project, target_problems)
     for agent in agents:
         pages.append(Page(f"{base}agents/{agent.name}.md", "agent", agent.name, agent.name))
-    return Layout(prefix, tuple(pages), tuple(anchors), agents, specs)
+    return Layout(prefix, tuple(pages), tuple(anchors), agents, specs, tuple(target_problems))
 
 
 def shape_title(shape: Shape) -> str:
     return shape.name if isinstance(shape, TextShape) else shape.id
 
 
-def participants(project: Project) -> tuple[Agent, ...]:
-    """Every producer and consumer named by a text shape, sorted by name."""
+def participants(project: Project, problems: list[Diagnostic] | None = None) -> tuple[Agent, ...]:
+    """Every producer and consumer named by a text shape, and every agent or skill whose file holds a
+    region of a shape, sorted by name; a target's marker problems go to ``problems`` (it is skipped)."""
     produces: dict[str, list[str]] = {}
     receives: dict[str, list[str]] = {}
     for _, shape in project.shapes():
@@ -164,8 +198,87 @@ def participants(project: Project) -> tuple[Agent, ...]:
             produces.setdefault(shape.producer, []).append(shape.id)
             for consumer in shape.consumers:
                 receives.setdefault(consumer, []).append(shape.id)
-    names = sorted({*produces, *receives})
-    return tuple(Agent(n, tuple(produces.get(n, ())), tuple(receives.get(n, ()))) for n in names)
+    files = {name: path for name, path in project.config.agents}
+    described = {role.path: describe_file(role.data) for role in project.roles}
+    holds: dict[str, list[Holding]] = {}
+    for path, data, held in _holdings(project, [] if problems is None else problems):
+        name = next((n for n, p in files.items() if p == path), None) or agent_name(path)
+        files.setdefault(name, path)
+        described.setdefault(path, describe_file(data))
+        holds.setdefault(name, []).extend(held)
+    for name in {*produces, *receives}:
+        if name not in files:  # a target named after the agent, without regions: still its file
+            found = next((p for p in project.targets.paths if agent_name(p) == name), None)
+            if found:
+                files[name] = found
+    names = sorted({*produces, *receives, *holds})
+    return tuple(
+        Agent(
+            n,
+            tuple(produces.get(n, ())),
+            tuple(receives.get(n, ())),
+            files.get(n, ""),
+            tuple(holds.get(n, ())),
+            described.get(files.get(n, ""), ""),
+        )
+        for n in names
+    )
+
+
+def agent_name(path: str) -> str:
+    """The agent or skill a target file is: ``skills/review/SKILL.md`` -> ``review``, ``agents/lead.md`` -> ``lead``."""
+    pure = PurePosixPath(path)
+    if pure.name.upper() == "SKILL.MD" and pure.parent.name:
+        return pure.parent.name
+    return pure.stem
+
+
+def describe_file(data: bytes) -> str:
+    """The ``description:`` of a Markdown file's YAML front matter (an agent's or a skill's), or ``""``."""
+    if not data.startswith(b"---"):
+        return ""
+    from contractc.load.front_matter import find_front_matter
+
+    front = find_front_matter(data.decode("utf-8", "replace").splitlines())
+    if front is None or front.closing is None:
+        return ""
+    from contractc.load.yaml_safe import load_yaml, plain
+
+    try:
+        value = plain(load_yaml(front.text, "front matter", "role-front-matter"))
+    except ContractcError:
+        return ""
+    text = value.get("description") if isinstance(value, dict) else None
+    return " ".join(text.split()) if isinstance(text, str) else ""
+
+
+def _holdings(project: Project, problems: list[Diagnostic]) -> list[tuple[str, bytes, list[Holding]]]:
+    """Each target file holding regions of shapes, with its bytes and those regions (a region whose
+    reference does not resolve holds nothing)."""
+    inside: dict[str, list[tuple[int, int, str]]] = {}  # contract -> (start, end, shape id) of each block
+    for contract in project.contracts:
+        for shape in contract.shapes:
+            own = shape.block if isinstance(shape, DataShape) else shape.template or shape.span
+            inside.setdefault(contract.path, []).append((own.start, own.end, shape.id))
+    found = []
+    for target in project.targets.scan(problems):
+        held: list[Holding] = []
+        for region in target.regions:
+            if region.sources is None:
+                continue
+            line, label = region.marker.line, region.label
+            if region.kind in ("shape", "bundle"):
+                held.append(Holding(target.path, line, label, "copies" if region.kind == "shape" else "dispatches", region.ref))
+                continue
+            for span in region.sources:
+                held.extend(
+                    Holding(target.path, line, label, "embeds", shape_id)
+                    for start, end, shape_id in inside.get(span.path, ())
+                    if span.start <= start and end <= span.end
+                )
+        if held:
+            found.append((target.path, target.data, held))
+    return found
 
 
 def _contract_anchors(contract: Contract, page: str) -> list[Anchor]:

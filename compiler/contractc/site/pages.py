@@ -10,6 +10,7 @@ one copy), each of which a project can override by name from its own folder
 """
 
 import hashlib
+import json
 import os
 import posixpath
 import re
@@ -28,7 +29,7 @@ from contractc.budget import snippet_size
 from contractc.model import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import contract_page_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
-from contractc.fields import field_rows
+from contractc.fields import field_rows, references
 from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
@@ -62,6 +63,8 @@ def render_site(
     """
     root = Path(project.root) if root is None else root
     layout = project.site
+    if layout.problems:  # a target the site cannot read: its copies would be missing from the pages
+        raise ContractcError(list(layout.problems))
     if directory_urls is None:
         directory_urls = project.config.site.directory_urls
     env = template_environment(project, root)
@@ -70,7 +73,11 @@ def render_site(
     agent_pages = {p.key: p.path for p in layout.pages if p.kind == "agent"}
     shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
     contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
-    common = {"agent_pages": agent_pages, "layout": layout}
+    holders: dict[str, list[dict[str, Any]]] = {}
+    for agent in layout.agents:
+        for held in agent.holds:
+            holders.setdefault(held.shape, []).append({"agent": agent.name, "page": agent_pages[agent.name], "held": held})
+    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders}
     # Looked up by key, not found by a scan per page (quadratic in P).  Keys are unique:
     # one page per contract (else site-collision), one id per shape (else duplicate-shape).
     contracts_by_path = {c.path: c for c in project.contracts}
@@ -80,7 +87,8 @@ def render_site(
 
     files: dict[str, str | bytes] = {}
     roles = _role_prompts(project)
-    raw = raw_files(layout, snippets, schemas, roles)
+    raw = raw_files(layout, snippets, schemas, roles, _agent_files(project, layout))
+    referenced = references(layout.specs)
     for page in layout.pages:
         link = _linker(page.path, relative)
         context: dict[str, Any] = {**common, "page": page, "link": link}
@@ -105,6 +113,11 @@ def render_site(
             contract, shape = shapes_by_id[page.key]
             context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
             context["role_prompt"] = _role_prompt_context(shape, roles, raw)
+            context["referenced_by"] = [
+                {"title": shape_title(shapes_by_id[by][1]), "page": shape_pages[by], "field": field,
+                 "anchor": field_anchor(shapes_by_id[by][1], field) if field else by}
+                for by, field in referenced.get(shape.id, [])
+            ]  # fmt: skip
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = agents[page.key]
@@ -112,6 +125,10 @@ def render_site(
                 "agent": agent,
                 "produced": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.produces],
                 "received": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.receives],
+                "held": [
+                    {**_shape_item(shapes_by_id[h.shape][1], shape_pages, snippets), "held": h} for h in agent.holds
+                ],
+                "file_raw": raw.agent_files.get(agent.file, ""),
             }
             files[page.path] = _render(env, "agent.md", context)
     files.update(_changes_pages(project, since, env, layout, contract_pages, relative))
@@ -122,12 +139,19 @@ def render_site(
 
 def _index_context(project: Project, layout: Layout, contract_pages: dict, shape_pages: dict, link) -> dict[str, Any]:
     """What the contracts index shows: every contract and shape, and the graph, linked from the page ``link`` serves."""
-    text_shapes = [s for _, s in project.shapes() if isinstance(s, TextShape)]
     return {
         "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
-        "shapes": [{"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()],
-        "graph": _markup(graph_svg(layout, text_shapes, link)),
+        "shapes": [
+            {"shape": s, "title": shape_title(s), "page": shape_pages[s.id], "held_by": _held_by(layout, s.id)}
+            for _, s in project.shapes()
+        ],
+        "graph": _markup(graph_svg(layout, [s for _, s in project.shapes()], link)),
     }
+
+
+def _held_by(layout: Layout, shape_id: str) -> list[str]:
+    """The agents whose files hold a copy of the shape, by name, each once."""
+    return list(dict.fromkeys(agent.name for agent, _ in layout.holders(shape_id)))
 
 
 def _changes_pages(project: Project, since: Since, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
@@ -173,6 +197,8 @@ class RawFiles(NamedTuple):
     """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
     role_prompts: Mapping[str, str] = MappingProxyType({})
     """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
+    agent_files: Mapping[str, str] = MappingProxyType({})
+    """Project path of an agent's file -> its site path (``<prefix>/files/agents/lead.md.txt``)."""
 
 
 def raw_files(
@@ -180,9 +206,10 @@ def raw_files(
     snippets: dict[str, tuple[str, bytes]],
     schemas: dict,
     roles: dict[str, tuple[str, bytes]] | None = None,
+    agent_files: dict[str, bytes] | None = None,
 ) -> RawFiles:
-    """Every dispatch snippet and role-file prompt (as ``.md.txt``, so no engine renders it) and
-    schema, with its SHA-256 file.
+    """Every dispatch snippet, role-file prompt and agent file (as ``.md.txt``, so no engine renders
+    it) and schema, with its SHA-256 file.
 
     A schema keeps its project path, so its ``$id`` (``<site_url><path>``) is where it is served.
     """
@@ -198,12 +225,31 @@ def raw_files(
         agent, name = project_path.split("/")[-2:]
         path = role_where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
         files[path] = data
+    agent_where: dict[str, str] = {}
+    for project_path, data in (agent_files or {}).items():
+        path = agent_where[project_path] = f"{base}files/{project_path}.txt"
+        files[path] = data
     for entries in schemas.values():
         for _, path, data in entries:
             files[path] = data
     for path, data in list(files.items()):
         files[path + ".sha256"] = f"{hashlib.sha256(data).hexdigest()}  {posixpath.basename(path)}\n".encode()
-    return RawFiles(files, where, role_where)
+    return RawFiles(files, where, role_where, agent_where)
+
+
+def _agent_files(project: Project, layout: Layout) -> dict[str, bytes]:
+    """Project path -> bytes of every agent's file the agent pages link to (a role file, or a target)."""
+    roles = {r.path: r.data for r in project.roles}
+    found = {}
+    for agent in layout.agents:
+        if agent.file and agent.file not in found:
+            data = roles.get(agent.file)
+            if data is None:
+                target = project.target(agent.file)
+                data = target.data if target is not None else None
+            if data is not None:
+                found[agent.file] = data
+    return found
 
 
 def section_notes(contract: Contract, link, shape_pages: dict[str, str], agent_pages: dict[str, str]) -> dict[str, str]:
@@ -419,7 +465,11 @@ def _shape_context(
             }
             for row in field_rows(layout.specs[shape.id])
         ]
+        wire = next((json.loads(data) for label, _, data in schemas.get(shape.id, []) if label == "wire schema"), {})
         context |= {
+            "rows": rows,
+            "enums": [row for row in rows if row["meanings"]],
+            "example": dump_json(wire["examples"][0]).decode("utf-8") if wire.get("examples") else "",
             "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
             "schemas": [
                 {

@@ -10,8 +10,11 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_agent = resolve('agent')
+    l_0_file_raw = resolve('file_raw')
+    l_0_link = resolve('link')
     l_0_produced = resolve('produced')
     l_0_received = resolve('received')
+    l_0_held = resolve('held')
     try:
         t_1 = environment.filters['anchor']
     except KeyError:
@@ -36,18 +39,31 @@ def root(context, missing=missing):
     yield ' '
     yield escape(t_1(environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'name')))
     yield '\n\n'
+    if environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'description'):
+        pass
+        yield escape(environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'description'))
+        yield '\n\n'
+    if environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'file'):
+        pass
+        yield '*File:* '
+        yield escape(t_2(environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'file')))
+        if (undefined(name='file_raw') if l_0_file_raw is missing else l_0_file_raw):
+            pass
+            yield ' ([as it is]('
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), (undefined(name='file_raw') if l_0_file_raw is missing else l_0_file_raw)))
+            yield '))'
+        yield '\n\n'
     if (undefined(name='produced') if l_0_produced is missing else l_0_produced):
         pass
-        yield '## Produces {#agent-produces}\n\n| Shape | Mode | Consumers | Dispatch snippet |\n|---|---|---|---|\n'
+        yield '## Returns {#agent-produces}\n\n| Shape | Mode | Consumers | Dispatch snippet |\n|---|---|---|---|\n'
         l_1_loop = missing
         for l_1_item, l_1_loop in LoopContext((undefined(name='produced') if l_0_produced is missing else l_0_produced), undefined):
-            l_1_link = resolve('link')
             _loop_vars = {}
             pass
             yield '| ['
             yield escape(environment.getattr(l_1_item, 'title'))
             yield ']('
-            yield escape(context.call((undefined(name='link') if l_1_link is missing else l_1_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
             yield ') | '
             yield escape((environment.getattr(environment.getattr(l_1_item, 'shape'), 'qualifier') or '*none named: every dispatch*'))
             yield ' | '
@@ -59,42 +75,62 @@ def root(context, missing=missing):
                 yield '['
                 yield escape(t_2(l_2_name))
                 yield ']('
-                yield escape(context.call((undefined(name='link') if l_1_link is missing else l_1_link), environment.getitem((undefined(name='agent_pages') if l_2_agent_pages is missing else l_2_agent_pages), l_2_name), _loop_vars=_loop_vars))
+                yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getitem((undefined(name='agent_pages') if l_2_agent_pages is missing else l_2_agent_pages), l_2_name), _loop_vars=_loop_vars))
                 yield ')'
-                yield escape((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 10 in 'agent.md' evaluated to false and no else section was defined.")))
+                yield escape((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 18 in 'agent.md' evaluated to false and no else section was defined.")))
             l_2_loop = l_2_name = l_2_agent_pages = missing
             yield ' | ['
             yield escape(t_2(environment.getattr(l_1_item, 'snippet_path')))
             yield ']('
-            yield escape(context.call((undefined(name='link') if l_1_link is missing else l_1_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
             yield '#shape-snippet) |\n'
-        l_1_loop = l_1_item = l_1_link = missing
+        l_1_loop = l_1_item = missing
         yield '\n'
     if (undefined(name='received') if l_0_received is missing else l_0_received):
         pass
         yield '## Receives {#agent-receives}\n\n| Shape | From | Receiver checks |\n|---|---|---|\n'
         for l_1_item in (undefined(name='received') if l_0_received is missing else l_0_received):
-            l_1_link = resolve('link')
             l_1_agent_pages = resolve('agent_pages')
             _loop_vars = {}
             pass
             yield '| ['
             yield escape(environment.getattr(l_1_item, 'title'))
             yield ']('
-            yield escape(context.call((undefined(name='link') if l_1_link is missing else l_1_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
             yield ') | ['
             yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'shape'), 'producer')))
             yield ']('
-            yield escape(context.call((undefined(name='link') if l_1_link is missing else l_1_link), environment.getitem((undefined(name='agent_pages') if l_1_agent_pages is missing else l_1_agent_pages), environment.getattr(environment.getattr(l_1_item, 'shape'), 'producer')), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getitem((undefined(name='agent_pages') if l_1_agent_pages is missing else l_1_agent_pages), environment.getattr(environment.getattr(l_1_item, 'shape'), 'producer')), _loop_vars=_loop_vars))
             yield ') '
             yield escape(environment.getattr(environment.getattr(l_1_item, 'shape'), 'qualifier'))
             yield ' | ['
             yield escape(t_3(environment.getattr(environment.getattr(l_1_item, 'shape'), 'checks')))
             yield ']('
-            yield escape(context.call((undefined(name='link') if l_1_link is missing else l_1_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
             yield '#shape-checks) |\n'
-        l_1_item = l_1_link = l_1_agent_pages = missing
+        l_1_item = l_1_agent_pages = missing
+        yield '\n'
+    if (undefined(name='held') if l_0_held is missing else l_0_held):
+        pass
+        yield '## Shapes in its file {#agent-holds}\n\nThe managed regions of its file: `contractc build` fills them from the contract, `contractc check` fails when one drifts.\n\n| Shape | Kind | Region | Holds |\n|---|---|---|---|\n'
+        for l_1_item in (undefined(name='held') if l_0_held is missing else l_0_held):
+            _loop_vars = {}
+            pass
+            yield '| ['
+            yield escape(environment.getattr(l_1_item, 'title'))
+            yield ']('
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
+            yield ') | '
+            yield escape(environment.getattr(environment.getattr(l_1_item, 'shape'), 'kind'))
+            yield ' | '
+            yield escape(t_2(markup_join((environment.getattr(environment.getattr(l_1_item, 'held'), 'path'), ':', environment.getattr(environment.getattr(l_1_item, 'held'), 'line'), ))))
+            yield ' '
+            yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'held'), 'label')))
+            yield ' | '
+            yield escape(environment.getitem({'copies': 'a copy of the shape', 'dispatches': 'its dispatch snippet', 'embeds': 'the section that defines it'}, environment.getattr(environment.getattr(l_1_item, 'held'), 'how')))
+            yield ' |\n'
+        l_1_item = missing
         yield '\n'
 
 blocks = {}
-debug_info = '2=33&4=37&9=41&10=46&13=71&18=74&19=80'
+debug_info = '2=36&4=40&5=42&8=44&9=47&12=54&17=58&18=62&21=87&26=90&27=95&30=111&37=114&38=118'

@@ -15,6 +15,7 @@ def root(context, missing=missing):
     l_0_section = resolve('section')
     l_0_link = resolve('link')
     l_0_contract_page = resolve('contract_page')
+    l_0_holders = resolve('holders')
     l_0_agent_pages = resolve('agent_pages')
     l_0_snippet_size = resolve('snippet_size')
     l_0_template = resolve('template')
@@ -25,8 +26,12 @@ def root(context, missing=missing):
     l_0_snippet_block = resolve('snippet_block')
     l_0_role_prompt = resolve('role_prompt')
     l_0_field_table = resolve('field_table')
+    l_0_rows = resolve('rows')
+    l_0_enums = resolve('enums')
+    l_0_example = resolve('example')
     l_0_schemas = resolve('schemas')
     l_0_block = resolve('block')
+    l_0_referenced_by = resolve('referenced_by')
     try:
         t_1 = environment.filters['anchor']
     except KeyError:
@@ -45,6 +50,18 @@ def root(context, missing=missing):
         @internalcode
         def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'fence' found.")
+    try:
+        t_4 = environment.filters['map']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'map' found.")
+    try:
+        t_5 = environment.filters['unique']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No filter named 'unique' found.")
     pass
     yield '# '
     yield escape((undefined(name='title') if l_0_title is missing else l_0_title))
@@ -67,6 +84,21 @@ def root(context, missing=missing):
     yield ', line '
     yield escape(environment.getattr(environment.getattr((undefined(name='section') if l_0_section is missing else l_0_section), 'span'), 'line'))
     yield ') |'
+    if context.call(environment.getattr((undefined(name='holders') if l_0_holders is missing else l_0_holders), 'get'), environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'id')):
+        pass
+        yield '\n| Copied into | '
+        l_1_loop = missing
+        for l_1_name, l_1_loop in LoopContext(t_5(environment, t_4(context, environment.getitem((undefined(name='holders') if l_0_holders is missing else l_0_holders), environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'id')), attribute='agent')), undefined):
+            _loop_vars = {}
+            pass
+            yield '['
+            yield escape(t_2(l_1_name))
+            yield ']('
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getitem((undefined(name='agent_pages') if l_0_agent_pages is missing else l_0_agent_pages), l_1_name), _loop_vars=_loop_vars))
+            yield ')'
+            yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 10 in 'shape.md' evaluated to false and no else section was defined.")))
+        l_1_loop = l_1_name = missing
+        yield ' ([where](#shape-copies)) |'
     if (environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'kind') == 'text'):
         pass
         yield '\n| Producer | ['
@@ -74,7 +106,7 @@ def root(context, missing=missing):
         yield ']('
         yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getitem((undefined(name='agent_pages') if l_0_agent_pages is missing else l_0_agent_pages), environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'producer'))))
         yield ')'
-        yield escape((markup_join((' ', environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'qualifier'), )) if environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'qualifier') else cond_expr_undefined("the inline if-expression on line 10 in 'shape.md' evaluated to false and no else section was defined.")))
+        yield escape((markup_join((' ', environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'qualifier'), )) if environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'qualifier') else cond_expr_undefined("the inline if-expression on line 13 in 'shape.md' evaluated to false and no else section was defined.")))
         yield ' |\n| Consumers | '
         l_1_loop = missing
         for l_1_name, l_1_loop in LoopContext(environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'consumers'), undefined):
@@ -85,7 +117,7 @@ def root(context, missing=missing):
             yield ']('
             yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getitem((undefined(name='agent_pages') if l_0_agent_pages is missing else l_0_agent_pages), l_1_name), _loop_vars=_loop_vars))
             yield ')'
-            yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 11 in 'shape.md' evaluated to false and no else section was defined.")))
+            yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 14 in 'shape.md' evaluated to false and no else section was defined.")))
         l_1_loop = l_1_name = missing
         yield ' |\n| Dispatch snippet | '
         yield escape(environment.getattr((undefined(name='snippet_size') if l_0_snippet_size is missing else l_0_snippet_size), 'bytes'))
@@ -120,7 +152,7 @@ def root(context, missing=missing):
                     _loop_vars = {}
                     pass
                     yield escape(t_2(l_2_kind))
-                    yield escape((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 24 in 'shape.md' evaluated to false and no else section was defined.")))
+                    yield escape((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 27 in 'shape.md' evaluated to false and no else section was defined.")))
                 l_2_loop = l_2_kind = missing
                 yield ')'
             else:
@@ -176,7 +208,50 @@ def root(context, missing=missing):
         pass
         yield '## Fields {#shape-fields}\n\n'
         yield escape((undefined(name='field_table') if l_0_field_table is missing else l_0_field_table))
-        yield '\n\n'
+        yield '\n\n## Field tree {#shape-field-tree}\n\n- '
+        yield escape(t_2(environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'key')))
+        yield '\n'
+        for l_1_row in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
+            _loop_vars = {}
+            pass
+            yield escape(('    ' * (environment.getattr(l_1_row, 'depth') + 1)))
+            yield '- ['
+            yield escape(t_2(environment.getattr(l_1_row, 'name')))
+            yield '](#'
+            yield escape(environment.getattr(l_1_row, 'anchor'))
+            yield '): '
+            yield escape(environment.getattr(l_1_row, 'type'))
+            yield escape((' · optional' if (not environment.getattr(l_1_row, 'required')) else cond_expr_undefined("the inline if-expression on line 60 in 'shape.md' evaluated to false and no else section was defined.")))
+            yield escape((' · transient' if environment.getattr(l_1_row, 'transient') else cond_expr_undefined("the inline if-expression on line 60 in 'shape.md' evaluated to false and no else section was defined.")))
+            yield '\n'
+        l_1_row = missing
+        yield '\n'
+        if (undefined(name='enums') if l_0_enums is missing else l_0_enums):
+            pass
+            yield '## Enum values {#shape-enums}\n\n| Field | Value | Meaning |\n|---|---|---|\n'
+            for l_1_row in (undefined(name='enums') if l_0_enums is missing else l_0_enums):
+                _loop_vars = {}
+                pass
+                for (l_2_value, l_2_meaning) in environment.getattr(l_1_row, 'meanings'):
+                    _loop_vars = {}
+                    pass
+                    yield '| ['
+                    yield escape(t_2(environment.getattr(l_1_row, 'path')))
+                    yield '](#'
+                    yield escape(environment.getattr(l_1_row, 'anchor'))
+                    yield ') | '
+                    yield escape(t_2(l_2_value))
+                    yield ' | '
+                    yield escape((l_2_meaning or "*not explained by the field's comment*"))
+                    yield ' |\n'
+                l_2_value = l_2_meaning = missing
+            l_1_row = missing
+            yield '\n'
+        if (undefined(name='example') if l_0_example is missing else l_0_example):
+            pass
+            yield '## Example payload {#shape-example}\n\nThe smallest document the wire schema accepts (its `examples`): required keys only, the first value of each enum, one item per list.\n\n'
+            yield escape(t_3((undefined(name='example') if l_0_example is missing else l_0_example), 'json'))
+            yield '\n\n'
         if (undefined(name='schemas') if l_0_schemas is missing else l_0_schemas):
             pass
             yield '## Schemas {#shape-schemas}\n\n'
@@ -200,7 +275,44 @@ def root(context, missing=missing):
             yield '\n'
         yield '## Block {#shape-block}\n\n'
         yield escape(t_3((undefined(name='block') if l_0_block is missing else l_0_block), 'yaml'))
+    if context.call(environment.getattr((undefined(name='holders') if l_0_holders is missing else l_0_holders), 'get'), environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'id')):
+        pass
+        yield '\n\n## Copied into {#shape-copies}\n\nThe managed regions that hold this shape; `contractc check` fails when one drifts from the contract.\n\n| Agent | File | Region | Holds |\n|---|---|---|---|\n'
+        for l_1_item in environment.getitem((undefined(name='holders') if l_0_holders is missing else l_0_holders), environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'id')):
+            _loop_vars = {}
+            pass
+            yield '| ['
+            yield escape(t_2(environment.getattr(l_1_item, 'agent')))
+            yield ']('
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
+            yield ') | '
+            yield escape(t_2(markup_join((environment.getattr(environment.getattr(l_1_item, 'held'), 'path'), ':', environment.getattr(environment.getattr(l_1_item, 'held'), 'line'), ))))
+            yield ' | '
+            yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'held'), 'label')))
+            yield ' | '
+            yield escape(environment.getitem({'copies': 'a copy of the shape', 'dispatches': 'its dispatch snippet', 'embeds': 'the section that defines it'}, environment.getattr(environment.getattr(l_1_item, 'held'), 'how')))
+            yield ' |\n'
+        l_1_item = missing
+    if (undefined(name='referenced_by') if l_0_referenced_by is missing else l_0_referenced_by):
+        pass
+        yield '\n\n## Referenced by {#shape-referenced-by}\n\n'
+        for l_1_item in (undefined(name='referenced_by') if l_0_referenced_by is missing else l_0_referenced_by):
+            _loop_vars = {}
+            pass
+            yield '- ['
+            yield escape(environment.getattr(l_1_item, 'title'))
+            yield ']('
+            yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
+            yield '#'
+            yield escape(environment.getattr(l_1_item, 'anchor'))
+            yield ')'
+            if environment.getattr(l_1_item, 'field'):
+                pass
+                yield ', field '
+                yield escape(t_2(environment.getattr(l_1_item, 'field')))
+            yield '\n'
+        l_1_item = missing
     yield '\n\n<style>.md-typeset .headerlink{opacity:.5}</style>\n'
 
 blocks = {}
-debug_info = '2=48&6=52&7=54&8=56&9=68&10=71&11=78&12=89&15=94&18=97&22=100&23=103&24=113&25=128&29=132&32=140&33=144&35=150&36=151&40=154&43=162&44=166&46=172&51=176&53=178&56=181&57=185&62=200'
+debug_info = '2=65&6=69&7=71&8=73&9=85&10=89&12=100&13=103&14=110&15=121&18=126&21=129&25=132&26=135&27=145&28=160&32=164&35=172&36=176&38=182&39=183&43=186&46=194&47=198&49=204&54=208&58=210&59=212&60=215&62=227&67=230&68=233&69=237&73=248&78=251&82=253&85=256&86=260&91=275&94=276&102=279&103=283&106=294&110=297&111=301'

@@ -47,7 +47,7 @@ def root(context, missing=missing):
         yield escape(t_3(environment.getattr(environment.getattr(l_1_item, 'contract'), 'shapes')))
         yield ' |\n'
     l_1_item = l_1_link = missing
-    yield '\n## Shapes {#contract-shapes}\n\n| Shape | Kind | Producer | Consumers |\n|---|---|---|---|\n'
+    yield '\n## Shapes {#contract-shapes}\n\n| Shape | Kind | Producer | Consumers | Copied into |\n|---|---|---|---|---|\n'
     l_1_loop = missing
     for l_1_item, l_1_loop in LoopContext((undefined(name='shapes') if l_0_shapes is missing else l_0_shapes), undefined):
         l_1_link = resolve('link')
@@ -71,7 +71,7 @@ def root(context, missing=missing):
             yield escape((markup_join((' ', environment.getattr(environment.getattr(l_1_item, 'shape'), 'qualifier'), )) if environment.getattr(environment.getattr(l_1_item, 'shape'), 'qualifier') else cond_expr_undefined("the inline if-expression on line 16 in 'index.md' evaluated to false and no else section was defined.")))
         else:
             pass
-            yield '*none named: a data shape travels inside a dispatch*'
+            yield '*a data shape: it travels inside a dispatch*'
         yield ' | '
         if (environment.getattr(environment.getattr(l_1_item, 'shape'), 'kind') == 'text'):
             pass
@@ -88,15 +88,32 @@ def root(context, missing=missing):
             l_2_loop = l_2_name = missing
         else:
             pass
-            yield '*none named: see the contract section*'
+            yield '*see the agents it is copied into*'
+        yield ' | '
+        l_2_loop = missing
+        t_4 = 1
+        for l_2_name, l_2_loop in LoopContext(environment.getattr(l_1_item, 'held_by'), undefined):
+            _loop_vars = {}
+            pass
+            yield '['
+            yield escape(t_2(l_2_name))
+            yield ']('
+            yield escape(context.call((undefined(name='link') if l_1_link is missing else l_1_link), environment.getitem((undefined(name='agent_pages') if l_1_agent_pages is missing else l_1_agent_pages), l_2_name), _loop_vars=_loop_vars))
+            yield ')'
+            yield escape((', ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 16 in 'index.md' evaluated to false and no else section was defined.")))
+            t_4 = 0
+        l_2_loop = l_2_name = missing
+        if t_4:
+            pass
+            yield '*no managed region yet*'
         yield ' |\n'
     l_1_loop = l_1_item = l_1_link = l_1_agent_pages = missing
     yield '\n'
     if environment.getattr((undefined(name='layout') if l_0_layout is missing else l_0_layout), 'agents'):
         pass
-        yield '## Who hands what to whom {#contract-graph}\n\nEach box links to its page: rounded boxes are agents and skills, square ones text shapes. An arrow runs from the agent that produces a shape (with its mode, when the contract names one) to the shape, and from the shape to each skill or agent that receives it.\n\n'
+        yield '## Who hands what to whom {#contract-graph}\n\nEach box links to its page: rounded boxes are agents and skills, square ones text shapes, dashed ones data shapes. An arrow runs from the agent that produces a text shape (with its mode, when the contract names one) to the shape, and from the shape to each skill or agent that receives it; a dashed arrow from a data shape to each agent whose file holds a copy of it. On a narrow screen the picture keeps its size and scrolls sideways.\n\n'
         yield escape((undefined(name='graph') if l_0_graph is missing else l_0_graph))
         yield '\n'
 
 blocks = {}
-debug_info = '8=34&9=39&15=50&16=56&18=93&23=96'
+debug_info = '8=34&9=39&15=50&16=56&18=110&23=113'
