@@ -69,9 +69,9 @@ def test_an_agent_that_only_holds_a_data_shape_gets_a_page_and_a_node(tmp_path):
     pages = pages_of(root)
     agent = pages["contracts/agents/planner.md"]
     assert agent.startswith("# planner {#planner}\n\nPlans the work.\n\n")
-    assert "*File:* `skills/planner/SKILL.md` ([as it is](../files/skills/planner/SKILL.md.txt))" in agent
+    assert "*File:* `skills/planner/SKILL.md` ([as it is](../files/planner.md.txt))" in agent
     assert "| [brief](../shapes/brief.md) | data | `skills/planner/SKILL.md:8` `shape=brief` | a copy of the shape |" in agent
-    assert pages["contracts/files/skills/planner/SKILL.md.txt"] == (root / "skills/planner/SKILL.md").read_text()
+    assert pages["contracts/files/planner.md.txt"] == (root / "skills/planner/SKILL.md").read_text()
     nodes, edges = graph_of(pages["contracts/index.md"])
     assert nodes == {"agent:planner", "shape:brief"} and edges == ["cc-edge cc-held"]
 
@@ -95,10 +95,10 @@ def test_a_shape_page_says_where_it_is_copied_and_what_refers_to_it(tmp_path):
     pages = pages_of(root)
     plan = pages["contracts/shapes/plan.md"]
     assert "| Copied into | [`lead`](../agents/lead.md) ([where](#shape-copies)) |" in plan
-    assert "| [`lead`](../agents/lead.md) | `agents/lead.md:3` | `section=plan` | the section that defines it |" in plan
+    assert "| [`lead`](../agents/lead.md) | `agents/lead.md:3` `section=plan` | the section that defines it |" in plan
     assert "## Referenced by {#shape-referenced-by}\n\n- [review](review.md#review-of), field `of`\n" in plan
     report = pages["contracts/shapes/report.md"]
-    assert "| [`lead`](../agents/lead.md) | `agents/lead.md:5` | `bundle=report` | its dispatch snippet |" in report
+    assert "| [`lead`](../agents/lead.md) | `agents/lead.md:5` `bundle=report` | its dispatch snippet |" in report
     assert "## Referenced by" not in pages["contracts/shapes/review.md"]
 
 
@@ -137,4 +137,4 @@ def test_an_agent_page_lists_what_it_returns_and_receives_and_links_its_file(tmp
     lead = pages["contracts/agents/lead.md"]
     assert "## Receives {#agent-receives}" in lead
     assert "| [task_brief](../shapes/task_brief.md) | data | `agents/lead.md:8` `shape=task_brief` | a copy of the shape |" in lead
-    assert pages["contracts/files/agents/lead.md.txt"] == (root / "agents/lead.md").read_text()
+    assert pages["contracts/files/lead.md.txt"] == (root / "agents/lead.md").read_text()

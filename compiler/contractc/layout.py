@@ -13,6 +13,7 @@ from typing import Literal, NamedTuple
 
 from contractc.diagnostics import ContractcError, Diagnostic
 from contractc.fields import field_rows
+from contractc.load.names import name_problem
 from contractc.model import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
 
 RESERVED = {"index", "shapes", "agents", "schemas", "snippets", "files"}
@@ -203,6 +204,10 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
     holds: dict[str, list[Holding]] = {}
     for path, data, held in _holdings(project, [] if problems is None else problems):
         name = next((n for n, p in files.items() if p == path), None) or agent_name(path)
+        if name_problem(name):  # it names a page: `agents/rédacteur.md` is the page of `redacteur`
+            name = _ascii(name)
+            if name_problem(name):
+                continue  # no page can carry its name; its shapes' pages still list nothing of it
         files.setdefault(name, path)
         described.setdefault(path, describe_file(data))
         holds.setdefault(name, []).extend(held)
@@ -223,6 +228,13 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
         )
         for n in names
     )
+
+
+def _ascii(name: str) -> str:
+    """``name`` without its accents (``rédacteur`` -> ``redacteur``), the way a producer's name is written."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
 
 
 def agent_name(path: str) -> str:

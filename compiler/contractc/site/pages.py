@@ -39,6 +39,20 @@ BACKTICKS = re.compile(r"`+")
 FENCES = re.compile(r"^\s*(`{3,})", re.MULTILINE)
 
 
+PAGE_STYLE = (
+    "<style>@media screen and (max-width:44.9375em){"
+    ".md-typeset table:not([class]){display:table;width:100%}"
+    ".md-typeset table:not([class]) td,.md-typeset table:not([class]) th{overflow-wrap:break-word;padding:.6em .5em;"
+    "min-width:0}"
+    ".md-typeset code{word-break:normal;overflow-wrap:break-word}"
+    "}</style>"
+)
+"""How every generated page behaves on a phone (the theme's breakpoint, 720 px): a table takes the screen's
+width and wraps its cells' text between words, instead of scrolling sideways with its cells kept on one
+line; a code span breaks only where it is longer than the line, never mid-word otherwise (the theme lets
+it break anywhere, which also lets a table squeeze a column down to one character).  One raw HTML line, the same
+in mkdocs and Zensical; the templates write it as ``{{ page_style }}``."""
+
 HOME_PAGE = "index.md"
 """The site's home page: the plugin gives the contracts index this path too when ``docs/`` has none."""
 
@@ -77,7 +91,7 @@ def render_site(
     for agent in layout.agents:
         for held in agent.holds:
             holders.setdefault(held.shape, []).append({"agent": agent.name, "page": agent_pages[agent.name], "held": held})
-    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders}
+    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders, "page_style": _markup(PAGE_STYLE)}
     # Looked up by key, not found by a scan per page (quadratic in P).  Keys are unique:
     # one page per contract (else site-collision), one id per shape (else duplicate-shape).
     contracts_by_path = {c.path: c for c in project.contracts}
@@ -160,7 +174,12 @@ def _changes_pages(project: Project, since: Since, env, layout: Layout, contract
     pages = {}
     for contract in project.contracts:
         path = changes_page_path(base, contract.path)
-        context = {"contract": contract, "contract_page": contract_pages[contract.path], "link": _linker(path, relative)}
+        context = {
+            "contract": contract,
+            "contract_page": contract_pages[contract.path],
+            "link": _linker(path, relative),
+            "page_style": _markup(PAGE_STYLE),
+        }
         pages[path] = _render(env, "changes.md", context | changes_context(contract.path, since))
     return pages
 
@@ -198,7 +217,7 @@ class RawFiles(NamedTuple):
     role_prompts: Mapping[str, str] = MappingProxyType({})
     """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
     agent_files: Mapping[str, str] = MappingProxyType({})
-    """Project path of an agent's file -> its site path (``<prefix>/files/agents/lead.md.txt``)."""
+    """Project path of an agent's file -> its site path (``<prefix>/files/<agent>.md.txt``)."""
 
 
 def raw_files(
@@ -206,9 +225,9 @@ def raw_files(
     snippets: dict[str, tuple[str, bytes]],
     schemas: dict,
     roles: dict[str, tuple[str, bytes]] | None = None,
-    agent_files: dict[str, bytes] | None = None,
+    agent_files: dict[str, tuple[str, bytes]] | None = None,
 ) -> RawFiles:
-    """Every dispatch snippet, role-file prompt and agent file (as ``.md.txt``, so no engine renders
+    """Every dispatch snippet, role-file prompt and agent's file (as ``.md.txt``, so no engine renders
     it) and schema, with its SHA-256 file.
 
     A schema keeps its project path, so its ``$id`` (``<site_url><path>``) is where it is served.
@@ -226,8 +245,8 @@ def raw_files(
         path = role_where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
         files[path] = data
     agent_where: dict[str, str] = {}
-    for project_path, data in (agent_files or {}).items():
-        path = agent_where[project_path] = f"{base}files/{project_path}.txt"
+    for agent, (project_path, data) in (agent_files or {}).items():
+        path = agent_where[project_path] = f"{base}files/{agent}.md.txt"  # a plain name, whatever the file's
         files[path] = data
     for entries in schemas.values():
         for _, path, data in entries:
@@ -237,18 +256,18 @@ def raw_files(
     return RawFiles(files, where, role_where, agent_where)
 
 
-def _agent_files(project: Project, layout: Layout) -> dict[str, bytes]:
-    """Project path -> bytes of every agent's file the agent pages link to (a role file, or a target)."""
+def _agent_files(project: Project, layout: Layout) -> dict[str, tuple[str, bytes]]:
+    """Agent -> (project path, bytes) of its file, which its page links to (a role file, or a target)."""
     roles = {r.path: r.data for r in project.roles}
     found = {}
     for agent in layout.agents:
-        if agent.file and agent.file not in found:
+        if agent.file:
             data = roles.get(agent.file)
             if data is None:
                 target = project.target(agent.file)
                 data = target.data if target is not None else None
             if data is not None:
-                found[agent.file] = data
+                found[agent.name] = (agent.file, data)
     return found
 
 

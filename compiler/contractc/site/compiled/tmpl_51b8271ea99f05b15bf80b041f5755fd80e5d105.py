@@ -15,6 +15,7 @@ def root(context, missing=missing):
     l_0_produced = resolve('produced')
     l_0_received = resolve('received')
     l_0_held = resolve('held')
+    l_0_page_style = resolve('page_style')
     try:
         t_1 = environment.filters['anchor']
     except KeyError:
@@ -131,6 +132,8 @@ def root(context, missing=missing):
             yield ' |\n'
         l_1_item = missing
         yield '\n'
+    yield escape((undefined(name='page_style') if l_0_page_style is missing else l_0_page_style))
+    yield '\n'
 
 blocks = {}
-debug_info = '2=36&4=40&5=42&8=44&9=47&12=54&17=58&18=62&21=87&26=90&27=95&30=111&37=114&38=118'
+debug_info = '2=37&4=41&5=43&8=45&9=48&12=55&17=59&18=63&21=88&26=91&27=96&30=112&37=115&38=119&42=133'

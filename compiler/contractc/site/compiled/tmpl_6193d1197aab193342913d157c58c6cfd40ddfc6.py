@@ -15,6 +15,7 @@ def root(context, missing=missing):
     l_0_since = resolve('since')
     l_0_records = resolve('records')
     l_0_accepted = resolve('accepted')
+    l_0_page_style = resolve('page_style')
     try:
         t_1 = environment.filters['anchor']
     except KeyError:
@@ -88,7 +89,9 @@ def root(context, missing=missing):
             yield escape(environment.getattr(l_1_e, 'why'))
             yield ' |\n'
         l_1_e = missing
+    yield '\n\n'
+    yield escape((undefined(name='page_style') if l_0_page_style is missing else l_0_page_style))
     yield '\n'
 
 blocks = {}
-debug_info = '2=30&4=32&8=36&10=39&11=42&12=45&13=48&15=53&19=55&20=59&26=70&31=76&32=80'
+debug_info = '2=31&4=33&8=37&10=40&11=43&12=46&13=49&15=54&19=56&20=60&26=71&31=77&32=81&36=91'

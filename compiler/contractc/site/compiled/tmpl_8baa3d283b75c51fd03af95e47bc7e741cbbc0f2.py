@@ -14,6 +14,7 @@ def root(context, missing=missing):
     l_0_shapes = resolve('shapes')
     l_0_link = resolve('link')
     l_0_changes_page = resolve('changes_page')
+    l_0_page_style = resolve('page_style')
     try:
         t_1 = environment.filters['code']
     except KeyError:
@@ -43,6 +44,8 @@ def root(context, missing=missing):
     yield '\n · [*Changes*]('
     yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), (undefined(name='changes_page') if l_0_changes_page is missing else l_0_changes_page)))
     yield '): since the last release, and the accepted breaking changes\n\n<style>.md-typeset .headerlink{opacity:.5}</style>\n'
+    yield escape((undefined(name='page_style') if l_0_page_style is missing else l_0_page_style))
+    yield '\n'
 
 blocks = {}
-debug_info = '2=22&6=24&7=27&8=42'
+debug_info = '2=23&6=25&7=28&8=43&12=45'

@@ -32,6 +32,7 @@ def root(context, missing=missing):
     l_0_schemas = resolve('schemas')
     l_0_block = resolve('block')
     l_0_referenced_by = resolve('referenced_by')
+    l_0_page_style = resolve('page_style')
     try:
         t_1 = environment.filters['anchor']
     except KeyError:
@@ -277,7 +278,7 @@ def root(context, missing=missing):
         yield escape(t_3((undefined(name='block') if l_0_block is missing else l_0_block), 'yaml'))
     if context.call(environment.getattr((undefined(name='holders') if l_0_holders is missing else l_0_holders), 'get'), environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'id')):
         pass
-        yield '\n\n## Copied into {#shape-copies}\n\nThe managed regions that hold this shape; `contractc check` fails when one drifts from the contract.\n\n| Agent | File | Region | Holds |\n|---|---|---|---|\n'
+        yield '\n\n## Copied into {#shape-copies}\n\nThe managed regions that hold this shape; `contractc check` fails when one drifts from the contract.\n\n| Agent | Region | Holds |\n|---|---|---|\n'
         for l_1_item in environment.getitem((undefined(name='holders') if l_0_holders is missing else l_0_holders), environment.getattr((undefined(name='shape') if l_0_shape is missing else l_0_shape), 'id')):
             _loop_vars = {}
             pass
@@ -287,7 +288,7 @@ def root(context, missing=missing):
             yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
             yield ') | '
             yield escape(t_2(markup_join((environment.getattr(environment.getattr(l_1_item, 'held'), 'path'), ':', environment.getattr(environment.getattr(l_1_item, 'held'), 'line'), ))))
-            yield ' | '
+            yield ' '
             yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'held'), 'label')))
             yield ' | '
             yield escape(environment.getitem({'copies': 'a copy of the shape', 'dispatches': 'its dispatch snippet', 'embeds': 'the section that defines it'}, environment.getattr(environment.getattr(l_1_item, 'held'), 'how')))
@@ -313,6 +314,8 @@ def root(context, missing=missing):
             yield '\n'
         l_1_item = missing
     yield '\n\n<style>.md-typeset .headerlink{opacity:.5}</style>\n'
+    yield escape((undefined(name='page_style') if l_0_page_style is missing else l_0_page_style))
+    yield '\n'
 
 blocks = {}
-debug_info = '2=65&6=69&7=71&8=73&9=85&10=89&12=100&13=103&14=110&15=121&18=126&21=129&25=132&26=135&27=145&28=160&32=164&35=172&36=176&38=182&39=183&43=186&46=194&47=198&49=204&54=208&58=210&59=212&60=215&62=227&67=230&68=233&69=237&73=248&78=251&82=253&85=256&86=260&91=275&94=276&102=279&103=283&106=294&110=297&111=301'
+debug_info = '2=66&6=70&7=72&8=74&9=86&10=90&12=101&13=104&14=111&15=122&18=127&21=130&25=133&26=136&27=146&28=161&32=165&35=173&36=177&38=183&39=184&43=187&46=195&47=199&49=205&54=209&58=211&59=213&60=216&62=228&67=231&68=234&69=238&73=249&78=252&82=254&85=257&86=261&91=276&94=277&102=280&103=284&106=295&110=298&111=302&117=315'

@@ -13,6 +13,7 @@ def root(context, missing=missing):
     l_0_shapes = resolve('shapes')
     l_0_layout = resolve('layout')
     l_0_graph = resolve('graph')
+    l_0_page_style = resolve('page_style')
     try:
         t_1 = environment.filters['anchor']
     except KeyError:
@@ -114,6 +115,8 @@ def root(context, missing=missing):
         yield '## Who hands what to whom {#contract-graph}\n\nEach box links to its page: rounded boxes are agents and skills, square ones text shapes, dashed ones data shapes. An arrow runs from the agent that produces a text shape (with its mode, when the contract names one) to the shape, and from the shape to each skill or agent that receives it; a dashed arrow from a data shape to each agent whose file holds a copy of it. On a narrow screen the picture keeps its size and scrolls sideways.\n\n'
         yield escape((undefined(name='graph') if l_0_graph is missing else l_0_graph))
         yield '\n'
+    yield escape((undefined(name='page_style') if l_0_page_style is missing else l_0_page_style))
+    yield '\n'
 
 blocks = {}
-debug_info = '8=34&9=39&15=50&16=56&18=110&23=113'
+debug_info = '8=35&9=40&15=51&16=57&18=111&23=114&26=116'
