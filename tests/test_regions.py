@@ -173,11 +173,26 @@ def test_hand_edit_is_reported_and_build_refuses_it_without_force(built, run_cli
         "agents/orchestrator.md:5:1: error[drift-region-edited]: region shape=planning.task_brief was edited by hand"
     )
     assert (
-        "  hint: build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"
+        "  hint: build will not overwrite a hand edit: carry the edit into the contract and run `contractc build` "
+        "(the region then holds the contract's bytes already), or drop it with `contractc build --force`"
         in build.err
     )
     assert build.err.endswith("contractc: nothing written; 1 region(s) need a decision\n")
     assert snapshot(built) == before
+
+
+def test_a_hand_edit_carried_into_the_contract_needs_no_force(built, run_cli):
+    """What the edited region's hint says: once the contract holds the edit, a plain build stamps the region."""
+    _edit_region(built, "agents/orchestrator.md", b"kind: a | b", b"kind: a | b | z")
+    edited = (built / "agents/orchestrator.md").read_bytes()
+    contract = built / "contracts/briefs.md"
+    contract.write_text(contract.read_text().replace("  kind: a | b\n", "  kind: a | b | z\n", 1))
+    build = run_cli("build", "--root", str(built))
+    assert build.code == 0, build.err
+    assert "wrote agents/orchestrator.md" in build.out
+    after = (built / "agents/orchestrator.md").read_bytes()
+    assert b"kind: a | b | z" in after and len(after) == len(edited)  # the edit kept, only the marker's sha256 new
+    assert run_cli("check", "--root", str(built), "--no-cache").code == 0
     forced = run_cli("build", "--force", "--root", str(built))
     assert (forced.code, forced.out) == (0, "wrote agents/orchestrator.md\ncontractc: 1 written, 9 already current\n")
     assert run_cli("check", "--root", str(built)).code == 0

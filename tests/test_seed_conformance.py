@@ -58,3 +58,47 @@ def test_the_two_design_auditor_shapes_are_told_apart(seeds, tmp_path, run_cli):
     manifest = json.loads((root / "prompts/manifest.json").read_text())
     auditor = {e["shape"]: e["qualifier"] for e in manifest["snippets"] if e["agent"] == "design-auditor"}
     assert auditor == {"auditreturn": "in audit mode", "editplanreturn": "in apply mode"}
+
+
+def _points(d: str, steps: int = 200) -> list[tuple[float, float]]:
+    """Points along an edge's path: a cubic curve (``M C``) or a polyline (``M L L ...``)."""
+    import re
+
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    pairs = list(zip(numbers[::2], numbers[1::2]))
+    if " C" in d:
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pairs
+        return [
+            (
+                (1 - t) ** 3 * x0 + 3 * (1 - t) ** 2 * t * x1 + 3 * (1 - t) * t * t * x2 + t**3 * x3,
+                (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y1 + 3 * (1 - t) * t * t * y2 + t**3 * y3,
+            )
+            for t in (i / steps for i in range(steps + 1))
+        ]
+    return [
+        (a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps)
+        for a, b in zip(pairs, pairs[1:])
+        for i in range(steps + 1)
+    ]
+
+
+def test_no_edge_of_the_seed_graph_crosses_a_mode_label(seeds, tmp_path):
+    """The seed's design-auditor has two modes: each label sits by its own shape, clear of every edge."""
+    import re
+
+    from contractc.load import load_project
+    from contractc.release import since_last_release
+    from contractc.site.graph import CHAR_WIDTH
+    from contractc.site.pages import render_site
+
+    root = seed_project(tmp_path, seeds)
+    index = render_site(load_project(root), root, since=since_last_release(root))["contracts/index.md"].decode()
+    labels = re.findall(r'<text class="cc-mode" x="([\d.]+)" y="([\d.]+)">([^<]+)</text>', index)
+    assert {text for _, _, text in labels} >= {"in audit mode", "in apply mode"}
+    edges = re.findall(r'<path class="cc-edge[^"]*" d="([^"]+)"', index)
+    width = CHAR_WIDTH * 11 / 13  # the labels' 11 px font
+    for x, y, text in labels:
+        right, base = float(x), float(y)
+        box = (right - len(text) * width, base - 9, right, base + 2)  # right-aligned at x, baseline at y
+        crossing = [d for d in edges if any(box[0] < px < box[2] and box[1] < py < box[3] for px, py in _points(d))]
+        assert crossing == [], f"{text!r} is crossed by {crossing}"

@@ -16,7 +16,14 @@ from contractc.model import Project, Region, TargetFile
 from contractc.output import Change
 
 _FIX = "run `contractc build`"
-_DECIDE = "build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"
+_DECIDE = (
+    "build will not overwrite a hand edit: carry the edit into the contract and run `contractc build` "
+    "(the region then holds the contract's bytes already), or drop it with `contractc build --force`"
+)
+_DECIDE_STALE = (
+    "build will not overwrite a hand edit: carry the edit into the contract, then run `contractc build --force` "
+    "(the region gets the contract's bytes, the edit included), or drop it with `contractc build --force` alone"
+)
 
 
 def explain_regions(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
@@ -52,8 +59,8 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
         code, message, hint = (
             "drift-region-new-differs",
             f"region {label} has not been filled by build yet and already holds bytes that differ from the contract",
-            "build will not overwrite them unseen: carry what the copy has into the contract (or drop it), "
-            "then run `contractc build --force`",
+            "build will not overwrite them unseen: carry what the copy has into the contract and run "
+            "`contractc build` (the region then holds the contract's bytes already), or drop it with `contractc build --force`",
         )
     elif recorded is None:
         code, message, hint = (
@@ -83,7 +90,7 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
         code, message, hint = (
             "drift-region-stale-edited",
             f"region {label} is stale and was edited by hand: both the contract and the copy changed since the last build",
-            _DECIDE,
+            _DECIDE_STALE,
         )
     return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
 

@@ -7,6 +7,8 @@ shapes are managed regions (empty: the first build fills them), and an mkdocs
 site whose home page links to the generated contract pages.
 """
 
+from contractc.load.mkdocs import DEFAULT_DOCS_DIR
+
 CONTRACT = """\
 # Hand-offs: what the lead sends and what the worker returns
 
@@ -56,7 +58,7 @@ Receiver checks:
 """
 
 CONFIG = """\
-# contractc's configuration (see `contractc build --help` and docs/guide.md of contractc).
+# contractc's configuration: `contractc --help` lists the commands, `contractc explain CODE` each message.
 contracts:
   - path: contracts/handoffs.md
     shared: [conventions]           # section anchors sent with every dispatch
@@ -102,8 +104,9 @@ discard it and dispatch once more with the output of `--evidence` appended.
 """
 
 MKDOCS = """\
-# The contract site: `mkdocs build --strict` (needs `pip install 'contractc[site]'`,
-# or `pip install -e '.[site]'` in a checkout of contractc).
+# The contract site: `mkdocs build --strict`. It needs contractc's site extra
+# (mkdocs, mkdocs-material, pymdown-extensions): `pip install -e '.[site]'` in a
+# checkout of contractc.
 site_name: {name}
 # site_url: https://docs.example.com/   # contractc uses it too, unless contractc.yaml names one
 theme:
@@ -146,7 +149,7 @@ def starter_files(name: str) -> dict[str, str]:
         "agents/worker.md": WORKER,
         "agents/lead.md": LEAD,
         "mkdocs.yml": MKDOCS.format(name=_yaml_text(name)),
-        "docs/index.md": HOME.format(name=name),
+        f"{DEFAULT_DOCS_DIR}/index.md": HOME.format(name=name),  # the folder mkdocs.yml leaves to its default
     }
 
 
