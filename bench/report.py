@@ -352,7 +352,7 @@ def render(r: Report) -> str:
             "",
             "## Context-budget estimator",
             "",
-            "`contractc.budget.estimate_tokens` (UTF-8 bytes / 4, rounded up), in-process, per dispatch",
+            "`contractc.model.budget.estimate_tokens` (UTF-8 bytes / 4, rounded up), in-process, per dispatch",
             "snippet, next to the SHA-256 of the same bytes that `build` already records in the manifest.",
             "",
             "| snippet | estimated tokens | estimate (us) | sha256 (us) | estimate / sha256 |",

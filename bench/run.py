@@ -282,13 +282,13 @@ def bench_estimator(report: Report, reps: int) -> None:
     """The context-budget estimator, in-process: per snippet, next to the SHA-256 the manifest already takes.
 
     Snippets are the sizes real dispatch snippets have (1-16 KB of contract prose
-    with fences and tables); the estimate is ``contractc.budget.estimate_tokens``.
+    with fences and tables); the estimate is ``contractc.model.budget.estimate_tokens``.
     """
     import hashlib
     import timeit
 
     sys.path.insert(0, str(REPO / "compiler"))  # this checkout's estimator, as the timed children use
-    from contractc.budget import estimate_tokens
+    from contractc.model.budget import estimate_tokens
 
     paragraph = (
         "## FindingsReturn\n\nProduced by `code-reviewer`; consumed by `reviewing-changes`.\n\n"

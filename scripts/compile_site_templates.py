@@ -13,7 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "compiler"))
 
-from contractc.site.pages import compile_shipped_templates  # noqa: E402
+from contractc.emit.site import compile_shipped_templates  # noqa: E402
 
 
 def main() -> int:

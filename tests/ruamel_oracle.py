@@ -11,9 +11,9 @@ import re
 from functools import cache
 from typing import Any
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.yaml_safe import _bounded_scanner, _text_dates_constructor  # unchanged by the move to libyaml
-from contractc.model import Field, Node
+from contractc.model.records import Field, Node
 
 MAX_ALIASES = 100
 """Aliases (``*name``) per document."""

@@ -81,7 +81,7 @@ def test_write_then_check_is_clean_and_build_writes_nothing(plugin, run_cli):
 def test_no_byte_outside_the_replaced_blocks_changes(plugin):
     before = snapshot(plugin)
     plan = plan_adoption(plugin)
-    from contractc.output import write_changes
+    from contractc.output.outputs import write_changes
 
     write_changes(plugin, plan.changes)
     after = snapshot(plugin)
@@ -210,7 +210,7 @@ def test_property_bytes_outside_the_replaced_blocks_never_change(tmp_path_factor
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_bytes(data)
     plan = plan_adoption(root)
-    from contractc.output import write_changes
+    from contractc.output.outputs import write_changes
 
     write_changes(root, plan.changes)
     for path, spans in plan.replaced.items():

@@ -106,7 +106,7 @@ def test_a_budget_that_is_not_a_positive_count_is_a_located_config_error(seed_pr
 
 def test_a_manifest_that_is_a_symbolic_link_out_of_the_project_is_never_read(seed_project, run_cli, tmp_path):
     """The last build's section sizes are read back like every generated file: never through a link."""
-    from contractc.budget import find_over_budget
+    from contractc.drift.budgets import find_over_budget
     from contractc.load import load_project
 
     tokens = manifest(seed_project)["consultationreturn"]["tokens_estimate"]

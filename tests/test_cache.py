@@ -148,7 +148,7 @@ def test_a_changed_module_of_the_compiler_or_a_library_invalidates_the_cache(pro
 
 
 def test_a_cache_written_under_other_options_is_not_used(project):
-    from contractc.cache import confirm
+    from contractc.output.cache import confirm
 
     head = json.loads((project / ".contractc/check.sha256").read_text().splitlines()[0])
     options = json.loads(head["options"])  # what this check was run with

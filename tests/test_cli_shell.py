@@ -74,7 +74,7 @@ def test_a_command_that_decides_is_named_with_its_line():
 def adopt(path, write):
     """Doc."""
     from contractc.adopt import plan_adoption
-    from contractc.output import write_changes
+    from contractc.output.outputs import write_changes
 
     plan = plan_adoption(path)
     if write and plan.changes:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from contractc.diff import run_diff
+from contractc.diff.gate import run_diff
 from diff_repo import edit, line_of, make_repo
 
 HANDOFFS = "contracts/handoffs.md"

@@ -88,7 +88,7 @@ def test_the_changes_pages_read_todays_contracts_once_and_list_what_a_fresh_diff
     from contractc.diff.gate import run_diff
     from contractc.load import contract as contract_module
     from contractc.load import load_project
-    from contractc.release import since_last_release
+    from contractc.diff.release import since_last_release
 
     root = make_repo(tmp_path / "p")
     git(root, "tag", "v1.0.0")

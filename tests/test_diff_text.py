@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from contractc.diff import run_diff
+from contractc.diff.gate import run_diff
 from diff_repo import commit, edit, line_of, make_repo
 
 REVIEW = "contracts/review-returns.md"
@@ -189,7 +189,7 @@ def test_a_new_site_url_breaks_every_published_link(repo):
     assert (record.old.path, record.old.line, record.new.line) == ("contractc.yaml", line, line)
 
 
-# -- receiver checks classified by their compiled rules (contractc.checks) ----------------------------------
+# -- receiver checks classified by their compiled rules (contractc.model.checks) ----------------------------------
 
 CHECK_1 = "1. Line 1 is exactly `verdict: ` followed by one of `approve` / `changes` /\n   `blocked`."
 CHECK_2 = "2. If `changes`, every bullet begins `- **` and carries a location in the\n   evidence form."

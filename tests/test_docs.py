@@ -8,7 +8,7 @@ import click
 
 from conftest import REPO
 from contractc.cli import cli
-from contractc.diagnostics import CODES
+from contractc.report.diagnostics import CODES
 
 
 def test_every_code_is_documented_under_its_own_anchor():

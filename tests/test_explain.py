@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import ECHO_CONFIG, ECHO_CONTRACT, REPO, write_tree
-from contractc.diagnostics import CODES, Diagnostic
+from contractc.report.diagnostics import CODES, Diagnostic
 
 PACKAGE = REPO / "compiler" / "contractc"
 
@@ -116,7 +116,7 @@ def test_a_bad_docs_url_is_a_located_config_error(tmp_path, run_cli):
 def test_every_schema_id_the_tool_names_is_a_file_this_repositorys_site_publishes():
     # The report's $schema and the shipped schemas' $id live on contractc.dev, this repository's site:
     # docs/schemas/ holds copies of the shipped files (ordinary files, no symlinks), so mkdocs publishes exactly them.
-    from contractc.report import SCHEMA_ID
+    from contractc.report.format import SCHEMA_ID
 
     named = {SCHEMA_ID}
     for path in (PACKAGE / "data").glob("*.json"):

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from conftest import snapshot, write_tree
 from contractc.cli import main
-from contractc.diagnostics import ContractcError
+from contractc.report.diagnostics import ContractcError
 from contractc.load.contract import parse_contract
-from contractc.load.names import name_problem
+from contractc.model.names import name_problem
 from contractc.load.source import source_from_bytes
 from contractc.load.yaml_safe import load_yaml
 

@@ -4,7 +4,7 @@ The project has 2,000 target files whose managed region holds a shared
 section, so editing that section changes 2,002 files (the regions, the snippet and the
 prompts manifest).  A forked child runs ``contractc build`` and SIGKILLs
 itself at an exact step of the write (``CONTRACTC_TEST_KILL_AFTER``, counted
-by :mod:`contractc.output`): before the journal, while staging, between
+by :mod:`contractc.output.outputs`): before the journal, while staging, between
 staging and commit, and all through the commit.  The next run -- ``build``
 and ``check`` by turns -- must leave every file all old or all new, no
 ``.contractc-tmp``/``.contractc-bak`` file and no journal.  Each round flips
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from contractc import output
+from contractc.output import outputs as output
 from contractc.cli import main
-from contractc.journal import LEFTOVER
+from contractc.output.journal import LEFTOVER
 
 N = 2_000
 CONTRACT = "# C\n\n## Shared\n\nRule {version}.\n\n## EchoReturn\n\nProduced by `echoer`; consumed by `echo-skill`.\n\n```\necho: <text>\n```\n"

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import write_tree
-from contractc.diagnostics import ContractcError
+from contractc.report.diagnostics import ContractcError
 
 GOLDEN = Path(__file__).parent / "golden" / "notation"
 CASES = sorted(p.stem for p in GOLDEN.glob("*.md"))
@@ -110,7 +110,7 @@ shared:
 
 def test_every_notation_problem_is_reported_at_once_with_file_line():
     with pytest.raises(ContractcError) as info:
-        from contractc.notation import interpret_project
+        from contractc.model.notation import interpret_project
 
         interpret_project(_load(BAD))
     assert [d.format().splitlines()[0] for d in info.value.diagnostics] == [
@@ -253,7 +253,7 @@ def contract_of(lines: list[str]) -> str:
 
 def transient_documents(spec, example):
     """For each transient field, the artifact-form example plus just that field (and its transient ancestors)."""
-    from contractc.example import _Deriver
+    from contractc.model.example import _Deriver
 
     found = []
 
@@ -295,7 +295,7 @@ def transient_documents(spec, example):
 @given(mapping_lines(2, 0))
 def test_properties_of_generated_shapes(lines):
     from contractc.emit.schemas import compile_schemas, emit_schemas, schema_registry, validator
-    from contractc.example import derive_example
+    from contractc.model.example import derive_example
 
     project = _load(contract_of(lines))
     compiled = compile_schemas(project)  # meta-validates, and fails if the example does not validate

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from contractc import output
-from contractc.diagnostics import ContractcError
-from contractc.output import Change
+from contractc.output import outputs as output
+from contractc.report.diagnostics import ContractcError
+from contractc.output.outputs import Change
 
 
 def test_rollback_restores_a_file_that_appeared_after_staging(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from contractc.diagnostics import ContractcError
+from contractc.report.diagnostics import ContractcError
 from contractc.load.contract import parse_contract
 from contractc.load.source import source_from_bytes
 

@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contractc.diagnostics import ContractcError
+from contractc.report.diagnostics import ContractcError
 from contractc.load.contract import parse_contract
 from contractc.load.source import source_from_bytes
 

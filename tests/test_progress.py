@@ -153,7 +153,7 @@ def test_the_line_is_cut_to_the_terminal_and_shorter_texts_blank_out_the_longer(
     """The reporter itself, on a fake 20-column terminal: a long stage is cut, a short one leaves no tail."""
     import io
 
-    from contractc import progress
+    from contractc.report import progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

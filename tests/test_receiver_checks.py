@@ -98,7 +98,7 @@ def test_compiled_literals_are_read_off_the_checks_own_prose(seed_root):
 
 
 def test_conditions_name_statuses_and_the_nothing_bears_opening_bullet_is_excused(seed_root):
-    from contractc.checks.rules import Bullets, ItemLines, StatusLine
+    from contractc.model.checks.rules import Bullets, ItemLines, StatusLine
     from contractc.load import load_project
 
     shapes = {s.id: s for s in load_project(seed_root).contracts[0].text_shapes}
@@ -470,8 +470,8 @@ WORDS = ["If", "`abc`,", "`- **`", "Line", "1", "is", "exactly", "followed", "by
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), max_size=40).map(" ".join))
 def test_any_check_prose_compiles_to_rules_or_to_not_mechanised_without_raising(text):
-    from contractc.checks.compile import compile_check
-    from contractc.checks.rules import Form
+    from contractc.model.checks.compile import compile_check
+    from contractc.model.checks.rules import Form
 
     rules = compile_check(text, {"citation": Form("citation", "[<id>](<id>)")}, ("abc",))
     assert rules is None or (isinstance(rules, tuple) and rules)
@@ -493,7 +493,7 @@ def test_each_recogniser_tried_only_on_clauses_holding_its_words_mechanises_ever
     """A recogniser's pattern is compiled and searched only on a clause holding its words (start-up: most
     prose names none).  On the published contract and the research desk's (tests/lifecycle_plugin.py),
     every check compiles to the rules trying every pattern on every clause gives."""
-    from contractc.checks import compile as compiling
+    from contractc.model.checks import compile as compiling
     from contractc.load import load_project
     from lifecycle_plugin import write_plugin
 
@@ -512,7 +512,7 @@ def test_each_recogniser_tried_only_on_clauses_holding_its_words_mechanises_ever
 def test_compiled_rules_are_equal_only_within_one_kind():
     """``contractc diff`` compares a check's rules before and after: a rule of another kind is a change,
     even where its fields hold the same values (rules are tuples underneath)."""
-    from contractc.checks import rules
+    from contractc.model.checks import rules
 
     assert rules.RequiredLine("**Skipped**") == rules.RequiredLine("**Skipped**")
     assert rules.RequiredLine("**Skipped**", ("partial",)) != rules.RequiredLine("**Skipped**")

@@ -7,11 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import write_tree
-from contractc.filled import render_target
+from contractc.emit.filled import render_target
 from contractc.load import load_project
 from contractc.load.references import region_bytes
 from contractc.load.targets import scan_regions
-from contractc.model import TargetFile
+from contractc.model.records import TargetFile
 from region_project import project_files
 
 REFS = [
@@ -96,7 +96,7 @@ FRAGMENTS = [
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.binary(max_size=8)), max_size=25))
 def test_any_bytes_give_regions_or_located_marker_errors_never_a_crash(project, pieces):
-    from contractc.diagnostics import ContractcError
+    from contractc.report.diagnostics import ContractcError
     from contractc.drift.restatements import _blocks
 
     data = b"".join(pieces)
@@ -110,7 +110,7 @@ def test_any_bytes_give_regions_or_located_marker_errors_never_a_crash(project, 
 
 
 def _scan(data: bytes, contracts) -> tuple[str, object]:
-    from contractc.diagnostics import ContractcError
+    from contractc.report.diagnostics import ContractcError
 
     try:
         return "regions", scan_regions("t.md", data, contracts)

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, snapshot, write_tree
-from contractc.diagnostics import CODES, Diagnostic, ExitCode
-from contractc.output import Change
-from contractc.report import FORMATTERS, Options, Report, format_text, github_data, github_property
+from contractc.report.diagnostics import CODES, Diagnostic, ExitCode
+from contractc.output.outputs import Change
+from contractc.report.format import FORMATTERS, Options, Report, format_text, github_data, github_property
 
 GOLDEN = Path(__file__).parent / "golden" / "report"
 REGEN = os.environ.get("CONTRACTC_REGEN") == "1"
@@ -448,7 +448,7 @@ def test_changed_since_reports_all_drift_when_a_contract_changed(repo, run_cli):
 
 
 def test_a_changed_source_keeps_every_drift_and_a_source_folder_counts_for_its_files():
-    from contractc.changed import limit_to_changes
+    from contractc.drift.changed import limit_to_changes
 
     drift = [
         Diagnostic("agents/a.md", 3, 1, "drift-output", "x"),

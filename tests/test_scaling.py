@@ -73,8 +73,8 @@ def _site_steps(tmp_path: Path, pages: int) -> tuple[int, int]:
     from site_corpus import write_site
 
     from contractc.load import load_project
-    from contractc.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.diff.release import since_last_release
+    from contractc.emit.site import render_site
 
     root = write_site(tmp_path, pages)
     result = {}
@@ -109,8 +109,8 @@ def test_a_site_of_a_hundred_contracts_parses_each_contract_once(tmp_path):
 
     from contractc.load import load_project
     from contractc.load.blocks import parse_blocks
-    from contractc.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.diff.release import since_last_release
+    from contractc.emit.site import render_site
     from contractc.site.warnings import unrendered_fences
 
     root = write_site(tmp_path, 1000)

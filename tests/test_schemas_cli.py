@@ -245,7 +245,7 @@ def test_validate_bad_input_exits_2_with_a_located_message(project, run_cli, mon
 def test_build_checks_each_schema_it_writes_against_the_metaschema_and_writes_nothing_if_one_fails(
     project, run_cli, monkeypatch
 ):
-    from contractc import shape_schemas as schemas
+    from contractc.model import schemas
 
     real = schemas._schema
 
@@ -265,7 +265,7 @@ def test_build_checks_each_schema_it_writes_against_the_metaschema_and_writes_no
 
 
 def test_a_schema_that_cannot_be_used_is_located_at_its_shape_on_check_too(project, run_cli, monkeypatch):
-    from contractc import shape_schemas as schemas
+    from contractc.model import schemas
 
     real = schemas._schema
 

@@ -87,9 +87,9 @@ def test_no_edge_of_the_seed_graph_crosses_a_mode_label(seeds, tmp_path):
     import re
 
     from contractc.load import load_project
-    from contractc.release import since_last_release
+    from contractc.diff.release import since_last_release
     from contractc.site.graph import CHAR_WIDTH
-    from contractc.site.pages import render_site
+    from contractc.emit.site import render_site
 
     root = seed_project(tmp_path, seeds)
     index = render_site(load_project(root), root, since=since_last_release(root))["contracts/index.md"].decode()

@@ -238,10 +238,10 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
 
     script = (
         "import json, sys; from pathlib import Path; import contractc;"
-        "from contractc.load import load_project; from contractc.site.pages import render_site;"
-        "from contractc.release import since_last_release;"
+        "from contractc.load import load_project; from contractc.emit.site import render_site;"
+        "from contractc.diff.release import since_last_release;"
         "root = Path(sys.argv[1]); files = render_site(load_project(root), root, since=since_last_release(root));"
-        "from contractc.explain import explain;"
+        "from contractc.report.explain import explain;"
         "print(json.dumps({'module': contractc.__file__, 'explain': explain('drift-link'),"
         " 'files': {k: v.decode() for k, v in files.items()}}))"
     )
@@ -260,8 +260,8 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
     assert result["module"].startswith(str(tmp_path / "installed"))
     assert result["explain"].startswith("drift-link: ") and "**Fix:** edit the link" in result["explain"]
     from contractc.load import load_project
-    from contractc.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.diff.release import since_last_release
+    from contractc.emit.site import render_site
 
     here = {k: v.decode() for k, v in render_site(load_project(REPO), REPO, since=since_last_release(REPO)).items()}
     assert result["files"] == here

@@ -55,8 +55,8 @@ def project(tmp_path):
 
 def render_bytes(root):
     from contractc.load import load_project
-    from contractc.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.diff.release import since_last_release
+    from contractc.emit.site import render_site
 
     return render_site(load_project(root), root, since=since_last_release(root))
 
@@ -388,7 +388,7 @@ def test_code_spans_with_an_edge_space_become_html_that_keeps_it_and_others_stay
     import re
 
     from contractc.site.code_spans import visible_code_spans
-    from contractc.site.pages import code_span
+    from contractc.emit.site import code_span
 
     text = (
         "1. Line 1 is exactly `status: ` then `ok`; `` `tick ``, ` padded ` and `*star* ` too.\n\n"
@@ -563,7 +563,7 @@ def test_a_broken_agent_file_stops_the_site_with_its_located_error(tmp_path):
     import shutil
 
     from conftest import REPO
-    from contractc.diagnostics import ContractcError
+    from contractc.report.diagnostics import ContractcError
 
     root = tmp_path / "plugin"
     shutil.copytree(REPO / "examples" / "review-plugin", root)

@@ -8,11 +8,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contractc.diagnostics import ContractcError
+from contractc.report.diagnostics import ContractcError
 from contractc.load.contract import parse_contract
 from contractc.load.source import source_from_bytes
 from contractc.site.annotate import annotate_contract
-from contractc.site.pages import _relative_paths
+from contractc.emit.site import _relative_paths
 from site_helpers import _Ids
 
 # An underscore only inside a word, as in `task_brief`: Python-Markdown reads one at a word's edge

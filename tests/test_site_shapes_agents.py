@@ -13,8 +13,8 @@ from conftest import REPO, write_tree
 
 def pages_of(root) -> dict[str, str]:
     from contractc.load import load_project
-    from contractc.release import since_last_release
-    from contractc.site.pages import render_site
+    from contractc.diff.release import since_last_release
+    from contractc.emit.site import render_site
 
     files = render_site(load_project(root), root, since=since_last_release(root))
     return {p: d.decode("utf-8") for p, d in files.items()}
@@ -118,7 +118,7 @@ def test_a_data_shape_page_shows_its_example_payload_enum_meanings_and_field_tre
 
 
 def test_an_enum_comment_that_explains_no_value_says_so(tmp_path):
-    from contractc.fields import enum_meanings
+    from contractc.model.fields import enum_meanings
 
     assert enum_meanings(("a", "b"), "the kind of thing") == (("a", ""), ("b", ""))
     assert enum_meanings(("open", "done"), "open = not started, done — finished") == (

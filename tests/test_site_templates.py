@@ -11,9 +11,9 @@ import jinja2
 from conftest import REPO
 
 from contractc.load import load_project
-from contractc.release import since_last_release
+from contractc.diff.release import since_last_release
 from contractc.site import compiled
-from contractc.site.pages import compile_shipped_templates, render_site
+from contractc.emit.site import compile_shipped_templates, render_site
 
 EXAMPLE = REPO / "examples/review-plugin"  # text and data shapes, role files: every shipped template
 

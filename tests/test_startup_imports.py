@@ -48,9 +48,9 @@ NEVER_ON_CHECK = (
 )  # fmt: skip
 # What a clean check never asks for: the record of what build wrote (read only for an orphan) and the
 # worked-example rule (asked only of a block that copies a shape by hand).
-NEVER_ON_CLEAN_CHECK = (*NEVER_ON_CHECK, "contractc.written", "contractc.load.worked")
+NEVER_ON_CLEAN_CHECK = (*NEVER_ON_CHECK, "contractc.output.written", "contractc.load.worked")
 # --help and --version load no project: no parser and no model either.
-NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "yaml", "contractc.model", "contractc.pipeline", "contractc.load")
+NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "yaml", "contractc.model.records", "contractc.pipeline", "contractc.load")
 
 
 # A dataclass costs about 1 ms to create (it compiles its methods from source), a NamedTuple a fifth of that:
@@ -121,7 +121,7 @@ def test_a_clean_check_of_a_plugin_loads_no_other_command_and_creates_no_datacla
     report = probe(research_desk, *args)
     assert report["code"] == 0
     modules = set(report["modules"])
-    assert "contractc.checks.rules" in modules  # the receiver checks were compiled: the probe saw the whole load
+    assert "contractc.model.checks.rules" in modules  # the receiver checks were compiled: the probe saw the whole load
     assert loaded(modules, NEVER_ON_CLEAN_CHECK) == []
     assert report["dataclasses"] == DATACLASSES_ON_CHECK
 
@@ -131,7 +131,7 @@ def test_building_the_site_pages_creates_no_dataclass_of_the_model_or_the_site(r
     report = probe(research_desk, "build", "--site-pages", "docs")
     assert report["code"] == 0
     modules = set(report["modules"])
-    assert {"contractc.site.pages", "contractc.layout", "contractc.fields"} <= modules  # the probe saw the pages made
+    assert {"contractc.emit.site", "contractc.model.layout", "contractc.model.fields"} <= modules  # the probe saw the pages made
     assert (research_desk / "docs" / "contracts" / "index.md").is_file()
     assert report["dataclasses"] == []
 

@@ -26,12 +26,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, write_tree
-from contractc.diagnostics import ContractcError
-from contractc.filled import render_target
+from contractc.report.diagnostics import ContractcError
+from contractc.emit.filled import render_target
 from contractc.load import load_project
 from contractc.load.targets import scan_regions
-from contractc.model import TargetFile
-from contractc.pipeline import compare_targets, explain
+from contractc.model.records import TargetFile
+from contractc.drift import explain
+from contractc.pipeline import compare_targets
 from region_project import project_files
 from test_scaling import _steps
 
@@ -125,8 +126,8 @@ def target(draw) -> bytes:
 def careful(project) -> tuple:
     """The pass as it was: every target's regions found, refilled, compared and searched."""
     from contractc.drift import TARGET_FINDERS
-    from contractc.filled import renderer
-    from contractc.output import Change, Output
+    from contractc.emit.filled import renderer
+    from contractc.output.outputs import Change, Output
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
     refill = renderer(project)

@@ -259,8 +259,8 @@ def test_validating_against_an_adopted_template_with_no_checks_says_nothing_was_
     ],
 )
 def test_a_check_that_starts_its_sentence_with_a_capital_is_mechanised(text):
-    from contractc.checks.compile import compile_check
-    from contractc.checks.rules import Form
+    from contractc.model.checks.compile import compile_check
+    from contractc.model.checks.rules import Form
 
     forms = {"citation": Form("citation", "[<id> § <section>](https://atlas.example/<id>#<section>)", 0)}
     assert compile_check(text, forms, ("ok",)) is not None, text

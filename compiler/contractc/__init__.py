@@ -5,7 +5,7 @@ The public API is small: :func:`compile_project` for the in-memory output set,
 receiver checks (``contractc.validate.receiver``), and :func:`main` for the CLI.
 """
 
-__version__ = "0.1.0"
+from contractc.report import __version__
 
 __all__ = ["ContractcError", "Diagnostic", "ExitCode", "Receiver", "__version__", "compile_project", "main", "run"]
 
@@ -13,7 +13,7 @@ __all__ = ["ContractcError", "Diagnostic", "ExitCode", "Receiver", "__version__"
 def __getattr__(name: str):
     # Lazy, so `contractc --help` does not import the whole pipeline.
     if name in ("ContractcError", "Diagnostic", "ExitCode"):
-        from contractc import diagnostics
+        from contractc.report import diagnostics
 
         return getattr(diagnostics, name)
     if name in ("compile_project", "run"):

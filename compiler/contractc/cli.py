@@ -1,7 +1,7 @@
 """The command line: a thin shell over :mod:`contractc.pipeline`.
 
 ``main(argv) -> int`` runs in-process (the tests call it); the exit-code policy
-is :class:`~contractc.diagnostics.ExitCode`: 0 clean, 1 drift or failed
+is :class:`~contractc.report.diagnostics.ExitCode`: 0 clean, 1 drift or failed
 validation, 2 bad input or usage, 3 internal error, 130 interrupted.
 """
 
@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from contractc import __version__
+from contractc.report import __version__
 
 # diagnostics (and everything past it) is imported where it is used, so that
 # `--help` and `--version` cost little more than click itself.
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from contractc.diagnostics import Diagnostic
+    from contractc.report.diagnostics import Diagnostic
 
 
 class _path:  # click's ``path_type`` must be a class
@@ -37,7 +37,7 @@ class _path:  # click's ``path_type`` must be a class
 FORMATS = ("text", "json", "github")
 
 if TYPE_CHECKING:
-    from contractc.report import Outcome, Report
+    from contractc.report.format import Outcome, Report
 
 def format_option(help: str = "text for people; github for GitHub Actions annotations; json for one machine-readable document."):
     """``--format text|json|github``, the same option on every command that reports; ``help`` says what each gives."""
@@ -86,14 +86,14 @@ CACHE_OPTION = click.option(
 
 
 def _progress(command):
-    """Progress on stderr while the command works (see contractc.progress); the printers clear it first."""
+    """Progress on stderr while the command works (see contractc.report.progress); the printers clear it first."""
 
     @functools.wraps(command)
     def run(**params):
         isatty = getattr(sys.stderr, "isatty", None)
         if not (isatty and isatty()):  # nothing could be drawn: a pipe or a log imports nothing more
             return command(**params)
-        from contractc.progress import shown
+        from contractc.report.progress import shown
 
         with shown(bool(params.get("quiet")), str(params.get("fmt", "text"))):
             return command(**params)
@@ -147,7 +147,7 @@ def build(root: Path, force: bool, site_pages: str | None) -> int:
     drift build cannot fix remains (a restatement, a broken pin: reported after
     writing), 2 for bad input (nothing written).
     """
-    from contractc.building import build as build_project
+    from contractc.output.build import build as build_project
 
     return _print(build_project(root, force, site_pages))
 
@@ -182,7 +182,7 @@ def check(
     that it first finishes or undoes a build that was killed (its journal in
     .contractc/), and reports files such a build left behind.
     """
-    from contractc.checking import check as check_project
+    from contractc.drift.check import check as check_project
 
     found, docs_url = check_project(root, click.get_current_context().params)
     return _report(found, fmt, diff, quiet, root, docs_url)
@@ -238,7 +238,7 @@ def diff(
 
 
 def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_url: str = "") -> int:
-    from contractc.report import FORMATTERS, Options, stream_for
+    from contractc.report.format import FORMATTERS, Options, stream_for
 
     _end_progress()
     to_stderr = stream_for(fmt, report)
@@ -451,7 +451,7 @@ def hash_(files: tuple[Path, ...]) -> int:
     `sha256:` pin in contractc.yaml record.  Exit 0, or 2 when a FILE cannot be
     read (the others are still printed).
     """
-    from contractc.files import hash_files
+    from contractc.load.paths import hash_files
 
     return _print(hash_files(files))
 
@@ -468,7 +468,7 @@ def explain(code: str | None) -> int:
     shipped inside the package. Without CODE, lists every code with its exit code.
     Exit 0, or 2 for a code contractc does not have (with the nearest one).
     """
-    from contractc.explain import explain_page
+    from contractc.report.explain import explain_page
 
     return _print(explain_page(code))
 
@@ -490,14 +490,14 @@ def _print(outcome: Outcome) -> int:
 
 
 def _end_progress() -> None:
-    """Clear the progress line before the output, if the command drew one (only those import contractc.progress)."""
-    progress = sys.modules.get("contractc.progress")
+    """Clear the progress line before the output, if the command drew one (only those import contractc.report.progress)."""
+    progress = sys.modules.get("contractc.report.progress")
     if progress is not None:
         progress.end()
 
 
 def _fail(diagnostics: list[Diagnostic]) -> int:
-    from contractc.report import Outcome
+    from contractc.report.format import Outcome
 
     return _print(Outcome.failed(diagnostics))
 
@@ -506,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI in-process and return its exit code (never raises, whatever the input)."""
     nul = next((i for i, arg in enumerate(argv or ()) if "\0" in arg), None)
     if nul is not None:  # only possible in-process (execve cannot pass one); a path with it names nothing
-        from contractc.diagnostics import Diagnostic
+        from contractc.report.diagnostics import Diagnostic
 
         return _fail([Diagnostic("argv", 1, nul + 1, "unsafe-path", f"argument {nul + 1} holds a NUL byte", "no file name can hold one")])
     try:
@@ -518,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("contractc: interrupted; every file is as it was before this run", err=True)
         return 130  # ExitCode.INTERRUPTED
     except Exception as exc:
-        from contractc.diagnostics import ContractcError
+        from contractc.report.diagnostics import ContractcError
 
         if isinstance(exc, ContractcError):
             return _fail(exc.diagnostics)

@@ -1,25 +1,28 @@
-"""The whole compiler as a list of stages: load -> model -> emit -> output set.
+"""The whole compiler, one stage after another: load -> emit -> compare or write -> drift.
 
-``build`` and ``check`` are :func:`run` with a different :class:`~contractc.output.Mode`.
-This module does no printing; the CLI formats the :class:`Result`.
+``build`` and ``check`` are :func:`run` with a different :class:`~contractc.output.outputs.Mode`:
+the project is loaded (:mod:`contractc.load`), every output kind emitted
+(:mod:`contractc.emit`), the outputs compared with disk or, in build mode, written
+(:mod:`contractc.output`), and what is wrong beyond a difference found
+(:mod:`contractc.drift`).  This module does no printing; the CLI formats the :class:`Result`.
 
-The target files are not held: :func:`compare_targets` is one pass over them,
-each read, refilled, compared and searched for drift, then dropped, so memory
-stays flat however many prompt files a project has.
+The target files are not held: :func:`compare_targets` takes them one by one as
+:func:`~contractc.emit.regions.stream_regions` refills them, compares each and
+searches it for drift, then drops it, so memory stays flat however many prompt
+files a project has.
 """
 
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
+from contractc.report.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc import emit
 from contractc.load import load_project
 from contractc.load.config import CONFIG_NAME
-from contractc.model import Project, TargetFile
-from contractc.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
-from contractc.output import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
-from contractc.report import unified_diff  # noqa: F401  (re-exported: the diff belongs to the report)
+from contractc.model.records import Project
+from contractc.output.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
+from contractc.output.outputs import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
 
 if TYPE_CHECKING:
     from contractc.drift import TargetFind
@@ -27,20 +30,21 @@ if TYPE_CHECKING:
 
 
 def emit_site(project: Project) -> dict[str, bytes]:
-    """The stored site pages, their Changes pages listing what ``diff`` finds since the last release tag."""
+    """The stored site pages (:func:`contractc.emit.site.emit_site_pages`), handed what ``diff`` finds since
+    the last release tag for their Changes pages; the site's modules load only for a project that stores them."""
     if not project.config.out.site:  # no pages stored: no git, no diff
         return {}
-    from contractc.release import since_last_release
-    from contractc.site.stored import emit_site_pages
+    from contractc.diff.release import since_last_release
+    from contractc.emit.site import emit_site_pages
 
     return emit_site_pages(project, since_last_release(Path(project.root), project))
 
 
 def site_pages_folder(project: Project) -> str | None:
-    """The folder the stored site pages own; the site's modules are loaded only for a project that stores them."""
+    """The folder the stored site pages own (:func:`contractc.emit.site.site_pages_folder`)."""
     if not project.config.out.site:
         return None
-    from contractc.site.stored import site_pages_folder as owned
+    from contractc.emit.site import site_pages_folder as owned
 
     return owned(project)
 
@@ -92,7 +96,7 @@ def _load(root: Path, site_pages: str | None) -> Project:
     project = load_project(root)
     if site_pages is None:
         return project
-    from contractc.site.stored import with_site_pages
+    from contractc.load.out_folders import with_site_pages
 
     return with_site_pages(root, project, site_pages)
 
@@ -118,59 +122,38 @@ def emit_outputs(project: Project, only: Iterable[str] = (), skip: Iterable[str]
 
 
 def compare_targets(project: Project, render: bool = True) -> tuple[list[Change], list[Diagnostic], list[Diagnostic], int]:
-    """One pass over the target files: each is read, refilled (when ``render``), compared and searched, then dropped.
+    """One pass over the target files as :func:`~contractc.emit.regions.stream_regions` refills them: each is
+    compared and searched for drift, then dropped.
 
     Returns the targets that differ from what they must hold, why each does, the
     drift the target finders found, and how many targets with regions were
     compared.  Every marker problem of every target is raised together at the
-    end (exit 2), so nothing is reported or written while one is wrong.
-
-    Most targets are current and cite nothing: such a target is judged from its
-    bytes (:class:`~contractc.load.targets.CurrentLines`, each finder's ``quiet``),
-    and its regions are found only when something may be wrong with it.  Nothing
-    done per target depends on the size of the project.
+    end (exit 2), so nothing is reported or written while one is wrong.  A
+    target whose every region is current is searched only by the finders that
+    cannot tell from its bytes that they find nothing there.
     """
-    from contractc.drift import TARGET_FINDERS
-    from contractc.filled import renderer
-    from contractc.load.targets import CurrentLines
-    from contractc.output import Output
-    from contractc.progress import counted
+    from contractc.drift import TARGET_FINDERS, explain
+    from contractc.emit.regions import stream_regions
+    from contractc.output.outputs import Output
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
-    refill = renderer(project)
-    targets = project.targets
-    reader: TargetReader = targets.reader  # type: ignore[assignment]  # load_targets makes every Targets' reader
-    current = CurrentLines()
-    problems: list[Diagnostic] = []
+    reader: TargetReader = project.targets.reader  # type: ignore[assignment]  # load_targets makes every Targets' reader
     changes: list[Change] = []
     drifted: list[Diagnostic] = []
     found: list[Diagnostic] = []
     compared = 0
-    for path in counted(targets.paths, "checking targets", len(targets.paths)):
-        try:
-            data = reader.read(path)
-            managed = current.managed(data)
-            if managed is not None:  # every region holds what it must: only a finder may have something to say
-                if render and managed:
-                    compared += 1
-                found += _found_in_current(finders, reader, path, data, managed)
-                continue
-            target = reader.scan(path, data)
-        except ContractcError as exc:
-            problems.extend(exc.diagnostics)
+    for filled in stream_regions(project, render):
+        compared += filled.expected is not None
+        target = filled.target
+        if target is None:
+            found += _found_in_current(finders, reader, filled.path, filled.data, filled.managed or [])
             continue
-        if render and target.regions:
-            compared += 1
-            expected = refill(target)
-            if expected != target.data:
-                change = Change(target.path, expected, target.data, Output(expected, "regions"))
-                changes.append(change)
-                drifted.extend(explain(change, project, target))
-        current.learn(target, refill.fill)
+        if filled.expected is not None and filled.expected != target.data:
+            change = Change(target.path, filled.expected, target.data, Output(filled.expected, "regions"))
+            changes.append(change)
+            drifted.extend(explain(change, project, target))
         for find in finders:
             found.extend(find(target))
-    if problems:
-        raise ContractcError(problems)
     return changes, drifted, found, compared
 
 
@@ -201,15 +184,16 @@ def find_drift(project: Project) -> list[Diagnostic]:
 def run(
     root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False, site_pages: str | None = None
 ) -> Result:
-    """Compile, compare with disk and, in build mode, write what changed.
+    """Load, emit, compare with disk (in build mode, write what changed), find drift.
 
     Build writes nothing when a region needs a decision (a hand edit, unless
     ``force``; an orphaned region); it writes, then still reports, the drift it
     cannot fix (a restatement, a broken pin, a dangling link).  ``site_pages``
     is ``--site-pages DIR`` (see :func:`compile_project`).
     """
-    from contractc.drift import FINDERS, refuses_build
-    from contractc.progress import stage
+    from contractc.drift import FINDERS, explain, refuses_build
+    from contractc.drift.outputs import drift_diagnostic
+    from contractc.report.progress import stage
 
     docs_url, sources, checked, notes = "", set(), 0, []  # what a run that stops at bad input still reports
     try:
@@ -218,6 +202,7 @@ def run(
         project = _load(root, site_pages)
         docs_url = project.config.docs_url
         wanted = set(only)
+        # The targets are emitted and compared one at a time, then every other output kind at once.
         targets, drifted, found, compared = compare_targets(project, render=not wanted or "regions" in wanted)
         stage("compiling outputs")
         outputs = emit_outputs(project, wanted, skip=STREAMED)
@@ -240,15 +225,7 @@ def run(
                 decide = [c for c in changes if c.path in paths]  # the diffs of what needs a decision
                 return Result(mode, sorted(refused, key=Diagnostic.sort_key), decide, checked, sources, refused=True, notes=notes, docs_url=docs_url, attached={})
             kept = [c for c in changes if not c.removable]  # orphans build cannot prove it wrote: left alone
-            changes = [c for c in changes if c.removable]
-            verify_changes(changes)
-            remove_leftovers(root, leftovers)
-            if changes:
-                stage(f"writing {len(changes)} files")
-            write_changes(root, changes)
-            from contractc.written import save_record  # build alone records what it wrote
-
-            save_record(root, outputs, [c.path for c in changes if c.expected is None])
+            changes = write(root, outputs, [c for c in changes if c.removable], leftovers)
             notes = recovered + build_notes(project)
             if found and changes:  # what build cannot fix is reported where it now sits in the written files
                 found = find_drift(load_project(root))
@@ -267,15 +244,19 @@ def run(
         return Result(mode, exc.diagnostics, [], checked, sources, refused=False, notes=notes, docs_url=docs_url, attached={})
 
 
-def explain(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
-    """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message.
+def write(root: Path, outputs: OutputSet, changes: list[Change], leftovers: list[str]) -> list[Change]:
+    """Build's write: every verifier passes before anything is written, an interrupted build's leftovers
+    go, the changes are written all-or-nothing and what build wrote is recorded; returns ``changes``."""
+    from contractc.output.written import save_record  # build alone records what it wrote
+    from contractc.report.progress import stage
 
-    ``target`` is the target file the change is about, when the pass over the targets holds it.
-    """
-    from contractc.drift import EXPLAINERS
-
-    explainer = EXPLAINERS.get(change.output.kind) if change.output else None
-    return (explainer(change, project, target) if explainer else []) or [drift_diagnostic(change)]
+    verify_changes(changes)
+    remove_leftovers(root, leftovers)
+    if changes:
+        stage(f"writing {len(changes)} files")
+    write_changes(root, changes)
+    save_record(root, outputs, [c.path for c in changes if c.expected is None])
+    return changes
 
 
 def sources_of(project: Project) -> set[str]:
@@ -318,57 +299,11 @@ def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
     reference to a shape the project does not define, every receiver check that is not mechanised, an mkdocs
     ``docs_dir`` that does not exist."""
-    from contractc.checks.compile import unmechanised_notes
-    from contractc.notation import dangling_notes, optional_notes
+    from contractc.model.checks.compile import unmechanised_notes
+    from contractc.model.notation import dangling_notes, optional_notes
 
     from contractc.load.mkdocs import docs_dir_notes
 
     notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts)
     notes += docs_dir_notes(project.config)
     return sorted(notes, key=Diagnostic.sort_key)
-
-
-def drift_diagnostic(change: Change) -> Diagnostic:
-    """The located message for one drifted output."""
-    fix = "run `contractc build`"
-    if change.expected is None and change.edited:
-        return Diagnostic(
-            change.path,
-            0,
-            0,
-            "drift-orphan",
-            "no contract produces this file any more, and it was edited since contractc wrote it",
-            "build never removes a file whose bytes are not the ones it recorded: remove it by hand, or move it out of the output folder",
-        )
-    if change.expected is None and not change.removable:
-        return Diagnostic(
-            change.path,
-            0,
-            0,
-            "drift-orphan",
-            "no contract produces this file, and contractc has no record of writing it",
-            "build removes only files it wrote: remove it by hand, or move it out of the output folder",
-        )
-    if change.expected is None:
-        return Diagnostic(change.path, 0, 0, "drift-orphan", "no contract produces this file any more", f"{fix} to remove it")
-    if change.actual is None:
-        kind = change.output.kind if change.output else "output"
-        return Diagnostic(change.path, 0, 0, "drift-missing", f"{kind} output has not been generated", f"{fix} to create it")
-    line = first_difference(change.expected, change.actual)
-    return Diagnostic(
-        change.path,
-        line,
-        1,
-        "drift-output",
-        "differs from what the contracts compile to",
-        f"{fix} to regenerate it; edit the contract, not the copy",
-    )
-
-
-def first_difference(expected: bytes, actual: bytes) -> int:
-    """1-based line of the first byte where ``actual`` departs from ``expected``."""
-    n = 0
-    limit = min(len(expected), len(actual))
-    while n < limit and expected[n] == actual[n]:
-        n += 1
-    return actual.count(b"\n", 0, n) + 1

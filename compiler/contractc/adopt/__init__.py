@@ -20,56 +20,23 @@ from __future__ import annotations
 
 import glob
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from contractc.adopt.checks import CheckList, carried_checks
+from contractc.adopt.checks import carried_checks
 from contractc.adopt.contract import render_config, render_contract
+from contractc.adopt.plan import Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
-from contractc.model import Span
-from contractc.output import Change, Output, OutputSet, guard_paths
-from contractc.report import Outcome, Report
+from contractc.model.records import Span
+from contractc.output.outputs import Change, Output, OutputSet, guard_paths
+from contractc.report.format import Outcome, Report
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 from contractc.scan.shapes import Group
 
 __all__ = ["Plan", "adopt", "plan_adoption"]
-
-
-@dataclass(frozen=True, slots=True)
-class Rewritten:
-    """An adopted copy whose bytes change, and why."""
-
-    unit: Unit
-    shape: str
-    why: str
-
-
-@dataclass(slots=True)
-class Plan:
-    contract: str
-    """Project-relative path of the contract to write ('' when there is nothing to adopt)."""
-    changes: list[Change] = field(default_factory=list)
-    """Every file to write, in path order (contract, contractc.yaml, targets, outputs)."""
-    shapes: dict[str, str] = field(default_factory=dict)
-    """scan's shape id -> the id in the contract (what each region names)."""
-    rewritten: list[Rewritten] = field(default_factory=list)
-    skipped: list[tuple[Unit, str]] = field(default_factory=list)
-    """Copies left as they are, with the reason."""
-    allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
-    """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
-    checks: list[tuple[str, CheckList]] = field(default_factory=list)
-    """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
-    unchecked: list[tuple[str, Unit]] = field(default_factory=list)
-    """(shape id as scan named it, a copy that carries no receiver-check list while another copy does)."""
-    carried: dict[str, CheckList] = field(default_factory=dict)
-    """Shape id as scan named it -> the receiver-check list the contract holds (the first copy's)."""
-    replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-    """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
-    scan: ScanResult | None = None
 
 
 def plan_adoption(
@@ -174,12 +141,12 @@ def adopt(
     as a report, as ``scan`` does (:mod:`contractc.adopt.report`), bad input included.
     """
     from contractc.adopt.show import format_plan
-    from contractc.output import write_changes
+    from contractc.output.outputs import write_changes
 
     try:
         plan = plan_adoption(root, name, include, exclude, owners)
         if write and plan.changes:
-            from contractc.progress import stage
+            from contractc.report.progress import stage
 
             stage(f"writing {len(plan.changes)} files")
             write_changes(root, plan.changes)
@@ -195,14 +162,14 @@ def adopt(
 
 
 def _formatted(report: Report, fmt: str, diff: bool, color: bool, path_prefix: str) -> Outcome:
-    from contractc.report import FORMATTERS, Options
+    from contractc.report.format import FORMATTERS, Options
 
     text = FORMATTERS[fmt](report, Options(diff=diff, color=color, path_prefix=path_prefix))
     return Outcome(text, exit_code=report.exit_code, color=color)
 
 
 def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
-    """Every file adopt would write obeys the rule of every output path (:func:`contractc.output.guard_paths`):
+    """Every file adopt would write obeys the rule of every output path (:func:`contractc.output.outputs.guard_paths`):
     plain names, nothing through a symbolic link (out of the project or not), checked before any is read.
 
     The plugin files adopt rewrites into regions are the user's, named as the user likes: as for
@@ -255,7 +222,7 @@ def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]
     """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader."""
     from contractc.load import parse_contract, qualify_shape_ids
     from contractc.load.source import source_from_bytes
-    from contractc.model import DataShape
+    from contractc.model.records import DataShape
 
     (contract,) = qualify_shape_ids([parse_contract(source_from_bytes(path, data))])
     starts = {}
@@ -299,7 +266,7 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
     """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
     from contractc.drift.restatements import find_restatements, unmanaged_copies
     from contractc.pipeline import compile_project
-    from contractc.progress import stage
+    from contractc.report.progress import stage
 
     stage(f"compiling the plan ({len(files)} files)")
 

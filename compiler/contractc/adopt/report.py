@@ -1,4 +1,4 @@
-"""``adopt``'s plan as a :class:`~contractc.report.Report`, for ``--format json`` and ``github``.
+"""``adopt``'s plan as a :class:`~contractc.report.format.Report`, for ``--format json`` and ``github``.
 
 The text format stays the plan (:mod:`contractc.adopt.show`); the machine formats
 carry the same facts as located diagnostics, like ``scan``'s, so the JSON is one
@@ -17,10 +17,10 @@ None of them exits non-zero: a plan printed or applied is exit 0.
 from __future__ import annotations
 
 
-from contractc.adopt import Plan
+from contractc.adopt.plan import Plan
 from contractc.adopt.show import LABELS, checks_change, differs, summary, unchecked
-from contractc.diagnostics import Diagnostic, Severity
-from contractc.report import Report
+from contractc.report.diagnostics import Diagnostic, Severity
+from contractc.report.format import Report
 
 
 def adopt_report(plan: Plan, written: bool) -> Report:

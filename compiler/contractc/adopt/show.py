@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from contractc.adopt import Plan
+from contractc.adopt.plan import Plan
 from contractc.adopt.checks import CheckList
-from contractc.output import Change, Output
-from contractc.report import unified_diff
+from contractc.output.outputs import Change, Output
+from contractc.report.format import unified_diff
 
 LABELS = ("now", "after adopt")
 

@@ -7,9 +7,3 @@ sections (:mod:`sections`), text shapes (:mod:`text`, :mod:`checks`), data shape
 into :class:`~contractc.diff.records.ChangeRecord` values, and :mod:`gate` holds
 them against the approval file (:mod:`accept`).  docs/diff.md is the reference.
 """
-
-from contractc.diff.compare import compare_projects
-from contractc.diff.gate import DiffResult, run_diff
-from contractc.diff.records import ChangeRecord
-
-__all__ = ["ChangeRecord", "DiffResult", "compare_projects", "run_diff"]

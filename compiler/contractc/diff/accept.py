@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME
 

@@ -1,6 +1,6 @@
 """Published anchors compared: what ``anchors.json`` listed on the older side and lists today.
 
-Both lists come from :func:`contractc.layout.site_layout` (``Project.site``), the one place
+Both lists come from :func:`contractc.model.layout.site_layout` , the one place
 the site names its pages and anchors, so this is exactly what the two
 ``anchors.json`` files would say.  A citation is a page URL plus an anchor: one
 that no longer resolves is breaking for links, unless the approval file
@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections import defaultdict
 
 from contractc.diff.records import ChangeRecord, Location, verdicts
-from contractc.model import Project
-from contractc.layout import Anchor, page_url
+from contractc.model.records import Project
+from contractc.model.layout import Anchor, page_url, site_layout
 
 
 def published(project: Project) -> list[Anchor]:
     """Every anchor the project's site publishes (none for a project without contracts)."""
-    return list(project.site.anchors) if project.contracts else []
+    return list(site_layout(project).anchors) if project.contracts else []
 
 
 def compare_anchors(old: list[Anchor], new: list[Anchor], redirects: dict[str, str]) -> list[ChangeRecord]:

@@ -1,6 +1,6 @@
 """A reworded receiver check, classified by its compiled rules: stricter, looser, both, or unclassified.
 
-:mod:`contractc.checks` compiles each check's prose into typed rules
+:mod:`contractc.model.checks` compiles each check's prose into typed rules
 (``Check.rules``), which are what the check promises.  Two versions of a check
 are compared rule by rule: a rule that asks more of a return (a status value
 removed, a lower line limit, a new required line or form, a condition that now
@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from contractc.checks import rules
-from contractc.checks.rules import Form, Rule
+from contractc.model.checks import rules
+from contractc.model.checks.rules import Form, Rule
 from contractc.diff.records import Verdict, verdicts
-from contractc.model import Check
+from contractc.model.records import Check
 
 Direction = Literal["stricter", "looser", "both"]
 _VERDICTS: dict[Direction, tuple[Verdict, ...]] = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError
-from contractc.report import Outcome, Report
+from contractc.report.diagnostics import ContractcError
+from contractc.report.format import Outcome, Report
 
 
 def diff_command(
@@ -41,7 +41,7 @@ def _accept(root: Path, result, why: str) -> int:
     """Append an entry for every breaking change no acceptance covers; all-or-nothing. Returns how many."""
     from contractc.diff.accept import append_entries
     from contractc.diff.sides import CHANGES_NAME
-    from contractc.output import Change, write_changes
+    from contractc.output.outputs import Change, write_changes
 
     failing = result.failing
     if not failing:
@@ -61,7 +61,7 @@ def _said(outcome: Outcome, said: str, fmt: str) -> Outcome:
 
 def _print(report: Report, result, fmt: str, quiet: bool, color: bool, prefix: str, docs_url: str = "") -> Outcome:
     from contractc.diff.report import format_diff_json
-    from contractc.report import FORMATTERS, Options, stream_for
+    from contractc.report.format import FORMATTERS, Options, stream_for
 
     if fmt == "json":
         return Outcome(format_diff_json(report, result, docs_url), exit_code=report.exit_code)

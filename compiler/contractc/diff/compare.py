@@ -9,8 +9,8 @@ from contractc.diff.data import compare_data_shape
 from contractc.diff.records import ChangeRecord, Location, verdicts
 from contractc.diff.sections import compare_sections
 from contractc.diff.text import compare_text_shape
-from contractc.model import Contract, DataShape, Project, Shape, TextShape
-from contractc.notation import ShapeSpec
+from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
+from contractc.model.notation import ShapeSpec
 
 
 def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> list[ChangeRecord]:

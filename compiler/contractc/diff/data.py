@@ -1,6 +1,6 @@
-"""Data shapes compared field by field, on the notation as :mod:`contractc.notation` interprets it.
+"""Data shapes compared field by field, on the notation as :mod:`contractc.model.notation` interprets it.
 
-Nothing here reads the notation: both sides are :class:`~contractc.notation.ShapeSpec`
+Nothing here reads the notation: both sides are :class:`~contractc.model.notation.ShapeSpec`
 trees, so a field is "optional" or "transient" here exactly when the schema
 emitter thinks so.  Verdicts follow the compiled schemas, which close every
 object (``additionalProperties: false``): a producer breaks when a document it
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from contractc.diff.records import ChangeRecord, Location, Verdict, verdicts
-from contractc.notation import Prop, ShapeSpec, Spec
+from contractc.model.notation import Prop, ShapeSpec, Spec
 
 # One family per JSON type: kinds in a family compile to the same schema type.
 _FAMILY = {"string": "string", "text": "string", "example": "string"}

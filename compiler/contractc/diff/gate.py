@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from contractc.diagnostics import Diagnostic, Severity
+from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.diff.accept import Acceptance, Approvals, new_entries, read_approvals
 from contractc.diff.compare import compare_projects
 from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME, Side, git_side, path_side, working_side
-from contractc.model import Project
+from contractc.model.records import Project
 
 
 @dataclass(slots=True)
@@ -49,7 +49,7 @@ class DiffResult:
 def load_sides(
     root: Path, against: str | None, against_path: Path | None, loaded: Project | None = None
 ) -> tuple[Side, Side]:
-    from contractc.progress import stage
+    from contractc.report.progress import stage
 
     stage("reading contracts")
     today = working_side(root, loaded)
@@ -63,7 +63,7 @@ def run_diff(
 ) -> DiffResult:
     """Today's contracts against an older revision; ``loaded``: today's project, when the caller has
     already loaded it from ``root`` (its contracts are not read and parsed a second time)."""
-    from contractc.progress import stage
+    from contractc.report.progress import stage
 
     old, today = load_sides(root, against, against_path, loaded)
     stage(f"comparing with {old.label}")

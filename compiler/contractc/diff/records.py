@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from contractc.model import Span
+from contractc.model.records import Span
 
 Verdict = Literal["producers", "receivers", "links", "unclassified"]
 """Who a change breaks: a producing agent (must now emit something new or stricter), a receiving

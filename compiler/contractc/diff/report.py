@@ -1,4 +1,4 @@
-"""The diff as a report: text and github through :mod:`contractc.report`'s formatters, json as its own document.
+"""The diff as a report: text and github through :mod:`contractc.report.format`'s formatters, json as its own document.
 
 The JSON document (``data/diff-report.schema.json``) holds every change record
 with both locations and its verdicts, beside the same diagnostics the other
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from contractc import __version__
-from contractc.diagnostics import ExitCode
+from contractc.report import __version__
+from contractc.report.diagnostics import ExitCode
 from contractc.diff.gate import DiffResult, code_for
-from contractc.report import Report, diagnostic_document
+from contractc.report.format import Report, diagnostic_document
 
 SCHEMA_ID = "https://contractc.dev/schemas/diff-report.schema.json"
 

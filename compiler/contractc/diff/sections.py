@@ -13,7 +13,7 @@ import difflib
 import re
 
 from contractc.diff.records import ChangeRecord, Location, verdicts
-from contractc.model import Contract, Section
+from contractc.model.records import Contract, Section
 
 SIMILAR = 0.8
 """How alike two sections' prose must be (difflib ratio) to be one section whose anchor changed."""

@@ -13,10 +13,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
 from contractc.load.config import CHANGES_NAME, CONFIG_NAME
-from contractc.model import Config, Contract, Outputs, Project
+from contractc.model.layout import site_layout
+from contractc.model.records import Config, Contract, Outputs, Project
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,13 +35,13 @@ def validated(project: Project) -> Project:
     """``project`` once its site layout is known to compile (what the comparison reads; its notation
     was interpreted when it was made), so a problem on the older side is reported as that side's, not today's."""
     if project.contracts:
-        project.site  # laid out once and kept: the anchors compared are read from it
+        site_layout(project)  # raises the side's layout problems here, under its label
     return project
 
 
 def interpreted(base: Project, contracts: list[Contract]) -> Project:
     """``base`` with ``contracts``, their notation interpreted (as ``load`` does; raises its problems)."""
-    from contractc.notation import interpret
+    from contractc.model.notation import interpret
 
     contracts, specs = interpret(qualify_shape_ids(contracts))
     return base._replace(contracts=tuple(contracts), specs=specs)
@@ -64,10 +65,9 @@ def contracts_only(project: Project) -> Project:
     """``project`` as :func:`load_contracts` makes it: its configuration and interpreted contracts, without
     targets, role files or pins, which say nothing about what a contract promises.
 
-    The site's layout, read only from the configuration and the contracts, is kept if it was made.
     """
     today = Project(config=project.config, contracts=project.contracts, root=project.root, specs=project.specs)
-    return today.with_layout_of(project)
+    return today
 
 
 def git_side(root: Path, ref: str) -> Side:
@@ -80,7 +80,7 @@ def git_side(root: Path, ref: str) -> Side:
             return Side(ref, _empty_project(root, folder), None)
         (folder / CONFIG_NAME).write_bytes(config)
         listed = _relabel(ref, lambda: load_config(folder))
-        from contractc.progress import counted
+        from contractc.report.progress import counted
 
         for entry in counted(listed.contracts, f"reading contracts at {ref}", len(listed.contracts)):
             data = _show(root, ref, entry.path)

@@ -13,7 +13,7 @@ import re
 
 from contractc.diff.checks import classify_reworded, classify_rules
 from contractc.diff.records import ChangeRecord, Location, verdicts
-from contractc.model import Check, Contract, TextShape
+from contractc.model.records import Check, Contract, TextShape
 
 SIMILAR = 0.6
 """How alike two checks' words must be (difflib ratio) to be one check reworded rather than one removed and one added."""

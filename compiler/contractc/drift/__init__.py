@@ -3,7 +3,7 @@
 Two named tables, both pure:
 
 * :data:`EXPLAINERS` -- per emitter kind, a finer diagnosis of one drifted
-  output (a :class:`~contractc.output.Change`) of the loaded project.
+  output (a :class:`~contractc.output.outputs.Change`) of the loaded project.
   ``regions`` says which region of a target drifted and why (stale,
   hand-edited, both ...).  A kind without an explainer gets the generic
   ``drift-output`` message.
@@ -26,15 +26,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from contractc.budget import find_over_budget
-from contractc.diagnostics import Diagnostic
+from contractc.drift.budgets import find_over_budget
+from contractc.report.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.links import dangling_links_in, find_dangling_links
+from contractc.drift.outputs import drift_diagnostic
 from contractc.drift.pins import find_broken_pins
 from contractc.drift.regions import explain_regions, orphaned_regions_in
 from contractc.drift.restatements import restatements_in
-from contractc.model import Project, TargetFile
-from contractc.output import Change
+from contractc.model.records import Project, TargetFile
+from contractc.output.outputs import Change
 
 Explainer = Callable[[Change, Project, "TargetFile | None"], list[Diagnostic]]
 """(the drifted output, the project, the target file whose bytes ``change.actual`` are, when it is one)"""
@@ -88,3 +89,12 @@ BUILD_REFUSES: dict[str, bool] = {
 def refuses_build(diagnostic: Diagnostic, force: bool) -> bool:
     overridable = BUILD_REFUSES.get(diagnostic.code)
     return overridable is not None and not (force and overridable)
+
+
+def explain(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
+    """What is wrong with one drifted output: its kind's explainer if it has one, else the generic message.
+
+    ``target`` is the target file the change is about, when the pass over the targets holds it.
+    """
+    explainer = EXPLAINERS.get(change.output.kind) if change.output else None
+    return (explainer(change, project, target) if explainer else []) or [drift_diagnostic(change)]

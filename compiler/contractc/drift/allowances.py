@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 
-from contractc.diagnostics import Diagnostic, Severity
+from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.drift.restatements import unmanaged_copies
-from contractc.model import DataShape, Project
+from contractc.model.records import DataShape, Project
 
 _HINT = "fix the entry or delete it (contractc.yaml, allow_restatements)"
 

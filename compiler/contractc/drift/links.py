@@ -6,7 +6,7 @@ A citation is ``contracts/x.md#anchor`` (a path to a configured contract,
 relative to the file it is written in) or ``<site_url><page>#anchor``.  Files
 are scanned as bytes with regular expressions, never parsed as Markdown, so
 this stays cheap on the ``check`` path; the valid anchors come from
-:class:`~contractc.layout.Layout` of the project (``Project.site``), the same
+:class:`~contractc.model.layout.Layout` of the project (laid out once a file may cite), the same
 layout the pages are rendered from.
 """
 
@@ -17,11 +17,11 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from contractc.diagnostics import Diagnostic
-from contractc.model import Project, TargetFile
+from contractc.report.diagnostics import Diagnostic
+from contractc.model.records import Project, TargetFile
 
 if TYPE_CHECKING:
-    from contractc.layout import Layout
+    from contractc.model.layout import Layout
 
 # Compiled on first use (through the re module's cache): only a file that may link into the contracts or the
 # site is searched, and most prompt files hold no such link.
@@ -66,7 +66,9 @@ def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
         if _cites_nothing(data, site_url):
             return []
         if not index:
-            index.append(_Index(project, project.site))
+            from contractc.model.layout import site_layout
+
+            index.append(_Index(project, site_layout(project)))
         problems = []
         for offset, target in _links(data):
             message = index[0].dangling(path, target)
@@ -152,7 +154,7 @@ class _Index:
     """Which anchors each contract and each site URL offers."""
 
     def __init__(self, project: Project, layout: Layout):
-        from contractc.layout import named_prefix, site_relative_url  # needed only once a file may cite
+        from contractc.model.layout import named_prefix, site_relative_url  # needed only once a file may cite
 
         config = project.config
         self.site_url = config.site_url

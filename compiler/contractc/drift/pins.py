@@ -9,8 +9,8 @@ after the contract moves on, until the pin is updated.
 
 from __future__ import annotations
 
-from contractc.diagnostics import Diagnostic
-from contractc.model import Project
+from contractc.report.diagnostics import Diagnostic
+from contractc.model.records import Project
 
 
 def find_broken_pins(project: Project) -> list[Diagnostic]:

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import hashlib
 
-from contractc.diagnostics import Diagnostic
+from contractc.report.diagnostics import Diagnostic
 from contractc.load.references import region_bytes
-from contractc.model import Project, Region, TargetFile
-from contractc.output import Change
+from contractc.model.records import Project, Region, TargetFile
+from contractc.output.outputs import Change
 
 _FIX = "run `contractc build`"
 _DECIDE = (
-    "build will not overwrite a hand edit: carry the edit into the contract and run `contractc build` "
-    "(the region then holds the contract's bytes already), or drop it with `contractc build --force`"
+    "build will not overwrite a hand edit: to drop it, run `contractc build --force`; to keep it, carry it "
+    "into the contract and run `contractc build` (the region then holds the contract's bytes already)"
 )
 _DECIDE_STALE = (
-    "build will not overwrite a hand edit: carry the edit into the contract, then run `contractc build --force` "
-    "(the region gets the contract's bytes, the edit included), or drop it with `contractc build --force` alone"
+    "build will not overwrite a hand edit: to drop it, run `contractc build --force`; to keep it, carry it into "
+    "the contract first (`contractc build --force` then writes the contract's bytes, the edit included)"
 )
 
 
@@ -59,8 +59,8 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
         code, message, hint = (
             "drift-region-new-differs",
             f"region {label} has not been filled by build yet and already holds bytes that differ from the contract",
-            "build will not overwrite them unseen: carry what the copy has into the contract and run "
-            "`contractc build` (the region then holds the contract's bytes already), or drop it with `contractc build --force`",
+            "build will not overwrite them unseen: to drop them, run `contractc build --force`; to keep them, carry "
+            "them into the contract and run `contractc build` (the region then holds the contract's bytes already)",
         )
     elif recorded is None:
         code, message, hint = (

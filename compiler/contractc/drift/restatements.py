@@ -24,10 +24,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from contractc.diagnostics import Diagnostic
+from contractc.report.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
-from contractc.model import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
-from contractc.output import Change, Output
+from contractc.model.records import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
+from contractc.output.outputs import Change, Output
 
 # Compiled on first use (through the re module's cache): most prompt files hold no fenced block to look into.
 _FENCE = rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)"
@@ -91,7 +91,7 @@ def find_restatements(project: Project) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     found = [d for target in project.targets.scan(problems) for d in find(target)]
     if problems:
-        from contractc.diagnostics import ContractcError
+        from contractc.report.diagnostics import ContractcError
 
         raise ContractcError(problems)
     return found

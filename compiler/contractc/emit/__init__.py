@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contractc.diagnostics import Diagnostic
+from contractc.report.diagnostics import Diagnostic
 from contractc.emit.prompts import emit_prompts
 from contractc.emit.regions import emit_regions
 from contractc.emit.roles import emit_role_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
-from contractc.model import Project
+from contractc.model.records import Project
 
 Emitter = Callable[[Project], dict[str, bytes]]
 OwnedFolder = str | Callable[[Project], "str | None"] | None
@@ -27,8 +27,9 @@ EMITTERS: dict[str, tuple[Emitter, OwnedFolder]] = {
     "regions": (emit_regions, None),  # target files are the user's: no folder is owned
     "role-prompts": (emit_role_prompts, "prompts"),
 }
-# The site's pages are one more output kind, ``site`` (contractc.site.stored); the
-# pipeline adds it to this table, so that emit and site never import each other.
+# The site's pages are one more output kind, ``site`` (contractc.emit.site): the pipeline adds
+# it to this table, handing it the changes since the last release that ``diff`` finds, and
+# imports the page emitter (jinja2) only for a project that stores its pages.
 
 # kind -> a check ``build`` runs on each file of that kind it is about to write
 # (too slow for ``check``, and redundant there: a current file passed it when written).

@@ -3,7 +3,7 @@
 ``prompts/<agent>/<shape>.md`` is the concatenation of the source slices in
 source order, nothing added or removed; ``prompts/manifest.json`` records where
 every byte came from, and each snippet's size: ``bytes``, ``tokens_estimate``
-(see :mod:`contractc.budget`) and ``section_bytes``, the size of each section
+(see :mod:`contractc.model.budget`) and ``section_bytes``, the size of each section
 it carries, which ``check`` compares against to name the section that grew.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 
-from contractc.budget import section_sizes, snippet_size
-from contractc.files import dump_json
-from contractc.model import Project
+from contractc.model.budget import section_sizes, snippet_size
+from contractc.output.files import dump_json
+from contractc.model.records import Project
 
 
 def emit_prompts(project: Project) -> dict[str, bytes]:

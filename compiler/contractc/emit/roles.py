@@ -1,13 +1,13 @@
 """Role-file dispatch prompts: an agent's role file body followed by a shape's dispatch bundle.
 
 ``prompts/<agent>/<shape>.full.md`` is, byte for byte, what
-:func:`contractc.filled.role_prompts` computes (the site publishes the same bytes).
+:func:`contractc.emit.filled.role_prompts` computes (the site publishes the same bytes).
 """
 
 from __future__ import annotations
 
-from contractc.filled import role_prompts
-from contractc.model import Project
+from contractc.emit.filled import role_prompts
+from contractc.model.records import Project
 
 
 def emit_role_prompts(project: Project) -> dict[str, bytes]:

@@ -1,8 +1,8 @@
-"""Stage 3, the schema files: every data shape's compiled schemas (:mod:`contractc.shape_schemas`) as bytes.
+"""Stage 3, the schema files: every data shape's compiled schemas (:mod:`contractc.model.schemas`) as bytes.
 
 ``<out.schemas>/manifest.json`` lists every schema file with its SHA-256: the
 committed proof that contractc wrote it, so that ``build`` on a fresh clone may
-remove a schema file whose data shape is gone (:mod:`contractc.written`).
+remove a schema file whose data shape is gone (:mod:`contractc.output.written`).
 
 ``build`` checks every schema file it writes against the draft 2020-12
 metaschema (:func:`verify_schema_file`) before writing any.
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import hashlib
 
-from contractc.diagnostics import Diagnostic, json_path
-from contractc.files import dump_json
-from contractc.model import Project
-from contractc.shape_schemas import (  # noqa: F401  (re-exported: the schemas' API as the tests and users know it)
+from contractc.report.diagnostics import Diagnostic, json_path
+from contractc.output.files import dump_json
+from contractc.model.records import Project
+from contractc.model.schemas import (  # noqa: F401  (re-exported: the schemas' API as the tests and users know it)
     CompiledShape,
     check_compiled,
     compile_schemas,

@@ -15,8 +15,8 @@ import os
 import re
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.report import Outcome
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.report.format import Outcome
 
 PLUGIN_FOLDERS = ("agents", "skills")
 """Where a plugin keeps the agent and skill files that would hold pasted copies of shapes."""
@@ -25,9 +25,9 @@ _FENCE = re.compile(rb"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
 
 def init(path: Path) -> Outcome:
     """Write the starter into ``path`` (made when missing), then build it; bad input writes nothing (exit 2)."""
-    from contractc.building import build
+    from contractc.output.build import build
     from contractc.init.starter import starter_files
-    from contractc.output import Change, Output, write_changes
+    from contractc.output.outputs import Change, Output, write_changes
 
     shown = "" if path.as_posix() in ("", ".") else path.as_posix().rstrip("/") + "/"
     try:

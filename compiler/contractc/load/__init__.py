@@ -1,9 +1,9 @@
-"""Stages 1 and 2, load: ``contractc.yaml``, ``contracts/*.md`` and target files -> :class:`~contractc.model.Project`.
+"""Stages 1 and 2, load: ``contractc.yaml``, ``contracts/*.md`` and target files -> :class:`~contractc.model.records.Project`.
 
 The project comes back complete: the configuration typed, every data shape
-carrying its interpreted notation (:mod:`contractc.notation`), so no later stage
-reads raw input again; the site's pages and anchors are laid out from it on
-first use (``Project.site``).
+carrying its interpreted notation (:mod:`contractc.model.notation`), so no later stage
+reads raw input again; the site's pages and anchors are laid out from it by the
+stages that need them (:func:`contractc.model.layout.site_layout`).
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.budgets import check_budget_names
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
 from contractc.load.roles import load_roles
 from contractc.load.source import read_source
 from contractc.load.targets import load_targets
-from contractc.model import Config, Contract, DataShape, PinRecord, Project, RoleFile, Targets
-from contractc.notation import interpret
+from contractc.model.records import Config, Contract, DataShape, PinRecord, Project, RoleFile, Targets
+from contractc.model.notation import interpret
 
 __all__ = ["load_config", "load_project", "parse_contract", "parse_contracts", "qualify_shape_ids", "read_source"]
 
@@ -76,7 +76,7 @@ def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
     """The section hashes build recorded for pinned contracts (see drift/pins.py); {} when none."""
     if not any(entry.sha256 for entry in config.contracts):
         return {}
-    from contractc.files import read_generated
+    from contractc.output.files import read_generated
 
     data = read_generated(root, f"{config.out.prompts}/manifest.json")  # never through a symbolic link
     try:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.model import Config, Contract
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.records import Config, Contract
 
 
 def check_budget_names(root: Path, config: Config, contracts: list[Contract]) -> None:

@@ -1,5 +1,5 @@
 """``contractc.yaml``: parsed with line numbers, validated against the shipped JSON Schema, read into a typed
-:class:`~contractc.model.Config` (every default applied here, once; no later stage sees the raw document).
+:class:`~contractc.model.records.Config` (every default applied here, once; no later stage sees the raw document).
 
 The schema is checked by a plain reading of it (:mod:`contractc.load.config_schema`);
 jsonschema is imported only to explain a document that fails, so every schema
@@ -14,9 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contractc.diagnostics import ContractcError, Diagnostic, json_path
+from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
-from contractc.model import AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
+from contractc.model.records import DEFAULT_SITE_URL, AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
 
 if TYPE_CHECKING:
     from contractc.load.yaml_safe import Yaml
@@ -25,7 +25,6 @@ CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
 """The approval file of ``contractc diff --accept``, beside contractc.yaml."""
 DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
-DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 
 
 @cache
@@ -36,7 +35,7 @@ def config_schema() -> dict:
 
 
 def load_config(root: Path) -> Config:
-    from contractc.files import read_bytes
+    from contractc.output.files import read_bytes
 
     try:
         text = read_bytes(root / CONFIG_NAME).decode("utf-8")
@@ -114,7 +113,7 @@ def load_config(root: Path) -> Config:
 def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | None, entries: list[ContractEntry]) -> None:
     """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
     which names its schema folder and site page (:mod:`.names`)."""
-    from contractc.load.names import check_name
+    from contractc.model.names import check_name
     from contractc.load.out_folders import out_folder_problems
 
     problems = out_folder_problems(root, out, plain, lambda kind: _locate(doc, ["out", kind]))

@@ -10,12 +10,12 @@ from bisect import bisect_left, bisect_right
 from functools import cache
 from typing import NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.load.names import check_name
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.names import check_name
 from contractc.load.slug import slugify, split_explicit
 from contractc.load.source import SourceFile
 from contractc.load.yaml_block import parse_block, to_node
-from contractc.model import Check, Contract, DataShape, Section, Span, TextShape
+from contractc.model.records import Check, Contract, DataShape, Section, Span, TextShape
 
 _PRODUCED = re.compile(
     r"^Produced by `(?P<producer>[^`]+)`(?P<qualifier>[^;]*);\s*consumed by (?P<consumers>.+?)\.?\s*$",
@@ -82,7 +82,7 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
     )
     if not any(shape.checks for shape in contract.text_shapes):
         return contract  # the rule vocabulary is imported only for a contract with receiver checks
-    from contractc.checks.compile import compile_checks
+    from contractc.model.checks.compile import compile_checks
 
     return compile_checks(contract, tokens)
 

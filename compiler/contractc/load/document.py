@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from contractc.diagnostics import ContractcError, Diagnostic, json_path
-from contractc.files import read_bytes
+from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
+from contractc.output.files import read_bytes
 
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contractc.diagnostics import Diagnostic, Severity
-from contractc.model import Config, MkdocsFile
+from contractc.report.diagnostics import Diagnostic, Severity
+from contractc.model.records import Config, MkdocsFile
 
 MKDOCS_NAME = "mkdocs.yml"
 DEFAULT_DOCS_DIR = "docs"
@@ -25,7 +25,7 @@ DEFAULT_DOCS_DIR = "docs"
 
 def read_mkdocs(root: Path) -> MkdocsFile | None:
     """``root/mkdocs.yml``'s ``site_url`` and ``docs_dir``; None without a readable, parsable mapping there."""
-    from contractc.files import read_bytes
+    from contractc.output.files import read_bytes
 
     try:
         text = read_bytes(root / MKDOCS_NAME).decode("utf-8")

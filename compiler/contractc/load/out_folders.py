@@ -15,8 +15,13 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 
-from contractc.diagnostics import Diagnostic
-from contractc.model import Span
+from typing import TYPE_CHECKING
+
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.records import Span
+
+if TYPE_CHECKING:
+    from contractc.model.records import Project
 
 _RESERVED = (".git", ".contractc")
 _WILD = set("*?[")
@@ -107,3 +112,32 @@ def _inside(path: str, folder: str) -> bool:
 
 def _overlap(a: str, b: str) -> bool:
     return _inside(a, b) or _inside(b, a)
+
+
+def with_site_pages(root: Path, project: Project, folder: str) -> Project:
+    """``project`` with ``out.site`` set to ``folder`` (``--site-pages``), confined to the project."""
+    from contractc.load.paths import confined
+
+    where = Span("--site-pages", 1, 1, 0, 0)
+    out = project.config.out._replace(site=confined(root, folder, where))
+    problems = out_folder_problems(
+        root,
+        {"prompts": out.prompts, "schemas": out.schemas, "site": out.site},
+        _configured_paths(project),
+        lambda kind: where if kind == "site" else project.config.where(f"$.out.{kind}"),
+    )
+    if problems:
+        raise ContractcError(problems)
+    return project._replace(config=project.config._replace(out=out))
+
+
+def _configured_paths(project: Project) -> dict:
+    """The keys of the configuration that name the user's files, in the shape the out-folder rules read."""
+    config = project.config
+    site = {"prefix": config.site.prefix, **({"templates": config.site.templates} if config.site.templates else {})}
+    return {
+        "contracts": [{"path": c.path} for c in config.contracts],
+        "agents": dict(config.agents),
+        "targets": list(config.targets),
+        "site": site,
+    }

@@ -1,12 +1,19 @@
-"""Project paths: every path a user writes is confined to the project root."""
+"""Project paths: every path a user writes is confined to the project root; a file that cannot be read, named
+(``file-unreadable``); and ``contractc hash``, which reads files as the loader does."""
 
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import FileRefused
-from contractc.model import Span
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import FileRefused, read_bytes
+from contractc.model.records import Span
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from contractc.report.format import Outcome
 
 
 def confined(root: Path, rel: str, where: Span) -> str:
@@ -36,3 +43,20 @@ def unreadable(label: str, exc: OSError, where: Span | None = None) -> Diagnosti
     at = where or Span(label, 1, 1, 0, 0)
     reason = exc.strerror or str(exc)
     return Diagnostic(at.path, at.line or 1, at.col or 1, "file-unreadable", f"{label} {reason}" if isinstance(exc, FileRefused) else f"cannot read {label}: {reason}", "contractc reads only regular files it may open")
+
+
+def hash_files(paths: Iterable[Path]) -> Outcome:
+    """``contractc hash``: each file's SHA-256 in sha256sum format; an unreadable one is a diagnostic (exit 2)."""
+    import hashlib
+
+    from contractc.report.format import Outcome
+
+    lines, problems = [], []
+    for path in paths:
+        try:
+            lines.append(f"{hashlib.sha256(read_bytes(path)).hexdigest()}  {path.as_posix()}\n")
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
+        except OSError as exc:
+            problems.append(unreadable(path.as_posix(), exc))
+    return Outcome.failed(problems)._replace(out="".join(lines))

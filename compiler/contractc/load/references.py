@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from contractc.model import Contract, DataShape, Project, Region, Shape, Span, TextShape
+from contractc.model.records import Contract, DataShape, Project, Region, Shape, Span, TextShape
 
 
 def copied_bytes(kind: str, ref: str, spans: tuple[Span, ...], contract: Callable[[str], Contract]) -> bytes:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.paths import confined
 from contractc.load.source import SourceFile, read_source
-from contractc.model import Config, Contract, RoleFile
+from contractc.model.records import Config, Contract, RoleFile
 
 if TYPE_CHECKING:
     from contractc.load.yaml_safe import Yaml

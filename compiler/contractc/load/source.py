@@ -12,9 +12,9 @@ import re
 from typing import NamedTuple
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import read_bytes
-from contractc.model import Span
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import read_bytes
+from contractc.model.records import Span
 
 BOM = b"\xef\xbb\xbf"
 _NEWLINE = re.compile(rb"\r\n?|\n")

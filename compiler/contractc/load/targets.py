@@ -14,7 +14,7 @@ marker problem in every target is collected and raised together (exit 2), so
 nothing is written while any marker is wrong.
 
 Targets are not held: ``load`` finds their paths, and each is read and scanned
-when the pipeline's one pass over them reaches it (:class:`~contractc.model.Targets`).
+when the pipeline's one pass over them reaches it (:class:`~contractc.model.records.Targets`).
 That pass reads a target first and finds its regions only when its bytes do not
 show every region current (:class:`CurrentLines`): most targets of a project
 hold the same few marker lines, each followed by the same bytes.
@@ -26,13 +26,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import read_bytes
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import read_bytes
 from contractc.load.globbing import glob_files
 from contractc.load.paths import confined
 from contractc.load.references import References, copied_bytes, resolve
 from contractc.load.source import BOM, count_newlines, line_start
-from contractc.model import Config, Contract, Region, Span, TargetFile, Targets
+from contractc.model.records import Config, Contract, Region, Span, TargetFile, Targets
 
 # Searched with a literal prefix (fast); a hit is a marker only when nothing but blanks precedes it on its line.
 # Compiled on first use (``re.finditer``, through the re module's cache): only copied contract bytes that mention
@@ -93,7 +93,7 @@ class TargetReader:
         return self.scan(path, self.read(path))
 
     def read(self, path: str) -> bytes:
-        """The bytes of the target at ``path`` (through :func:`~contractc.files.read_bytes`, which refuses
+        """The bytes of the target at ``path`` (through :func:`~contractc.output.files.read_bytes`, which refuses
         what is not a regular file or is too large); raises a located ``unreadable`` problem."""
         try:
             return read_bytes(self._prefix + path)

@@ -8,7 +8,7 @@ value is.  Lines and columns are converted to file positions here, once.
 from __future__ import annotations
 
 from contractc.load.yaml_safe import Yaml, load_yaml
-from contractc.model import Field, Node
+from contractc.model.records import Field, Node
 
 
 def parse_block(text: str, path: str, first_line: int, col_offset: int = 0) -> Yaml | None:

@@ -33,14 +33,14 @@ always gave.  The comments a key carries are those ruamel.yaml's round-trip
 loader attached to it (see :meth:`_Composer.comment`).  Every YAML
 error, the limits included, becomes one :class:`Diagnostic` here, at the file
 line and column of the problem.  File-size limits and the refusal of
-non-regular files live in :func:`contractc.files.read_regular`.
+non-regular files live in :func:`contractc.output.files.read_regular`.
 """
 
 import re
 from functools import cache
 from typing import Any, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic, json_path
+from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 
 MAX_ALIASES = 100
 """Aliases (``*name``) per document."""
@@ -154,7 +154,7 @@ def locate(node: Yaml | None, key_path: list) -> tuple[int, int]:
 
 
 def positions(node: Yaml | None, first_line: int = 1) -> dict[str, tuple[int, int]]:
-    """Every key path of ``node`` as :func:`~contractc.diagnostics.json_path` writes it (``$.contracts[0].path``)
+    """Every key path of ``node`` as :func:`~contractc.report.diagnostics.json_path` writes it (``$.contracts[0].path``)
     -> its 1-based file line (the text's first line being file line ``first_line``) and column."""
     found: dict[str, tuple[int, int]] = {}
 

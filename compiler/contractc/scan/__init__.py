@@ -14,8 +14,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import read_bytes
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import read_bytes
 from contractc.load.source import source_from_bytes
 from contractc.scan.blocks import Unit, file_units
 from contractc.scan.files import plugin_files
@@ -77,7 +77,7 @@ def scan_plugin(
     dispatchers = set()
     problems = []
     inside = root.resolve()
-    from contractc.progress import counted
+    from contractc.report.progress import counted
 
     for path in counted(listing.paths, "reading files", len(listing.paths)):
         full = root / path

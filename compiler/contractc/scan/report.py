@@ -1,4 +1,4 @@
-"""``scan``'s findings as a :class:`~contractc.report.Report`, so every ``--format`` prints them.
+"""``scan``'s findings as a :class:`~contractc.report.format.Report`, so every ``--format`` prints them.
 
 One diagnostic per finding, located at the copy:
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic, Severity
-from contractc.output import Change, Output
-from contractc.report import Report
+from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
+from contractc.output.outputs import Change, Output
+from contractc.report.format import Report
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 

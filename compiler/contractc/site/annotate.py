@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from contractc.load.slug import split_explicit
-from contractc.model import Contract
+from contractc.model.records import Contract
 
 _CLOSING_HASHES = re.compile(r"(?:\s+#+)?\s*$")
 _ITEM_MARKER = re.compile(r"^(\s*\d+[.)]\s*)")

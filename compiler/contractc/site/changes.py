@@ -6,7 +6,7 @@ the project is in a git repository with a tag, every change since the most
 recent tag reachable from HEAD, classified as ``contractc diff`` classifies it.
 No tag (or no git) is said on the page, not an error: a site builds anywhere.
 
-The site only renders: the pipeline runs the diff (:mod:`contractc.release`)
+The site only renders: the pipeline runs the diff (:mod:`contractc.diff.release`)
 and hands the result over as a :class:`Since`, so no stage imports another.
 """
 

@@ -20,8 +20,8 @@ from html import escape
 from itertools import accumulate
 from typing import NamedTuple
 
-from contractc.model import Shape, TextShape
-from contractc.layout import Layout
+from contractc.model.records import Shape, TextShape
+from contractc.model.layout import Layout
 
 CHAR_WIDTH = 7.4
 """Width of one character of the 13px label font, in px (a generous mean, so labels fit)."""

@@ -1,4 +1,4 @@
-"""The mkdocs plugin: a thin shell that puts :func:`~contractc.site.pages.render_site` into a build.
+"""The mkdocs plugin: a thin shell that puts :func:`~contractc.emit.site.render_site` into a build.
 
 Registered as ``contractc`` (entry point ``mkdocs.plugins``).  Pages are made in
 memory on every build, so there is no stored copy to drift, and ``mkdocs
@@ -34,7 +34,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from contractc.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 
 REQUIRED_EXTENSIONS = ("attr_list", "pymdownx.superfences")
@@ -79,8 +79,9 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
 
     def on_files(self, files: Files, *, config) -> Files:
         from contractc.load import load_project
-        from contractc.release import since_last_release
-        from contractc.site.pages import render_site
+        from contractc.diff.release import since_last_release
+        from contractc.emit.site import render_site
+        from contractc.model.layout import site_layout
 
         from contractc.site.warnings import site_url_mismatch, unrendered_fences, with_mkdocs_site_url
 
@@ -100,7 +101,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             LOG.warning("contractc: %s", problem.format())
         self.generated = {path for path in pages if path.endswith(".md")}
         if self.user_nav:
-            config.nav = place_in_nav(self.user_nav, project.site.pages)
+            config.nav = place_in_nav(self.user_nav, site_layout(project).pages)
         for path, data in pages.items():
             # Pages stored on disk by `contractc build --site-pages` are the same bytes; the
             # in-memory ones win so a stale stored copy never reaches the site.

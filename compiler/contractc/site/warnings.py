@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from contractc.diagnostics import Diagnostic, Severity
+from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.load.config import CONFIG_NAME
-from contractc.model import Project
+from contractc.model.records import Project
 
 RENDERED_INFO = re.compile(
     r"""^(?:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import sys
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import read_bytes
-from contractc.model import Project, Shape
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import read_bytes
+from contractc.model.records import Project, Shape
 
 STDIN = "-"
 STDIN_LABEL = "<stdin>"

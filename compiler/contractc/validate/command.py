@@ -1,10 +1,10 @@
 """``contractc validate SHAPE [FILE|-]`` as one decision: which check the shape's kind calls for, and what it prints.
 
-The CLI parses options and prints the :class:`~contractc.report.Outcome`; an
+The CLI parses options and prints the :class:`~contractc.report.format.Outcome`; an
 option that does not fit the shape SHAPE names is a usage error found here,
 since only the loaded project tells a text shape from a data shape.
 
-A data shape's result is a :class:`~contractc.report.Report` like ``check``'s, so
+A data shape's result is a :class:`~contractc.report.format.Report` like ``check``'s, so
 ``--format json`` prints the same document (``data/check-report.schema.json``);
 bad input in a machine format is that document too, on standard output, as for ``check``.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
-from contractc.model import Project, Shape
-from contractc.report import Outcome, Report
+from contractc.report.diagnostics import ContractcError, Diagnostic, ExitCode
+from contractc.model.records import Project, Shape
+from contractc.report.format import Outcome, Report
 from contractc.validate import STDIN, find_shape, read_return
 
 SCHEMAS = {False: "wire schema", True: "artifact schema"}
@@ -59,7 +59,7 @@ def validate(
 
 def printed(report: Report, fmt: str, docs_url: str) -> Outcome:
     """``report`` through the formatter ``check`` uses for ``fmt``, on standard output."""
-    from contractc.report import FORMATTERS, Options
+    from contractc.report.format import FORMATTERS, Options
 
     return Outcome(FORMATTERS[fmt](report, Options(diff=False, docs_url=docs_url)), exit_code=report.exit_code)
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from contractc.diagnostics import Diagnostic, json_path
+from contractc.report.diagnostics import Diagnostic, json_path
 from contractc.load.document import Document, load_document
-from contractc.model import DataShape, Project
-from contractc.notation import transient_paths
+from contractc.model.records import DataShape, Project
+from contractc.model.notation import transient_paths
 
 
 def validate_data(project: Project, shape: DataShape, file: Path, artifact: bool) -> list[Diagnostic]:
     from jsonschema.exceptions import best_match
 
-    from contractc.shape_schemas import compile_schemas, schema_registry, validator
+    from contractc.model.schemas import compile_schemas, schema_registry, validator
 
     compiled = compile_schemas(project)
     target = compiled[shape.id]

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.model import Contract, Project, TextShape
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.records import Contract, Project, TextShape
 from contractc.validate.text import Verdict, judge
 
 _MODE = re.compile(r"\bin (?P<mode>[\w-]+) mode\b")
@@ -73,7 +73,7 @@ def find_text_shape(project: Project, key: str, mode: str | None = None) -> tupl
 
 def check_page_url(project: Project, contract: Contract) -> str:
     """The contract's page on the contract site; a check's anchor is appended after ``#``."""
-    from contractc.layout import site_address
+    from contractc.model.layout import site_address
 
     prefix = project.config.site.prefix
     page = f"{prefix}/{PurePosixPath(contract.path).stem}.md" if prefix else f"{PurePosixPath(contract.path).stem}.md"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from contractc.diagnostics import Diagnostic
+from contractc.report.diagnostics import Diagnostic
 from contractc.validate.text import Failure, Quote, Verdict
 
 CODE = "check-failed"
@@ -27,7 +27,7 @@ def failure_diagnostic(path: str, verdict: Verdict, failure: Failure) -> Diagnos
 
 def render_github(path: str, verdict: Verdict, docs_url: str = "") -> str:
     """One GitHub Actions annotation per failed check (its text, anchor and quoted lines in the body), then the summary."""
-    from contractc.report import github_annotation
+    from contractc.report.format import github_annotation
 
     out = []
     for failure in verdict.failures:
@@ -80,7 +80,7 @@ def _numbers(numbers: tuple[int, ...]) -> str:
 
 def verdict_document(path: str, verdict: Verdict, docs_url: str = "") -> dict:
     """The verdict as ``data/verdict.schema.json`` describes it; ``diagnostics`` as every JSON report holds them."""
-    from contractc.report import diagnostic_document
+    from contractc.report.format import diagnostic_document
 
     return {
         "$schema": SCHEMA_ID,

@@ -1,6 +1,6 @@
 """Judge a text return against a shape's compiled receiver checks: pure, no I/O.
 
-:func:`judge` runs every rule of every mechanised check (:mod:`contractc.checks.rules`)
+:func:`judge` runs every rule of every mechanised check (:mod:`contractc.model.checks.rules`)
 over the return and gives a :class:`Verdict`: the failed checks with their number,
 anchor, what is wrong and the offending lines, quoted with their line numbers.  A
 conditional rule (``If `consulted`, ...``) runs only when line 1 carries one of its
@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from contractc.checks.forms import form_pattern
-from contractc.checks import rules
-from contractc.checks.rules import Form, Rule
-from contractc.model import TextShape
+from contractc.model.checks.forms import form_pattern
+from contractc.model.checks import rules
+from contractc.model.checks.rules import Form, Rule
+from contractc.model.records import TextShape
 
 _NUMBERED = re.compile(r"(\d{1,9})[.)] ")
 _TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]<>{},;*|]+")
@@ -352,7 +352,7 @@ def _max_lines(rule: rules.MaxLines, ret: Return) -> list[Problem]:
 
 
 def names_file(text: str) -> bool:
-    """True when ``text`` names a file (see :class:`contractc.checks.rules.NamesFile`)."""
+    """True when ``text`` names a file (see :class:`contractc.model.checks.rules.NamesFile`)."""
     for token in _TOKEN_SPLIT.split(text):
         if "://" in token:
             continue

@@ -10,6 +10,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_agent = resolve('agent')
+    l_0_description = resolve('description')
     l_0_file_raw = resolve('file_raw')
     l_0_link = resolve('link')
     l_0_produced = resolve('produced')
@@ -40,9 +41,9 @@ def root(context, missing=missing):
     yield ' '
     yield escape(t_1(environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'name')))
     yield '\n\n'
-    if environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'description'):
+    if (undefined(name='description') if l_0_description is missing else l_0_description):
         pass
-        yield escape(environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'description'))
+        yield escape((undefined(name='description') if l_0_description is missing else l_0_description))
         yield '\n\n'
     if environment.getattr((undefined(name='agent') if l_0_agent is missing else l_0_agent), 'file'):
         pass
@@ -136,4 +137,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '2=37&4=41&5=43&8=45&9=48&12=55&17=59&18=63&21=88&26=91&27=96&30=112&37=115&38=119&42=133'
+debug_info = '2=38&4=42&5=44&8=46&9=49&12=56&17=60&18=64&21=89&26=92&27=97&30=113&37=116&38=120&42=134'

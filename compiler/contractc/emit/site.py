@@ -22,15 +22,15 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup  # jinja2's own string type; this module only loads to render
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import dump_json
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import dump_json
 from contractc.load.paths import confined
-from contractc.budget import snippet_size
-from contractc.model import Contract, DataShape, Project, Shape, TextShape
+from contractc.model.budget import snippet_size
+from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import contract_page_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
-from contractc.fields import field_rows, references
-from contractc.layout import Layout, field_anchor, page_url, shape_title, site_address
+from contractc.model.fields import field_rows, references
+from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
 
@@ -70,13 +70,13 @@ def render_site(
     ``root`` is the project root (default: the one the project was loaded from),
     where the override folder of templates (``site.templates``) is found.
     ``since`` is what the Changes pages list: the pipeline computes it
-    (:func:`contractc.release.since_last_release`); the site runs no diff.
+    (:func:`contractc.diff.release.since_last_release`); the site runs no diff.
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
     ``site.directory_urls`` in contractc.yaml, else true).  ``home`` also renders the
     contracts index as the site's home page (``index.md``), for a ``docs/`` without one.
     """
     root = Path(project.root) if root is None else root
-    layout = project.site
+    layout = site_layout(project)
     if layout.problems:  # a target the site cannot read: its copies would be missing from the pages
         raise ContractcError(list(layout.problems))
     if directory_urls is None:
@@ -101,7 +101,8 @@ def render_site(
 
     files: dict[str, str | bytes] = {}
     roles = _role_prompts(project)
-    raw = raw_files(layout, snippets, schemas, roles, _agent_files(project, layout))
+    agent_files = _agent_files(project, layout)
+    raw = raw_files(layout, snippets, schemas, roles, agent_files)
     referenced = references(layout.specs)
     for page in layout.pages:
         link = _linker(page.path, relative)
@@ -143,6 +144,7 @@ def render_site(
                     {**_shape_item(shapes_by_id[h.shape][1], shape_pages, snippets), "held": h} for h in agent.holds
                 ],
                 "file_raw": raw.agent_files.get(agent.file, ""),
+                "description": describe_file(agent_files[agent.name][1]) if agent.name in agent_files else "",
             }
             files[page.path] = _render(env, "agent.md", context)
     files.update(_changes_pages(project, since, env, layout, contract_pages, relative))
@@ -166,6 +168,24 @@ def _index_context(project: Project, layout: Layout, contract_pages: dict, shape
 def _held_by(layout: Layout, shape_id: str) -> list[str]:
     """The agents whose files hold a copy of the shape, by name, each once."""
     return list(dict.fromkeys(agent.name for agent, _ in layout.holders(shape_id)))
+
+
+def emit_site_pages(project: Project, since: Since) -> dict[str, bytes]:
+    """The ``site`` output kind: the pages stored under ``out.site`` (for engines without mkdocs plugins), listing
+    ``since`` on the Changes pages; nothing when ``out.site`` is not set (the mkdocs plugin renders them in memory)."""
+    folder = project.config.out.site
+    if not folder:
+        return {}
+    return {f"{folder}/{path}": data for path, data in render_site(project, since=since).items()}
+
+
+def site_pages_folder(project: Project) -> str | None:
+    """The folder the stored pages own (``<out.site>/<prefix>``); ``anchors.json`` sits beside it."""
+    folder = project.config.out.site
+    if not folder:
+        return None
+    prefix = project.config.site.prefix
+    return f"{folder}/{prefix}" if prefix else folder
 
 
 def _changes_pages(project: Project, since: Since, env, layout: Layout, contract_pages: dict, relative) -> dict[str, str]:
@@ -254,6 +274,25 @@ def raw_files(
     for path, data in list(files.items()):
         files[path + ".sha256"] = f"{hashlib.sha256(data).hexdigest()}  {posixpath.basename(path)}\n".encode()
     return RawFiles(files, where, role_where, agent_where)
+
+
+def describe_file(data: bytes) -> str:
+    """The ``description:`` of a Markdown file's YAML front matter (an agent's or a skill's), or ``""``."""
+    if not data.startswith(b"---"):
+        return ""
+    from contractc.load.front_matter import find_front_matter
+
+    front = find_front_matter(data.decode("utf-8", "replace").splitlines())
+    if front is None or front.closing is None:
+        return ""
+    from contractc.load.yaml_safe import load_yaml, plain
+
+    try:
+        value = plain(load_yaml(front.text, "front matter", "role-front-matter"))
+    except ContractcError:
+        return ""
+    text = value.get("description") if isinstance(value, dict) else None
+    return " ".join(text.split()) if isinstance(text, str) else ""
 
 
 def _agent_files(project: Project, layout: Layout) -> dict[str, tuple[str, bytes]]:
@@ -547,7 +586,7 @@ def _role_prompts(project: Project) -> dict[str, tuple[str, bytes]]:
     """Shape id -> (prompt path, bytes) of its role-file prompt: the bytes the prompts emitter writes."""
     if not project.roles:
         return {}
-    from contractc.filled import role_prompts
+    from contractc.emit.filled import role_prompts
 
     return {shape_id: (path, data) for path, (_, shape_id, data) in role_prompts(project).items()}
 
@@ -574,7 +613,7 @@ def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
     """
     if not any(c.data_shapes for c in project.contracts):
         return {}
-    from contractc.shape_schemas import compile_schemas
+    from contractc.model.schemas import compile_schemas
 
     found: dict[str, list[tuple[str, str, bytes]]] = {}
     for shape_id, compiled in compile_schemas(project, check=False).items():  # checked where they are emitted

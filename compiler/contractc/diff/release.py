@@ -2,7 +2,7 @@
 
 The pipeline (and the mkdocs plugin, mkdocs' way into the pipeline) calls
 :func:`since_last_release` and hands its :class:`~contractc.site.changes.Since`
-to :func:`~contractc.site.pages.render_site`, so the site never runs a diff and
+to :func:`~contractc.emit.site.render_site`, so the site never runs a diff and
 the import graph keeps pointing one way: pipeline -> {diff, site} -> model/load.
 """
 
@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from contractc.diagnostics import ContractcError
+from contractc.report.diagnostics import ContractcError
 from contractc.site.changes import ListedAcceptance, ListedChange, Since
 
 if TYPE_CHECKING:
-    from contractc.model import Project
+    from contractc.model.records import Project
 
 
 def since_last_release(root: Path, project: Project | None = None) -> Since:

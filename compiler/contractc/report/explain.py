@@ -15,7 +15,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from contractc.report import Outcome
+    from contractc.report.format import Outcome
 
 _ANCHOR = re.compile(r"\s*\{#([A-Za-z0-9_-]+)\}\s*$")
 
@@ -65,7 +65,7 @@ def code_sections() -> dict[str, CodeSection]:
 
 def explain(code: str) -> str:
     """The text ``contractc explain CODE`` prints; ``KeyError`` for a code the page does not document."""
-    from contractc.diagnostics import CODES
+    from contractc.report.diagnostics import CODES
 
     section = code_sections()[code]
     summary = CODES[code][1] if code in CODES else ""
@@ -75,7 +75,7 @@ def explain(code: str) -> str:
 
 def code_list() -> str:
     """Every code with its one-line summary: ``contractc explain`` without a code."""
-    from contractc.diagnostics import CODES
+    from contractc.report.diagnostics import CODES
 
     width = max(map(len, CODES))
     rows = [f"  {code.ljust(width)}  exit {int(exit_code)}  {summary}" for code, (exit_code, summary) in sorted(CODES.items())]
@@ -85,7 +85,7 @@ def code_list() -> str:
 def explain_page(code: str | None) -> Outcome:
     """``contractc explain [CODE]``: the code's section, the list of every code without one, or for a code
     the page does not document a usage error naming the nearest one."""
-    from contractc.report import Outcome
+    from contractc.report.format import Outcome
 
     if code is None:
         return Outcome(code_list())

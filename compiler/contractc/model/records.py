@@ -24,8 +24,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from contractc.checks.rules import Rule
-    from contractc.layout import Layout
+    from contractc.model.checks.rules import Rule
 
 
 class Span(NamedTuple):
@@ -74,7 +73,7 @@ class Check(NamedTuple):
     anchor: str
     """``<shape-anchor>-check-<number>``."""
     rules: "tuple[Rule, ...] | None" = None
-    """The check compiled from its prose (:mod:`contractc.checks.rules`); None when it is not mechanised."""
+    """The check compiled from its prose (:mod:`contractc.model.checks.rules`); None when it is not mechanised."""
 
 
 class TextShape(NamedTuple):
@@ -149,7 +148,7 @@ class DataShape(NamedTuple):
     root: Field
     """The top-level key and its value."""
     spec: "Spec | None" = None
-    """The notation interpreted (stage 2, :mod:`contractc.notation`): set by ``load`` on every shape it returns."""
+    """The notation interpreted (stage 2, :mod:`contractc.model.notation`): set by ``load`` on every shape it returns."""
     kind: Literal["data"] = "data"
 
 
@@ -360,11 +359,11 @@ class Targets(NamedTuple):
 
     paths: tuple[str, ...] = ()
     reader: Callable[[str], TargetFile] | None = None
-    """Reads and scans one target; raises :class:`~contractc.diagnostics.ContractcError` for its marker problems."""
+    """Reads and scans one target; raises :class:`~contractc.report.diagnostics.ContractcError` for its marker problems."""
 
     def scan(self, problems: list) -> Iterator[TargetFile]:
         """Every target, read in turn; a target's marker problems go to ``problems`` and it is skipped."""
-        from contractc.diagnostics import ContractcError
+        from contractc.report.diagnostics import ContractcError
 
         read = self.reader
         for path in self.paths:
@@ -435,7 +434,7 @@ class SiteOptions(NamedTuple):
 
 
 class Budgets(NamedTuple):
-    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.budget`)."""
+    """``budgets:``, context budgets in estimated tokens (:mod:`contractc.model.budget`)."""
 
     agents: tuple[tuple[str, int], ...] = ()
     """(agent, ceiling on each dispatch snippet sent to it) by agent name."""
@@ -466,6 +465,10 @@ class AllowedRestatement(NamedTuple):
         if self.sha256 is not None:
             return self.sha256 == digest()
         return self.line is None or self.line == line
+
+
+DEFAULT_SITE_URL = "https://example.invalid/contracts/"
+"""``site_url`` when contractc.yaml sets none (the site layout drops its ``contracts`` prefix from page URLs)."""
 
 
 class MkdocsFile(NamedTuple):
@@ -533,25 +536,10 @@ class ProjectFields(NamedTuple):
 class Project(ProjectFields):
     """Everything the emitters need: the configuration and every parsed contract.
 
-    What is derived from the model on first use (the site's layout, the contracts by path) is kept
-    as a ``functools.cached_property``; a ``_replace`` starts without it.
+    What is derived from the model on first use (the contracts by path) is kept as a
+    ``functools.cached_property``; a ``_replace`` starts without it.  The site's layout is not part of
+    the model: :func:`contractc.model.layout.site_layout` computes it for the stage that needs it.
     """
-
-    @cached_property
-    def site(self) -> "Layout":
-        """The contract site's pages and anchors (:mod:`contractc.layout`): laid out once, on first use.
-
-        ``check`` needs them only for a file that may cite the site, and most prompt files do not.
-        """
-        from contractc.layout import site_layout
-
-        return site_layout(self)
-
-    def with_layout_of(self, other: "Project") -> "Project":
-        """This project keeping ``other``'s layout, if it was made (the caller knows they lay out alike)."""
-        if "site" in other.__dict__:
-            self.__dict__["site"] = other.__dict__["site"]
-        return self
 
     @cached_property
     def _contracts_by_path(self) -> dict[str, Contract]:

@@ -1,4 +1,4 @@
-"""The minimal example instance of a data shape, derived from its :class:`~contractc.notation.Spec`.
+"""The minimal example instance of a data shape, derived from its :class:`~contractc.model.notation.Spec`.
 
 Minimal means: required keys only, one item per list that says what its items
 are, the first value of an enum (or the value the contract wrote), sample
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.model import ShapeSpec, Spec
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.records import ShapeSpec, Spec
 
 SAMPLE_STRING = "string"
 SAMPLE_TEXT = "text\n"

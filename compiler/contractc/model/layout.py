@@ -1,7 +1,7 @@
-"""Where every page and anchor of the contract site is, computed from the model alone, once (``Project.site``).
+"""Where every page and anchor of the contract site is, computed from the model alone (:func:`site_layout`).
 
 Part of the model, not of a stage: the page renderer
-(:mod:`contractc.site.pages`), ``anchors.json`` and link checking
+(:mod:`contractc.emit.site`), ``anchors.json`` and link checking
 (:mod:`contractc.drift.links`) all read this one layout, so the site never
 derives an anchor differently from the compiler.  It imports no jinja2 and
 renders nothing: it only names pages and the anchors each page will carry,
@@ -11,10 +11,10 @@ with the source ``file:line`` each anchor comes from.
 from pathlib import PurePosixPath
 from typing import Literal, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.fields import field_rows
-from contractc.load.names import name_problem
-from contractc.model import Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.model.fields import field_rows
+from contractc.model.records import DEFAULT_SITE_URL, Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
+from contractc.model.names import name_problem
 
 RESERVED = {"index", "shapes", "agents", "schemas", "snippets", "files"}
 """Names under the prefix that the generated pages use themselves."""
@@ -79,8 +79,6 @@ class Agent(NamedTuple):
     when the project has none."""
     holds: tuple[Holding, ...] = ()
     """The regions of its files that hold shapes, in file and line order."""
-    description: str = ""
-    """The ``description:`` of its file's YAML front matter; empty when there is none."""
 
 
 class Layout(NamedTuple):
@@ -135,8 +133,6 @@ def site_relative_url(config: Config, page_path: str, directory_urls: bool | Non
 
 def named_prefix(config: Config) -> str:
     """The site prefix that ``site_url`` itself already ends with (the default's ``contracts``), or ``""``."""
-    from contractc.load.config import DEFAULT_SITE_URL
-
     prefix = config.site.prefix
     if prefix and config.site_url == DEFAULT_SITE_URL and DEFAULT_SITE_URL.endswith(f"/{prefix}/"):
         return prefix
@@ -200,16 +196,14 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
             for consumer in shape.consumers:
                 receives.setdefault(consumer, []).append(shape.id)
     files = {name: path for name, path in project.config.agents}
-    described = {role.path: describe_file(role.data) for role in project.roles}
     holds: dict[str, list[Holding]] = {}
-    for path, data, held in _holdings(project, [] if problems is None else problems):
+    for path, held in _holdings(project, [] if problems is None else problems):
         name = next((n for n, p in files.items() if p == path), None) or agent_name(path)
         if name_problem(name):  # it names a page: `agents/rédacteur.md` is the page of `redacteur`
             name = _ascii(name)
             if name_problem(name):
                 continue  # no page can carry its name; its shapes' pages still list nothing of it
         files.setdefault(name, path)
-        described.setdefault(path, describe_file(data))
         holds.setdefault(name, []).extend(held)
     for name in {*produces, *receives}:
         if name not in files:  # a target named after the agent, without regions: still its file
@@ -218,14 +212,7 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
                 files[name] = found
     names = sorted({*produces, *receives, *holds})
     return tuple(
-        Agent(
-            n,
-            tuple(produces.get(n, ())),
-            tuple(receives.get(n, ())),
-            files.get(n, ""),
-            tuple(holds.get(n, ())),
-            described.get(files.get(n, ""), ""),
-        )
+        Agent(n, tuple(produces.get(n, ())), tuple(receives.get(n, ())), files.get(n, ""), tuple(holds.get(n, ())))
         for n in names
     )
 
@@ -245,28 +232,9 @@ def agent_name(path: str) -> str:
     return pure.stem
 
 
-def describe_file(data: bytes) -> str:
-    """The ``description:`` of a Markdown file's YAML front matter (an agent's or a skill's), or ``""``."""
-    if not data.startswith(b"---"):
-        return ""
-    from contractc.load.front_matter import find_front_matter
-
-    front = find_front_matter(data.decode("utf-8", "replace").splitlines())
-    if front is None or front.closing is None:
-        return ""
-    from contractc.load.yaml_safe import load_yaml, plain
-
-    try:
-        value = plain(load_yaml(front.text, "front matter", "role-front-matter"))
-    except ContractcError:
-        return ""
-    text = value.get("description") if isinstance(value, dict) else None
-    return " ".join(text.split()) if isinstance(text, str) else ""
-
-
-def _holdings(project: Project, problems: list[Diagnostic]) -> list[tuple[str, bytes, list[Holding]]]:
-    """Each target file holding regions of shapes, with its bytes and those regions (a region whose
-    reference does not resolve holds nothing)."""
+def _holdings(project: Project, problems: list[Diagnostic]) -> list[tuple[str, list[Holding]]]:
+    """Each target file holding regions of shapes, with those regions (a region whose reference does
+    not resolve holds nothing)."""
     inside: dict[str, list[tuple[int, int, str]]] = {}  # contract -> (start, end, shape id) of each block
     for contract in project.contracts:
         for shape in contract.shapes:
@@ -289,7 +257,7 @@ def _holdings(project: Project, problems: list[Diagnostic]) -> list[tuple[str, b
                     if span.start <= start and end <= span.end
                 )
         if held:
-            found.append((target.path, target.data, held))
+            found.append((target.path, held))
     return found
 
 

@@ -15,8 +15,8 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
-from contractc.diagnostics import ContractcError, Diagnostic, ExitCode
-from contractc.output import Change
+from contractc.report.diagnostics import ContractcError, Diagnostic, ExitCode
+from contractc.output.outputs import Change
 
 
 def changed_files(root: Path, ref: str) -> set[str]:

@@ -14,11 +14,11 @@ that causes it).
 
 from typing import Any, NamedTuple
 
-from contractc.diagnostics import ContractcError, Diagnostic, json_path
-from contractc.example import derive_example, locate
-from contractc.model import Project
-from contractc.model import ShapeSpec, Spec
-from contractc.notation import walk_props
+from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
+from contractc.model.example import derive_example, locate
+from contractc.model.records import Project
+from contractc.model.records import ShapeSpec, Spec
+from contractc.model.notation import walk_props
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -2,7 +2,7 @@
 
 ``Path.read_bytes`` builds a buffered file object around each file (an extra
 ``fstat``, ``ioctl`` and ``lseek``); for thousands of small files that costs
-more than the reading.  Writes live in :mod:`contractc.output`.
+more than the reading.  Writes live in :mod:`contractc.output.outputs`.
 
 Every input file is read through :func:`read_bytes`, which refuses what is not
 a regular file without blocking (a FIFO would wait forever for a writer, a
@@ -14,13 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from pathlib import Path
-
-    from contractc.report import Outcome
+from typing import Any
 
 _CHUNK = 1 << 16
 MAX_BYTES = 16 << 20
@@ -98,21 +92,3 @@ def _kind(mode: int) -> str:
         return "a socket"
     return "a device"
 
-
-def hash_files(paths: Iterable[Path]) -> Outcome:
-    """``contractc hash``: each file's SHA-256 in sha256sum format; an unreadable one is a diagnostic (exit 2)."""
-    import hashlib
-
-    from contractc.diagnostics import Diagnostic
-    from contractc.load.paths import unreadable
-    from contractc.report import Outcome
-
-    lines, problems = [], []
-    for path in paths:
-        try:
-            lines.append(f"{hashlib.sha256(read_bytes(path)).hexdigest()}  {path.as_posix()}\n")
-        except (FileNotFoundError, NotADirectoryError) as exc:
-            problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
-        except OSError as exc:
-            problems.append(unreadable(path.as_posix(), exc))
-    return Outcome.failed(problems)._replace(out="".join(lines))

@@ -19,12 +19,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from contractc.files import dump_json, read_bytes
-from contractc.journal import state_folder, write_state
-from contractc.load.names import all_plain
+from contractc.output.files import dump_json, read_bytes
+from contractc.output.journal import state_folder, write_state
+from contractc.model.names import all_plain
 
 if TYPE_CHECKING:
-    from contractc.output import OutputSet
+    from contractc.output.outputs import OutputSet
 
 NAME = "outputs.json"
 

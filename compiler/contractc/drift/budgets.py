@@ -1,36 +1,14 @@
-"""The context budget: how much of an agent's context each dispatch snippet takes, and the limits on it.
+"""``over-budget``: each dispatch snippet over its agent's or its own budget (``budgets:`` in contractc.yaml).
 
-A snippet's size is its exact bytes and an estimate of its tokens.  The
-estimate is ``ceil(UTF-8 bytes / 4)``: the rule of thumb the model vendors
-publish for English text (about four characters a token).  It needs no
-tokenizer, is the same on every machine, and errs high for plain prose; text
-dense in code, numbers or non-Latin scripts may take more real tokens.  A
-budget is a ceiling on that estimate, per agent (every snippet dispatched to
-it) or per snippet (by shape id), set under ``budgets:`` in contractc.yaml;
-``check`` reports each snippet over its ceiling as ``over-budget`` (exit 1).
+Sizes and the token estimate are the model's (:mod:`contractc.model.budget`); the finder reads
+the section sizes the last build recorded in ``prompts/manifest.json`` to say which section grew.
 """
 
-from typing import NamedTuple
+from __future__ import annotations
 
-from contractc.diagnostics import Diagnostic
-from contractc.model import Contract, Project, TextShape
-
-BYTES_PER_TOKEN = 4
-
-
-def estimate_tokens(data: bytes) -> int:
-    """Estimated tokens of ``data``: ``ceil(len / 4)`` (see the module docstring)."""
-    return -(-len(data) // BYTES_PER_TOKEN)
-
-
-class Size(NamedTuple):
-    bytes: int
-    tokens: int
-    """Estimated (:func:`estimate_tokens`)."""
-
-
-def snippet_size(data: bytes) -> Size:
-    return Size(len(data), estimate_tokens(data))
+from contractc.model.budget import snippet_size
+from contractc.model.records import Contract, Project, TextShape
+from contractc.report.diagnostics import Diagnostic
 
 
 def find_over_budget(project: Project) -> list[Diagnostic]:
@@ -77,11 +55,6 @@ def find_over_budget(project: Project) -> list[Diagnostic]:
     return problems
 
 
-def section_sizes(contract: Contract) -> dict[str, int]:
-    """Anchor -> bytes of each section as a snippet carries it (heading to the next heading of its level)."""
-    return {s.anchor: s.span.end - s.span.start for s in contract.sections}
-
-
 def _grown_section(contract: Contract, shape: TextShape, recorded: dict[str, int]):
     """The snippet's section with the largest growth over the sizes ``recorded`` by the last build."""
     if recorded:
@@ -97,7 +70,7 @@ def _recorded_sizes(project: Project) -> dict[str, dict[str, int]]:
     """Snippet path -> the section sizes the manifest on disk recorded for it (empty when none)."""
     import json
 
-    from contractc.files import read_generated
+    from contractc.output.files import read_generated
 
     # Read here rather than by the loader: only a project with budgets needs it, and only when one is exceeded.
     data = read_generated(project.root, f"{project.config.out.prompts}/manifest.json")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from contractc.checks.rules import Form
+from contractc.model.checks.rules import Form
 
 _FORM_LEAD = re.compile(r"^\*\*(?P<name>[^*\n]+?) form\.?\*\*")
 _PLACEHOLDER = re.compile(r"<([^<>\n]+)>")

@@ -35,8 +35,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from contractc import __version__
-from contractc.files import read_bytes
+from contractc.report import __version__
+from contractc.output.files import read_bytes
 
 FOLDER = ".contractc"
 NAME = "check.sha256"
@@ -241,7 +241,7 @@ def _listing(folder: str) -> str | None:
 
 def _write(folder: str, data: bytes) -> None:
     """Atomic: a reader sees the old cache or the new one, never half of one."""
-    from contractc.journal import write_state
+    from contractc.output.journal import write_state
 
     try:
         write_state(folder, NAME, data)

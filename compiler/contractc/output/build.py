@@ -1,4 +1,4 @@
-"""``contractc build`` as one decision: the run, and what it says about it, as an :class:`~contractc.report.Outcome`.
+"""``contractc build`` as one decision: the run, and what it says about it, as an :class:`~contractc.report.format.Outcome`.
 
 The CLI parses options and prints; here the :class:`~contractc.pipeline.Result`
 becomes the lines a person reads: each file written or removed and a summary,
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contractc.diagnostics import ExitCode
-from contractc.report import Outcome
+from contractc.report.diagnostics import ExitCode
+from contractc.report.format import Outcome
 
 
 def build(root: Path, force: bool = False, site_pages: str | None = None) -> Outcome:
-    from contractc.output import Mode
+    from contractc.output.outputs import Mode
     from contractc.pipeline import run
 
     result = run(root, Mode.BUILD, force=force, site_pages=site_pages)
@@ -23,7 +23,7 @@ def build(root: Path, force: bool = False, site_pages: str | None = None) -> Out
     if result.exit_code is ExitCode.BAD_INPUT:
         return failed
     if result.refused:
-        from contractc.report import unified_diff
+        from contractc.report.format import unified_diff
 
         # what --force would write over: the hand-made bytes are shown, not lost unseen
         diffs = "".join(unified_diff(change) for change in result.changes)

@@ -1,6 +1,6 @@
 """The drift report: one :class:`Report`, printed by one formatter of :data:`FORMATTERS`.
 
-A report is diagnostics plus the :class:`~contractc.output.Change` of each drifted
+A report is diagnostics plus the :class:`~contractc.output.outputs.Change` of each drifted
 file, so a formatter never needs to know what a code means: a new drift code
 prints in every format with no change here.  Formatters return text; the CLI
 decides the stream (:func:`stream_for`).
@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from contractc import __version__
-from contractc.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for, explain_command
+from contractc.report import __version__
+from contractc.report.diagnostics import Diagnostic, ExitCode, Severity, exit_code_for, explain_command
 
 if TYPE_CHECKING:  # the CLI imports this module for --help; keep it light
-    from contractc.output import Change
+    from contractc.output.outputs import Change
 
 SCHEMA_ID = "https://contractc.dev/schemas/check-report.schema.json"
 _FIX_COMMAND = r"`(contractc [^`]+)`"  # compiled on first use (re's cache): only a report with drift asks

@@ -1,6 +1,6 @@
 """The vocabulary of compiled receiver checks: one small immutable record (a NamedTuple) per kind of rule.
 
-A receiver check (:class:`contractc.model.Check`) compiles into one or more
+A receiver check (:class:`contractc.model.records.Check`) compiles into one or more
 rules, stored on it as ``Check.rules``; ``None`` there means its prose matched no
 kind and it is *not mechanised* (``build`` says so, the site marks it).  Every
 value below is read off the check's own prose (a form's template off the section

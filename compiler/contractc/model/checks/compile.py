@@ -1,4 +1,4 @@
-"""Stage 2 for receiver checks: each check's prose -> rules (:mod:`contractc.checks.rules`).
+"""Stage 2 for receiver checks: each check's prose -> rules (:mod:`contractc.model.checks.rules`).
 
 A check is split into clauses at each ``If `value`, ...`` (its condition: the
 rule applies only under those statuses); each clause must match one pattern of
@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from contractc.checks.forms import find_forms
-from contractc.checks import rules
-from contractc.checks.rules import Form, Rule, When
-from contractc.diagnostics import Diagnostic, Severity
-from contractc.model import Check, Contract, TextShape
+from contractc.model.checks.forms import find_forms
+from contractc.model.checks import rules
+from contractc.model.checks.rules import Form, Rule, When
+from contractc.report.diagnostics import Diagnostic, Severity
+from contractc.model.records import Check, Contract, TextShape
 
 _CODE = re.compile(r"`([^`]+)`")
 _CLAUSE = re.compile(r"\s(?=If `)")

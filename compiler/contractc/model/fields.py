@@ -9,8 +9,8 @@ transient, exactly as the schemas say.
 import re
 from typing import NamedTuple
 
-from contractc.model import ShapeSpec, Spec
-from contractc.notation import walk_props
+from contractc.model.records import ShapeSpec, Spec
+from contractc.model.notation import walk_props
 
 
 class FieldRow(NamedTuple):

@@ -2,7 +2,7 @@
 
 ``build`` stages every new file beside its target (``.NAME.PID.contractc-tmp``),
 then moves each into place, keeping the old file as ``.NAME.PID.contractc-bak``
-until every move succeeded (:mod:`contractc.output`).  An error or Ctrl-C
+until every move succeeded (:mod:`contractc.output.outputs`).  An error or Ctrl-C
 rolls back in-process; a SIGKILL or a power cut cannot.  So before the first
 file is staged, the plan is written to ``.contractc/journal.json`` (atomically:
 a reader sees the old journal or the new one), and its phase changes once:
@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Iterable
 
-from contractc.diagnostics import ContractcError, Diagnostic, Severity
+from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
 
 FOLDER = ".contractc"
 NAME = "journal.json"
@@ -76,7 +76,7 @@ def recover(root: str | os.PathLike[str]) -> list[Diagnostic]:
     """Finish or undo a build that was killed; a note per file it touched (empty when there was nothing to do)."""
     path = os.path.join(state_folder(root), NAME)
     try:
-        from contractc.files import read_bytes
+        from contractc.output.files import read_bytes
 
         plan = json.loads(read_bytes(path))
         phase, entries, folders = plan["phase"], list(plan["entries"]), list(plan["folders"])

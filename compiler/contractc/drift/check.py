@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from contractc.diagnostics import ContractcError, ExitCode
+from contractc.report.diagnostics import ContractcError, ExitCode
 
 if TYPE_CHECKING:
-    from contractc.report import Report
+    from contractc.report.format import Report
 
 REPORT_ONLY = ("root", "cache", "diff", "fmt", "quiet", "changed_since")
 """Options of ``check`` that only shape the report.  Every other option changes what is
@@ -25,13 +25,13 @@ without it; a clean full check is clean in every format, and for every ``--chang
 def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
     """The report of ``contractc check`` with the command's options ``params`` (by click parameter name),
     and the project's ``docs_url`` for the messages' ``see:`` links (empty when none, or not loaded)."""
-    from contractc.report import Report
+    from contractc.report.format import Report
 
     changed_since = params.get("changed_since")
     use_cache = bool(params.get("cache", True))
     changed = None
     if changed_since is not None:  # a bad ref is exit 2 even when the cache could answer
-        from contractc.changed import changed_files
+        from contractc.drift.changed import changed_files
 
         try:
             changed = changed_files(root, str(changed_since))
@@ -39,8 +39,8 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
             return Report.of(exc.diagnostics), ""
     options = {k: v for k, v in params.items() if k not in REPORT_ONLY}
     if use_cache:
-        from contractc.cache import confirm
-        from contractc.journal import state_folder
+        from contractc.output.cache import confirm
+        from contractc.output.journal import state_folder
 
         try:  # the cache is read from .contractc only when that is a plain folder of the project
             state_folder(root)
@@ -50,12 +50,12 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
         checked = confirm(root, options)
         if checked is not None:  # every file the last clean run read is byte-identical
             return Report.of([], checked=checked, since=changed_since), ""
-    from contractc.output import Mode
+    from contractc.output.outputs import Mode
     from contractc.pipeline import run
 
     site_pages = str(params["site_pages"]) if params.get("site_pages") is not None else None
     if use_cache:
-        from contractc.cache import recording
+        from contractc.output.cache import recording
 
         with recording(root) as record:
             result = run(root, Mode.CHECK, site_pages=site_pages)
@@ -67,7 +67,7 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
         return Report.of(result.diagnostics), result.docs_url
     diagnostics, changes, hidden = result.diagnostics, result.changes, 0
     if changed is not None:
-        from contractc.changed import limit_to_changes
+        from contractc.drift.changed import limit_to_changes
 
         diagnostics, changes, hidden = limit_to_changes(diagnostics, changes, changed, result.sources)
     kept = set(diagnostics)

@@ -1,6 +1,6 @@
 """Stage 2, model: the data-shape notation read into a typed field tree.
 
-The parser keeps a shape block as written (:class:`~contractc.model.Node`); this
+The parser keeps a shape block as written (:class:`~contractc.model.records.Node`); this
 module says what the writing *means*: ``string``, ``a | b``, ``"YYYY-MM-DD"``,
 ``{ ...full x... }``, and the comments real contracts use (``# ← TRANSIENT``,
 ``# optional — ...``, ``# reserved; default x``).  The result, a :class:`Spec`
@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from contractc.diagnostics import ContractcError, Diagnostic, Severity
-from contractc.model import Contract, DataShape, Field, Node, Project, Prop, ShapeSpec, Spec
+from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
+from contractc.model.records import Contract, DataShape, Field, Node, Project, Prop, ShapeSpec, Spec
 
 __all__ = ["Prop", "ShapeSpec", "Spec", "interpret", "interpret_project", "dangling_notes", "optional_notes", "transient_paths", "walk_props"]
 

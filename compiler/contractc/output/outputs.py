@@ -7,7 +7,7 @@ after a hard link (or, where links fail, a copy) keeps the old file; if
 anything fails or Ctrl-C arrives, the files already replaced are restored and
 the folders the build created are removed, so a failed build leaves every
 file as it was and no file is ever torn.  A build killed outright is finished
-by the next run from its journal (:mod:`contractc.journal`).
+by the next run from its journal (:mod:`contractc.output.journal`).
 
 Every output path obeys one rule (:func:`guard_paths`): it lies in an output
 folder, is made of plain names, and neither it nor a folder on its way is a
@@ -19,11 +19,11 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from contractc import journal
-from contractc.diagnostics import ContractcError, Diagnostic
-from contractc.files import read_bytes
-from contractc.load.names import all_plain
-from contractc.model import Span
+from contractc.output import journal
+from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.output.files import read_bytes
+from contractc.model.names import all_plain
+from contractc.model.records import Span
 
 
 class Mode(enum.Enum):
@@ -65,7 +65,7 @@ class Change(NamedTuple):
     """None: the file does not exist yet."""
     output: Output | None
     removable: bool = True
-    """For an orphan: build can prove it wrote it (:mod:`contractc.written`), so it may remove it."""
+    """For an orphan: build can prove it wrote it (:mod:`contractc.output.written`), so it may remove it."""
     edited: bool = False
     """For an orphan build may not remove: contractc recorded it, but its bytes changed since."""
     expected_path: str | None = None
@@ -75,7 +75,7 @@ class Change(NamedTuple):
 def guard_paths(root: Path, outputs: OutputSet) -> None:
     """Refuse (``unsafe-path``) any output path outside the one rule of the module docstring.
 
-    Generated names were checked where they were read (:mod:`contractc.load.names`);
+    Generated names were checked where they were read (:mod:`contractc.model.names`);
     this is the last line, for every path whatever produced it.
     """
     problems = []
@@ -117,7 +117,7 @@ def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
     """Every generated file whose bytes differ from disk, and every orphan, in path order.
 
     A symbolic link in an owned folder is refused, never followed; staged or backup files of an
-    interrupted build are not orphans (see :mod:`contractc.journal`).
+    interrupted build are not orphans (see :mod:`contractc.output.journal`).
     """
     changes = []
     for path in sorted(outputs.files):
@@ -143,7 +143,7 @@ def diff_against_disk(root: Path, outputs: OutputSet) -> list[Change]:
                 except OSError as exc:
                     raise ContractcError(_unreadable_output(rel, exc)) from None
                 if proof is None:
-                    from contractc.written import Proof
+                    from contractc.output.written import Proof
 
                     proof = Proof.load(root, outputs)
                 changes.append(Change(rel, None, data, None, proof.wrote(rel, data), edited=proof.edited(rel, data)))

@@ -2,14 +2,15 @@
 
 What a target must hold (``build`` writes it, ``check`` compares it) and what a
 role-file prompt is (``prompts/<agent>/<shape>.full.md``: the role file's body,
-then the shape's dispatch bundle) are computed here, below the stages, because
-more than one stage needs them: emit writes them, the site publishes the role
-prompts byte for byte (:mod:`contractc.site.pages`), and the pipeline compares
-targets.  Only two things change in a target: the bytes between a region's
-marker lines (replaced by contract slices, never re-serialised) and the begin
-marker itself (rewritten to carry ``sha256=`` of those bytes).  Every other
-byte is copied through, so line endings, a BOM, trailing blanks and a missing
-final newline outside the regions survive; output.py keeps the file mode.
+then the shape's dispatch bundle) are computed here, because more than one
+emitter needs them: the regions emitter (:mod:`contractc.emit.regions`) refills
+targets, the role-prompt emitter writes the role prompts, and the site pages
+publish them byte for byte (:mod:`contractc.emit.site`).  Only two things change
+in a target: the bytes between a region's marker lines (replaced by contract
+slices, never re-serialised) and the begin marker itself (rewritten to carry
+``sha256=`` of those bytes).  Every other byte is copied through, so line
+endings, a BOM, trailing blanks and a missing final newline outside the regions
+survive; :mod:`contractc.output.outputs` keeps the file mode.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import hashlib
 from collections.abc import Callable
 
 from contractc.load.references import region_bytes
-from contractc.model import Project, Region, TargetFile
+from contractc.model.records import Project, Region, TargetFile
 
 __all__ = ["Refill", "begin_marker", "render_target", "renderer", "role_prompts"]
 

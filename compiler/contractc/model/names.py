@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from contractc.diagnostics import Diagnostic
-from contractc.model import Span
+from contractc.report.diagnostics import Diagnostic
+from contractc.model.records import Span
 
 _PLAIN = re.compile(r"[A-Za-z0-9._-]+")
 

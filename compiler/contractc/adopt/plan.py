@@ -1,0 +1,44 @@
+"""What ``adopt`` will do, computed in full before anything is written: the :class:`Plan`, shown by
+:mod:`contractc.adopt.show` and reported by :mod:`contractc.adopt.report`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from contractc.adopt.checks import CheckList
+from contractc.output.outputs import Change
+from contractc.scan import ScanResult
+from contractc.scan.blocks import Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Rewritten:
+    """An adopted copy whose bytes change, and why."""
+
+    unit: Unit
+    shape: str
+    why: str
+
+
+@dataclass(slots=True)
+class Plan:
+    contract: str
+    """Project-relative path of the contract to write ('' when there is nothing to adopt)."""
+    changes: list[Change] = field(default_factory=list)
+    """Every file to write, in path order (contract, contractc.yaml, targets, outputs)."""
+    shapes: dict[str, str] = field(default_factory=dict)
+    """scan's shape id -> the id in the contract (what each region names)."""
+    rewritten: list[Rewritten] = field(default_factory=list)
+    skipped: list[tuple[Unit, str]] = field(default_factory=list)
+    """Copies left as they are, with the reason."""
+    allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
+    """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
+    checks: list[tuple[str, CheckList]] = field(default_factory=list)
+    """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
+    unchecked: list[tuple[str, Unit]] = field(default_factory=list)
+    """(shape id as scan named it, a copy that carries no receiver-check list while another copy does)."""
+    carried: dict[str, CheckList] = field(default_factory=dict)
+    """Shape id as scan named it -> the receiver-check list the contract holds (the first copy's)."""
+    replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
+    scan: ScanResult | None = None
