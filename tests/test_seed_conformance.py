@@ -61,25 +61,32 @@ def test_the_two_design_auditor_shapes_are_told_apart(seeds, tmp_path, run_cli):
 
 
 def _points(d: str, steps: int = 200) -> list[tuple[float, float]]:
-    """Points along an edge's path: a cubic curve (``M C``) or a polyline (``M L L ...``)."""
+    """Points along an edge's path: ``M``, then cubic curves (``C``) and lines (``L``)."""
     import re
 
-    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
-    pairs = list(zip(numbers[::2], numbers[1::2]))
-    if " C" in d:
-        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pairs
-        return [
-            (
-                (1 - t) ** 3 * x0 + 3 * (1 - t) ** 2 * t * x1 + 3 * (1 - t) * t * t * x2 + t**3 * x3,
-                (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y1 + 3 * (1 - t) * t * t * y2 + t**3 * y3,
-            )
-            for t in (i / steps for i in range(steps + 1))
-        ]
-    return [
-        (a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps)
-        for a, b in zip(pairs, pairs[1:])
-        for i in range(steps + 1)
-    ]
+    points: list[tuple[float, float]] = []
+    here = (0.0, 0.0)
+    for command, numbers in re.findall(r"([MCL])([^MCL]*)", d):
+        values = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", numbers)]
+        pairs = list(zip(values[::2], values[1::2]))
+        if command == "M":
+            here = pairs[-1]
+        elif command == "C":
+            (x0, y0), ((x1, y1), (x2, y2), (x3, y3)) = here, pairs
+            for i in range(steps + 1):
+                t = i / steps
+                points.append(
+                    (
+                        (1 - t) ** 3 * x0 + 3 * (1 - t) ** 2 * t * x1 + 3 * (1 - t) * t * t * x2 + t**3 * x3,
+                        (1 - t) ** 3 * y0 + 3 * (1 - t) ** 2 * t * y1 + 3 * (1 - t) * t * t * y2 + t**3 * y3,
+                    )
+                )
+            here = pairs[-1]
+        else:
+            for target in pairs:
+                points += [(here[0] + (target[0] - here[0]) * i / steps, here[1] + (target[1] - here[1]) * i / steps) for i in range(steps + 1)]
+                here = target
+    return points
 
 
 def test_no_edge_of_the_seed_graph_crosses_a_mode_label(seeds, tmp_path):
@@ -102,3 +109,6 @@ def test_no_edge_of_the_seed_graph_crosses_a_mode_label(seeds, tmp_path):
         box = (right - len(text) * width, base - 9, right, base + 2)  # right-aligned at x, baseline at y
         crossing = [d for d in edges if any(box[0] < px < box[2] and box[1] < py < box[3] for px, py in _points(d))]
         assert crossing == [], f"{text!r} is crossed by {crossing}"
+        # and the edge right under it is its own: the one that runs level there ends at the label's shape
+        under = [d for d in edges if any(box[0] < px < box[2] and base + 2 <= py <= base + 8 for px, py in _points(d))]
+        assert len(under) == 1 and under[0].endswith(f",{base + 5:.1f}"), (text, under)

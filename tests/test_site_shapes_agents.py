@@ -55,7 +55,7 @@ def test_every_shape_of_this_repository_is_on_its_graph(tmp_path):
     assert len(shapes) >= 6 and shapes <= nodes
 
 
-def test_an_agent_that_only_holds_a_data_shape_gets_a_page_and_a_node(tmp_path):
+def test_an_agent_that_only_holds_a_data_shape_gets_a_page_and_a_node(tmp_path, run_cli):
     contract = "# C\n\n## Brief\n\n```yaml\nbrief:\n  goal: string\n```\n"
     root = write_tree(
         tmp_path / "p",
@@ -66,11 +66,12 @@ def test_an_agent_that_only_holds_a_data_shape_gets_a_page_and_a_node(tmp_path):
             "<!-- contractc:begin shape=brief -->\n<!-- contractc:end -->\n",
         },
     )
+    assert run_cli("build", "--root", str(root)).code == 0
     pages = pages_of(root)
     agent = pages["contracts/agents/planner.md"]
     assert agent.startswith("# planner {#planner}\n\nPlans the work.\n\n")
     assert "*File:* `skills/planner/SKILL.md` ([as it is](../files/planner.md.txt))" in agent
-    assert "| [brief](../shapes/brief.md) | data | `skills/planner/SKILL.md:8` `shape=brief` | a copy of the shape |" in agent
+    assert "| [brief](../shapes/brief.md) | data | `skills/planner/SKILL.md` `shape=brief` | a copy of the shape |" in agent
     assert pages["contracts/files/planner.md.txt"] == (root / "skills/planner/SKILL.md").read_text()
     nodes, edges = graph_of(pages["contracts/index.md"])
     assert nodes == {"agent:planner", "shape:brief"} and edges == ["cc-edge cc-held"]
@@ -95,10 +96,10 @@ def test_a_shape_page_says_where_it_is_copied_and_what_refers_to_it(tmp_path):
     pages = pages_of(root)
     plan = pages["contracts/shapes/plan.md"]
     assert "| Copied into | [`lead`](../agents/lead.md) ([where](#shape-copies)) |" in plan
-    assert "| [`lead`](../agents/lead.md) | `agents/lead.md:3` `section=plan` | the section that defines it |" in plan
+    assert "| [`lead`](../agents/lead.md) | `agents/lead.md` `section=plan` | the section that defines it |" in plan
     assert "## Referenced by {#shape-referenced-by}\n\n- [review](review.md#review-of), field `of`\n" in plan
     report = pages["contracts/shapes/report.md"]
-    assert "| [`lead`](../agents/lead.md) | `agents/lead.md:5` `bundle=report` | its dispatch snippet |" in report
+    assert "| [`lead`](../agents/lead.md) | `agents/lead.md` `bundle=report` | its dispatch snippet |" in report
     assert "## Referenced by" not in pages["contracts/shapes/review.md"]
 
 
@@ -136,5 +137,25 @@ def test_an_agent_page_lists_what_it_returns_and_receives_and_links_its_file(tmp
     assert "## Returns {#agent-produces}" in worker and "[WorkReturn](../shapes/workreturn.md)" in worker
     lead = pages["contracts/agents/lead.md"]
     assert "## Receives {#agent-receives}" in lead
-    assert "| [task_brief](../shapes/task_brief.md) | data | `agents/lead.md:8` `shape=task_brief` | a copy of the shape |" in lead
+    assert "| [task_brief](../shapes/task_brief.md) | data | `agents/lead.md` `shape=task_brief` | a copy of the shape |" in lead
     assert pages["contracts/files/lead.md.txt"] == (root / "agents/lead.md").read_text()
+
+
+def test_stored_pages_of_a_project_with_regions_are_current_right_after_build(tmp_path, run_cli):
+    """The pages show each agent's file as build writes it, and no line a build's filling would move:
+    build then check is clean, and a second build writes nothing."""
+    root = tmp_path / "p"
+    assert run_cli("init", str(root)).code == 0
+    config = root / "contractc.yaml"
+    config.write_text(config.read_text().replace("  schemas: schemas ", "  site: docs\n  schemas: schemas "))
+    assert "site: docs" in config.read_text()
+    for name in ("worker", "lead"):  # regions not yet filled, as in a fresh project
+        agent = root / f"agents/{name}.md"
+        agent.write_text(re.sub(r"(<!-- contractc:begin [^ ]+) sha256=\w+ -->\n.*?(<!-- contractc:end -->)", r"\1 -->\n\2", agent.read_text(), flags=re.S))
+    assert "sha256=" not in (root / "agents/lead.md").read_text()
+    build = run_cli("build", "--root", str(root))
+    assert build.code == 0 and "wrote docs/contracts/files/lead.md.txt" in build.out
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    assert check.code == 0, check.out
+    assert (root / "docs/contracts/files/lead.md.txt").read_bytes() == (root / "agents/lead.md").read_bytes()
+    assert "wrote" not in run_cli("build", "--root", str(root)).out

@@ -296,15 +296,16 @@ def describe_file(data: bytes) -> str:
 
 
 def _agent_files(project: Project, layout: Layout) -> dict[str, tuple[str, bytes]]:
-    """Agent -> (project path, bytes) of its file, which its page links to (a role file, or a target)."""
+    """Agent -> (project path, bytes) of its file, which its page links to: a target as ``build`` writes it
+    (its regions filled, so a stored page never lags the build that stores it), a role file as it is."""
+    from contractc.emit.filled import render_target
+
     roles = {r.path: r.data for r in project.roles}
     found = {}
     for agent in layout.agents:
         if agent.file:
-            data = roles.get(agent.file)
-            if data is None:
-                target = project.target(agent.file)
-                data = target.data if target is not None else None
+            target = project.target(agent.file)
+            data = render_target(project, target) if target is not None else roles.get(agent.file)
             if data is not None:
                 found[agent.name] = (agent.file, data)
     return found

@@ -55,8 +55,6 @@ class Holding(NamedTuple):
 
     path: str
     """The target file (an agent's or a skill's)."""
-    line: int
-    """The begin marker's line."""
     label: str
     """The region as its marker names it: ``shape=task_brief``."""
     how: HoldKind
@@ -246,13 +244,13 @@ def _holdings(project: Project, problems: list[Diagnostic]) -> list[tuple[str, l
         for region in target.regions:
             if region.sources is None:
                 continue
-            line, label = region.marker.line, region.label
+            label = region.label  # no line: build's filling of the regions above it would move it
             if region.kind in ("shape", "bundle"):
-                held.append(Holding(target.path, line, label, "copies" if region.kind == "shape" else "dispatches", region.ref))
+                held.append(Holding(target.path, label, "copies" if region.kind == "shape" else "dispatches", region.ref))
                 continue
             for span in region.sources:
                 held.extend(
-                    Holding(target.path, line, label, "embeds", shape_id)
+                    Holding(target.path, label, "embeds", shape_id)
                     for start, end, shape_id in inside.get(span.path, ())
                     if span.start <= start and end <= span.end
                 )

@@ -25,6 +25,8 @@ from contractc.model.layout import Layout
 
 CHAR_WIDTH = 7.4
 """Width of one character of the 13px label font, in px (a generous mean, so labels fit)."""
+MODE_CHAR = CHAR_WIDTH * 11 / 13
+"""Width of one character of the 11px mode labels."""
 ROW = 46
 GAP = 70
 PAD = 12
@@ -48,7 +50,7 @@ def graph_svg(layout: Layout, shapes: list[Shape], link: Callable[[str], str]) -
         return ""
     columns = _columns(nodes, edges)
     widths = [max(len(nodes[k].label) for k in col) * CHAR_WIDTH + 2 * PAD for col in columns]
-    gap = max([GAP] + [len(mode) * 6.2 + 24 for _, _, mode in edges])  # room for a mode label between columns
+    gap = max([GAP] + [len(mode) * MODE_CHAR + 64 for _, _, mode in edges])  # a mode label's run, and a bend before it
     xs = [left + gap * i + 1 for i, left in enumerate(accumulate(widths[:-1], initial=0))]
     height = max(len(col) for col in columns) * ROW
     where: dict[str, tuple[float, float, float]] = {}  # key -> (x, centre y, width)
@@ -92,12 +94,18 @@ def graph_svg(layout: Layout, shapes: list[Shape], link: Callable[[str], str]) -
             sx, tx = x1 + w1 / 2, x2 + 20
             d = f"M{sx:.1f},{y1 + 14:.1f} L{sx:.1f},{dip:.1f} L{tx:.1f},{dip:.1f} L{tx:.1f},{y2 + 15:.1f}"
         else:
-            bend = (end - start) / 2
-            d = f"M{start:.1f},{y1:.1f} C{start + bend:.1f},{y1:.1f} {end - bend:.1f},{y2:.1f} {end:.1f},{y2:.1f}"
+            # A mode's edge bends first and runs level under its label for the label's length.
+            knee = end - len(mode) * MODE_CHAR - 12 if mode else end
+            bend = (knee - start) / 2
+            d = f"M{start:.1f},{y1:.1f} C{start + bend:.1f},{y1:.1f} {knee - bend:.1f},{y2:.1f} {knee:.1f},{y2:.1f}"
+            if mode:
+                d += f" L{end:.1f},{y2:.1f}"
         style = "cc-edge cc-held" if (source, target) in held else "cc-edge"
         out.append(f'<path class="{style}" d="{d}" marker-end="url(#cc-arrow)"/>')
         if mode:
-            labels.append(_mode_label(mode, end, y1, y2))
+            labels.append(f'<text class="cc-mode" x="{end - 6:.1f}" y="{y2 - 5:.1f}">{escape(mode)}</text>')
+    # A mode label sits just above the level run its own edge ends with, right-aligned on the shape's box:
+    # only that edge runs there (a shape has one producer), so no edge crosses it and none is taken for its.
     out += labels  # above every edge, each on a halo of the page's colour
     for key, (x, y, w) in where.items():
         node = nodes[key]
@@ -111,19 +119,6 @@ def graph_svg(layout: Layout, shapes: list[Shape], link: Callable[[str], str]) -
         )
     out += ["</svg>", "</div>"]
     return "\n".join(out) + "\n"
-
-
-def _mode_label(mode: str, end: float, y_from: float, y_to: float) -> str:
-    """A producer's mode, written by the end of its edge, right-aligned on the shape's box.
-
-    An edge reaches its shape level with the shape's centre, and no other edge ends at that box's
-    left side (a shape has one producer).  The label goes on the side its own edge does not come
-    from (below an edge that comes down, above one that comes up or runs level), so its edge
-    never crosses it, and away from the middle of the gap, where the edges from a producer of
-    several modes fan out across each other.
-    """
-    y = y_to + 15 if y_from < y_to else y_to - 7
-    return f'<text class="cc-mode" x="{end - 6:.1f}" y="{y:.1f}">{escape(mode)}</text>'
 
 
 def _graph(

@@ -125,7 +125,7 @@ def root(context, missing=missing):
             yield ') | '
             yield escape(environment.getattr(environment.getattr(l_1_item, 'shape'), 'kind'))
             yield ' | '
-            yield escape(t_2(markup_join((environment.getattr(environment.getattr(l_1_item, 'held'), 'path'), ':', environment.getattr(environment.getattr(l_1_item, 'held'), 'line'), ))))
+            yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'held'), 'path')))
             yield ' '
             yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'held'), 'label')))
             yield ' | '

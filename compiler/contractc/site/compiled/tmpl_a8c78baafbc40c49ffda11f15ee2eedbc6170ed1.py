@@ -287,7 +287,7 @@ def root(context, missing=missing):
             yield ']('
             yield escape(context.call((undefined(name='link') if l_0_link is missing else l_0_link), environment.getattr(l_1_item, 'page'), _loop_vars=_loop_vars))
             yield ') | '
-            yield escape(t_2(markup_join((environment.getattr(environment.getattr(l_1_item, 'held'), 'path'), ':', environment.getattr(environment.getattr(l_1_item, 'held'), 'line'), ))))
+            yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'held'), 'path')))
             yield ' '
             yield escape(t_2(environment.getattr(environment.getattr(l_1_item, 'held'), 'label')))
             yield ' | '
