@@ -76,7 +76,7 @@ def render_site(
     contracts index as the site's home page (``index.md``), for a ``docs/`` without one.
     """
     root = Path(project.root) if root is None else root
-    layout = site_layout(project)
+    layout = site_layout(project, holdings=True)
     if layout.problems:  # a target the site cannot read: its copies would be missing from the pages
         raise ContractcError(list(layout.problems))
     if directory_urls is None:

@@ -137,8 +137,14 @@ def named_prefix(config: Config) -> str:
     return ""
 
 
-def site_layout(project: Project) -> Layout:
-    """Every page and anchor of the site; two pages on one path is a ``site-collision``."""
+def site_layout(project: Project, holdings: bool = False) -> Layout:
+    """Every page and anchor of the site; two pages on one path is a ``site-collision``.
+
+    ``holdings`` also reads every target file for the regions that hold shapes (who copies what,
+    :class:`Holding`), and gives a page to each agent or skill whose file holds one: the site's pages
+    show them.  Without it (link checking, ``diff``) no target is read: a clean ``check`` passes a
+    current target without finding its regions.
+    """
     prefix = project.config.site.prefix
     base = f"{prefix}/" if prefix else ""
     pages = [Page(f"{base}index.md", "index", "Contracts", "")]
@@ -173,7 +179,7 @@ def site_layout(project: Project) -> Layout:
         pages.append(Page(path, "shape", shape_title(shape), shape.id))
         anchors.extend(_shape_anchors(contract, shape, path, specs))
     target_problems: list[Diagnostic] = []
-    agents = participants(project, target_problems)
+    agents = participants(project, target_problems if holdings else None)
     for agent in agents:
         pages.append(Page(f"{base}agents/{agent.name}.md", "agent", agent.name, agent.name))
     return Layout(prefix, tuple(pages), tuple(anchors), agents, specs, tuple(target_problems))
@@ -184,8 +190,9 @@ def shape_title(shape: Shape) -> str:
 
 
 def participants(project: Project, problems: list[Diagnostic] | None = None) -> tuple[Agent, ...]:
-    """Every producer and consumer named by a text shape, and every agent or skill whose file holds a
-    region of a shape, sorted by name; a target's marker problems go to ``problems`` (it is skipped)."""
+    """Every producer and consumer named by a text shape, sorted by name; given ``problems``, also every agent
+    or skill whose file holds a region of a shape (a target's marker problems go to ``problems``, and it is
+    skipped)."""
     produces: dict[str, list[str]] = {}
     receives: dict[str, list[str]] = {}
     for _, shape in project.shapes():
@@ -195,7 +202,7 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
                 receives.setdefault(consumer, []).append(shape.id)
     files = {name: path for name, path in project.config.agents}
     holds: dict[str, list[Holding]] = {}
-    for path, held in _holdings(project, [] if problems is None else problems):
+    for path, held in _holdings(project, problems) if problems is not None else ():
         name = next((n for n, p in files.items() if p == path), None) or agent_name(path)
         if name_problem(name):  # it names a page: `agents/rédacteur.md` is the page of `redacteur`
             name = _ascii(name)
@@ -203,11 +210,13 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
                 continue  # no page can carry its name; its shapes' pages still list nothing of it
         files.setdefault(name, path)
         holds.setdefault(name, []).extend(held)
-    for name in {*produces, *receives}:
-        if name not in files:  # a target named after the agent, without regions: still its file
-            found = next((p for p in project.targets.paths if agent_name(p) == name), None)
-            if found:
-                files[name] = found
+    if problems is not None:  # a target named after the agent, without regions, is still its file
+        named: dict[str, str] = {}
+        for path in project.targets.paths:
+            named.setdefault(agent_name(path), path)
+        for name in {*produces, *receives} - files.keys():
+            if name in named:
+                files[name] = named[name]
     names = sorted({*produces, *receives, *holds})
     return tuple(
         Agent(n, tuple(produces.get(n, ())), tuple(receives.get(n, ())), files.get(n, ""), tuple(holds.get(n, ())))

@@ -101,7 +101,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             LOG.warning("contractc: %s", problem.format())
         self.generated = {path for path in pages if path.endswith(".md")}
         if self.user_nav:
-            config.nav = place_in_nav(self.user_nav, site_layout(project).pages)
+            config.nav = place_in_nav(self.user_nav, site_layout(project, holdings=True).pages)
         for path, data in pages.items():
             # Pages stored on disk by `contractc build --site-pages` are the same bytes; the
             # in-memory ones win so a stale stored copy never reaches the site.
