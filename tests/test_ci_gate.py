@@ -109,7 +109,7 @@ def _action_copy(dest: Path) -> Path:
     for name in ("pyproject.toml", "README.md"):
         dest.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, dest / name)
-    for name in ("compiler", "scripts"):
+    for name in ("compiler", "scripts", "site_templates"):
         shutil.copytree(REPO / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     return dest / "scripts" / ACTION.name
 
@@ -127,6 +127,7 @@ def test_action_script_installs_contractc_and_annotates_drift(tmp_path, run_cli)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(REPO / name, source / name)
     shutil.copytree(REPO / "compiler", source / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(REPO / "site_templates", source / "site_templates")
     env = _clean_env(
         INPUT_ROOT="plugin",
         INPUT_SITE="auto",

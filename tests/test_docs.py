@@ -145,6 +145,44 @@ def test_every_example_command_in_the_docs_names_a_real_command_and_its_options(
     assert not wrong, "\n".join(wrong)
 
 
+def _layout_block() -> str:
+    text = (REPO / "README.md").read_text("utf-8")
+    return text.split("\n## Layout\n", 1)[1].split("```", 2)[1]
+
+
+def _listed_in_readme() -> set[str]:
+    """The package's files the README's Layout tree names: ``cli.py``, ``load/``, ``load/config.py``, ..."""
+    listed: set[str] = set()
+    package = None
+    for line in _layout_block().splitlines():
+        if line.startswith("  ") and not line.startswith("   "):  # an entry of compiler/contractc/
+            name = line.split()[0]
+            package = name.rstrip("/") if name.endswith("/") else None
+            listed.add(name)
+        elif package and line.startswith(" " * 20) and not line.startswith(" " * 21):  # a module of that package
+            name = line.split()[0]
+            if name.endswith("/"):  # a package inside it: its modules after the colon
+                listed.add(f"{package}/{name}")
+                listed.update(f"{package}/{name}{m.strip()}.py" for m in line.split(":", 1)[1].split(","))
+            else:
+                listed.add(f"{package}/{name}.py")
+    return listed
+
+
+def test_the_readme_layout_is_the_tree():
+    root = REPO / "compiler" / "contractc"
+    on_disk = {p.name + "/" if p.is_dir() else p.name for p in root.iterdir() if p.name != "__pycache__"}
+    for init in root.rglob("__init__.py"):
+        package = init.parent
+        if package == root:
+            continue
+        rel = package.relative_to(root).as_posix()
+        on_disk.add(rel + "/")
+        on_disk.update(f"{rel}/{p.name}" for p in package.glob("*.py") if p.name != "__init__.py")
+    assert _listed_in_readme() == on_disk
+    assert _layout_block().lstrip("\n").startswith("site_templates/ ") and (REPO / "site_templates").is_dir()
+
+
 def test_no_install_command_claims_a_package_index_and_the_site_extra_is_given():
     """contractc is installed from a checkout or a git URL: a plain `pip install contractc` would fail."""
     import re

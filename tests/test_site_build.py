@@ -193,6 +193,16 @@ def test_a_contract_error_stops_the_site_build_with_the_located_message(tmp_path
     )
 
 
+def test_pyproject_lists_every_package_and_the_shipped_templates():
+    """A package left out of pyproject's list would be missing from the wheel (the editable install still finds it)."""
+    import tomllib
+
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    on_disk = {".".join(p.parent.relative_to(REPO / "compiler").parts) for p in (REPO / "compiler" / "contractc").rglob("__init__.py")}
+    assert set(setuptools["packages"]) == on_disk | {"contractc.site_templates"}
+    assert setuptools["package-dir"]["contractc.site_templates"] == "site_templates"
+
+
 def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
     setuptools = pytest.importorskip(
         "setuptools", reason="building the wheel offline needs setuptools (the test extra installs it)"
@@ -207,6 +217,7 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(REPO / name, source / name)
     shutil.copytree(REPO / "compiler", source / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(REPO / "site_templates", source / "site_templates")
     built = subprocess.run(
         [
             sys.executable,
@@ -231,7 +242,10 @@ def test_a_wheel_installed_elsewhere_renders_the_same_site(tmp_path):
         names = archive.namelist()
         archive.extractall(tmp_path / "installed")
     shipped = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("contractc/site_templates/"))
-    assert shipped == sorted(p.name for p in (REPO / "compiler" / "contractc" / "site_templates").iterdir())
+    assert shipped == sorted(p.name for p in (REPO / "site_templates").iterdir())
+    # every module of the source is in the wheel (pyproject lists the packages, site_templates among them)
+    sources = {p.relative_to(REPO / "compiler").as_posix() for p in (REPO / "compiler" / "contractc").rglob("*.py")}
+    assert sources - set(names) == set()
     assert any(n.endswith("entry_points.txt") for n in names)
     # `contractc explain` reads the drift-codes page from the package: the wheel holds the page itself
     assert archive_page(tmp_path / "installed") == (REPO / "docs/drift-codes.md").read_bytes()

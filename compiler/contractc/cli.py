@@ -2,7 +2,7 @@
 
 ``main(argv) -> int`` runs in-process (the tests call it); the exit-code policy
 is :class:`~contractc.report.diagnostics.ExitCode`: 0 clean, 1 drift or failed
-validation, 2 bad input or usage, 3 internal error, 130 interrupted.
+validation, 2 bad input or usage, 3 internal error, 130 interrupted (143 on SIGTERM).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def cli(debug: bool) -> None:
                                breaks producers, receivers or links unaccepted
 
     Exit codes: 0 clean, 1 drift, failed validation or a breaking change, 2 bad input or usage,
-    3 internal error (a bug: please report it), 130 interrupted (after rollback).
+    3 internal error (a bug: please report it), 130 interrupted by Ctrl-C, 143 by SIGTERM (the message says how the files are).
     """
 
 
@@ -509,21 +509,61 @@ def main(argv: list[str] | None = None) -> int:
         from contractc.report.diagnostics import Diagnostic
 
         return _fail([Diagnostic("argv", 1, nul + 1, "unsafe-path", f"argument {nul + 1} holds a NUL byte", "no file name can hold one")])
+    written = sys.modules.get("contractc.output.outputs")  # imported only by a run that may write
+    if written is not None:
+        written.WROTE.clear()
+    terminated = _on_sigterm()
     try:
         code = cli.main(args=argv, prog_name="contractc", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
         return 2  # ExitCode.BAD_INPUT
-    except (click.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort; a write rolled back before this
-        click.echo("contractc: interrupted; every file is as it was before this run", err=True)
-        return 130  # ExitCode.INTERRUPTED
+    except (click.Abort, KeyboardInterrupt) as exc:  # click turns Ctrl-C into Abort; a write is whole before this
+        return _interrupted(exc)
     except Exception as exc:
         from contractc.report.diagnostics import ContractcError
 
         if isinstance(exc, ContractcError):
             return _fail(exc.diagnostics)
         return _internal_error(exc, sys.argv[1:] if argv is None else argv)
+    finally:
+        terminated()
     return int(code or 0)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM outside a write: the run stops as on Ctrl-C (a write holds it off until it is whole)."""
+
+
+def _on_sigterm():
+    """SIGTERM stops the run as Ctrl-C does (exit 143); returns what restores the previous handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum, frame):
+        raise _Terminated()
+
+    old = signal.signal(signal.SIGTERM, stop)
+    return lambda: signal.signal(signal.SIGTERM, old)
+
+
+def _interrupted(exc: BaseException) -> int:
+    """The message of a run stopped by Ctrl-C or SIGTERM, saying truthfully how the files are; ``128 + signal``."""
+    from contractc.output.outputs import WROTE, Interrupted
+
+    cause = exc.__cause__ or exc.__context__ if isinstance(exc, click.Abort) else exc
+    if isinstance(cause, Interrupted):
+        click.echo(f"contractc: interrupted; {cause.state}", err=True)
+        return 128 + cause.signum
+    signum = 15 if isinstance(cause, _Terminated) else 2
+    if WROTE:
+        click.echo(f"contractc: interrupted after this run wrote {sum(WROTE)} file(s), each whole and new", err=True)
+    else:
+        click.echo("contractc: interrupted; this run wrote no file", err=True)
+    return 128 + signum  # ExitCode.INTERRUPTED for Ctrl-C
 
 
 def _internal_error(exc: Exception, argv: list[str]) -> int:

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from contractc.report.diagnostics import ContractcError, Diagnostic, ExitCode, exit_code_for
 from contractc import emit
 from contractc.load import load_project
-from contractc.load.config import CONFIG_NAME
+from contractc.load.config import CONFIG_NAME, journal_trust
 from contractc.model.records import Project
+from contractc.output import journal
 from contractc.output.journal import find_leftovers, leftover_diagnostic, recover, remove_leftovers
 from contractc.output.outputs import Change, Mode, OutputSet, diff_against_disk, guard_paths, write_changes
 
@@ -190,14 +191,32 @@ def run(
     ``force``; an orphaned region); it writes, then still reports, the drift it
     cannot fix (a restatement, a broken pin, a dangling link).  ``site_pages``
     is ``--site-pages DIR`` (see :func:`compile_project`).
+
+    Build holds the run lock (:func:`contractc.output.journal.hold`) from its recovery to its last write;
+    check recovers an interrupted build only when no run holds the lock, else it reads as things are.
     """
+    if mode is not Mode.BUILD:
+        return _run(root, mode, only, force, site_pages)
+    try:
+        with journal.hold(root):
+            return _run(root, mode, only, force, site_pages)
+    except ContractcError as exc:  # the lock could not be taken
+        return Result(mode, exc.diagnostics, [], 0, set(), refused=False, notes=[], docs_url="", attached={})
+
+
+def _run(root: Path, mode: Mode, only: Iterable[str], force: bool, site_pages: str | None) -> Result:
     from contractc.drift import FINDERS, explain, refuses_build
     from contractc.drift.outputs import drift_diagnostic
     from contractc.report.progress import stage
 
     docs_url, sources, checked, notes = "", set(), 0, []  # what a run that stops at bad input still reports
     try:
-        recovered = recover(root)
+        busy = False
+        trust = journal_trust(root, site_pages)
+        if mode is Mode.BUILD:
+            recovered = recover(root, trust)
+        else:
+            recovered, busy = journal.recover_unless_busy(root, trust)
         stage("loading contracts")
         project = _load(root, site_pages)
         docs_url = project.config.docs_url
@@ -232,7 +251,8 @@ def run(
             drifted = [drift_diagnostic(c) for c in kept]
         else:
             notes = recovered
-            drifted += [leftover_diagnostic(rel) for rel in leftovers]
+            if not busy:  # a running build's staged files are its own, not leftovers
+                drifted += [leftover_diagnostic(rel) for rel in leftovers]
         diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
         attached = {}
         if mode is Mode.CHECK:
@@ -251,7 +271,11 @@ def write(root: Path, outputs: OutputSet, changes: list[Change], leftovers: list
     from contractc.report.progress import stage
 
     verify_changes(changes)
-    remove_leftovers(root, leftovers)
+    restored = set(remove_leftovers(root, leftovers))
+    if restored:  # what build put back is what the files now hold
+        from contractc.output.files import read_bytes
+
+        changes = [c._replace(actual=read_bytes(root / c.path, follow=False)) if c.path in restored else c for c in changes]
     if changes:
         stage(f"writing {len(changes)} files")
     write_changes(root, changes)

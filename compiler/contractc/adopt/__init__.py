@@ -19,7 +19,7 @@ The plan is computed in full before anything is written:
 from __future__ import annotations
 
 import glob
-import tempfile
+import os
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
@@ -63,8 +63,19 @@ def plan_adoption(
                 "(`contractc check` names each with the region markers to use)",
             )
         )
-    slug = slugify(name or root.resolve().name) or "handoffs"
+    slug = _contract_name(root, name)
     contract_path = f"contracts/{slug}.md"
+    if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
+        raise ContractcError(
+            Diagnostic(
+                "contracts",
+                1,
+                1,
+                "unsafe-path",
+                "contracts is not a folder: adopt writes the contract into the contracts/ folder",
+                "move it away, then run adopt again",
+            )
+        )
     if (root / contract_path).exists():
         raise ContractcError(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
@@ -149,7 +160,8 @@ def adopt(
             from contractc.report.progress import stage
 
             stage(f"writing {len(plan.changes)} files")
-            write_changes(root, plan.changes)
+            # the configuration first: a journal of adopt --write cut short always holds it, on disk or staged
+            write_changes(root, sorted(plan.changes, key=lambda c: (c.path != CONFIG_NAME, c.path)))
     except ContractcError as exc:
         if fmt == "text":
             return Outcome.failed(exc.diagnostics)
@@ -270,8 +282,10 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
 
     stage(f"compiling the plan ({len(files)} files)")
 
-    with tempfile.TemporaryDirectory(prefix="contractc-adopt-") as scratch:
-        base = Path(scratch)
+    from contractc.output.journal import scratch
+
+    with scratch(root) as folder:
+        base = Path(folder)
         for rel, data in {contract_path: contract, CONFIG_NAME: config, **files}.items():
             (base / rel).parent.mkdir(parents=True, exist_ok=True)
             (base / rel).write_bytes(data)
@@ -338,6 +352,43 @@ def _read(path: Path) -> bytes | None:
         return path.read_bytes()
     except FileNotFoundError:
         return None
+
+
+MAX_NAME = 100
+"""The longest contract name (``--name``): a file name, far below any file system's limit."""
+
+
+def _contract_name(root: Path, name: str | None) -> str:
+    """The contract's file name from ``--name`` (or the plugin folder's name), slugified.
+
+    A name that is a path (``../../escape``), or whose slug is empty or longer than :data:`MAX_NAME`,
+    is refused with a located ``unsafe-name`` at ``--name`` rather than silently changed into another.
+    """
+    from contractc.model.names import name_problem
+
+    given = name if name is not None else root.resolve().name
+    slug = slugify(given) or ("handoffs" if name is None else "")
+    problem = None
+    if name is not None and (any(ch in name for ch in "/\\\0") or ".." in name):
+        problem = "is a path, not a name: the contract is always contracts/NAME.md"
+    elif not slug:
+        problem = "has no letter or digit to name a file with"
+    elif len(slug) > MAX_NAME:
+        problem = f"is {len(slug)} characters long as a file name; at most {MAX_NAME}"
+    elif name_problem(slug):
+        problem = name_problem(slug)
+    if problem:
+        raise ContractcError(
+            Diagnostic(
+                "--name",
+                1,
+                1,
+                "unsafe-name",
+                f"{'--name ' + repr(name) if name is not None else 'the plugin folder name ' + repr(given)} {problem}",
+                "give a short name of letters, digits and '-' with --name (it becomes contracts/NAME.md)",
+            )
+        )
+    return slug
 
 
 def _title(slug: str) -> str:

@@ -8,7 +8,6 @@ the import graph keeps pointing one way: pipeline -> {diff, site} -> model/load.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,10 +43,11 @@ def since_last_release(root: Path, project: Project | None = None) -> Since:
 
 def _acceptances(root: Path) -> tuple[ListedAcceptance, ...]:
     """Every acceptance in the approval file (none when it is absent or malformed: diff reports that)."""
+    from contractc.output.files import read_bytes
     from contractc.load.config import CHANGES_NAME
 
-    try:
-        data = (root / CHANGES_NAME).read_bytes()
+    try:  # never through a link, never over the size limit (diff reports either)
+        data = read_bytes(root / CHANGES_NAME, follow=False)
     except OSError:
         return ()
     from contractc.diff.accept import read_approvals  # the diff stack only when there is an approval file
@@ -61,10 +61,10 @@ def _acceptances(root: Path) -> tuple[ListedAcceptance, ...]:
 
 def last_tag(root: Path) -> str:
     """The most recent tag reachable from HEAD; empty without one, or without git."""
+    from contractc.load.git import run_git
+
     try:
-        done = subprocess.run(
-            ["git", "describe", "--tags", "--abbrev=0"], cwd=root, capture_output=True, text=True, check=False
-        )
+        done = run_git(root, "describe", "--tags", "--abbrev=0")
     except OSError:
         return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+    return done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""

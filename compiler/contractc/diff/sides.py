@@ -8,7 +8,6 @@ older side is loaded by the same loader as today's.
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,7 +57,7 @@ def working_side(root: Path, loaded: Project | None = None) -> Side:
     """Today's contracts: ``loaded``, when the caller has already loaded the project at ``root``
     (the site's Changes pages), else read from ``root``."""
     project = load_contracts(root) if loaded is None else contracts_only(loaded)
-    return Side("working tree", project, _read(root / CHANGES_NAME))
+    return Side("working tree", project, _read(root / CHANGES_NAME, CHANGES_NAME))
 
 
 def contracts_only(project: Project) -> Project:
@@ -110,7 +109,7 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
                 "give the folder holding the older contractc.yaml, or one contract file",
             )
         project = _relabel(label.rstrip("/"), lambda: validated(load_contracts(path)), "/")
-        return Side(label, project, _read(path / CHANGES_NAME))
+        return Side(label, project, _read(path / CHANGES_NAME, f"{label.rstrip('/')}/{CHANGES_NAME}"))
     if not path.is_file():
         raise _bad_against(
             f"--against-path {label}",
@@ -131,7 +130,7 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
     with tempfile.TemporaryDirectory(prefix="contractc-diff-") as tmp:
         target = Path(tmp) / entry.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(path.read_bytes())
+        target.write_bytes(_read(path, label, required=True))
         src = _relabel(label, lambda: read_source(Path(tmp), entry.path), "")
         contract = _relabel(label, lambda: parse_contract(src, entry.shared), "")
     # today's project with that one contract as it was: every other contract compares equal
@@ -157,22 +156,53 @@ def _relabel(label: str, load, separator: str = ":"):
         raise ContractcError([d._replace(path=where(d.path)) for d in exc.diagnostics]) from None
 
 
-def _read(path: Path) -> bytes | None:
+def _read(path: Path, label: str | None = None, required: bool = False) -> bytes:
+    """The bytes of an approval file or an older contract (None when it is absent and not ``required``):
+    never read through a symbolic link (which may lead anywhere), and refused before a byte is read
+    when larger than the input limit."""
+    import errno
+
+    from contractc.output.files import read_bytes
+    from contractc.load.paths import unreadable
+
+    name = label or path.name
     try:
-        return path.read_bytes()
+        return read_bytes(path, follow=False)
     except (FileNotFoundError, NotADirectoryError):
-        return None
+        if required:
+            raise
+        return None  # type: ignore[return-value]
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ContractcError(
+                Diagnostic(name, 1, 1, "unsafe-path", f"{name} is a symbolic link: contractc does not read through one", "put the file itself there")
+            ) from None
+        raise ContractcError(unreadable(name, exc)) from None
 
 
 def _show(root: Path, ref: str, path: str) -> bytes | None:
-    """``path``'s bytes at ``ref`` (relative to ``root``), or None when it does not exist there."""
-    done = subprocess.run(["git", "show", f"{ref}:./{path}"], cwd=root, capture_output=True, check=False)
+    """``path``'s bytes at ``ref`` (relative to ``root``), or None when it does not exist there; its size
+    is asked first, so a blob over the input limit is refused without being read."""
+    from contractc.load.git import run_git
+    from contractc.output.files import MAX_BYTES
+
+    spec = f"{ref}:./{path}"
+    size = run_git(root, "cat-file", "-s", spec)
+    if size.returncode:
+        return None
+    if int(size.stdout.strip() or 0) > MAX_BYTES:
+        raise ContractcError(
+            Diagnostic(f"{ref}:{path}", 1, 1, "file-unreadable", f"{ref}:{path} is larger than {MAX_BYTES >> 20} MiB", "contractc reads only files of at most 16 MiB")
+        )
+    done = run_git(root, "cat-file", "blob", spec)
     return done.stdout if done.returncode == 0 else None
 
 
 def _git(root: Path, ref: str, *args: str) -> str:
+    from contractc.load.git import run_git
+
     try:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+        done = run_git(root, *args)
     except OSError as exc:
         raise _bad_against(f"--against {ref}", f"git cannot run: {exc.strerror}") from None
     if done.returncode:

@@ -11,7 +11,6 @@ the report is limited.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -47,8 +46,10 @@ def limit_to_changes(
 
 
 def _git(root: Path, ref: str, *args: str) -> str:
+    from contractc.load.git import run_git
+
     try:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+        done = run_git(root, *args)
     except OSError as exc:
         raise _bad_ref(ref, f"git cannot run: {exc.strerror}") from None
     if done.returncode:

@@ -34,11 +34,12 @@ def config_schema() -> dict:
     return json.loads(resources.files("contractc.data").joinpath("config.schema.json").read_text("utf-8"))
 
 
-def load_config(root: Path) -> Config:
+def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
+    """The configuration ``root/name`` (``name`` another file only for the journal: ``adopt --write``'s staged one)."""
     from contractc.output.files import read_bytes
 
     try:
-        text = read_bytes(root / CONFIG_NAME).decode("utf-8")
+        text = read_bytes(root / name, follow=name == CONFIG_NAME).decode("utf-8")
     except FileNotFoundError:
         raise ContractcError(
             Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root; no project here yet? `contractc init` starts one, and `contractc adopt` writes one for a plugin with pasted copies")
@@ -166,3 +167,33 @@ def _locate(doc: Yaml | None, key_path: list) -> Span:
     from contractc.load.yaml_safe import locate
 
     return Span(CONFIG_NAME, *locate(doc, key_path), 0, 0)
+
+
+def journal_trust(root: Path, site_pages: str | None):
+    """What recovery of an interrupted write may touch (:class:`contractc.output.journal.Trust`): the files the
+    configuration on disk -- or, for ``adopt --write`` cut short before its configuration moved into place,
+    the staged one -- makes an output or a target, its contracts, itself and the approval file; and
+    whether git tracks a path (asked without running anything the repository configures)."""
+    from contractc.output.journal import Trust
+
+    def tracked(rel: str) -> bool:  # git (and subprocess) load only when there is a journal to trust
+        from contractc.load.git import tracked as git_tracks
+
+        return git_tracks(root, rel)
+
+    def allowed(staged: str | None):
+        from contractc.load.globbing import matches
+
+        try:
+            config = load_config(root)
+        except ContractcError as exc:
+            if staged is None or exc.diagnostics[0].code != "config-missing":
+                raise
+            config = load_config(root, staged)
+        extra = [site_pages.strip("/")] if site_pages else []
+        owned = tuple(f"{folder}/" for folder in (*config.out.folders(), *extra))
+        named = {CONFIG_NAME, CHANGES_NAME, *(c.path for c in config.contracts)}
+        return lambda rel: rel in named or rel.startswith(owned) or any(matches(p, rel) for p in config.targets)
+
+    return Trust(CONFIG_NAME, allowed, tracked)
+

@@ -126,3 +126,26 @@ def _folders(root: str, rel: str) -> Iterator[str]:
                 yield from _folders(root, _join(rel, entry.name))
     except PermissionError:
         return
+
+
+def matches(pattern: str, rel: str) -> bool:
+    """Whether ``glob_files(root, pattern)`` could yield the file ``rel``, asked of the strings alone
+    (the journal's recovery asks it of paths it must not list): the same parts, ``**`` any run of folders."""
+    try:
+        parts = _parts(pattern)
+    except (ValueError, NotImplementedError):
+        return False
+    return _matches(parts, tuple(rel.split("/")))
+
+
+def _matches(parts: tuple[str, ...], names: tuple[str, ...]) -> bool:
+    if not parts:
+        return not names
+    part, rest = parts[0], parts[1:]
+    if part == "**":  # a pattern ending in ** yields folders, never a file
+        return bool(rest) and any(_matches(rest, names[n:]) for n in range(len(names) + 1))
+    if not names or not part:
+        return False
+    if not (_matcher(part)(names[0]) if _wild(part) else part == names[0]):
+        return False
+    return _matches(rest, names[1:])

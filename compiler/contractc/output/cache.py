@@ -241,9 +241,11 @@ def _listing(folder: str) -> str | None:
 
 def _write(folder: str, data: bytes) -> None:
     """Atomic: a reader sees the old cache or the new one, never half of one."""
-    from contractc.output.journal import write_state
+    from contractc.report.diagnostics import ContractcError
+    from contractc.output.journal import hold, write_state
 
     try:
-        write_state(folder, NAME, data)
-    except OSError:
+        with hold(os.path.dirname(folder), wait=0):  # a build running: no cache this time
+            write_state(folder, NAME, data)
+    except (OSError, ContractcError):
         pass  # a read-only checkout simply runs without a cache

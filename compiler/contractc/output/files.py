@@ -33,11 +33,15 @@ class FileRefused(OSError):
     """An input that is not a regular file, or too large; ``strerror`` says which, for a message."""
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
+def read_bytes(path: str | os.PathLike[str], follow: bool = True) -> bytes:
     """Every byte of the regular file at ``path`` (raises ``OSError`` like ``open``; :class:`FileRefused`
-    for a FIFO, socket, device or folder, or a file over :data:`MAX_BYTES`)."""
+    for a FIFO, socket, device or folder, or a file over :data:`MAX_BYTES`).
+
+    ``follow=False``: a symbolic link as the last part is refused (``ELOOP``), not read through.
+    The size is checked on the open file before a byte is read.
+    """
     try:
-        fd = os.open(path, _FLAGS)
+        fd = os.open(path, _FLAGS if follow else _FLAGS | os.O_NOFOLLOW)
     except ValueError:  # a NUL byte in the name: no such file can exist
         raise FileRefused(errno.EINVAL, "has a NUL byte in its name", os.fsdecode(os.fspath(path)).replace("\0", "\\0")) from None
     try:

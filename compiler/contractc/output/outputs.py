@@ -169,42 +169,136 @@ def _unreadable_output(rel: str, exc: OSError) -> Diagnostic:
     return Diagnostic(rel, 1, 1, "file-unreadable", f"{rel} cannot be read: {exc.strerror}", "make it a regular file contractc may read, or remove it")
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM arrived while files were written; raised once the write is whole again.
+
+    ``state`` says, truthfully, how the files are: the CLI prints it and exits ``128 + signum``.
+    """
+
+    def __init__(self, signum: int, state: str):
+        super().__init__(state)
+        self.signum, self.state = signum, state
+
+
+WROTE: list[int] = []
+"""How many files write_changes wrote in this process (the CLI resets it per command): what an interrupted
+run's message may say."""
+
+
 def write_changes(root: Path, changes: list[Change]) -> None:
-    """Apply ``changes`` all-or-nothing (see the module docstring); Ctrl-C rolls back, then re-raises."""
+    """Apply ``changes`` all-or-nothing (see the module docstring), holding the run lock.
+
+    Ctrl-C and SIGTERM are held off while files change: they are taken at the next step between two
+    files, the write is rolled back (or, once every file is in place, finished), then :class:`Interrupted`
+    says which.  Just before a target is replaced it must still hold the bytes read (``Change.actual``);
+    one that changed meanwhile stops the write, which rolls back (``file-changed``).
+    """
     if not changes:  # nothing to do, so not even a journal: a build with nothing to write writes nothing
         return
-    umask = _umask()
-    plan = [_Staged(os.path.join(root, c.path), None if c.expected is None else _sibling(os.path.join(root, c.path), "contractc-tmp"), c.path) for c in changes]
-    created = _missing_folders(root, changes)
-    entries = [
-        {"target": p.rel, "tmp": None if p.tmp is None else _rel(root, p.tmp), "backup": _rel(root, _sibling(p.target, "contractc-bak"))}
-        for p in plan
-    ]
-    _fault()
-    journal.begin(root, entries, created)
-    staged: list[_Staged] = []
-    try:
-        for change, planned in zip(changes, plan):
-            if change.expected is None:
-                staged.append(planned)
-                continue
-            _stage(planned, change.expected, umask, staged)
-            _fault()
-        journal.commit(root, entries, created)
-    except BaseException as exc:
-        _discard(staged)
-        _remove_folders(root, created)
-        journal.end(root)
-        if isinstance(exc, OSError):
-            raise _write_error(exc, root, plan[: len(staged) + 1]) from None
-        raise
-    try:
-        _commit(staged)
-    except BaseException:  # rolled back: every target is as it was
-        _remove_folders(root, created)
-        raise
-    finally:
-        journal.end(root)
+    with journal.hold(root), _signals_held() as stop:
+        run = journal.run_id()
+        plan = [
+            _Staged(os.path.join(root, c.path), None if c.expected is None else os.path.join(root, journal.staging_name(c.path, run, "tmp")), c.path, c.actual)
+            for c in changes
+        ]
+        created = _missing_folders(root, changes)
+        entries = [{"target": p.rel, "tmp": None if p.tmp is None else _rel(root, p.tmp), "backup": journal.staging_name(p.rel, run, "bak")} for p in plan]
+        _fault()
+        umask = _umask()
+        try:
+            journal.begin(root, entries, created)
+        except OSError as exc:
+            raise _write_error(exc, root, plan[:1], "every file is as it was before this run") from None
+        staged: list[_Staged] = []
+        try:
+            for change, planned in zip(changes, plan):
+                stop()
+                if change.expected is None:
+                    staged.append(planned)
+                    continue
+                _stage(planned, change.expected, umask, staged)
+                _fault()
+            stop()
+            journal.commit(root, entries, created)
+        except BaseException as exc:
+            raise _stopped(exc, root, plan[: len(staged) + 1], _undone(root, staged, created)) from None
+        _commit(root, staged, created, stop)
+        WROTE.append(len(staged))
+
+
+def _stopped(exc: BaseException, root: Path | None, staged: list["_Staged"], state: str) -> BaseException:
+    """What a write that stopped raises, ``state`` saying how the files are."""
+    if isinstance(exc, _Signal):
+        return Interrupted(exc.signum, state)
+    if isinstance(exc, KeyboardInterrupt):
+        return Interrupted(2, state)
+    if isinstance(exc, _Changed):
+        rel = exc.rel
+        return ContractcError(
+            Diagnostic(
+                rel,
+                1,
+                1,
+                "file-changed",
+                f"{rel} changed while contractc was writing: it no longer holds the bytes this run read, so writing it would lose that edit; {state}",
+                "run the command again once nobody else writes the project",
+            )
+        )
+    if isinstance(exc, OSError):
+        return _write_error(exc, root, staged, state)
+    return exc
+
+
+class _Signal(BaseException):
+    def __init__(self, signum: int):
+        self.signum = signum
+
+
+class _Changed(Exception):
+    def __init__(self, rel: str):
+        self.rel = rel
+
+
+class _signals_held:
+    """Hold SIGINT and SIGTERM while files change; the block gets a ``stop()`` that raises :class:`_Signal`
+    at a safe point when one is pending.  One that arrives after the last safe point (every file is in
+    place) is still taken: on leaving, :class:`Interrupted` says the write finished."""
+
+    _SIGNALS = {2, 15}  # SIGINT, SIGTERM
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self._held = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
+        if self._held:
+            self._old = signal.pthread_sigmask(signal.SIG_BLOCK, self._SIGNALS)
+        return self.stop
+
+    def stop(self) -> None:
+        if self._held:
+            signum = self._take()
+            if signum:
+                raise _Signal(signum)
+
+    def _take(self) -> int:
+        import signal
+
+        pending = signal.sigpending() & self._SIGNALS
+        for signum in pending:
+            signal.sigtimedwait([signum], 0)  # taken: the handler never runs
+        return min(pending) if pending else 0
+
+    def __exit__(self, kind, exc, tb):
+        if not self._held:
+            return False
+        import signal
+
+        late = self._take()
+        signal.pthread_sigmask(signal.SIG_SETMASK, self._old)
+        if late and kind is None:
+            raise Interrupted(late, "every file was written before it stopped")
+        return False
 
 
 def _missing_folders(root: Path, changes: list[Change]) -> list[str]:
@@ -236,6 +330,8 @@ class _Staged(NamedTuple):
     """The new bytes, beside the target; None: the target is to be removed (an orphan)."""
     rel: str
     """The target, project-relative: what a message names."""
+    actual: bytes | None = None
+    """The bytes this run read from the target (None: it did not exist): what it must still hold."""
 
 
 def _stage(planned: _Staged, data: bytes, umask: int, staged: list[_Staged]) -> None:
@@ -265,51 +361,133 @@ def _stage(planned: _Staged, data: bytes, umask: int, staged: list[_Staged]) -> 
         os.close(fd)
 
 
-def _commit(staged: list[_Staged]) -> None:
-    backups: list[tuple[str, str | None]] = []  # (target, backup or None when it did not exist)
+class _Done(NamedTuple):
+    planned: _Staged
+    backup: str | None
+    """The old target's keeper (None: there was no old target)."""
+    replaced: bool
+    """The target was replaced (or, for an orphan, moved to ``backup``)."""
+
+
+def _commit(root: Path, staged: list[_Staged], created: list[str], stop) -> None:
+    """Replace every target, or none: a failure or a signal restores each one already replaced.
+
+    The journal stays until the run is whole: removed after a full commit or a full rollback, kept
+    (phase ``commit``, so the next run finishes the build) when a file cannot be restored.
+    """
+    done: list[_Done] = []
     current = None
     try:
         for planned in staged:
-            target, tmp = planned.target, planned.tmp
+            stop()
             current = planned
-            # Whether the target exists is asked now, not when it was staged: a file
-            # that appeared in between is backed up and restored like any other.
-            backup: str | None = _sibling(target, "contractc-bak")
+            backup = journal.staging_name(planned.rel, journal.run_id(), "bak")
+            backup = os.path.join(root, backup)
+            if planned.tmp is None:  # an orphan: removed for good once every write succeeded
+                if _unchanged(planned, None, planned.target):
+                    os.replace(planned.target, backup)
+                    done.append(_Done(planned, backup, True))
+                continue
+            # Whether the target exists is asked now, not when it was staged.
             try:
-                if tmp is None:
-                    os.replace(target, backup)  # an orphan: removed for good once every write succeeded
-                else:
-                    _backup(target, backup)
+                _backup(planned.target, backup)
             except FileNotFoundError:
                 backup = None
-            backups.append((target, backup))
+            done.append(_Done(planned, backup, False))
+            _unchanged(planned, backup, planned.target)
             _fault()
-            if tmp is not None:
-                os.replace(tmp, target)
+            os.replace(planned.tmp, planned.target)
+            done[-1] = done[-1]._replace(replaced=True)
             _fault()
     except BaseException as exc:
-        for target, backup in reversed(backups):
-            if backup is not None:
-                os.replace(backup, target)
-                if os.path.lexists(backup):  # still a hard link of the target: rename(2) did nothing
-                    os.unlink(backup)
-            elif os.path.exists(target):
-                os.unlink(target)
-        _discard(staged)
-        if isinstance(exc, OSError):
-            raise _write_error(exc, None, staged[: staged.index(current) + 1] if current else []) from None
-        raise
-    for _, backup in backups:
-        if backup is not None:
+        left = _rollback(done)
+        failed = staged[: staged.index(current) + 1] if current else []
+        if left:
+            state = (
+                f"{len(left)} file{'s' * (len(left) != 1)} could not be restored ({', '.join(left[:3])}{', ...' if len(left) > 3 else ''}): "
+                f"the journal {journal.FOLDER}/{journal.NAME} is kept, and the next contractc run finishes this build (every file new)"
+            )
+        else:
+            state = _undone(root, staged, created)
+        raise _stopped(exc, None, failed, state) from None
+    kept = False
+    for item in done:
+        if item.backup is not None:
             try:
-                os.unlink(backup)
+                os.unlink(item.backup)
             except FileNotFoundError:
                 pass
+            except OSError:
+                kept = True  # the journal stays: the next run removes it
+    if not kept:
+        journal.end(root)
 
 
-def _sibling(target: str, suffix: str) -> str:
-    folder, name = os.path.split(target)
-    return os.path.join(folder, f".{name}.{os.getpid()}.{suffix}")
+def _undone(root: Path, staged: list[_Staged], created: list[str]) -> str:
+    """Remove what a rolled-back write staged; the journal goes only when all of it went. How things are."""
+    left = _discard(staged)
+    _remove_folders(root, created)
+    if left:
+        return (
+            f"every file is as it was before this run; {len(left)} staged file{'s' * (len(left) != 1)} could not be removed "
+            f"({left[0]}{', ...' if len(left) > 1 else ''}): the journal is kept, and the next contractc run removes them"
+        )
+    journal.end(root)
+    return "every file is as it was before this run"
+
+
+def _unchanged(planned: _Staged, backup: str | None, target: str) -> bool:
+    """Raise :class:`_Changed` unless the target still holds the bytes the run read: checked on ``backup``
+    (a hard link of it, or a copy) and on the target itself.  False: an orphan someone removed meanwhile."""
+    import stat
+
+    expected = planned.actual
+    now = _lstat(target)
+    if expected is None:
+        if now is not None:
+            raise _Changed(planned.rel)  # a file appeared where the run found none
+        return True
+    if now is None:
+        if planned.tmp is None:
+            return False
+        raise _Changed(planned.rel)
+    keeper = _lstat(backup) if backup is not None else now
+    if keeper is None or not stat.S_ISREG(keeper.st_mode) or keeper.st_size != len(expected):
+        raise _Changed(planned.rel)
+    if read_bytes(backup or target, follow=False) != expected:
+        raise _Changed(planned.rel)
+    if backup is not None and (now.st_ino, now.st_dev) != (keeper.st_ino, keeper.st_dev):
+        if not stat.S_ISREG(now.st_mode) or read_bytes(target, follow=False) != expected:  # replaced since the backup
+            raise _Changed(planned.rel)
+    return True
+
+
+def _lstat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+
+
+def _rollback(done: list[_Done]) -> list[str]:
+    """Undo ``done``, last first; the targets that could not be restored (each still tried)."""
+    left = []
+    for item in reversed(done):
+        target = item.planned.target
+        try:
+            if item.replaced and item.backup is not None:
+                os.replace(item.backup, target)
+                if os.path.lexists(item.backup):  # still a hard link of the target: rename(2) did nothing
+                    os.unlink(item.backup)
+            elif item.replaced:
+                os.unlink(target)
+            elif item.backup is not None:  # backed up, never replaced: the target is as it was
+                os.unlink(item.backup)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            left.append(item.planned.rel)
+    return left
 
 
 def _rel(root: Path, path: str) -> str:
@@ -331,10 +509,16 @@ def _backup(target: str, backup: str) -> None:
         shutil.copy2(target, backup, follow_symlinks=False)
 
 
-def _discard(staged: list[_Staged]) -> None:
+def _discard(staged: list[_Staged]) -> list[str]:
+    """Remove the staged files; the targets of those that could not be removed."""
+    left = []
     for planned in staged:
         if planned.tmp is not None and os.path.lexists(planned.tmp):
-            os.unlink(planned.tmp)
+            try:
+                os.unlink(planned.tmp)
+            except OSError:
+                left.append(planned.rel)
+    return left
 
 
 def _umask() -> int:
@@ -347,8 +531,9 @@ _KILL_AFTER = [-1]
 
 
 def _fault() -> None:
-    """Testing only: with ``CONTRACTC_TEST_KILL_AFTER=N`` the process SIGKILLs itself at the N-th step
-    of a write, so the kill test can stop a build at exact points (tests/test_kills.py)."""
+    """Testing only: with ``CONTRACTC_TEST_KILL_AFTER=N`` the process signals itself at the N-th step of a
+    write (SIGKILL, or the signal named by ``CONTRACTC_TEST_KILL_SIGNAL``: ``INT``, ``TERM``), so the kill
+    and interrupt tests can stop a build at exact points (tests/test_kills.py)."""
     if _KILL_AFTER[0] == -1:
         _KILL_AFTER[0] = int(os.environ.get("CONTRACTC_TEST_KILL_AFTER", "0") or 0)
     if _KILL_AFTER[0] > 0:
@@ -356,18 +541,18 @@ def _fault() -> None:
         if _KILL_AFTER[0] == 0:
             import signal
 
-            os.kill(os.getpid(), signal.SIGKILL)
+            os.kill(os.getpid(), getattr(signal, "SIG" + os.environ.get("CONTRACTC_TEST_KILL_SIGNAL", "KILL")))
 
 
-def _write_error(exc: OSError, root: Path | None, staged: list[_Staged]) -> ContractcError:
+def _write_error(exc: OSError, root: Path | None, staged: list[_Staged], state: str) -> ContractcError:
     """``write-failed`` naming the user's file: the target whose write failed, never a temporary name."""
     rel = staged[-1].rel if staged else None
     failing = os.fsdecode(exc.filename) if exc.filename else ""
     for planned in staged:
-        if failing in (planned.target, planned.tmp, _sibling(planned.target, "contractc-bak")):
+        if failing in (planned.target, planned.tmp) or os.path.basename(failing).startswith(f".{os.path.basename(planned.target)}."):
             rel = planned.rel
     if rel is None:
         rel = os.path.relpath(failing, root).replace(os.sep, "/") if failing and root is not None else "."
     return ContractcError(
-        Diagnostic(rel, 1, 1, "write-failed", f"could not write {rel}: {exc.strerror}", "nothing was changed; fix the permissions or free space and run again")
+        Diagnostic(rel, 1, 1, "write-failed", f"could not write {rel}: {exc.strerror or exc}; {state}", "fix the permissions, the immutable flag or the free space, and run again")
     )

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from contractc.report.diagnostics import ContractcError
 from contractc.output.files import dump_json, read_bytes
 from contractc.output.journal import state_folder, write_state
 from contractc.model.names import all_plain
@@ -77,9 +78,11 @@ def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
             record[path] = hashlib.sha256(out.data).hexdigest()
     if record == old:
         return  # a build that wrote nothing writes nothing here either
-    try:  # through the one writer of .contractc/: the folder carries its .gitignore from the first file in it
+    from contractc.output.journal import write_state
+
+    try:
         write_state(state_folder(root), NAME, json.dumps(dict(sorted(record.items())), indent=0).encode("utf-8"))
-    except OSError:
+    except (OSError, ContractcError):
         pass  # without a record, a later build only leaves orphans for a person to remove
 
 

@@ -69,6 +69,9 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "duplicate-shape": (ExitCode.BAD_INPUT, "two shapes resolve to the same id"),
     "bad-shape": (ExitCode.BAD_INPUT, "a shape section is incomplete"),
     "write-failed": (ExitCode.BAD_INPUT, "an output could not be written; nothing was changed"),
+    "file-changed": (ExitCode.BAD_INPUT, "a file changed while contractc was writing; the write was rolled back"),
+    "locked": (ExitCode.BAD_INPUT, "another contractc run holds the project's lock"),
+    "journal-refused": (ExitCode.BAD_INPUT, "the journal of an interrupted build names what contractc never writes; nothing was touched"),
     # bad input: check options
     "bad-ref": (ExitCode.BAD_INPUT, "the git ref given to --changed-since cannot be compared with"),
     # bad input: data shapes and schemas

@@ -10,7 +10,6 @@ rules.  Without git, every Markdown file is read and the result says so.
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -42,6 +41,23 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
         listed = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
     real_root = root.resolve()
     paths, links = [], []
+    unnamed = [rel for rel in listed if rel.lower().endswith(MARKDOWN) and not _utf8(rel)]
+    if unnamed:  # it could be named in no report (JSON, GitHub annotations) nor written in contractc.yaml
+        from contractc.report.diagnostics import ContractcError, Diagnostic
+
+        raise ContractcError(
+            [
+                Diagnostic(
+                    os.fsencode(rel).decode("utf-8", "backslashreplace"),
+                    1,
+                    1,
+                    "unsafe-name",
+                    "this file name is not UTF-8: no report or configuration can name it",
+                    "rename it to a UTF-8 name (ASCII is safest), then run again",
+                )
+                for rel in unnamed
+            ]
+        )
     for rel in listed:
         if not rel.lower().endswith(MARKDOWN) or rel.startswith(".contractc/"):
             continue
@@ -60,25 +76,30 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
     return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))))
 
 
+def _utf8(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes, read by git as surrogates
+        return False
+    return True
+
+
 def _git_listing(root: Path) -> list[str] | None:
     """Tracked and untracked-but-not-ignored files under ``root``, relative to it; None without git."""
+    from contractc.load.git import run_git
+
     args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    try:
-        inside = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"], capture_output=True, env=env, check=False
-        )
+    try:  # the folder may be anyone's checkout: run_git runs nothing its configuration names
+        inside = run_git(root, "rev-parse", "--is-inside-work-tree")
         if inside.returncode == 0 and inside.stdout.strip() == b"true":
-            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, env=env, check=True)
+            done = run_git(root, *args)
         else:
             with tempfile.TemporaryDirectory(prefix="contractc-scan-") as git_dir:
-                subprocess.run(["git", "init", "-q", "--bare", "--template=", git_dir], capture_output=True, env=env, check=True)
-                done = subprocess.run(
-                    ["git", f"--git-dir={git_dir}", f"--work-tree={root}", "-C", str(root), *args],
-                    capture_output=True,
-                    env=env,
-                    check=True,
-                )
-    except (OSError, subprocess.CalledProcessError):
+                if run_git(root, "init", "-q", "--bare", "--template=", git_dir).returncode:
+                    return None
+                done = run_git(root, *args, extra=(f"--git-dir={git_dir}", f"--work-tree={root}"))
+        if done.returncode:
+            return None
+    except OSError:
         return None
     return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]

@@ -1,6 +1,9 @@
-"""Stage 3, the contract site: page rendering, the stored pages output kind, the mkdocs plugin.
+"""The contract site: the mkdocs plugin, and what a page is made of.
 
-``pages`` renders with jinja2 (imported when rendering) from the layout ``load``
-computed (:mod:`contractc.model.layout`); ``stored`` is the ``site`` output kind
-(pages written to disk for engines without plugins); ``plugin`` is the mkdocs shell.
+``plugin`` is the mkdocs shell (mkdocs' entry point, beside the CLI); the pages
+themselves are emitted by :mod:`contractc.emit.site` from the layout the model
+gives (:mod:`contractc.model.layout`), with the contract annotated with its
+anchors (``annotate``), the producer/consumer graph (``graph``), the Changes
+pages (``changes``) and code spans every engine keeps (``code_spans``).
+``warnings`` says what the plugin warns about before a build.
 """

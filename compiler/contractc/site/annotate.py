@@ -67,8 +67,8 @@ def _spans_in_source(contract: Contract, notes: dict[str, str]) -> list[tuple[in
     text = data.decode("utf-8")
     if any(brk in text for brk in _LINE_BREAKS):
         return None
-    if any(b"<" in data[s.heading.start : s.heading.end] for s in contract.sections) or _inert_html(contract):
-        return None  # raw HTML made inert changes what the text around it parses as
+    if any(b"<" in data[s.heading.start : s.heading.end] for s in contract.sections) or _inert_html(contract) or _inert_links(contract):
+        return None  # raw HTML or a link made inert changes what the text around it parses as
     if "` " not in text and " `" not in text:
         return []
     from contractc.load.blocks import parse_blocks
@@ -134,6 +134,7 @@ def _annotate(contract: Contract, notes: dict[str, str], spans: list[tuple[int, 
                 )
             )
     edits.extend(_inert_html(contract))
+    edits.extend(_inert_links(contract))
     edits.extend(span for i, span in enumerate(spans) if i not in in_headings)
     if spans and _overlapping(edits):
         return None
@@ -207,6 +208,38 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
                     continue
                 at = found + len(child.content.encode("utf-8"))
                 edits.extend((i, i + 1, b"&lt;") for i in _all(data, b"<", found, at))
+    return edits
+
+
+SAFE_SCHEMES = ("http", "https", "mailto")
+"""The only link schemes a contract's page keeps; a relative link (no scheme) is kept too."""
+BLOCKED = b"#blocked-link"
+"""What an unsafe link's destination becomes: a link to nowhere on the same page."""
+_DESTINATION = re.compile(
+    rb"(?:(?<=\]\()|(?<=\]\(<)|(?m:^ {0,3}\[[^\]\n]+\]:[ \t]*<?)|(?<=<))[ \t]*"
+    rb"(?P<dest>(?:[^ \n()<>\\]|\\.|\((?:[^ \n()\\]|\\.)*\))+)"  # a tab does not end it: browsers drop tabs
+)
+_SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*):")
+
+
+def _inert_links(contract: Contract) -> list[tuple[int, int, bytes]]:
+    """An edit per link destination whose scheme is not http, https or mailto (``javascript:``, ``data:``,
+    ``vbscript:``, ``file:`` ...): it becomes :data:`BLOCKED`, in inline links and images, reference
+    definitions and autolinks, so neither mkdocs nor Zensical renders a live link from it.  The scheme
+    is read as a browser reads it: HTML entities decoded, tabs, newlines and controls dropped, any case."""
+    import html
+
+    data = contract.data
+    if b":" not in data:
+        return []
+    edits = []
+    for match in _DESTINATION.finditer(data):
+        start, end = match.span("dest")
+        raw = data[start:end].decode("utf-8", "replace")
+        seen = "".join(ch for ch in html.unescape(raw) if ord(ch) > 0x20 and ch != "\x7f").lower()
+        scheme = _SCHEME.match(seen)
+        if scheme and scheme.group(1) not in SAFE_SCHEMES and _outside_fences(contract, start):  # a fence: code
+            edits.append((start, end, BLOCKED))
     return edits
 
 

@@ -9,6 +9,7 @@ function of the verdict alone, so the same return gives the same bytes.
 from __future__ import annotations
 
 import json
+import re
 
 from contractc.report.diagnostics import Diagnostic
 from contractc.validate.text import Failure, Quote, Verdict
@@ -19,7 +20,7 @@ SCHEMA_ID = "https://contractc.dev/schemas/verdict.schema.json"
 
 
 def failure_diagnostic(path: str, verdict: Verdict, failure: Failure) -> Diagnostic:
-    first = failure.problems[0].message
+    first = visible(failure.problems[0].message)
     more = len(failure.problems) - 1
     message = f"{verdict.name} check {failure.number} failed: {first}" + (f" (and {more} more)" if more else "")
     return Diagnostic(path, failure.line, 1, CODE, message)
@@ -33,7 +34,7 @@ def render_github(path: str, verdict: Verdict, docs_url: str = "") -> str:
     for failure in verdict.failures:
         d = failure_diagnostic(path, verdict, failure)
         detail = [f"check {failure.number} ({failure.url or failure.anchor}): {' '.join(failure.text.split())}"]
-        detail += [f"also: {p.message}" for p in failure.problems[1:]]
+        detail += [f"also: {visible(p.message)}" for p in failure.problems[1:]]
         detail += _quoted(failure.quotes, "")
         out.append(github_annotation(Diagnostic(d.path, d.line, d.col, d.code, d.message, "\n".join(detail)), docs_url=docs_url))
     return "".join(out) + summary(path, verdict) + "\n"
@@ -41,7 +42,16 @@ def render_github(path: str, verdict: Verdict, docs_url: str = "") -> str:
 
 def _quoted(quotes: tuple[Quote, ...], indent: str) -> list[str]:
     width = len(str(max((q.line for q in quotes), default=1)))
-    return [f"{indent}{q.line:>{width}} |" + (f" {q.text}" if q.text else "") for q in quotes]
+    return [f"{indent}{q.line:>{width}} |" + (f" {visible(q.text)}" if q.text else "") for q in quotes]
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``): a quoted return line
+    cannot move the cursor, recolour or retitle the terminal it is printed on, nor reorder it (bidi)."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
 def render_text(path: str, verdict: Verdict, docs_url: str = "") -> str:
@@ -51,7 +61,7 @@ def render_text(path: str, verdict: Verdict, docs_url: str = "") -> str:
         out.append(failure_diagnostic(path, verdict, failure).format(docs_url=docs_url))
         out.append(f"  check {failure.number}" + (f" ({failure.url}):" if failure.url else f" ({failure.anchor}):"))
         out += [f"    {line}" for line in failure.text.splitlines()]
-        out += [f"  also: {p.message}" for p in failure.problems[1:]]
+        out += [f"  also: {visible(p.message)}" for p in failure.problems[1:]]
         if failure.quotes:
             out.append("  offending lines:")
             out += _quoted(failure.quotes, "    ")
@@ -136,7 +146,7 @@ def render_evidence(verdict: Verdict) -> str:
         out += ["", f"### Check {failure.number}" + (f" ({failure.url})" if failure.url else ""), ""]
         out += [f"> {line}".rstrip() for line in failure.text.splitlines()]
         out += ["", "What failed:", ""]
-        out += [f"- {p.message}" for p in failure.problems]
+        out += [f"- {visible(p.message)}" for p in failure.problems]
         if failure.quotes:
             out += ["", "The offending lines of the previous return:", ""]
             out += _quoted(failure.quotes, "    ")
