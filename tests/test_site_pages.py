@@ -238,7 +238,7 @@ def test_the_index_names_modes_and_says_why_a_cell_is_empty(project):
     row = next(line for line in page.splitlines() if line.startswith("| [echo_brief]"))
     assert row == (
         "| [echo_brief](shapes/echo_brief.md) | data | *a data shape: it travels inside a dispatch* "
-        "| *see the agents it is copied into* | *no managed region yet* |"
+        "| *see the agents it is copied into* | *none yet* |"
     )
 
 

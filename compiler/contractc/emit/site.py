@@ -42,7 +42,7 @@ FENCES = re.compile(r"^\s*(`{3,})", re.MULTILINE)
 PAGE_STYLE = (
     "<style>@media screen and (max-width:44.9375em){"
     ".md-typeset table:not([class]){display:table;width:100%}"
-    ".md-typeset table:not([class]) td,.md-typeset table:not([class]) th{overflow-wrap:break-word;padding:.6em .5em;"
+    ".md-typeset table:not([class]) td,.md-typeset table:not([class]) th{overflow-wrap:break-word;padding:.6em .25em;"
     "min-width:0}"
     ".md-typeset code{word-break:normal;overflow-wrap:break-word}"
     "}</style>"

@@ -42,8 +42,9 @@ class _Node(NamedTuple):
 def graph_svg(layout: Layout, shapes: list[Shape], link: Callable[[str], str]) -> str:
     """The graph of ``shapes`` as one ``<div>`` holding an ``<svg>``; ``link(page)`` is a page's docs-relative path.
 
-    The picture is drawn at its full size and scrolls sideways in its box when the page is
-    narrower (a phone): shrunk to fit, a wide pipeline's labels would be too small to read.
+    On a wide screen the picture is fitted to the column; on a phone it is drawn at its full size
+    and scrolls sideways in its box: shrunk to 390 px, a wide pipeline's labels would be too small
+    to read.
     """
     nodes, edges, held = _graph(layout, shapes)
     if not nodes:
@@ -69,9 +70,13 @@ def graph_svg(layout: Layout, shapes: list[Shape], link: Callable[[str], str]) -
     out = [
         '<div class="contractc-graph" style="overflow-x:auto;max-width:100%">',
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" style="max-width:none;font:13px sans-serif">',
+        f'viewBox="0 0 {width:.0f} {height:.0f}" style="font:13px sans-serif">',
         "<title>Who hands what to whom: agents and the shapes they produce and receive</title>",
         "<style>"
+        # Shrunk to the column on a wide screen; on a phone (the theme's breakpoint) drawn at full size,
+        # scrolling in its box, so no label is drawn smaller than the 11 px it is written in.
+        ".contractc-graph svg{max-width:100%;height:auto}"
+        "@media screen and (max-width:44.9375em){.contractc-graph svg{max-width:none}}"
         ".cc-edge{fill:none;stroke:currentColor;stroke-opacity:.55;stroke-width:1.2}"
         ".cc-node rect{stroke:currentColor;stroke-width:1.2;fill:var(--md-default-bg-color,#fff)}"
         ".cc-shape rect,.cc-data rect{fill:var(--md-code-bg-color,#f2f2f2)}"
