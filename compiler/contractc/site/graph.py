@@ -51,8 +51,13 @@ def graph_svg(layout: Layout, shapes: list[Shape], link: Callable[[str], str]) -
         return ""
     columns = _columns(nodes, edges)
     widths = [max(len(nodes[k].label) for k in col) * CHAR_WIDTH + 2 * PAD for col in columns]
-    gap = max([GAP] + [len(mode) * MODE_CHAR + 64 for _, _, mode in edges])  # a mode label's run, and a bend before it
-    xs = [left + gap * i + 1 for i, left in enumerate(accumulate(widths[:-1], initial=0))]
+    # The gap before a column: room for the longest mode label on an edge into it, and a bend before it.
+    column_of = {key: i for i, col in enumerate(columns) for key in col}
+    gaps = [GAP] * len(columns)
+    for _, target, mode in edges:
+        if mode:
+            gaps[column_of[target]] = max(gaps[column_of[target]], len(mode) * MODE_CHAR + 64)
+    xs = list(accumulate((widths[i - 1] + gaps[i] for i in range(1, len(columns))), initial=1.0))
     height = max(len(col) for col in columns) * ROW
     where: dict[str, tuple[float, float, float]] = {}  # key -> (x, centre y, width)
     for i, col in enumerate(columns):
