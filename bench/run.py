@@ -306,7 +306,8 @@ def bench_estimator(report: Report, reps: int) -> None:
 
 
 def bench_scan(tools: Tools, base: Path, files: int, reps: int, report: Report) -> None:
-    """``contractc scan`` of a P-file plugin that predates contractc, paired against the read-and-compare floor."""
+    """``contractc scan`` of a P-file plugin that predates contractc, paired against markdown-it-py's parse of
+    the same files (issue 24: at most 2x) and the read-and-compare floor."""
     from scan_corpus import clean, restore, write_scan_corpus
 
     root = write_scan_corpus(base, files)
@@ -328,7 +329,8 @@ def bench_scan(tools: Tools, base: Path, files: int, reps: int, report: Report) 
     for cmd in (scan, floor):
         if captured(cmd).returncode != 1:
             raise SystemExit(f"{cmd.label} passes a plugin with drifted copies: the row would be meaningless")
-    report.scan[files] = rounds([scan, floor, tools.python_pass(root)], reps, expect=None)
+    parse = Command("parse floor", (PY, str(HERE / "parse_floor.py"), str(root)), root, tools.env)
+    report.scan[files] = rounds([scan, parse, floor, tools.python_pass(root)], reps, expect=None)
     for label, s in report.scan[files].items():
         print(f"   {label:28s} {s.median * 1000:8.1f} ms", flush=True)
 
@@ -354,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,100,1000,5000", help="comma-separated corpus sizes N")
     parser.add_argument("--pages", default="10,100,500", help="comma-separated site sizes P")
-    parser.add_argument("--scan-files", default="500", help="comma-separated plugin sizes P for the scan row")
+    parser.add_argument("--scan-files", default="500,5000", help="comma-separated plugin sizes P for the scan rows")
     parser.add_argument("--shapes", default="250,1000,2000", help="comma-separated shape counts S for the many-shapes row")
     parser.add_argument("--reps", type=int, help=f"timed rounds per row (default: by N, {DEFAULT_REPS}; by site size P, {SITE_REPS})")
     parser.add_argument(

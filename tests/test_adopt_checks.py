@@ -29,9 +29,9 @@ def _plugin(root):
 
 def test_the_first_copys_list_becomes_the_shapes_receiver_checks_and_validate_runs_them(tmp_path, run_cli):
     root = _plugin(tmp_path / "docs-pipeline")
-    assert run_cli("adopt", str(root), "--write").code == 0
+    assert run_cli("adopt", str(root), "--write", "--accept-drift").code == 0
     contract = (root / "contracts/docs-pipeline.md").read_text("utf-8")
-    template = contract[contract.index("### verdict {#verdict}") :]
+    template = contract[contract.index(" {#verdict}\n") :]
     assert template.split("```\n", 2)[2].startswith("\n" + CHECKS)  # right after the template, verbatim
     from contractc.load import load_project
 

@@ -18,7 +18,7 @@ PROSE = "A note a maintainer added later, with a sample value or two.\n\n"
 
 def _adopted(tmp_path: Path, run_cli) -> Path:
     root = write_plugin(tmp_path / "plugin")
-    assert run_cli("adopt", str(root), "--write").code == 0
+    assert run_cli("adopt", str(root), "--write", "--accept-drift").code == 0
     return root
 
 

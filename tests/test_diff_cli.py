@@ -71,8 +71,11 @@ def test_a_removed_thing_is_reported_on_todays_file_and_says_where_it_was(repo, 
     result = run_cli("diff", "--root", str(repo), "--against", "HEAD", "--format", "json")
     diagnostics = {d["code"]: d for d in json.loads(result.out)["diagnostics"]}
     removed = diagnostics["breaking-producers-receivers"]
-    assert (removed["path"], removed["line"]) == ("contracts/handoffs.md", 0)
+    # located on today's file at the line where the removed text stood (the line that now follows it)
+    assert (removed["path"], removed["line"]) == ("contracts/handoffs.md", BUDGET)
     assert removed["message"].endswith(f"(was at HEAD:contracts/handoffs.md:{BUDGET})")
+    record = next(r for r in json.loads(result.out)["records"] if r["kind"] == "field-removed")
+    assert (record["new"], record["stood"]) == (None, {"path": "contracts/handoffs.md", "line": BUDGET})
 
 
 def test_json_holds_every_record_with_both_locations_and_matches_its_schema(repo, run_cli):
@@ -93,12 +96,14 @@ def test_json_holds_every_record_with_both_locations_and_matches_its_schema(repo
         "contract": "contracts/handoffs.md",
         "verdicts": ["receivers"],
         "verdict": "breaking for receivers",
+        "direction": "",
         "code": "breaking-receivers",
         "accepted": False,
         "agents": [],
         "anchors": [],
         "old": {"path": "contracts/handoffs.md", "line": KIND},
         "new": {"path": "contracts/handoffs.md", "line": KIND},
+        "stood": None,
         "message": "planning-stage.task_brief $.kind: new value(s) docs",
     }
 

@@ -199,13 +199,18 @@ def test_a_shape_whose_id_becomes_qualified_is_one_rename_and_a_ref_that_follows
     root = _one_stage_brief(tmp_path)
     edit(root, HANDOFFS, "{ ...full task_brief... }", "{ ...full planning-stage.task_brief... }")
     assert records(root) == [
-        ("shape-renamed", "task_brief", "", ("links",)),
+        ("shape-renamed", "task_brief", "", ("receivers", "links")),
         ("shape-added", BUILDING, "", ()),
     ]
     renamed = next(r for r in run_diff(root, "HEAD", None).records if r.kind == "shape-renamed")
-    assert renamed.message == (
-        "shape task_brief is now planning-stage.task_brief: its page and schema move (published links to them break)"
+    assert renamed.message.startswith(
+        "shape task_brief is now planning-stage.task_brief: `contractc validate task_brief` now exits 2 "
+        "(`contractc validate planning-stage.task_brief` is the command now); its schema (and its `$id`) "
+        "schemas/handoffs/task_brief.schema.json is now schemas/handoffs/planning-stage.task_brief.schema.json; "
+        "its page and published anchors move. Breaks whoever validates its documents, and every link to it: "
+        "#task_brief, #task_brief-budget_hours,"
     )
+    assert renamed.anchors[:2] == ("task_brief", "task_brief-budget_hours")
     assert renamed.old.line == renamed.new.line == line_of("handoffs.md", "```yaml\ntask_brief:\n  context")
 
 

@@ -79,7 +79,9 @@ def test_each_contract_page_links_its_changes_page(tmp_path, run_cli):
     for stem in ("handoffs", "review-returns"):
         page = (root / "site/contracts" / f"{stem}.md").read_text("utf-8")
         footer = page[page.index("*Source:*") :]
-        assert f" · [*Changes*](changes/{stem}.md): since the last release, and the accepted breaking changes\n" in footer
+        assert (
+            f" · [*Changes*](changes/{stem}.md): since the last release, and the accepted breaking changes\n" in footer
+        )
         assert (root / "site/contracts/changes" / f"{stem}.md").is_file()  # the link resolves
 
 
@@ -117,3 +119,13 @@ def test_the_changes_pages_read_todays_contracts_once_and_list_what_a_fresh_diff
     ]
     assert any(c.id == "enum-values-removed:planning-stage.task_brief:$.kind" for c in since.changes)
     assert any(c.id == "field-added-optional:planning-stage.task_brief:$.labels" for c in since.changes)
+
+
+def test_a_removal_is_listed_as_gone_with_the_line_where_it_stood(tmp_path, run_cli):
+    root = make_repo(tmp_path / "p")
+    git(root, "tag", "v1.0.0")
+    edit(root, "contracts/review-returns.md", "3. If `changes`, a `**Not checked**:` line is present.\n", "")
+    edit(root, "contracts/review-returns.md", "4. The whole return is at most 60", "3. The whole return is at most 60")
+    page = changes_page(run_cli, root, "review-returns")
+    stood = line_of("review-returns.md", "4. The whole return is at most 60") - 1  # the check that now follows it
+    assert f"| breaking for receivers | gone (stood at {stood}) |" in page

@@ -15,7 +15,7 @@ TARGETS = ["agents/code-reviewer.md", "agents/review-orchestrator.md", "skills/r
 
 def test_every_region_mdformat_touches_is_reported_as_edited(tmp_path, run_cli):
     root = shutil.copytree(EXAMPLE, tmp_path / "plugin")
-    touched = set()
+    touched, kept = set(), set()
     for target in TARGETS:
         path = root / target
         before = path.read_bytes()
@@ -25,7 +25,8 @@ def test_every_region_mdformat_touches_is_reported_as_edited(tmp_path, run_cli):
         assert [r.label for r in old] == [r.label for r in new]
         for was, now in zip(old, new):
             if before[was.content.start : was.content.end] != after[now.content.start : now.content.end]:
-                touched.add((target, now.marker.line, now.label))
+                # an instance region's bytes are the user's: a formatter that keeps its structure is no drift
+                (kept if now.kind == "instance" else touched).add((target, now.marker.line, now.label))
     assert touched, "mdformat changed no region: pick contract text it rewrites"
     result = run_cli("check", "--root", str(root), "--no-diff")
     assert result.code == 1
@@ -35,3 +36,4 @@ def test_every_region_mdformat_touches_is_reported_as_edited(tmp_path, run_cli):
         if "error[drift-region-edited]" in line
     }
     assert reported == touched
+    assert kept and not any(f":{line}:" in result.out for _, line, _ in kept)  # not reported at all

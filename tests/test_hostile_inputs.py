@@ -234,7 +234,7 @@ def test_adopt_compiles_its_plan_inside_contractc_and_the_next_run_removes_a_kil
         return real_mkdtemp(suffix, prefix, dir)
 
     monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
-    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("adopt", str(plugin), "--write", "--accept-drift").code == 0
     assert seen and all(p.parent == plugin / ".contractc" and p.name.startswith(f"adopt-{os.getpid()}-") for p in seen)
     assert not stale.exists() and not any(p.name.startswith("adopt-") for p in (plugin / ".contractc").iterdir())
     copies = [d for prefix, d in made if prefix != "contractc-scan-"]  # scan's empty git folder is no copy

@@ -332,3 +332,20 @@ def test_an_anchored_boolean_stays_a_boolean_in_a_validated_document():
         "again": True,
         "n": 3,
     }
+
+
+def test_a_default_that_opens_a_sentence_of_prose_is_read_or_else_is_only_a_description():
+    contract = (
+        "# C\n\n## S\n\n```yaml\nreview:\n"
+        "  enabled: boolean       # Default: true. Set false to skip the review.\n"
+        "  mode: fast | full      # Default: thorough. Pick full for releases.\n"
+        "  owner: string          # default: the first reviewer's name\n"
+        "```\n"
+    )
+    props = {p.name: p for p in _load(contract).specs["review"].spec.props}  # loads: no bad-default
+    assert (props["enabled"].has_default, props["enabled"].default) == (True, True)
+    assert not props["mode"].has_default and props["mode"].comment.startswith("Default: thorough.")
+    assert not props["owner"].has_default
+    with pytest.raises(ContractcError) as info:  # a clause that is only `default X` still has to fit
+        _load(contract.replace("# Default: thorough. Pick full for releases.", "# reserved; default thorough"))
+    assert [d.code for d in info.value.diagnostics] == ["bad-default"]

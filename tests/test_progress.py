@@ -72,7 +72,7 @@ def projects(tmp_path_factory):
     plugin = write_plugin(base / "sdlc")
     adopted = base / "adopted"
     shutil.copytree(plugin, adopted)
-    assert main(["adopt", str(adopted), "--write"]) == 0
+    assert main(["adopt", str(adopted), "--write", "--accept-drift"]) == 0
     agent = adopted / "agents/fr-specialist.md"
     data = agent.read_bytes()
     assert b"created_at:" in data

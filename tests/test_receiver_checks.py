@@ -361,15 +361,15 @@ def test_a_check_no_kind_reads_is_a_build_note_skipped_by_validate_and_named(tmp
     build = run_cli("build", "--root", str(root))
     assert build.code == 0
     assert (
-        "contracts/pings.md:14:1: note[check-not-mechanised]: PingReturn check 2 is not mechanised: no check kind "
-        "reads its prose, so `contractc validate` skips it and receivers judge it by reading\n"
+        "contracts/pings.md:14:1: note[check-not-mechanised]: PingReturn check 2 is not mechanised: not read: "
+        "“The return sounds friendly”; `contractc validate` does not run it and receivers judge it by reading\n"
     ) in build.out
     monkeypatch.chdir(root)
     write_tree(root, {"r.txt": "pong: 2\n"})
     result = run_cli("validate", "pingreturn", "r.txt")
     assert result.code == 0
     assert result.out == (
-        "contractc: r.txt passes 1 of 2 receiver checks of PingReturn; not mechanised, judge by reading: check 2\n"
+        "contractc: r.txt passes 1 of 2 receiver checks of PingReturn; not run (not mechanised), judge by reading: check 2\n"
     )
 
 
@@ -473,7 +473,8 @@ def test_any_check_prose_compiles_to_rules_or_to_not_mechanised_without_raising(
     from contractc.model.checks.compile import compile_check
     from contractc.model.checks.rules import Form
 
-    rules = compile_check(text, {"citation": Form("citation", "[<id>](<id>)")}, ("abc",))
+    rules, unread = compile_check(text, {"citation": Form("citation", "[<id>](<id>)")}, ("abc",))
+    assert (rules is None) is bool(unread)  # not mechanised always says why
     assert rules is None or (isinstance(rules, tuple) and rules)
 
 
@@ -489,26 +490,6 @@ def test_a_check_link_names_the_contract_page_once_under_the_default_and_a_confi
     assert "https://docs.example.com/contracts/return-shapes/#consultationreturn-check-3" in configured
 
 
-def test_each_recogniser_tried_only_on_clauses_holding_its_words_mechanises_every_check_as_before(seeds, tmp_path, monkeypatch):
-    """A recogniser's pattern is compiled and searched only on a clause holding its words (start-up: most
-    prose names none).  On the published contract and the research desk's (tests/lifecycle_plugin.py),
-    every check compiles to the rules trying every pattern on every clause gives."""
-    from contractc.model.checks import compile as compiling
-    from contractc.load import load_project
-    from lifecycle_plugin import write_plugin
-
-    def rules_of(root: Path) -> list:
-        return [(shape.id, check.number, check.rules) for contract in load_project(root).contracts for shape in contract.text_shapes for check in shape.checks]
-
-    roots = [seed_project(tmp_path / "seed", seeds), write_plugin(tmp_path / "desk")]
-    found = [rules_of(root) for root in roots]
-    every_pattern = {name: ("", pattern, build) for name, (_, pattern, build) in compiling.RECOGNISERS.items()}
-    monkeypatch.setattr(compiling, "RECOGNISERS", every_pattern)
-    assert [rules_of(root) for root in roots] == found
-    mechanised = [rules for checks in found for _, _, rules in checks if rules is not None]
-    assert len(mechanised) >= 10 and {r.kind for rules in mechanised for r in rules} >= {"status-line", "bullets", "max-lines"}
-
-
 def test_compiled_rules_are_equal_only_within_one_kind():
     """``contractc diff`` compares a check's rules before and after: a rule of another kind is a change,
     even where its fields hold the same values (rules are tuples underneath)."""
@@ -522,3 +503,147 @@ def test_compiled_rules_are_equal_only_within_one_kind():
     assert not same_values == rules.RequiredLine("**Skipped**", ())
     assert len({rules.NamesFile(), rules.NamesFile(), rules.RequiredLine("a"), rules.MaxLines(3)}) == 3
     assert rules.NamesFile().kind == "names-file" and rules.NamesFile._fields == ("when",)
+
+
+# --- nothing checked is not a pass -------------------------------------------------------------
+
+
+NOTHING_MECHANISED = UNMECHANISED.replace(
+    "1. Line 1 is exactly `pong: ` followed by one of `1` / `2`.", "1. Line 1 names the count, or says why not."
+)
+
+
+def _pings(tmp_path: Path, text: str) -> Path:
+    return write_tree(
+        tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/pings.md\n", "contracts/pings.md": text, "r.txt": "pong: 2\n"}
+    )
+
+
+@pytest.mark.parametrize("body", ["", "pong: 2\n"], ids=["empty", "any"])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_shape_with_no_mechanised_check_is_exit_2_located_on_the_contract(tmp_path, run_cli, monkeypatch, body, fmt):
+    root = _pings(tmp_path, NOTHING_MECHANISED)
+    (root / "r.txt").write_text(body)
+    monkeypatch.chdir(root)
+    result = run_cli("validate", "pingreturn", "r.txt", "--format", fmt)
+    assert result.code == 2
+    message = (
+        "contracts/pings.md:13:1: error[nothing-checked]: PingReturn cannot be validated: none of its 2 receiver checks "
+        "is mechanised, so any return, even an empty one, would pass unjudged"
+    )
+    if fmt == "text":
+        assert result.out == "" and result.err.startswith(message + "\n")
+    else:
+        doc = json.loads(result.out)
+        assert [(d["path"], d["line"], d["code"]) for d in doc["diagnostics"]] == [("contracts/pings.md", 13, "nothing-checked")]
+        assert "passed" not in doc
+
+
+def test_require_all_makes_any_check_not_mechanised_exit_2_quoting_its_unread_words(tmp_path, run_cli, monkeypatch):
+    root = _pings(tmp_path, UNMECHANISED)
+    monkeypatch.chdir(root)
+    assert run_cli("validate", "pingreturn", "r.txt").code == 0
+    result = run_cli("validate", "pingreturn", "r.txt", "--require-all")
+    assert result.code == 2 and result.out == ""
+    assert result.err.startswith(
+        "contracts/pings.md:14:1: error[check-not-run]: PingReturn check 2 is not mechanised (not read: “The return sounds "
+        "friendly”), and --require-all asks for every check\n"
+    )
+    mechanised = UNMECHANISED.replace("2. The return sounds friendly.", "2. The whole return is at most 3 lines.")
+    (root / "contracts/pings.md").write_text(mechanised)
+    assert run_cli("validate", "pingreturn", "r.txt", "--require-all").code == 0
+
+
+def test_every_check_not_run_is_listed_by_number_in_text_json_and_evidence(tmp_path, run_cli, monkeypatch):
+    root = _pings(tmp_path, UNMECHANISED)
+    (root / "r.txt").write_text("pong: 3\n")
+    monkeypatch.chdir(root)
+    text = run_cli("validate", "pingreturn", "r.txt")
+    assert text.code == 1 and "; not run (not mechanised), judge by reading: check 2; discard it" in text.out
+    doc = json.loads(run_cli("validate", "pingreturn", "r.txt", "--format", "json").out)
+    assert doc["unmechanised"] == [2] and doc["failures"][0]["check"] == 1
+    assert "Not run, because not mechanised (the receiver judges it by reading): check 2.\n" in doc["evidence"]
+    assert run_cli("validate", "pingreturn", "r.txt", "--evidence").out == doc["evidence"]
+
+
+def test_the_python_api_gives_the_same_answers_as_the_command(tmp_path):
+    from contractc import ContractcError, Receiver
+
+    receiver = Receiver.load(_pings(tmp_path / "some", UNMECHANISED))
+    verdict = receiver.validate("pingreturn", "pong: 2\n")
+    assert verdict.passed and verdict.unmechanised == (2,)
+    with pytest.raises(ContractcError) as refused:
+        receiver.validate("pingreturn", "pong: 2\n", require_all=True)
+    assert [d.code for d in refused.value.diagnostics] == ["check-not-run"]
+    nothing = Receiver.load(_pings(tmp_path / "none", NOTHING_MECHANISED))
+    with pytest.raises(ContractcError) as refused:
+        nothing.validate("pingreturn", "")
+    assert [(d.code, d.line) for d in refused.value.diagnostics] == [("nothing-checked", 13)]
+
+
+# --- smaller rule errors -----------------------------------------------------------------------
+
+
+def _shape_of(*checks: str):
+    from contractc.model.checks.compile import compile_shape
+    from contractc.model.records import Check, Span, TextShape
+
+    span = Span("c.md", 1, 1, 0, 0)
+    raw = tuple(Check(n, text, span, f"s-check-{n}") for n, text in enumerate(checks, 1))
+    return compile_shape(TextShape("s", "S", "s", "p", "", (), None, raw, span), {})
+
+
+def test_a_required_line_is_seen_on_line_1_too():
+    from contractc.validate.text import judge
+
+    shape = _shape_of("A `Checks run:` line is present.")
+    assert judge(shape, "Checks run: 4\nall fine\n").passed
+    assert judge(shape, "all fine\nChecks run: 4\n").passed
+    assert judge(shape, "all fine\n").failed == (1,)
+
+
+@pytest.mark.parametrize(
+    ("text", "failed"),
+    [
+        ("findings:\n  - point: a\n    where: x.py\n    remediation: r\n  - point: b\n    where: y.py\n    remediation: s\n", ()),
+        ("findings:\n  - point: a\n    where: x.py\n    remediation: r\n  - point: b\n    where: y.py\n", (1,)),
+        ("findings:\n- point: a\n  where: x.py\n  remediation: r\n- point: b\n  where: y.py\n", (1,)),
+        ("# Review\n\n- **a**\n  - where: x.py\n  - remediation: r\n- **b**\n  - where: y.py\n", (1,)),
+        ("# Review\n\n1. **a**\n   where: x.py\n   remediation: r\n", ()),
+        ("# Review\n\n1. **a**\n   where: x.py\n\n   - remediation: r\n", ()),  # a sub-item after a blank line is still under it
+    ],
+    ids=["yaml-indented", "yaml-indented-missing", "yaml-flush-missing", "markdown-missing", "numbered", "numbered-blank"],
+)
+def test_every_item_has_its_fields_at_any_indent_in_markdown_or_yaml_lists(text, failed):
+    from contractc.validate.text import judge
+
+    shape = _shape_of("Every finding has a `where:` line and a `remediation:` line.")
+    verdict = judge(shape, text)
+    assert verdict.failed == failed
+    if failed:
+        assert "has no `remediation:` line" in verdict.failures[0].problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ("see the Makefile", True),
+        ("the Dockerfile pins it", True),
+        ("README", True),
+        ("edits ~/.bashrc", True),
+        ("a `.gitignore` entry", True),
+        ("agents/a.md:12", True),
+        ("SKILL.md", True),
+        ("built on Node.js", False),
+        ("an ASP.NET service", False),
+        ("on .NET 8", False),
+        ("e.g. the tests", False),
+        ("version v1.2", False),
+        ("https://example.com/a.md", False),
+    ],
+)
+def test_names_a_file_reads_real_file_names_and_not_product_names(body, named):
+    from contractc.validate.text import judge
+
+    shape = _shape_of("The body names at least one file.")
+    assert judge(shape, f"status: clean\n{body}\n").passed is named

@@ -85,9 +85,13 @@ def test_envelope_variants_are_separate_shapes(plugin):
 def test_worked_examples_are_listed_not_scored(plugin, run_cli):
     result = scan_plugin(plugin)
     assert {u.block.path for u in result.examples} == EXAMPLES
-    scored = {(u.block.path, u.line) for g in result.groups for u in g.copies}
+    scored = {(m.unit.block.path, m.unit.line) for g in result.groups for m in g.members if m.label != "example"}
     assert not scored & {(u.block.path, u.line) for u in result.examples}
+    labelled = {(m.unit.block.path, m.unit.line) for g in result.groups for m in g.labelled("example")}
+    assert labelled <= {(u.block.path, u.line) for u in result.examples}  # an example joins the shape it illustrates
     run = run_cli("scan", str(plugin))
+    assert not [m for m in LOCATED.finditer(run.out) if m["code"] == "scan-example"]  # listed only with -v
+    run = run_cli("scan", "-v", str(plugin))
     assert sorted(m["path"] for m in LOCATED.finditer(run.out) if m["code"] == "scan-example") == sorted(EXAMPLES)
 
 
@@ -117,7 +121,7 @@ def test_owner_glob_overrides_the_rule_and_says_so(plugin, run_cli):
     assert findings.owner.block.path == "agents/source-scout.md"
     assert "--owner" in findings.owner_rule
     assert sorted(u.block.path for u in findings.divergent) == ["agents/survey-orchestrator.md", "agents/term-harvester.md"]
-    run = run_cli("scan", str(plugin), "--owner", "agents/source-scout.md")
+    run = run_cli("scan", "-v", str(plugin), "--owner", "agents/source-scout.md")
     assert "owns it because it matches --owner agents/source-scout.md" in run.out
 
 
@@ -129,7 +133,7 @@ def test_the_owner_rule_is_the_majority_without_a_dispatching_file(tmp_path):
     )
     (group,) = scan_plugin(tmp_path).groups
     assert [u.block.path for u in group.divergent] == ["agents/c.md"]
-    assert group.owner_rule == "2 of the 3 copies hold it (no dispatching file has one)"
+    assert group.owner_reason == "2 of the 3 copies hold it"
 
 
 def test_one_comment_is_drift(tmp_path):

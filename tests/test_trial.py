@@ -30,7 +30,7 @@ def seed_root(tmp_path, seeds):
 def test_scan_finds_the_planted_divergences_and_no_other(plugin, run_cli):
     run = run_cli("scan", str(plugin), "-q")
     assert run.code == 1
-    found = set(re.findall(r"^(\S+?):\d+:\d+: error\[scan-divergent\]: copy of (?:[\w-]+\.)?(\w+) ", run.out, re.M))
+    found = set(re.findall(r"^(\S+?):\d+:\d+: error\[scan-divergent\]: (?:drifted copy|instance) of (?:[\w-]+\.)?(\w+) ", run.out, re.M))
     assert found == DIVERGENT
 
 
@@ -88,7 +88,7 @@ def test_a_file_whose_name_looks_like_a_glob_stays_under_check_after_adopt(tmp_p
             "agents/orchestrator.md": BRIEF.format(title="Orchestrator", modes="a | b | c"),
         },
     )
-    assert run_cli("adopt", str(root), "--write").code == 0
+    assert run_cli("adopt", str(root), "--write", "--accept-drift").code == 0
     assert "sha256=" in (root / "agents/[old] writer.md").read_text()  # stamped as build stamps it
     path = root / "agents/[old] writer.md"
     path.write_text(path.read_text().replace("mode: a | b | c", "mode: a | b | c | d"))
@@ -119,7 +119,7 @@ def test_one_envelope_pasted_byte_for_byte_into_each_stage_skill_is_one_shape_an
 
     envelopes = [g for g in scan_plugin(plugin).groups if g.key == "dispatch-envelope"]
     assert [len(g.copies) for g in envelopes] == [4]  # the orchestrator and the three stage skills
-    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("adopt", str(plugin), "--write", "--accept-drift").code == 0
     for skill in ("requirements", "design", "qa"):
         text = (plugin / f"skills/{skill}/SKILL.md").read_text()
         assert text.count("<!-- contractc:begin shape=") == 2, skill  # the brief and the envelope
@@ -160,7 +160,7 @@ def test_key_value_template_drift_is_found_and_nothing_else(orchestration, run_c
 def test_adopting_key_value_templates_leaves_check_clean_and_build_idempotent(orchestration, run_cli):
     from conftest import snapshot
 
-    assert run_cli("adopt", str(orchestration), "--write").code == 0
+    assert run_cli("adopt", str(orchestration), "--write", "--accept-drift").code == 0
     assert run_cli("check", "--root", str(orchestration), "--no-cache").code == 0
     before = snapshot(orchestration)
     assert run_cli("build", "--root", str(orchestration)).code == 0
@@ -197,16 +197,16 @@ def test_counts_of_one_read_as_english(tmp_path, run_cli):
             "agents/critic.md": BRIEF.format(title="Critic", modes="a | b | c"),
         },
     )
-    assert "2 files, 1 shape with 2 unmanaged copies: 1 divergent" in run_cli("scan", str(root)).out
-    assert "1 shape into contracts/plugin.md, 2 files rewritten" in run_cli("adopt", str(root)).out
-    assert "1 copy changes bytes" in run_cli("adopt", str(root)).out
+    assert "2 files, 1 shape stated more than once: 1 divergent (1 copy, 1 drifted," in run_cli("scan", str(root)).out
+    assert "1 shape into contracts/plugin.md, 2 files rewritten" in run_cli("adopt", str(root), "--accept-drift").out
+    assert "1 copy changes bytes" in run_cli("adopt", str(root), "--accept-drift").out
 
 
 def test_adopt_then_check_build_and_adopt_again_on_the_sdlc_plugin(plugin, run_cli):
     from conftest import snapshot
 
     before = snapshot(plugin)
-    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("adopt", str(plugin), "--write", "--accept-drift").code == 0
     assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
     adopted = snapshot(plugin)
     assert run_cli("build", "--root", str(plugin)).code == 0 and snapshot(plugin) == adopted
@@ -220,7 +220,7 @@ def test_adopt_then_check_build_and_adopt_again_on_the_sdlc_plugin(plugin, run_c
 
 
 def test_editing_the_adopted_contract_then_build_refreshes_every_copy(plugin, run_cli):
-    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("adopt", str(plugin), "--write", "--accept-drift").code == 0
     contract = next((plugin / "contracts").glob("*.md"))
     text = contract.read_text()
     contract.write_text(text.replace("  target_category: component | interface\n", "  target_category: component | interface | decision\n"))
@@ -233,13 +233,13 @@ def test_editing_the_adopted_contract_then_build_refreshes_every_copy(plugin, ru
 
 
 def test_validating_against_an_adopted_template_with_no_checks_says_nothing_was_judged(orchestration, run_cli):
-    assert run_cli("adopt", str(orchestration), "--write").code == 0
+    assert run_cli("adopt", str(orchestration), "--write", "--accept-drift").code == 0
     returned = orchestration / "return.txt"
     returned.write_text("Packet ID: P-1\nStatus: COMPLETE\nWork completed: done\n")
-    run = run_cli("validate", "--root", str(orchestration), "packet-id-1", str(returned))
-    assert run.code == 0
-    assert "was not judged: packet-id-1 states no receiver checks" in run.out
-    assert "passes 0 of 0" not in run.out
+    run = run_cli("validate", "--root", str(orchestration), "packet-id-status", str(returned))
+    assert run.code == 2 and run.out == ""  # nothing checked is not a pass
+    assert "error[nothing-checked]: Executor handoff cannot be validated: it states no receiver checks, so any return" in run.err
+    assert "passes 0 of 0" not in run.err
 
 
 # --- checks as a user words them: a sentence starts with a capital --------------------------------
@@ -269,7 +269,7 @@ def test_a_check_that_starts_its_sentence_with_a_capital_is_mechanised(text):
 def test_after_adopt_a_copy_pasted_into_a_new_agent_file_fails_check(plugin, run_cli):
     from trial_plugin import DRAFT_COMPONENTS, fence, front
 
-    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("adopt", str(plugin), "--write", "--accept-drift").code == 0
     (plugin / "agents/adr-writer.md").write_text(front("adr-writer", "Writes ADRs.") + "# ADR writer\n\n" + fence(DRAFT_COMPONENTS))
     (plugin / "skills/adr").mkdir()
     (plugin / "skills/adr/SKILL.md").write_text("# ADR\n\n" + fence(DRAFT_COMPONENTS))
@@ -282,7 +282,7 @@ def test_after_adopt_a_copy_pasted_into_a_new_agent_file_fails_check(plugin, run
 def test_adopt_never_targets_a_file_scan_did_not_read(plugin, run_cli):
     (plugin / ".gitignore").write_text("scratch/\nagents/*.draft.md\n")
     (plugin / "agents/old.draft.md").write_text("# Old\n\n```yaml\ndraft_components:\n  - id: string\n```\n")
-    assert run_cli("adopt", str(plugin), "--write").code == 0
+    assert run_cli("adopt", str(plugin), "--write", "--accept-drift").code == 0
     assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0
     (plugin / "agents/old.draft.md").unlink()  # an ignored file is not in the CI checkout
     assert run_cli("check", "--root", str(plugin), "--no-cache").code == 0

@@ -217,7 +217,9 @@ def diff(
     line with its id and verdict: breaking for producers (an agent must now emit
     something new or stricter), for receivers (a skill may now see something it
     rejects), for links (a published anchor is gone), changed, unclassified (a
-    reworded rule: treated as breaking), or compatible.
+    rule reworded where no direction can be read: treated as breaking), or
+    compatible. Receiver checks are paired by an equal compiled rule, then
+    equal words, then similarity: a check that only moved is one renumbering.
 
     \b
     A breaking change passes once accepted on purpose in contractc.changes.yaml:
@@ -296,35 +298,74 @@ def _scan_options(command):
 @format_option()
 @click.option("--diff/--no-diff", default=True, show_default=True, help="Show each divergent copy's diff against its owning copy.")
 @click.option("-q", "--quiet", is_flag=True, help="Only the located lines, no notes, diffs or summary.")
+@click.option(
+    "-v", "--verbose", is_flag=True,
+    help="Also a note at every member: each shape's owner and why, every copy, instance and example (the JSON report always has them).",
+)
 @_progress
-def scan(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool) -> int:
+def scan(
+    path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...], fmt: str, diff: bool, quiet: bool, verbose: bool
+) -> int:
     """Show where the hand-pasted copies of each shape in PATH (default .) disagree; no configuration needed.
 
     \b
     Reads every Markdown file (honouring .gitignore) and finds fenced YAML
-    blocks (one shape per top-level key), JSON blocks (envelopes, one shape
-    per variant) and report templates (<placeholders> with a status line or
-    headings).  Copies of one key in different stages with different fields
-    are different shapes.  For each shape it names the owning copy (a copy
-    matching --owner; else the one in the file that dispatches it: a skill, a
-    command, an orchestrator; else the majority) and prints every copy that
-    differs from it, with a diff.  Worked examples (blocks without notation,
-    or introduced as examples) are listed, not scored.
+    (one shape per top-level key; a fenced front matter is one), JSON
+    documents, and templates: placeholders in any style (<x>, {x}, {{x}},
+    [x], ..., …) with headings, `Label: value` lines or tags, heading
+    skeletons with **Field:** lines, and `Label: value` blocks.  Blocks are
+    grouped by structure (key paths at every depth, headings, labels), never
+    by the headings around them; a field such as `status: failed` separates
+    an envelope's variants.  Each member is a copy, a drifted copy, an
+    instance (the structure with its own values) or an example.
 
     \b
-    Exit 0 when every copy agrees with its owner, 1 when any differs,
-    2 for bad input.  Next step: `contractc adopt` shows the plan that puts
-    the copies under a contract.
+    The owning copy: one matching --owner; else the definition a file
+    declares (templates/, references/, a schema file, "produces the
+    following format"); else, in a git work tree, the copy changed most
+    recently; else the majority.  Printed by default: each drifted copy and
+    each instance that breaks the structure, with its diff, and one count
+    per kind; -v adds every owner, copy, instance and example.
+
+    \b
+    Exit 0 when nothing diverges, 1 when a copy drifted or an instance
+    breaks its shape, 2 for bad input.  Next step: `contractc adopt` shows
+    the plan that puts the copies under a contract.
     """
     from contractc.scan.report import scan_command
 
-    return _report(scan_command(path, include, exclude, owners, quiet), fmt, diff, quiet, path)
+    include, exclude, owners = _with_recorded(path, include, exclude, owners)
+    return _report(scan_command(path, include, exclude, owners, quiet, verbose or fmt == "json"), fmt, diff, quiet, path)
+
+
+def _with_recorded(path: Path, include: tuple[str, ...], exclude: tuple[str, ...], owners: tuple[str, ...]):
+    """The options given, after those contractc.yaml recorded (``scan:``, written by adopt)."""
+    from contractc.load.config import recorded_scan_options
+
+    kept = recorded_scan_options(path)
+    return (
+        tuple(dict.fromkeys((*kept.include, *include))),
+        tuple(dict.fromkeys((*kept.exclude, *exclude))),
+        tuple(dict.fromkeys((*kept.owner, *owners))),
+    )
 
 
 @cli.command()
 @_scan_options
 @click.option("--name", metavar="NAME", help="The contract's name: contracts/NAME.md (default: the plugin folder's name).")
 @click.option("--write", is_flag=True, help="Apply the plan, all-or-nothing. Without it, adopt only prints the plan.")
+@click.option(
+    "--accept-drift",
+    is_flag=True,
+    help="Rewrite every drifted copy to its owning copy's bytes (the plan shows each copy's diff). Without it, drifted copies stay as they are and check reports them.",
+)
+@click.option(
+    "--resolve",
+    "resolve",
+    multiple=True,
+    metavar="ID=PATH:LINE",
+    help="For the group ID (as scan names it), the copy at PATH:LINE is right: it owns the shape and the group's drifted copies are rewritten to it (repeatable).",
+)
 @format_option(
     "text: the plan for people; json: one document (every file with its SHA-256 and diff, every copy that "
     "changes or is left alone, located); github: each copy that changes as an annotation on its line."
@@ -338,6 +379,8 @@ def adopt(
     owners: tuple[str, ...],
     name: str | None,
     write: bool,
+    accept_drift: bool,
+    resolve: tuple[str, ...],
     fmt: str,
     diff: bool,
 ) -> int:
@@ -347,12 +390,27 @@ def adopt(
     Dry run by default: prints the plan, i.e. the contract it would write
     (contracts/NAME.md, one section per stage holding each shape's owning
     copy byte for byte), the contractc.yaml, every file it would change with
-    a diff, and each copy whose bytes change (where copies diverge, the
-    owning copy wins; choose it with --owner GLOB).
-    --write applies it all-or-nothing: every copy becomes a managed region,
-    the schemas and dispatch snippets build would write are written, and
-    `contractc check` is clean right after.  No byte outside the replaced
-    blocks changes; adopting an adopted plugin changes nothing.
+    a diff, and what happens to each block scan labelled:
+
+    \b
+      copy      the owner's bytes: becomes a managed region (shape=ID)
+      instance  its own values by design: wrapped, byte for byte, in an
+                instance region (instance=ID) that check holds to the
+                shape's structure
+      example   never touched
+      drifted   kept byte for byte in a region build has not filled, so
+                check reports it and build refuses to overwrite it until
+                you decide; or choose now: --accept-drift (every group) or
+                --resolve ID=PATH:LINE (that copy is right); the plan shows
+                each copy's diff
+
+    \b
+    --write applies it all-or-nothing: the schemas and dispatch snippets
+    build would write are written too, and `contractc check` is clean right
+    after but for the drift left unresolved.  No byte outside the replaced
+    blocks changes; adopting an adopted plugin changes nothing.  --include,
+    --exclude and --owner are recorded in contractc.yaml (scan:), so the
+    next scan or adopt reads the same files.
 
     \b
     Exit 0 when the plan was printed or applied, 2 for bad input (a shape
@@ -364,9 +422,13 @@ def adopt(
 
     color = _color_wanted(sys.stdout)
     prefix = _workspace_prefix(path)
+    include, exclude, owners = _with_recorded(path, include, exclude, owners)
     return _print(
-        adopt_plugin(path, name, include, exclude, owners, write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix)
-    )
+        adopt_plugin(
+            path, name, include, exclude, owners,
+            write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix, accept_drift=accept_drift, resolve=resolve,
+        )
+    )  # fmt: skip
 
 
 @cli.command("init")
@@ -410,9 +472,13 @@ def init_(path: Path) -> int:
                "quoted lines and evidence; for a data shape, check's document); github: GitHub Actions annotations.")
 @click.option("--evidence", is_flag=True, help="Text shapes: print only the failure evidence to append to the original "
               "dispatch prompt for the one re-dispatch (nothing when the return passes).")
+@click.option("--require-all", is_flag=True, help="Text shapes: exit 2 when any receiver check is not mechanised "
+              "(by default such a check is listed as not run and the receiver judges it by reading).")
 @click.argument("shape_id", metavar="SHAPE")
 @click.argument("file", metavar="[FILE|-]", default="-")
-def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, shape_id: str, file: str) -> int:
+def validate(
+    root: Path, artifact: bool, mode: str | None, fmt: str, evidence: bool, require_all: bool, shape_id: str, file: str
+) -> int:
     """Check FILE against the shape SHAPE (an id as in schemas/ or prompts/manifest.json).
 
     \b
@@ -435,11 +501,53 @@ def validate(root: Path, artifact: bool, mode: str | None, fmt: str, evidence: b
       contractc validate auditreturn return.txt --evidence  append to the prompt,
                                                             re-dispatch once
 
-    Exit 0 valid, 1 invalid, 2 unknown shape, unreadable FILE or bad usage.
+    \b
+    Nothing checked is not a pass: a check that is not mechanised is listed
+    as not run; a text shape with no mechanised check is exit 2, and with
+    --require-all so is any check that is not mechanised.
+
+    Exit 0 valid, 1 invalid, 2 unknown shape, nothing to check, unreadable FILE or bad usage.
     """
     from contractc.validate.command import validate as validate_document
 
-    return _print(validate_document(root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence))
+    return _print(
+        validate_document(
+            root, shape_id, file, artifact=artifact, mode=mode, fmt=fmt, evidence=evidence, require_all=require_all
+        )
+    )
+
+
+@cli.command()
+@ROOT_OPTION
+@click.option("--producer", metavar="NAME", help="Judge the return as NAME's (a skill's own return, on the Stop event); "
+              "by default the agent named by the event's agent_type.")
+def hook(root: Path, producer: str | None) -> int:
+    """Judge an agent's return as a Claude Code SubagentStop (or Stop) hook.
+
+    \b
+    Reads the hook's JSON on standard input, finds the agent that returned
+    and the text shape it produces (by the dispatch prompt's shape heading
+    where it has several), and judges its last message:
+      passes, or no shape of that agent   nothing printed: the stop goes through
+      a check fails                       {"decision": "block", "reason": EVIDENCE}:
+                                          the agent returns again once
+      fails again (stop_hook_active)      the stop goes through; a systemMessage
+                                          shows the failed checks
+    Its own errors (bad input, a project that does not load) never block:
+    the stop goes through with a systemMessage saying why.
+
+    \b
+    In a plugin's hooks/hooks.json:
+      {"hooks": {"SubagentStop": [{"hooks": [{"type": "command",
+        "command": "contractc hook --root \"${CLAUDE_PLUGIN_ROOT}\""}]}]}}
+
+    Always exit 0: Claude Code reads exit 2 as a block.
+    """
+    from contractc.validate.hook import run_hook
+
+    import sys
+
+    return _print(run_hook(root, sys.stdin.buffer.read().decode("utf-8", "replace"), producer))
 
 
 @cli.command("hash")

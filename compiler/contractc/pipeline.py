@@ -256,9 +256,10 @@ def _run(root: Path, mode: Mode, only: Iterable[str], force: bool, site_pages: s
         diagnostics = sorted(drifted + found, key=Diagnostic.sort_key)
         attached = {}
         if mode is Mode.CHECK:
+            from contractc.drift.regions import instance_changes
             from contractc.drift.restatements import restatement_changes
 
-            attached = restatement_changes(project, diagnostics)
+            attached = {**restatement_changes(project, diagnostics), **instance_changes(project, diagnostics)}
         return Result(mode, diagnostics, changes, checked, sources, refused=False, notes=notes, docs_url=docs_url, attached=attached)
     except ContractcError as exc:
         return Result(mode, exc.diagnostics, [], checked, sources, refused=False, notes=notes, docs_url=docs_url, attached={})

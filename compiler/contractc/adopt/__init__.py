@@ -5,13 +5,22 @@ The plan is computed in full before anything is written:
 1. scan the plugin; every shape with two or more unmanaged copies is adopted;
 2. write the contract (:mod:`.contract`): one section per stage, each shape's
    owning copy byte for byte;
-3. replace each copy with a managed region naming its shape (:mod:`.rewrite`);
+3. what happens to each member depends on scan's label (docs/adopt.md, "What
+   adopt changes"): a **copy** (the owner's bytes) becomes a managed region; an
+   **instance** is wrapped, byte for byte, in an instance region
+   (``instance=ID``: check holds it to the shape's structure); an **example** is
+   never touched; a **drifted** copy is rewritten to the owner's bytes only when
+   the user says so (``--accept-drift`` for every group, ``--resolve ID=PATH:LINE``
+   for one, whose copy at PATH:LINE then owns the shape), each such copy's diff
+   in the plan; otherwise it stays as it is and ``check`` reports it;
 4. compile the result in a scratch folder with the real pipeline: the regions
    are filled and stamped by the regions emitter, and the schemas and dispatch
    snippets ``build`` would write are added, so that right after ``adopt
-   --write`` ``check`` is clean and ``build`` writes nothing;
-5. a block ``check`` would still call a restatement (a worked example, a copy
-   adopt leaves alone) is listed under ``allow_restatements`` with the reason.
+   --write`` ``check`` is clean but for the drift left unresolved;
+5. a block ``check`` would still call a restatement and that is not a drifted
+   copy (a worked example, a copy indented under a list item) is listed under
+   ``allow_restatements`` with the reason and shown with its diff in the plan;
+   a drifted copy left unresolved never is.
 
 ``--write`` applies every change through the output writer, all-or-nothing.
 """
@@ -24,8 +33,8 @@ from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
 from contractc.adopt.contract import render_config, render_contract
-from contractc.adopt.plan import Plan, Rewritten
-from contractc.adopt.rewrite import Replacement, block_replacement, replace_blocks
+from contractc.adopt.plan import Kept, Plan, Rewritten
+from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
@@ -34,9 +43,12 @@ from contractc.output.outputs import Change, Output, OutputSet, guard_paths
 from contractc.report.format import Outcome, Report
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
-from contractc.scan.shapes import Group
+from contractc.scan.shapes import Group, Member
 
 __all__ = ["Plan", "adopt", "plan_adoption"]
+
+FRONT_MATTER = "front-matter"
+"""The key scan gives a fenced front matter (``---`` lines around YAML)."""
 
 
 def plan_adoption(
@@ -45,10 +57,21 @@ def plan_adoption(
     include: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
     owners: tuple[str, ...] = (),
+    accept_drift: bool = False,
+    resolve: tuple[str, ...] = (),
 ) -> Plan:
-    """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is."""
+    """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is.
+
+    ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
+    each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies."""
     result = scan_plugin(root, include, exclude, owners)
-    groups = list(result.groups)
+    # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
+    # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
+    fronts = {(u.block.path, u.block.start) for u in result_units(result) if u.key == FRONT_MATTER}
+    left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
+    left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
+    # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
+    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1 and g.id not in left], resolve)
     if not groups:
         return Plan("", scan=result)
     if (root / CONFIG_NAME).exists():
@@ -81,47 +104,110 @@ def plan_adoption(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
         )
     plan = Plan(contract_path, scan=result)
+    plan.skipped += [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
     carried = carried_checks(groups, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
     plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
     checks = {group_id: found.chosen.text for group_id, found in carried.items()}
-    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks)
-    refs = _contract_ids(contract_path, contract_bytes, placed)
+    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks, result.data)
+    refs, shapes = _contract_ids(contract_path, contract_bytes, placed)
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
-    adopted: dict[int, tuple[str, bytes]] = {}
-    for group in groups:
-        ref, region = refs[group.id]
-        for unit in group.copies:
-            if unit.block.col > 1:
-                plan.skipped.append((unit, "indented (inside a list item or quote): a region must start at column 1"))
-                continue
-            adopted[id(unit)] = (ref, region)
     by_block: dict[tuple[str, int], list[Unit]] = {}
     for unit in result_units(result):
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
+    adopted: dict[int, tuple[str, bytes]] = {}
+    own: set[int] = set()
+    """Drifted copies in a region of their own bytes (not the owner's)."""
+    instances: dict[int, str] = {}
+    for group in groups:
+        ref, region = refs[group.id]
+        accepted = accept_drift or group.id in resolved
+        for member in group.members:
+            unit = member.unit
+            if unit.within:
+                continue  # a part of another block (an element pasted elsewhere): that block is adopted as a whole
+            if (unit.block.path, unit.block.start) in fronts:
+                plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
+                continue
+            if member.label == "example":
+                plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
+                continue
+            undecided = member.label == "drifted" and not accepted
+            if undecided and unit.block.col > 1:
+                why = (
+                    f"{member.reason}; left as it is: indented (inside a list item or quote), it cannot be a region, and "
+                    "check reports it only if it finds it a restatement: fix it by hand, or move it to column 1 and wrap it"
+                )
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
+                continue
+            if unit.block.col > 1:
+                plan.skipped.append((unit, "indented (inside a list item or quote): a region must start at column 1"))
+                continue
+            if undecided:
+                # its own bytes in a region build has not filled: check reports it (drift-region-new-differs), and
+                # build refuses to overwrite it until the user decides (the contract, or build --force)
+                why = f"{member.reason}; kept, byte for byte, in a region build has not filled: check reports it"
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
+                adopted[id(unit)] = (ref, _own_block(unit, result.data, len(by_block[(unit.block.path, unit.block.start)])))
+                own.add(id(unit))
+                continue
+            if member.label == "instance":
+                broken = "" if member.divergent else _breaks(unit, ref, shapes, result.data)
+                if broken:
+                    # scan holds peer instances to no definition; check would hold it to the owner's shape
+                    why = (
+                        f"{member.reason}; its structure differs from the owning copy's ({broken}) and scan holds "
+                        "peer instances to no definition: left as it is, not held to the shape"
+                    )
+                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
+                    continue
+                instances[id(unit)] = ref
+                if member.divergent:
+                    why = (
+                        f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
+                        "and check reports it where a key, heading or label line differs from the shape's"
+                    )
+                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
+                else:
+                    plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
+                continue
+            adopted[id(unit)] = (ref, region)
     replacements: dict[str, list[Replacement]] = {}
     for (path, _), units in sorted(by_block.items()):
         units.sort(key=lambda u: u.line)
         if any(id(u) in adopted for u in units):
             replacement = block_replacement(units[0].block, units, adopted)
             replacements.setdefault(path, []).append(replacement)
-            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path])
+            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path], own)
+        elif len(units) == 1 and id(units[0]) in instances:
+            replacements.setdefault(path, []).append(instance_replacement(units[0].block, instances[id(units[0])], result.data[path]))
+        else:
+            # an instance sharing its block with other keys: left as it is (an instance region holds one key)
+            plan.kept = [k for k in plan.kept if not (k.label == "instance" and any(k.unit is u for u in units))]
+            plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
     files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
-    targets, covered = _targets(root, sorted(files), result)
+    # a drifted copy left as it is sits in a target too, so that check reports it
+    watched = {*files, *(k.unit.block.path for k in plan.kept if k.label == "drifted")}
+    targets, covered = _targets(root, sorted(watched), result)
     out = _out_folders(root)
-    config = render_config(contract_path, targets, [], out)
+    recorded = {"include": list(include), "exclude": list(exclude), "owner": list(owners)}
+    config = render_config(contract_path, targets, [], out, recorded)
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**{p: result.data[p] for p in covered if p not in files}, **files}
     try:
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
-    if found:
-        plan.allowed = [_allowance(d, result, digests) for d in found]
-        config = render_config(contract_path, targets, plan.allowed, out)
+    # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
+    unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
+    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
+    if allow:
+        plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
+        plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
+        config = render_config(contract_path, targets, plan.allowed, out, recorded)
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
@@ -145,6 +231,8 @@ def adopt(
     fmt: str = "text",
     color: bool = False,
     path_prefix: str = "",
+    accept_drift: bool = False,
+    resolve: tuple[str, ...] = (),
 ) -> Outcome:
     """``contractc adopt``: the plan, applied all-or-nothing when ``write``; bad input is the diagnostics (exit 2).
 
@@ -155,7 +243,7 @@ def adopt(
     from contractc.output.outputs import write_changes
 
     try:
-        plan = plan_adoption(root, name, include, exclude, owners)
+        plan = plan_adoption(root, name, include, exclude, owners, accept_drift, resolve)
         if write and plan.changes:
             from contractc.report.progress import stage
 
@@ -212,14 +300,23 @@ def _rewrites(
     adopted: dict[int, tuple[str, bytes]],
     ids: dict[str, str],
     original: bytes,
+    own: set[int],
 ) -> list[Rewritten]:
     """The adopted copies of one block whose bytes the region will not hold unchanged, each with why."""
     block = replacement.block
     found = []
     for unit in replacement.units:
         group = next(g for g in groups if any(u is unit for u in g.copies))
+        if id(unit) in own and len(units) == 1:
+            continue  # a drifted copy kept in a region of its own bytes
+        if id(unit) in own:
+            found.append(Rewritten(unit, ids[group.id], f"its block holds {len(units)} keys: this drifted one keeps its bytes in a region of its own"))
+            continue
         if unit.text != group.owner.text:
-            why = "differs from the owning copy: the owner's bytes replace it"
+            chose = f"--resolve {group.id}=..." if group.owner_reason.startswith("--resolve") else "--accept-drift"
+            why = f"drifted from the owning copy at {group.owner.block.path}:{group.owner.line}: its bytes replace it ({chose})"
+            found.append(Rewritten(unit, ids[group.id], why, _copy_change(unit, group.owner)))
+            continue
         elif len(units) > 1:
             why = f"its block holds {len(units)} keys: each adopted key gets a region of its own"
         elif adopted[id(unit)][1] != original[block.start : block.end]:
@@ -230,10 +327,13 @@ def _rewrites(
     return found
 
 
-def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]]:
-    """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader."""
+def _contract_ids(path: str, data: bytes, placed) -> tuple[dict[str, tuple[str, bytes]], dict[str, tuple]]:
+    """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader;
+    and the contract's shapes by id, each with its block's text and its notation read (empty when the notation
+    cannot be read: compiling the plan reports why, at the owning copy)."""
     from contractc.load import parse_contract, qualify_shape_ids
     from contractc.load.source import source_from_bytes
+    from contractc.model.notation import interpret
     from contractc.model.records import DataShape
 
     (contract,) = qualify_shape_ids([parse_contract(source_from_bytes(path, data))])
@@ -242,7 +342,32 @@ def _contract_ids(path: str, data: bytes, placed) -> dict[str, tuple[str, bytes]
         span = shape.block if isinstance(shape, DataShape) else shape.template
         if span is not None:
             starts[span.start] = (shape.id, contract.slice(span))
-    return {p.group.id: starts[p.offset] for p in placed}
+    try:
+        (read,), _ = interpret([contract])
+    except ContractcError:
+        read = None
+    shapes = {}
+    for shape in read.shapes if read is not None else ():
+        span = shape.block if isinstance(shape, DataShape) else shape.template
+        if span is not None:
+            shapes[shape.id] = (shape, read.slice(span).decode("utf-8", "replace"))
+    return {p.group.id: starts[p.offset] for p in placed}, shapes
+
+
+def _breaks(unit: Unit, ref: str, shapes: dict[str, tuple], data: dict[str, bytes]) -> str:
+    """What an instance lacks or holds against the contract's shape ``ref``, as check would say it ("" when it
+    keeps the structure, or the shape could not be read)."""
+    from contractc.drift.structure import compare
+
+    if ref not in shapes:
+        return ""
+    shape, text = shapes[ref]
+    held = data[unit.block.path][unit.block.start : unit.block.end].decode("utf-8", "replace")
+    found = compare(shape, text, held, unit.block.path, unit.block.line)
+    parts = [found.unreadable] if found.unreadable else []
+    parts += [f"lacks {', '.join(i.shown for i in found.missing[:3])}"] if found.missing else []
+    parts += [f"holds {', '.join(i.shown for i in found.foreign[:3])}"] if found.foreign else []
+    return "; ".join(parts)
 
 
 def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list[str], set[str]]:
@@ -276,7 +401,8 @@ def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list
 
 def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, files: dict[str, bytes]):
     """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
-    from contractc.drift.restatements import find_restatements, unmanaged_copies
+    from contractc.drift.restatements import find_restatements, restatement_changes, unmanaged_copies
+    from contractc.emit.filled import Refill
     from contractc.pipeline import compile_project
     from contractc.report.progress import stage
 
@@ -292,10 +418,100 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
         project, outputs = compile_project(base)
         found = find_restatements(project)
         digests = {(path, line): digest for path, _, line, digest in unmanaged_copies(project)} if found else {}
+        diffs = restatement_changes(project, found) if found else {}
         rendered = {p: (o.data, o.kind) for p, o in outputs.files.items()}
+        refill = Refill(project)
         for rel, data in files.items():
-            rendered.setdefault(rel, (data, "regions"))
-        return rendered, found, digests
+            target = project.target(rel) if b"contractc:" in data else None
+            # a drifted copy kept in a region of its own bytes stays so: build would refuse to overwrite it unseen
+            rendered[rel] = (refill.leaving_undecided(target), "regions") if target is not None and target.regions else rendered.get(rel, (data, "regions"))
+        return rendered, [(d, diffs.get(d)) for d in found], digests
+
+
+def _not_a_data_shape(group: Group) -> str:
+    """Why a YAML group's owning copy cannot be a data shape of the contract (one top-level key), or ""."""
+    if group.kind != "yaml" or group.key == FRONT_MATTER:
+        return ""
+    from contractc.load.yaml_block import parse_block
+
+    try:
+        parsed = parse_block(group.owner.text, group.owner.block.path, group.owner.line)
+    except ContractcError:
+        return ""  # the contract's loader reports it, located at the owning copy
+    keys = len(parsed.value) if parsed is not None and parsed.kind == "map" else 0
+    return "" if keys == 1 else f"its block holds {keys} top-level keys as one shape: left as it is (a data shape is one key per block)"
+
+
+def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[Group], set[str]]:
+    """``groups`` with each ``--resolve ID=PATH:LINE`` applied (that copy owns group ID; the group's copies are
+    relabelled against it), and the ids resolved.  An unknown id or a location that is no copy of the group is
+    a located refusal (exit 2) naming what may be given."""
+    import dataclasses
+
+    by_id = {g.id: g for g in groups}
+    problems: list[Diagnostic] = []
+    resolved: set[str] = set()
+    for i, choice in enumerate(choices, 1):
+        ident, _, where = choice.partition("=")
+        path, _, line = where.rpartition(":")
+        group = by_id.get(ident)
+        if group is None:
+            listed = ", ".join(sorted(by_id)[:12]) or "none"
+            problems.append(Diagnostic("--resolve", i, 1, "adopt-resolve", f"--resolve {choice}: no group {ident!r} (groups: {listed})", "write --resolve ID=PATH:LINE with an id scan prints"))
+            continue
+        candidates = [m for m in group.members if m.label in ("copy", "drifted")]
+        chosen = next((m.unit for m in candidates if m.unit.block.path == path and line.isdigit() and int(line) in (m.unit.line, m.unit.block.line)), None)
+        if chosen is None:
+            listed = ", ".join(f"{m.unit.block.path}:{m.unit.line}" for m in candidates)
+            problems.append(Diagnostic("--resolve", i, 1, "adopt-resolve", f"--resolve {choice}: no copy of {ident} at {where or '(nothing)'} (copies: {listed})", "name the copy that is right as PATH:LINE"))
+            continue
+        relabelled = tuple(
+            m if m.label not in ("copy", "drifted")
+            else Member(m.unit, "copy", "the owning copy (--resolve)") if m.unit is chosen
+            else Member(m.unit, "copy", "same bytes as the owner") if m.unit.text == chosen.text
+            else Member(m.unit, "drifted", "differs from the copy --resolve chose")
+            for m in group.members
+        )
+        by_id[ident] = dataclasses.replace(group, owner=chosen, owner_reason=f"--resolve {choice}", members=relabelled)
+        resolved.add(ident)
+    if problems:
+        raise ContractcError(problems)
+    return [by_id[g.id] for g in groups], resolved
+
+
+def _choice(group: Group, unit: Unit) -> str:
+    """The ``--resolve`` argument that makes ``unit`` the owner of ``group``."""
+    return f"{group.id}={unit.block.path}:{unit.line}"
+
+
+def _own_block(unit: Unit, data: dict[str, bytes], units_in_block: int) -> bytes:
+    """What a drifted copy's region holds: its block as it is, or (a key of a block holding several) its own lines fenced."""
+    block = unit.block
+    whole = data[block.path][block.start : block.end]
+    if units_in_block == 1:
+        return whole if whole.endswith((b"\n", b"\r")) else whole + (block.newline or "\n").encode()
+    return f"{block.fence}{block.info}\n{_ends(unit.text)}{block.fence}\n".encode()
+
+
+def _copy_change(unit: Unit, owner: Unit) -> Change:
+    """A copy against its owning copy, for the plan's diff (``-`` the copy, ``+`` the owner)."""
+    return Change(
+        f"{unit.block.path}:{unit.line}",
+        _ends(owner.text).encode(),
+        _ends(unit.text).encode(),
+        Output(b"", "copy"),
+        expected_path=f"{owner.block.path}:{owner.line}",
+    )
+
+
+def _ends(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _block_digest(data: bytes, block) -> str:
+    import hashlib
+
+    return hashlib.sha256(data[block.start : block.end]).hexdigest()
 
 
 def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -33,11 +34,18 @@ class Placed:
 
 
 def render_contract(
-    title: str, groups: Iterable[Group], dispatchers: frozenset[str], checks: Mapping[str, str] | None = None
+    title: str,
+    groups: Iterable[Group],
+    dispatchers: frozenset[str],
+    checks: Mapping[str, str] | None = None,
+    data: Mapping[str, bytes] | None = None,
 ) -> tuple[bytes, list[Placed]]:
     """The contract's bytes and where each group's block went; ``checks`` holds, by group id, the
-    ``Receiver checks:`` list a template's copies carry, written after its template."""
+    ``Receiver checks:`` list a template's copies carry, written after its template; ``data`` the plugin's
+    files by path, whose own headings title the sections and whose mentions tell who dispatches a shape."""
     checks = checks or {}
+    data = data or {}
+    groups = list(groups)
     by_stage: dict[str, list[Group]] = {}
     keys: set[tuple[str, str]] = set()
     for group in groups:
@@ -56,17 +64,22 @@ def render_contract(
     def at() -> int:
         return len("".join(out).encode())
 
-    for anchor in sorted(by_stage, key=lambda a: (a == _NO_STAGE, a)):
+    titles = {anchor: _stage_title(anchor, by_stage[anchor], data) for anchor in by_stage}
+    sends = dispatched_to(groups, dispatchers)
+    shape_titles = _shape_titles([g for g in groups if g.kind != "yaml"], data)
+    for anchor in sorted(by_stage, key=lambda a: (a == _NO_STAGE, natural_key(titles[a]), a)):
         members = by_stage[anchor]
-        out.append(f"\n## {_title(anchor)} {{#{anchor}}}\n")
+        out.append(f"\n## {titles[anchor]} {{#{anchor}}}\n")
         for group in (g for g in members if g.kind == "yaml"):
             out.append("\n")
             placed.append(Placed(group, at()))
             out.append(f"```yaml\n{_ends(group.owner.text)}```\n")
         for group in (g for g in members if g.kind != "yaml"):
-            producer, consumers = _agents(group, dispatchers)
-            out.append(f"\n### {group.id} {{#{group.id}}}\n\n")
+            producer, consumers, unsure = infer_direction(group, dispatchers, data, sends)
+            out.append(f"\n### {shape_titles[group.id]} {{#{group.id}}}\n\n")
             out.append(f"Produced by `{producer}`; consumed by {', '.join(f'`{c}`' for c in consumers)}.\n\n")
+            if unsure:
+                out.append(f"> **Check the line above:** `contractc adopt` was unsure of it: {unsure}.\n\n")
             placed.append(Placed(group, at()))
             out.append(fenced(group.owner))
             if group.id in checks:
@@ -81,9 +94,14 @@ def fenced(unit: Unit) -> str:
 
 
 def render_config(
-    contract: str, targets: list[str], allowed: list[tuple[str, str, int, str, str]], out: dict[str, str] | None = None
+    contract: str,
+    targets: list[str],
+    allowed: list[tuple[str, str, int, str, str]],
+    out: dict[str, str] | None = None,
+    recorded: Mapping[str, list[str]] | None = None,
 ) -> bytes:
-    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output folders."""
+    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output
+    folders, and the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files."""
     lines = [
         "# Written by `contractc adopt`; every key: `contractc explain config-invalid`.",
         "contracts:",
@@ -96,6 +114,11 @@ def render_config(
     if out and out != DEFAULT_OUT:
         lines.append("out:  # folders contractc owns: it removes files there that no contract produces")
         lines += [f"  {kind}: {json.dumps(folder)}" for kind, folder in sorted(out.items())]
+    given = {k: v for k, v in (recorded or {}).items() if v}
+    if given:
+        lines.append("scan:  # the options adopt was given: scan and adopt read them again")
+        for key, values in given.items():
+            lines.append(f"  {key}: [{', '.join(json.dumps(v, ensure_ascii=False) for v in values)}]")
     if allowed:
         lines.append("allow_restatements:")
         for path, shape, line, why, digest in allowed:
@@ -135,10 +158,131 @@ def agent_name(path: str) -> str:
     return parts[-2] if stem.upper() == "SKILL" and len(parts) > 1 else stem
 
 
-def _agents(group: Group, dispatchers: frozenset[str]) -> tuple[str, list[str]]:
-    """Who produces a returned shape (a specialist holding a copy) and who consumes it (every other holder)."""
-    names = list(dict.fromkeys(agent_name(u.block.path) for u in group.copies))
-    specialists = [agent_name(u.block.path) for u in group.copies if u.block.path not in dispatchers]
-    producer = specialists[0] if specialists else agent_name(group.owner.block.path)
-    consumers = [n for n in names if n != producer] or [producer]
-    return producer, consumers
+UNKNOWN_CONSUMER = "unknown-consumer"
+"""The consumer written when no file that dispatches a shape was found (the contract then says so)."""
+
+
+def dispatched_to(groups: Iterable[Group], dispatchers: frozenset[str]) -> dict[str, set[str]]:
+    """File -> the dispatching files that hold a copy of a shape it holds too: who sends it work."""
+    sends: dict[str, set[str]] = {}
+    for group in groups:
+        holders = {u.block.path for u in group.copies}
+        for path in holders - dispatchers:
+            sends.setdefault(path, set()).update(holders & dispatchers)
+    return sends
+
+
+def infer_direction(
+    group: Group, dispatchers: frozenset[str], data: Mapping[str, bytes], sends: Mapping[str, set[str]] | None = None
+) -> tuple[str, list[str], str]:
+    """(producer, consumers, why unsure or "") of a returned shape.
+
+    A copy in a file that does not dispatch (a specialist agent) is a copy of what that agent returns: it
+    produces the shape.  A copy in a file that dispatches (a skill, a command, an orchestrator) is what
+    the dispatcher expects back: it consumes it; so does a dispatching file that sends the producer work
+    (``sends``: it holds another shape the producer holds, such as the brief) or names the producer.  The
+    producer is never one of its consumers.  When several specialists hold a copy, or only dispatchers
+    do, or no dispatcher is found, the guess is said, so the contract tells the maintainer to check it.
+    """
+    def names(paths) -> list[str]:
+        return list(dict.fromkeys(agent_name(p) for p in paths))
+
+    holders = [u.block.path for u in group.copies]
+    returners = [p for p in holders if p not in dispatchers]
+    senders = [p for p in holders if p in dispatchers]
+    doubts = []
+    if returners:
+        first = group.owner.block.path if group.owner.block.path in returners else returners[0]
+        producer = agent_name(first)
+        also = [n for n in names(returners) if n != producer]
+        if also:
+            holds = "holds" if len(also) == 1 else "hold"
+            doubts.append(f"{_listed(also)} also {holds} a copy and may return it too (the owning copy's file is named)")
+    else:
+        producer = agent_name(group.owner.block.path)
+        doubts.append("every copy is in a file that dispatches, so which agent returns it is a guess")
+    consumers = [n for n in names(senders) if n != producer]
+    if not consumers and returners:
+        consumers = [n for n in names(sorted((sends or {}).get(first, ()))) if n != producer]
+    if not consumers:
+        mention = re.compile(rf"(?<![\w-]){re.escape(producer)}(?![\w-])".encode())
+        consumers = [n for n in names(sorted(p for p in dispatchers if mention.search(data.get(p, b"")))) if n != producer]
+        if consumers and not doubts:
+            doubts.append(f"no dispatching file holds a copy; {_listed(consumers)} name {producer}")
+    if not consumers:
+        consumers = [UNKNOWN_CONSUMER]
+        doubts.append(f"no file that dispatches {producer} was found: name its consumer")
+    return producer, consumers, "; ".join(doubts)
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(f"`{n}`" for n in names)
+
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def headings(data: bytes) -> list[tuple[int, int, str]]:
+    """(0-based line, level, title) of every ATX heading outside fenced blocks."""
+    found, fence = [], ""
+    for n, line in enumerate(data.decode("utf-8", "replace").splitlines()):
+        opening = _FENCE.match(line)
+        if fence:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) and not line.strip().strip(fence[0]):
+                fence = ""
+            continue
+        if opening:
+            fence = opening.group(1)
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            found.append((n, len(heading.group(1)), heading.group(2)))
+    return found
+
+
+def clean_title(text: str) -> str:
+    """A heading as a section title: no anchor, emphasis, code marks, links or trailing colon; blanks collapsed."""
+    text = re.sub(r"\{#[^}]*\}", "", text)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [words](link) -> words
+    text = re.sub(r"[*_`]+", "", text)
+    text = re.sub(r"^[^\w(]+", "", text)  # a leading emoji, bullet or dash
+    return " ".join(text.split()).rstrip(" :.-—–").strip()
+
+
+def natural_key(text: str) -> tuple:
+    """Sort key ordering numbers by value: Stage 9 < Stage 9.5 < Stage 10."""
+    return tuple((0, float(part), "") if re.fullmatch(r"\d+(?:\.\d+)?", part) else (1, 0.0, part.casefold()) for part in re.split(r"(\d+(?:\.\d+)?)", text) if part)
+
+
+def _stage_title(anchor: str, groups: list[Group], data: Mapping[str, bytes]) -> str:
+    """The plugin's own heading a stage section was named after (cleaned), else words of its anchor."""
+    if anchor != _NO_STAGE:
+        from contractc.load.slug import slugify
+
+        for group in groups:
+            for unit in group.copies:
+                for _, _, title in headings(data.get(unit.block.path, b"")):
+                    if slugify(title) == anchor and clean_title(title):
+                        return clean_title(title)
+    return _title(anchor)
+
+
+def _shape_titles(groups: list[Group], data: Mapping[str, bytes]) -> dict[str, str]:
+    """Each template's section title: the heading right above its owning copy in the plugin (cleaned), unless
+    that is the file's title (level 1) or the stage heading its section already has; else its id in words.
+    A title two templates would share gets the id after it (``Output format (verdict)``)."""
+    from contractc.load.slug import slugify
+
+    found = {}
+    for group in groups:
+        owner = group.owner
+        above = [(level, t) for line, level, t in headings(data.get(owner.block.path, b"")) if line < owner.block.line - 1]
+        title = clean_title(above[-1][1]) if above and above[-1][0] > 1 else ""
+        if not title or slugify(title) == group.stage:
+            title = _title(group.id)
+        found[group.id] = title
+    counts: dict[str, int] = {}
+    for title in found.values():
+        counts[title.casefold()] = counts.get(title.casefold(), 0) + 1
+    return {ident: f"{title} ({ident})" if counts[title.casefold()] > 1 else title for ident, title in found.items()}

@@ -18,6 +18,23 @@ class Rewritten:
     unit: Unit
     shape: str
     why: str
+    change: Change | None = None
+    """The copy against the owning copy, for a drifted copy the user chose to rewrite."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A member adopt leaves byte for byte as it is (instance regions are only wrapped around it)."""
+
+    unit: Unit
+    shape: str
+    label: str
+    """scan's label: ``instance``, ``example`` or ``drifted``."""
+    why: str
+    change: Change | None = None
+    """For a drifted copy left unresolved, or an instance scan calls divergent: its diff against the owning copy."""
+    resolve: str = ""
+    """For a drifted copy: the ``--resolve`` argument that makes it the owner (``ID=PATH:LINE``)."""
 
 
 @dataclass(slots=True)
@@ -31,8 +48,12 @@ class Plan:
     rewritten: list[Rewritten] = field(default_factory=list)
     skipped: list[tuple[Unit, str]] = field(default_factory=list)
     """Copies left as they are, with the reason."""
+    kept: list[Kept] = field(default_factory=list)
+    """Instances (wrapped in instance regions), examples and unresolved drifted copies: bytes unchanged."""
     allowed: list[tuple[str, str, int, str, str]] = field(default_factory=list)
     """(path, shape, line, why, sha256): the allow_restatements entries written (by sha256, so prose may move them)."""
+    allowed_diffs: dict[tuple[str, int], Change] = field(default_factory=dict)
+    """(path, line) of an allowed block -> its diff against the contract, shown in the plan."""
     checks: list[tuple[str, CheckList]] = field(default_factory=list)
     """(shape id as scan named it, a copy's receiver-check list that differs from the one the contract holds)."""
     unchecked: list[tuple[str, Unit]] = field(default_factory=list)

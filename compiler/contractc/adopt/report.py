@@ -9,6 +9,7 @@ document of ``data/check-report.schema.json``:
 * ``adopt-checks-differ`` (warning) at each copy's receiver-check list that differs from the one the contract holds;
 * ``adopt-checks-missing`` (warning) at each copy that carries no receiver-check list while the contract holds one;
 * ``adopt-skipped`` (note) at each copy left as it is, and why;
+* ``adopt-kept`` (note) at each instance, example and unresolved drifted copy, left byte for byte (a drifted one with its diff);
 * ``adopt-allowed`` (note) at each block allowed under ``allow_restatements``.
 
 None of them exits non-zero: a plan printed or applied is exit 0.
@@ -39,11 +40,21 @@ def adopt_report(plan: Plan, written: bool) -> Report:
                 r.unit.block.col,
                 "adopt-rewritten",
                 f"copy of {r.shape} {'changed' if written else 'will change'}: {r.why}",
-                "the owning copy wins; choose another owner with `--owner GLOB`",
+                "the owning copy wins; name the right copy with `--resolve ID=PATH:LINE`",
                 Severity.WARNING,
             )
         )
     attached = {}
+    for r in plan.rewritten:
+        if r.change is not None:
+            d = next(x for x in reversed(diagnostics) if x.code == "adopt-rewritten" and x.path == r.unit.block.path and x.line == r.unit.line)
+            attached[d] = r.change
+    for k in plan.kept:
+        hint = f"if this copy is the right one: --resolve {k.resolve}; to rewrite every drifted copy: --accept-drift" if k.resolve and not written else ""
+        d = Diagnostic(k.unit.block.path, k.unit.line, k.unit.block.col, "adopt-kept", f"{k.label} of {k.shape} left byte for byte: {k.why}", hint, Severity.NOTE)
+        diagnostics.append(d)
+        if k.change is not None:
+            attached[d] = k.change
     for shape, found in plan.checks:
         chosen = plan.carried[shape]
         d = Diagnostic(
@@ -75,7 +86,7 @@ def adopt_report(plan: Plan, written: bool) -> Report:
         )
     for path, shape, line, why, sha256 in plan.allowed:
         diagnostics.append(
-            Diagnostic(
+            d := Diagnostic(
                 path,
                 line,
                 1,
@@ -85,6 +96,8 @@ def adopt_report(plan: Plan, written: bool) -> Report:
                 Severity.NOTE,
             )
         )
+        if (path, line) in plan.allowed_diffs:
+            attached[d] = plan.allowed_diffs[(path, line)]
     checked = len(plan.scan.files) if plan.scan is not None else 0
     report = Report.of(diagnostics, plan.changes, checked=checked)
     return report._replace(labels=LABELS, headline=summary(plan, written), attached=attached)

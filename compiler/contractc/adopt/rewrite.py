@@ -3,7 +3,8 @@
 A block is replaced as a whole (opening fence line to closing fence line).  A
 YAML block holding several keys becomes one region per adopted key; keys that
 are not adopted stay in a fenced block of their own, with the block's fence
-and info string, in their place.  The begin markers are written without a hash:
+and info string, in their place.  An instance is wrapped as it is in an instance
+region (:func:`instance_replacement`): its block's bytes stay byte for byte.  The begin markers are written without a hash:
 the regions emitter fills and stamps them, exactly as ``build`` would.
 """
 
@@ -57,3 +58,14 @@ def block_replacement(block: Block, units: list[Unit], adopted: dict[int, tuple[
     if not block.newline:  # the block ended the file without a line break: so does its replacement
         text = text[: -len(nl)]
     return Replacement(block, text.encode(), tuple(u for u in units if id(u) in adopted))
+
+
+def instance_replacement(block: Block, ref: str, data: bytes) -> Replacement:
+    """``block`` wrapped, byte for byte, in an instance region of shape ``ref``."""
+    nl = block.newline or "\n"
+    held = data[block.start : block.end]
+    end = b"" if block.newline else nl.encode()  # a block that ended the file without a line break gets one before the end marker
+    text = f"<!-- contractc:begin instance={ref} -->{nl}".encode() + held + end + f"<!-- contractc:end -->{nl}".encode()
+    if not block.newline:
+        text = text[: -len(nl)]
+    return Replacement(block, text, ())

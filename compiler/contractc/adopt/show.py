@@ -8,6 +8,13 @@ from contractc.output.outputs import Change, Output
 from contractc.report.format import unified_diff
 
 LABELS = ("now", "after adopt")
+KEPT_TITLES = {
+    "instance": "instances, wrapped byte for byte in instance regions (check holds them to the shape's structure)",
+    "example": "examples, left byte for byte as they are",
+    "drifted": "drifted copies kept byte for byte, each in a region build has not filled: check reports them",
+}
+DRIFT_CHOICE = " until you choose (--accept-drift rewrites every one to its owner, --resolve ID=PATH:LINE names the right copy)"
+DRIFT_WRITTEN = " until you carry what each has into the contract, or accept the contract's bytes with `contractc build --force`"
 
 
 def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
@@ -22,6 +29,19 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n")
         for r in plan.rewritten:
             out.append(f"  {r.unit.block.path}:{r.unit.line}: {r.shape}: {r.why}\n")
+            if r.change is not None:
+                out.append(unified_diff(r.change, ("this copy", "the owning copy")))
+    for label, title in KEPT_TITLES.items():
+        kept = [k for k in plan.kept if k.label == label]
+        if kept:
+            if label == "drifted":
+                title += DRIFT_WRITTEN if written else DRIFT_CHOICE
+            out.append(f"\n{title}:\n")
+            for k in kept:
+                choice = f" (if this copy is the right one: --resolve {k.resolve})" if k.resolve and not written else ""
+                out.append(f"  {k.unit.block.path}:{k.unit.line}: {k.shape}: {k.why}{choice}\n")
+                if k.change is not None and diff:
+                    out.append(unified_diff(k.change, ("this copy", "the owning copy")))
     if plan.checks:
         out.append("\nreceiver checks that differ from the ones the contract holds (the first copy's list):\n")
         for shape, found in plan.checks:
@@ -41,6 +61,8 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append("\nblocks check would call restatements, allowed in contractc.yaml:\n")
         for path, shape, line, why, _ in plan.allowed:
             out.append(f"  {path}:{line}: {shape}: {why}\n")
+            if (path, line) in plan.allowed_diffs:  # nothing allowed unseen
+                out.append(unified_diff(plan.allowed_diffs[(path, line)], ("this block", "the contract")))
     out.append(summary(plan, written) + "\n")
     return "".join(out)
 
@@ -76,8 +98,12 @@ def summary(plan: Plan, written: bool) -> str:
         f"{_n(targets, 'file', 'files')} rewritten with managed regions, {len(plan.changes)} files in all, "
         f"{_n(len(plan.rewritten), 'copy changes', 'copies change')} bytes"
     )
+    left = sum(1 for k in plan.kept if k.label == "drifted")
+    if left:
+        counts += f", {_n(left, 'drifted copy', 'drifted copies')} left for check to report"
     if written:
-        return f"contractc: adopted {counts}; run `contractc check` (clean) and commit"
+        clean = "(it reports the drift left)" if left else "(clean)"
+        return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
 
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME
+from contractc.report.diagnostics import ContractcError, Diagnostic
 
 HEADER = (
     "# Breaking contract changes accepted on purpose, and redirects for removed anchors.\n"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from contractc.diff.records import ChangeRecord, Location, verdicts
-from contractc.model.records import Project
 from contractc.model.layout import Anchor, page_url, site_layout
+from contractc.model.records import Project
 
 
 def published(project: Project) -> list[Anchor]:

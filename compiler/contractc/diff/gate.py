@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.diff.accept import Acceptance, Approvals, new_entries, read_approvals
 from contractc.diff.compare import compare_projects
 from contractc.diff.records import ChangeRecord
 from contractc.diff.sides import CHANGES_NAME, Side, git_side, path_side, working_side
 from contractc.model.records import Project
+from contractc.report.diagnostics import Diagnostic, Severity
 
 
 @dataclass(slots=True)
@@ -104,7 +104,8 @@ def diagnostics(result: DiffResult) -> list[Diagnostic]:
         where = record.new or record.old
         path = where.path if where else record.contract
         if record.new is None and record.old is not None:
-            path, line = record.contract, 0  # gone: the message says where it was; the file is today's
+            # gone: located where it stood in today's file (line 0 when the file is gone too); the message says where it was
+            path, line = (record.stood.path, record.stood.line) if record.stood else (record.contract, 0)
         else:
             line = where.line if where else 0
         message = f"{record.message} [{record.id}]"

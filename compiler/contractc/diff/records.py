@@ -54,12 +54,25 @@ class ChangeRecord:
     agents: tuple[str, ...] = ()
     """The agents whose dispatch snippets carry the change (a shared section reaches all of them)."""
     anchors: tuple[str, ...] = ()
-    """``shape-removed``: the published anchors (the shape's, its fields', its checks') that went with it."""
+    """The published anchors the change is about: a check's (``check-renumbered``: the old one, then the new
+    one); ``shape-removed`` and ``shape-renamed``: those of the shape, its fields and its checks that it took with it."""
+    stood: Location | None = None
+    """A change that is gone (``new`` None): the line of today's file where the removed text stood (the line
+    that now follows it), when the file is still there."""
 
     @property
     def id(self) -> str:
         """The stable name an acceptance uses: ``kind:subject[:detail]``, no line numbers."""
         return ":".join(part for part in (self.kind, self.subject, self.detail) if part)
+
+    @property
+    def direction(self) -> str:
+        """Which way a receiver check moved, for a record comparing two versions of one: ``stricter``,
+        ``looser``, ``both``, ``same`` (other words, the same rules) or ``unclassified`` (either version
+        is not fully mechanised: read it); empty for any other record."""
+        if self.kind == "check-reworded":
+            return "unclassified" if "unclassified" in self.verdicts else "same"
+        return _DIRECTIONS.get(self.kind, "")
 
     @property
     def breaking(self) -> bool:
@@ -75,6 +88,15 @@ class ChangeRecord:
         if "unclassified" in self.verdicts:
             text = f"{text}; changed, unclassified" if text else "changed, unclassified"
         return text
+
+
+_DIRECTIONS = {
+    "check-stricter": "stricter",
+    "check-looser": "looser",
+    "check-changed": "both",
+    "check-mechanised": "stricter",  # same words: validate now enforces it
+    "check-unmechanised": "looser",  # same words: validate no longer enforces it
+}
 
 
 def verdicts(*found: Verdict) -> tuple[Verdict, ...]:

@@ -35,7 +35,15 @@ def since_last_release(root: Path, project: Project | None = None) -> Since:
     except ContractcError as exc:
         return Since(tag, problem=exc.diagnostics[0].format(located=True), acceptances=acceptances)
     changes = tuple(
-        ListedChange(r.contract, r.id, r.verdict_text, r.message, r.new.line if r.new else 0, r.id in result.accepted)
+        ListedChange(
+            r.contract,
+            r.id,
+            r.verdict_text,
+            r.message,
+            r.new.line if r.new else 0,
+            r.id in result.accepted,
+            r.stood.line if r.stood else 0,
+        )
         for r in result.records
     )
     return Since(tag, changes, acceptances=acceptances)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
+from contractc.diff.gate import DiffResult, code_for
 from contractc.report import __version__
 from contractc.report.diagnostics import ExitCode
-from contractc.diff.gate import DiffResult, code_for
 from contractc.report.format import Report, diagnostic_document
 
 SCHEMA_ID = "https://contractc.dev/schemas/diff-report.schema.json"
@@ -38,12 +38,14 @@ def diff_document(report: Report, result: DiffResult | None, docs_url: str = "")
                 "contract": r.contract,
                 "verdicts": list(r.verdicts),
                 "verdict": r.verdict_text,
+                "direction": r.direction,
                 "code": code_for(r),
                 "accepted": r.id in result.accepted,  # type: ignore[union-attr]
                 "agents": list(r.agents),
                 "anchors": list(r.anchors),
                 "old": {"path": r.old.path, "line": r.old.line} if r.old else None,
                 "new": {"path": r.new.path, "line": r.new.line} if r.new else None,
+                "stood": {"path": r.stood.path, "line": r.stood.line} if r.stood else None,
                 "message": r.message,
             }
             for r in records

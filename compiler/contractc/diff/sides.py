@@ -1,7 +1,8 @@
 """The two sides of a diff: today's contracts, and an older revision from git or from a path.
 
-Only ``contractc.yaml`` and the contracts are read on either side: target files,
-role files and outputs say nothing about what a contract promises.  A git
+Only ``contractc.yaml``, the contracts and their explicit check rules
+(``<name>.checks.yaml``) are read on either side: target files, role files and
+outputs say nothing about what a contract promises.  A git
 revision is read with ``git show REF:./PATH`` into a temporary folder, so the
 older side is loaded by the same loader as today's.
 """
@@ -12,11 +13,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
 from contractc.load.config import CHANGES_NAME, CONFIG_NAME
+from contractc.load.explicit import read_sidecar, sidecar_path
 from contractc.model.layout import site_layout
 from contractc.model.records import Config, Contract, Outputs, Project
+from contractc.report.diagnostics import ContractcError, Diagnostic
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +84,14 @@ def git_side(root: Path, ref: str) -> Side:
         from contractc.report.progress import counted
 
         for entry in counted(listed.contracts, f"reading contracts at {ref}", len(listed.contracts)):
-            data = _show(root, ref, entry.path)
-            if data is not None:  # a missing one is reported by the loader, located in REF's contractc.yaml
-                target = folder / entry.path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
+            # the contract and its explicit check rules, when it had them at REF: a missing contract is
+            # reported by the loader, located in REF's contractc.yaml
+            for path in (entry.path, sidecar_path(entry.path)):
+                data = _show(root, ref, path)
+                if data is not None:
+                    target = folder / path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
         project = _relabel(ref, lambda: validated(load_contracts(folder)))
         return Side(ref, project._replace(root=str(root)), _show(root, ref, CHANGES_NAME))
 
@@ -131,8 +136,13 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
         target = Path(tmp) / entry.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(_read(path, label, required=True))
+        rules = path.with_name(Path(sidecar_path(path.name)).name)  # its explicit check rules, beside it
+        found = _read(rules, rules.as_posix())
+        if found is not None:
+            Path(tmp, sidecar_path(entry.path)).write_bytes(found)
         src = _relabel(label, lambda: read_source(Path(tmp), entry.path), "")
-        contract = _relabel(label, lambda: parse_contract(src, entry.shared), "")
+        sidecar = _relabel(rules.as_posix(), lambda: read_sidecar(Path(tmp), entry.path), "")
+        contract = _relabel(label, lambda: parse_contract(src, entry.shared, None, sidecar), "")
     # today's project with that one contract as it was: every other contract compares equal
     contracts = [contract if c.path == entry.path else c for c in today.contracts]
     return Side(label, _relabel(label, lambda: validated(interpreted(today, contracts)), ""), None)

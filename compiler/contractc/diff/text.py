@@ -1,22 +1,24 @@
 """Text shapes compared: the template, the producer and consumers, and the receiver checks.
 
-Checks are paired by their text, not their number, so a check inserted in the
-middle is one ``check-added`` (and the checks after it ``check-renumbered``),
-not a rewording of every later check.  A pair whose words differ goes to
-:func:`contractc.diff.checks.classify_reworded`.
+Checks are paired by meaning, not by number (:func:`contractc.diff.checks.pair_checks`),
+so a check inserted in the middle is one ``check-added`` (and the checks after it
+``check-renumbered``), not a rewording of every later check.  A pair whose words
+differ goes to :func:`contractc.diff.checks.classify_reworded`.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
-
-from contractc.diff.checks import classify_reworded, classify_rules
+from contractc.diff.checks import (
+    Classified,
+    classify_reworded,
+    classify_rules,
+    fully_mechanised,
+    pair_checks,
+    unread,
+    words,
+)
 from contractc.diff.records import ChangeRecord, Location, verdicts
 from contractc.model.records import Check, Contract, TextShape
-
-SIMILAR = 0.6
-"""How alike two checks' words must be (difflib ratio) to be one check reworded rather than one removed and one added."""
 
 
 def compare_text_shape(
@@ -24,7 +26,7 @@ def compare_text_shape(
 ) -> list[ChangeRecord]:
     records: list[ChangeRecord] = []
 
-    def record(kind, detail, message, found, old_span, new_span, agents=()) -> None:
+    def record(kind, detail, message, found, old_span, new_span, agents=(), anchors=()) -> None:
         records.append(
             ChangeRecord(
                 kind,
@@ -36,11 +38,12 @@ def compare_text_shape(
                 Location.of(old_span),
                 Location.of(new_span),
                 agents,
+                anchors,
             )
         )
 
     name = new.name
-    if _template(old_contract, old) != _template(new_contract, new):
+    if template_bytes(old_contract, old) != template_bytes(new_contract, new):
         record(
             "template-changed",
             "",
@@ -64,7 +67,7 @@ def compare_text_shape(
         record("consumer-added", consumer, f"{name}: now also consumed by {consumer}", (), old.span, new.span)
     for consumer in sorted(set(old.consumers) - set(new.consumers)):
         record("consumer-removed", consumer, f"{name}: no longer consumed by {consumer}", (), old.span, new.span)
-    for kind, detail, message, found, before, after in compare_checks(old.checks, new.checks):
+    for kind, detail, message, found, before, after, anchors in compare_checks(old.checks, new.checks):
         record(
             kind,
             detail,
@@ -73,46 +76,22 @@ def compare_text_shape(
             before.span if before else None,
             after.span if after else None,
             (new.producer,),
+            anchors,
         )
     return records
 
 
 def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
-    """(kind, detail, message, verdicts, old check, new check) for every check that changed."""
-    a, b = [_words(c.text) for c in old], [_words(c.text) for c in new]
-    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            for before, after in zip(old[i1:i2], new[j1:j2]):
-                if before.number != after.number:
-                    yield (
-                        "check-renumbered",
-                        f"check-{before.number}",
-                        f"check {before.number} is now check {after.number}: a link to #{before.anchor} now lands on another check",
-                        verdicts("links"),
-                        before,
-                        after,
-                    )
-                if before.rules != after.rules:
-                    yield _rules_changed(before, after)
-            continue
-        gone, came = list(old[i1:i2]), list(new[j1:j2])
-        for before in list(gone):
-            best = max(came, key=lambda c: _ratio(before, c), default=None)
-            if best is None or _ratio(before, best) < SIMILAR:
-                continue
-            gone.remove(before)
-            came.remove(best)
-            kind, message, found = classify_reworded(before, best)
-            yield (
-                kind,
-                f"check-{before.number}",
-                f"check {before.number}{_renumbered(before, best)}: {message}",
-                found,
-                before,
-                best,
-            )
-        for before in gone:
+    """(kind, detail, message, verdicts, old check, new check, anchors) for every check that changed.
+
+    Checks are paired by :func:`contractc.diff.checks.pair_checks`.  A pair whose number changed is one
+    ``check-renumbered`` record naming both anchors (its rewording, when it compiles to the same rules,
+    is said in that record); a pair whose words changed is classified by its rules; a check left alone
+    is removed or added.
+    """
+    numbers = {c.number for c in new}
+    for before, after, _ in pair_checks(old, new):
+        if after is None:
             yield (
                 "check-removed",
                 f"check-{before.number}",
@@ -120,8 +99,10 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
                 verdicts("receivers"),
                 before,
                 None,
+                (before.anchor,),
             )
-        for after in came:
+            continue
+        if before is None:
             yield (
                 "check-added",
                 f"check-{after.number}",
@@ -129,34 +110,62 @@ def compare_checks(old: tuple[Check, ...], new: tuple[Check, ...]):
                 verdicts("producers"),
                 None,
                 after,
+                (after.anchor,),
+            )
+            continue
+        detail = f"check-{before.number}"
+        reworded = words(before.text) != words(after.text)
+        changed = classify_reworded(before, after) if reworded else _rules_changed(before, after)
+        if before.number != after.number:
+            lands = "now lands on another check" if before.number in numbers else "no longer resolves"
+            said = "; reworded, it compiles to the same rules" if changed == _SAME else ""
+            message = f"check {before.number} is now check {after.number}, #{after.anchor}{said}: "
+            yield (
+                "check-renumbered",
+                detail,
+                message + f"a link to #{before.anchor} {lands}",
+                verdicts("links"),
+                before,
+                after,
+                (before.anchor, after.anchor),
+            )
+            if changed == _SAME:
+                continue
+        if changed is not None:
+            kind, message, found = changed
+            yield (
+                kind,
+                detail,
+                f"check {before.number}{_renumbered(before, after)}: {message}",
+                found,
+                before,
+                after,
+                (after.anchor,),
             )
 
 
-def _rules_changed(before: Check, after: Check):
+_SAME = ("check-reworded", "reworded; it compiles to the same rules", ())
+"""What :func:`classify_reworded` says of a rewording to the very same rules."""
+
+
+def _rules_changed(before: Check, after: Check) -> Classified | None:
     """The same words, other rules: a form the check names was redefined, or a status it names is gone."""
-    detail, where = f"check-{before.number}", f"check {before.number}"
-    if before.rules is not None and after.rules is not None:
-        kind, message, found = classify_rules(before.rules, after.rules, "same words, but what it requires")
-        return kind, detail, f"{where}: {message}", found, before, after
-    if after.rules is None:
+    if before.rules == after.rules and fully_mechanised(before) == fully_mechanised(after):
+        return None
+    if fully_mechanised(before) and fully_mechanised(after):
+        return classify_rules(before.rules, after.rules, "same words, but what it requires")  # type: ignore[arg-type]
+    if not fully_mechanised(after):
+        if not fully_mechanised(before):
+            return "check-reworded", f"same words, other rules; {unread(before, after)}", verdicts("unclassified")
         message = "same words, but it is no longer mechanised: `contractc validate` stops enforcing it"
-        return "check-unmechanised", detail, f"{where}: {message}", verdicts("receivers"), before, after
+        return "check-unmechanised", message, verdicts("receivers")
     message = "same words, but it is mechanised now: `contractc validate` enforces it"
-    return "check-mechanised", detail, f"{where}: {message}", verdicts("producers"), before, after
+    return "check-mechanised", message, verdicts("producers")
 
 
 def _renumbered(before: Check, after: Check) -> str:
     return f" (now check {after.number})" if before.number != after.number else ""
 
 
-def _ratio(a: Check, b: Check) -> float:
-    return difflib.SequenceMatcher(a=_words(a.text), b=_words(b.text), autojunk=False).ratio()
-
-
-def _words(text: str) -> str:
-    """A check's text with its line wrapping undone: rewrapping a check is no change."""
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _template(contract: Contract, shape: TextShape) -> bytes:
+def template_bytes(contract: Contract, shape: TextShape) -> bytes:
     return contract.slice(shape.template).replace(b"\r\n", b"\n") if shape.template else b""

@@ -13,7 +13,7 @@ Two named tables, both pure:
   over their context budget.
 * :data:`TARGET_FINDERS` -- the same, found in one target file at a time, as
   the pipeline's one pass over the targets reaches it: orphaned regions,
-  restatements of a shape outside any region, dangling links.  Each entry is
+  instance regions that break their shape's structure, restatements of a shape outside any region, dangling links.  Each entry is
   prepared once per project and returns the finder of one target (a :class:`TargetFind`),
   which can also say from a target's bytes alone that it finds nothing there.
 
@@ -32,7 +32,7 @@ from contractc.drift.allowances import find_stale_allowances
 from contractc.drift.links import dangling_links_in, find_dangling_links
 from contractc.drift.outputs import drift_diagnostic
 from contractc.drift.pins import find_broken_pins
-from contractc.drift.regions import explain_regions, orphaned_regions_in
+from contractc.drift.regions import explain_regions, instance_regions_in, orphaned_regions_in
 from contractc.drift.restatements import restatements_in
 from contractc.model.records import Project, TargetFile
 from contractc.output.outputs import Change
@@ -72,6 +72,7 @@ FINDERS: dict[str, Finder] = {
 
 TARGET_FINDERS: dict[str, TargetFinder] = {
     "orphaned-regions": orphaned_regions_in,
+    "instances": instance_regions_in,
     "restatements": restatements_in,
     "links": dangling_links_in,
 }

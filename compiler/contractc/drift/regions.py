@@ -4,6 +4,12 @@ Three hashes decide: *recorded* (on the marker: what build last put in),
 *held* (of the bytes in the region now) and *wanted* (of what the contract
 gives today).  held == recorded means nobody touched the copy since build;
 recorded == wanted means the contract did not change since.
+
+An instance region (``instance=ID``) holds no contract bytes: its verdict
+(:func:`instance_verdict`) holds its block to the shape's structure
+(:mod:`contractc.drift.structure`): a key, heading or label line the shape has
+and the instance lacks, or one it holds that the shape does not have, fails;
+a value of its own never does.
 """
 
 from __future__ import annotations
@@ -12,8 +18,9 @@ import hashlib
 
 from contractc.report.diagnostics import Diagnostic
 from contractc.load.references import region_bytes
+from contractc.drift.structure import Compared, compare
 from contractc.model.records import Project, Region, TargetFile
-from contractc.output.outputs import Change
+from contractc.output.outputs import Change, Output
 
 _FIX = "run `contractc build`"
 _DECIDE = (
@@ -93,6 +100,113 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
             _DECIDE_STALE,
         )
     return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
+
+
+def instance_verdict(path: str, region: Region, held: bytes, compared: Compared) -> Diagnostic | None:
+    """The verdict on one instance region, compared with its shape; None when it keeps the structure."""
+    label = region.label
+    at = (region.marker.line, region.marker.col)
+    keep = "the region's values are its own; its structure is the shape's"
+    if compared.unreadable:
+        code, message, hint = (
+            "drift-instance-unreadable",
+            f"region {label} holds no structure check can read: {compared.unreadable}",
+            "put the instance's fenced block between the markers, or make the region shape= if it is a copy",
+        )
+    elif compared.missing and compared.foreign:
+        code, message, hint = (
+            "drift-instance-reshaped",
+            f"region {label} lacks {_listed(compared.missing)} and holds {_listed(compared.foreign)}, which the shape does not have",
+            f"{keep}: rename or add the fields the shape has, or change the shape in the contract",
+        )
+        at = (compared.foreign[0].line, 1)
+    elif compared.missing:
+        code, message, hint = (
+            "drift-instance-missing",
+            f"region {label} lacks {_listed(compared.missing)}, which the shape has",
+            f"{keep}: add the missing part with a value of its own, or mark it optional in the contract",
+        )
+    elif compared.foreign:
+        code, message, hint = (
+            "drift-instance-foreign",
+            f"region {label} holds {_listed(compared.foreign)}, which the shape does not have",
+            f"{keep}: delete the extra part, or add it to the shape in the contract",
+        )
+        at = (compared.foreign[0].line, 1)
+    else:
+        return None
+    return Diagnostic(path, at[0], at[1], code, message, hint)
+
+
+def instance_regions_in(project: Project) -> _InstanceFinder:
+    """The finder of instance regions that break their shape's structure, in one target."""
+    return _InstanceFinder(project)
+
+
+class _InstanceFinder:
+    """Each instance region of a target compared with its shape (:func:`instance_verdict`)."""
+
+    __slots__ = ("_project", "_shapes")
+
+    def __init__(self, project: Project):
+        self._project = project
+        self._shapes = {s.id: (c, s) for c in project.contracts for s in c.shapes}
+
+    def __call__(self, target: TargetFile) -> list[Diagnostic]:
+        return [d for d, _ in self.compared(target)]
+
+    def compared(self, target: TargetFile) -> list[tuple[Diagnostic, Compared]]:
+        found = []
+        for region in target.regions:
+            if region.kind != "instance" or region.sources is None or region.ref not in self._shapes:
+                continue
+            contract, shape = self._shapes[region.ref]
+            held = target.data[region.content.start : region.content.end]
+            compared = compare(
+                shape,
+                contract.slice(region.sources[0]).decode("utf-8", "replace"),
+                held.decode("utf-8", "replace"),
+                target.path,
+                region.content.line,
+            )
+            verdict = instance_verdict(target.path, region, held, compared)
+            if verdict is not None:
+                found.append((verdict, compared))
+        return found
+
+    @staticmethod
+    def quiet(data: bytes, managed: list[tuple[int, int]]) -> bool:
+        """Always: ``quiet`` is asked only of a target whose every marker opens a learnt, current byte region
+        (:class:`contractc.load.targets.CurrentLines`), and an instance region's line is never learnt."""
+        return True
+
+
+def instance_changes(project: Project, diagnostics: list[Diagnostic]) -> dict[Diagnostic, Change]:
+    """For each instance verdict in ``diagnostics``, the diff from the shape's structure to the instance's
+    (one key path, heading or label per line); only the files that hold one are read again."""
+    wanted = {d for d in diagnostics if d.code.startswith("drift-instance-")}
+    if not wanted:
+        return {}
+    find = _InstanceFinder(project)
+    changes = {}
+    for path in sorted({d.path for d in wanted}):
+        target = project.target(path)
+        for d, compared in find.compared(target) if target is not None else ():
+            if d in wanted:
+                changes[d] = Change(
+                    f"{path}:{d.line} (structure of the instance)",
+                    "".join(f"{line}\n" for line in compared.shape).encode(),
+                    "".join(f"{line}\n" for line in compared.instance).encode(),
+                    Output(b"", "instance-structure"),
+                    expected_path=f"{path}:{d.line} (structure of the shape)",
+                )
+    return changes
+
+
+def _listed(items, limit: int = 4) -> str:
+    names = [i.shown for i in items]
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def orphaned_regions_in(project: Project) -> _OrphanFinder:

@@ -46,6 +46,19 @@ class Refill:
         return made[key]
 
 
+    def leaving_undecided(self, target: TargetFile) -> bytes:
+        """``target`` refilled, but a region never filled that already holds other bytes left as it is (what
+        ``build`` refuses to overwrite unseen, ``drift-region-new-differs``): adopt writes a drifted copy so."""
+
+        def fill(region: Region) -> tuple[bytes, bytes] | None:
+            filled = self.fill(region)
+            if filled is not None and region.recorded is None and target.data[region.content.start : region.content.end] != filled[0]:
+                return None
+            return filled
+
+        return _render(target, fill)
+
+
 def renderer(project: Project) -> Refill:
     """:func:`render_target` for many targets (a :class:`Refill`)."""
     return Refill(project)

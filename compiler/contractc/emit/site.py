@@ -474,6 +474,7 @@ def _shape_context(
                     "anchor": c.anchor,
                     "markdown": _markup(visible_code_spans(c.text).replace("\n", "\n    ")),
                     "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
+                    "explicit": c.explicit,
                 }
                 for c in shape.checks
             ],

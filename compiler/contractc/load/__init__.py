@@ -16,6 +16,7 @@ from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.budgets import check_budget_names
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
+from contractc.load.explicit import read_sidecar
 from contractc.load.roles import load_roles
 from contractc.load.source import read_source
 from contractc.load.targets import load_targets
@@ -93,7 +94,8 @@ def parse_contracts(root: Path, config: Config) -> list[Contract]:
     for i, entry in enumerate(config.contracts):
         try:
             src = read_source(root, entry.path, referenced_from=entry.span)
-            contracts.append(parse_contract(src, entry.shared, config.where(f"$.contracts[{i}].shared")))
+            sidecar = read_sidecar(root, entry.path)
+            contracts.append(parse_contract(src, entry.shared, config.where(f"$.contracts[{i}].shared"), sidecar))
         except ContractcError as exc:
             problems.extend(exc.diagnostics)
     if problems:

@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
-from contractc.model.records import DEFAULT_SITE_URL, AllowedRestatement, Budgets, Config, ContractEntry, Outputs, SiteOptions, Span
+from contractc.model.records import (
+    DEFAULT_SITE_URL,
+    AllowedRestatement,
+    Budgets,
+    Config,
+    ContractEntry,
+    Outputs,
+    ScanOptions,
+    SiteOptions,
+    Span,
+)
 
 if TYPE_CHECKING:
     from contractc.load.yaml_safe import Yaml
@@ -32,6 +42,17 @@ def config_schema() -> dict:
     from importlib import resources  # only to explain a rejected configuration: it costs 10 ms of imports
 
     return json.loads(resources.files("contractc.data").joinpath("config.schema.json").read_text("utf-8"))
+
+
+def recorded_scan_options(root: Path) -> ScanOptions:
+    """``scan:`` of the contractc.yaml at ``root`` (the options adopt was given); empty without one, or when it
+    cannot be loaded (``check`` reports why)."""
+    if not (root / CONFIG_NAME).is_file():
+        return ScanOptions()
+    try:
+        return load_config(root).scan
+    except ContractcError:
+        return ScanOptions()
 
 
 def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
@@ -108,6 +129,7 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
         docs_url=plain.get("docs_url", ""),
         site_url_from=site_url_from,
         mkdocs=mkdocs,
+        scan=ScanOptions(**{k: tuple(v) for k, v in plain.get("scan", {}).items()}),
     )
 
 

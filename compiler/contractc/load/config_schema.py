@@ -25,7 +25,7 @@ def conforms(doc: Any) -> bool:
     return (
         isinstance(doc, dict)
         and "contracts" in doc
-        and _only(doc, {"site_url", "docs_url", "site", "contracts", "targets", "agents", "budgets", "allow_restatements", "out"})
+        and _only(doc, {"site_url", "docs_url", "site", "contracts", "targets", "agents", "budgets", "allow_restatements", "out", "scan"})
         and _optional(doc, "site_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
         and _optional(doc, "docs_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
         and _optional(doc, "site", _site)
@@ -35,6 +35,7 @@ def conforms(doc: Any) -> bool:
         and _optional(doc, "budgets", _budgets)
         and _optional(doc, "allow_restatements", lambda v: isinstance(v, list) and all(_allowed(i) for i in v))
         and _optional(doc, "out", _out)
+        and _optional(doc, "scan", _scan)
     )
 
 
@@ -112,6 +113,14 @@ def _positive_integer(value: Any) -> bool:
     if isinstance(value, float):
         return value.is_integer() and value >= 1
     return isinstance(value, int) and value >= 1
+
+
+def _scan(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and _only(value, {"include", "exclude", "owner"})
+        and all(isinstance(v, list) and all(_text(g) for g in v) for v in value.values())
+    )
 
 
 def _out(value: Any) -> bool:

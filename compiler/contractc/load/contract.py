@@ -8,7 +8,7 @@ fence scanner.  Every problem found is collected; the caller raises them all.
 import re
 from bisect import bisect_left, bisect_right
 from functools import cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.model.names import check_name
@@ -16,6 +16,9 @@ from contractc.load.slug import slugify, split_explicit
 from contractc.load.source import SourceFile
 from contractc.load.yaml_block import parse_block, to_node
 from contractc.model.records import Check, Contract, DataShape, Section, Span, TextShape
+
+if TYPE_CHECKING:
+    from contractc.model.checks.explicit import Sidecar
 
 _PRODUCED = re.compile(
     r"^Produced by `(?P<producer>[^`]+)`(?P<qualifier>[^;]*);\s*consumed by (?P<consumers>.+?)\.?\s*$",
@@ -44,8 +47,10 @@ class _Heading(NamedTuple):
     col: int
 
 
-def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Span | None = None) -> Contract:
-    """Parse ``src``; raise :class:`ContractcError` with every problem found."""
+def parse_contract(
+    src: SourceFile, shared: tuple[str, ...] = (), shared_at: Span | None = None, sidecar: "Sidecar | None" = None
+) -> Contract:
+    """Parse ``src`` (with ``sidecar``, its explicit check rules); raise :class:`ContractcError` with every problem found."""
     tokens = _parse(src.text)
     problems: list[Diagnostic] = []
     _check_fences(src, tokens, problems)
@@ -80,11 +85,11 @@ def parse_contract(src: SourceFile, shared: tuple[str, ...] = (), shared_at: Spa
         shared=ordered_shared,
         data=src.data,
     )
-    if not any(shape.checks for shape in contract.text_shapes):
+    if sidecar is None and not any(shape.checks for shape in contract.text_shapes):
         return contract  # the rule vocabulary is imported only for a contract with receiver checks
     from contractc.model.checks.compile import compile_checks
 
-    return compile_checks(contract, tokens)
+    return compile_checks(contract, tokens, sidecar)
 
 
 def _parse(text: str) -> list:

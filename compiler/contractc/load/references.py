@@ -23,8 +23,9 @@ def copied_bytes(kind: str, ref: str, spans: tuple[Span, ...], contract: Callabl
 
 
 def region_bytes(project: Project, region: Region) -> bytes | None:
-    """What a region must hold today, or None when its reference no longer resolves (an orphan)."""
-    if region.sources is None:
+    """What a region must hold today, or None when its reference no longer resolves (an orphan) and for an
+    instance region, whose bytes are the user's (``check`` holds them to the shape's structure instead)."""
+    if region.sources is None or region.kind == "instance":
         return None
     data = copied_bytes(region.kind, region.ref, region.sources, project.contract)
     # The end marker must start a line of its own; a contract without a final newline gets one here.

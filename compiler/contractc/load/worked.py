@@ -16,7 +16,9 @@ from typing import Any, NamedTuple
 # target with a fenced block outside its regions asks, and every run pays for this module's import.
 EXAMPLE_WORDS = r"(?i)\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b"
 # What counts as notation in a value (docs/notation.md); anything else is a concrete value.
-_NOTATION = r"(?i)^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|\||<[^<>]+>|\.\.\.|^\{.*\}$|^\[.*\]$"
+_NOTATION = r"(?i)^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|<[^<>]+>|\.\.\.|…|^\{.*\}$|^\[.*\]$"
+# An enum is alternatives of plain words (`a | b`, `"low" | "high"`); `a || b` and a regex's `^(a|b)$` are not.
+_ENUM_PART = r"^\s*[\w\"'`.:/ -]+\s*$"
 _NEUTRAL = r"(?i)^([-+]?\d+(\.\d+)?|true|false)$"
 
 
@@ -27,7 +29,11 @@ class Scalar(NamedTuple):
 
 
 def is_notation(text: str) -> bool:
-    return bool(re.search(_NOTATION, text.strip()))
+    text = text.strip()
+    if re.search(_NOTATION, text):
+        return True
+    parts = text.split("#", 1)[0].split("|")
+    return len(parts) > 1 and "||" not in text and all(re.match(_ENUM_PART, p) for p in parts)
 
 
 def example_reason(values: list[Any], before: str, info_example: bool) -> str:
@@ -84,7 +90,9 @@ def _scalars(node: Any) -> list[Any]:
     if isinstance(node, yaml.ScalarNode):
         if node.style in ("|", ">"):
             return []  # a block of prose says nothing about notation
-        return [node.value if node.value != "" or node.style else None]
+        if node.value == "" and not node.style:
+            return []  # an empty key (`owner:`) is a value not written yet, not a null
+        return [node.value]
     if isinstance(node, yaml.MappingNode):
         return [s for _, v in node.value for s in _scalars(v)]
     if isinstance(node, yaml.SequenceNode):

@@ -57,7 +57,9 @@ OPTIONAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # a clause that ends in "only" (`FRs only;`), but not `read only` / `write only`, which say how, not whether
     ("<who> only", "only", r"(?i)\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])"),
 )
-DEFAULT = r"(?i)(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+)"
+# `default X` ends its clause (`;`, `,`, `)`, the end, or a sentence's full stop): `# Default: true. Set false
+# to skip it` gives `true`, while `# default: the first reviewer's name` is prose, a description, not a default.
+DEFAULT = r"(?i)(?:^|[;,(—]\s*)default(?::\s*|\s+)([^\s;,)]+?)(?:\.?\s*(?:[;,)]|$)|\.\s)"
 ENUM_COMMENT = r"^\s*[A-Za-z0-9_][\w.\-/]*(?:\s*\|\s*[A-Za-z0-9_][\w.\-/]*)+\s*$"  # compiled on first use
 
 
@@ -387,13 +389,19 @@ class _Reader:
         default, has_default = None, False
         found = re.search(DEFAULT, rest) if "default" in rest.lower() else None
         if found:
-            default, has_default = self.default(f, path, spec, found.group(1))
+            # a default that opens a sentence of prose (`Default: on. Set ...`) and does not fit is a description
+            prose = found.group(0).endswith((" ", "\t"))
+            default, has_default = self.default(f, path, spec, found.group(1), quiet=prose)
         transient = bool(marked and re.search(TRANSIENT, comment))
         return Prop(f.name, spec, comment, optional, transient, default, has_default, f.line, f.col)
 
-    def default(self, f: Field, path: str, spec: Spec, text: str) -> tuple[Any, bool]:
+    def default(self, f: Field, path: str, spec: Spec, text: str, quiet: bool = False) -> tuple[Any, bool]:
+        """The default ``text`` converted to the field's type; one that does not fit is ``bad-default``, or
+        (``quiet``: the comment goes on as prose) no default at all, the comment only a description."""
         value: Any = text
         if spec.kind == "enum" and text not in spec.enum:
+            if quiet:
+                return None, False
             self.fail(
                 f, path, f"default {text!r} is not one of {' | '.join(spec.enum)}", "make the default one of the values", "bad-default"
             )
@@ -407,6 +415,8 @@ class _Reader:
         elif spec.kind == "null" and text == "null":
             value = None
         elif spec.kind not in ("string", "example", "enum", "text"):
+            if quiet:
+                return None, False
             self.fail(
                 f, path, f"default {text!r} does not fit a {spec.kind} field", f"write a default of the {spec.kind} type", "bad-default"
             )

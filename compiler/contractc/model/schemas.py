@@ -47,7 +47,7 @@ def compile_schemas(project: Project, check: bool = True) -> dict[str, CompiledS
     """
     specs = project.specs
     folder = project.config.out.schemas
-    paths = {sid: _paths(folder, s) for sid, s in specs.items()}
+    paths = {sid: schema_paths(folder, s) for sid, s in specs.items()}
     urls = {sid: (project.config.site_url + p[0], project.config.site_url + p[1]) for sid, p in paths.items()}
     with_artifact = {sid for sid, s in specs.items() if s.has_transient(specs)}
     compiled = {}
@@ -61,7 +61,8 @@ def compile_schemas(project: Project, check: bool = True) -> dict[str, CompiledS
     return compiled
 
 
-def _paths(folder: str, shape: ShapeSpec) -> tuple[str, str]:
+def schema_paths(folder: str, shape: ShapeSpec) -> tuple[str, str]:
+    """A data shape's wire and artifact schema files in ``folder`` (``out.schemas``): its ``$id`` is the site URL plus either."""
     stem = shape.contract.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     base = f"{folder}/{stem}/{shape.id}"
     return f"{base}.schema.json", f"{base}.artifact.schema.json"

@@ -8,7 +8,7 @@ an anchor of the same name, and a test keeps the two in step.
 
 import enum
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 def doc_url(code: str, docs_url: str) -> str:
     """Where a code is explained online: its anchor on the drift-codes page at ``docs_url``.
@@ -82,7 +82,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "schema-invalid": (ExitCode.BAD_INPUT, "a compiled schema is not valid draft 2020-12"),
     "example-invalid": (ExitCode.BAD_INPUT, "a shape's derived example fails its own schema"),
     "optional-inferred": (ExitCode.CLEAN, "note: build made a field optional because of its comment"),
-    "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check's prose matches no check kind; receivers judge it by reading"),
+    "check-not-mechanised": (ExitCode.CLEAN, "note: a receiver check has words no phrasing reads; validate does not run it"),
     "unknown-shape": (ExitCode.BAD_INPUT, "`validate` (or a `budgets.shapes` key) names a shape the project does not define"),
     "document-syntax": (ExitCode.BAD_INPUT, "a document to validate does not parse or has no front matter"),
     # bad input: managed regions and role files
@@ -120,6 +120,10 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-region-stale-edited": (ExitCode.DRIFT, "a managed region is stale and was edited by hand; build refuses it without --force"),
     "drift-region-unstamped": (ExitCode.DRIFT, "a managed region holds the current bytes but its marker records others"),
     "drift-region-orphaned": (ExitCode.DRIFT, "a managed region names a shape or section that no longer exists"),
+    "drift-instance-missing": (ExitCode.DRIFT, "an instance region lacks a key, heading or label line its shape has"),
+    "drift-instance-foreign": (ExitCode.DRIFT, "an instance region holds a key, heading or label line its shape does not have"),
+    "drift-instance-reshaped": (ExitCode.DRIFT, "an instance region both lacks parts of its shape's structure and holds foreign ones"),
+    "drift-instance-unreadable": (ExitCode.DRIFT, "an instance region holds no block whose structure check can read"),
     "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),
     "drift-allowance": (ExitCode.DRIFT, "an allow_restatements entry matches nothing, names an unknown shape, or points at a line that moved"),
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
@@ -138,15 +142,18 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "over-budget": (ExitCode.DRIFT, "a dispatch snippet is larger than its context budget"),
     # scan: copies of a shape in a plugin that is not (yet) managed
     "scan-shape": (ExitCode.CLEAN, "note: a shape scan found, its copies and its owning copy"),
-    "scan-divergent": (ExitCode.DRIFT, "a copy of a shape differs from the shape's owning copy"),
+    "scan-divergent": (ExitCode.DRIFT, "a drifted copy of a shape, or an instance that breaks its structure"),
     "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
     "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
+    "scan-member": (ExitCode.CLEAN, "note: a member of a shape that agrees with it (a copy, or an instance)"),
     "adopt-file": (ExitCode.CLEAN, "note: a file adopt writes, or would write (adopt --format json|github)"),
     "adopt-rewritten": (ExitCode.CLEAN, "warning: an adopted copy whose bytes change (adopt --format json|github)"),
     "adopt-checks-differ": (ExitCode.CLEAN, "warning: a copy's receiver checks differ from the list the adopted contract holds"),
     "adopt-checks-missing": (ExitCode.CLEAN, "warning: a copy carries no receiver checks while the adopted contract holds some"),
     "adopt-skipped": (ExitCode.CLEAN, "note: a copy adopt leaves as it is (adopt --format json|github)"),
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
+    "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
+    "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, or no copy of it"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # init: the starter project
     "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),
@@ -154,6 +161,10 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
     "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),
+    "checks-file-invalid": (ExitCode.BAD_INPUT, "a contract's explicit check rules (contracts/<name>.checks.yaml) do not parse or fit the vocabulary"),
+    "check-rule-drift": (ExitCode.BAD_INPUT, "an explicit check rule holds a literal its check's prose does not say"),
+    "nothing-checked": (ExitCode.BAD_INPUT, "`validate` names a text shape none of whose receiver checks is mechanised"),
+    "check-not-run": (ExitCode.BAD_INPUT, "`validate --require-all` names a text shape with a receiver check that is not mechanised"),
 }
 
 
@@ -249,3 +260,18 @@ def json_path(path: Iterable[object]) -> str:
 def exit_code_for(diagnostics: list[Diagnostic]) -> ExitCode:
     """The exit code a list of diagnostics implies: the worst one wins."""
     return max((d.exit_code for d in diagnostics), default=ExitCode.CLEAN)
+
+
+def yaml_json_message(error: Any) -> str:
+    """jsonschema's message with its Python spellings in JSON (``null`` not ``None``, ``true`` not ``True``)."""
+    import json
+
+    message = error.message
+    for value in (error.instance, error.validator_value):
+        try:
+            python, spelled = repr(value), json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            continue
+        if python != spelled:
+            message = message.replace(python, spelled)
+    return message

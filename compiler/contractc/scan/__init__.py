@@ -19,7 +19,7 @@ from contractc.output.files import read_bytes
 from contractc.load.source import source_from_bytes
 from contractc.scan.blocks import Unit, file_units
 from contractc.scan.files import plugin_files
-from contractc.scan.shapes import Group, NearCopy, group_units, is_dispatcher
+from contractc.scan.shapes import Group, History, NearCopy, group_units, is_dispatcher
 
 __all__ = ["ScanResult", "scan_plugin"]
 
@@ -105,8 +105,8 @@ def scan_plugin(
             dispatchers.add(path)
     if problems:
         raise ContractcError(problems)
-    shapes = [u for u in units if not u.block.example]
-    groups, single, near = group_units(shapes, dispatchers, owners)
+    history = History(root) if listing.work_tree else None
+    groups, single, near = group_units(units, dispatchers, owners, history)
     return ScanResult(
         root,
         listing.paths,
@@ -114,7 +114,7 @@ def scan_plugin(
         tuple(groups),
         tuple(single),
         tuple(near),
-        tuple(u for u in units if u.block.example),
+        tuple(u for u in units if u.block.example and not u.within),
         frozenset(dispatchers),
         listing.ignored_by_git,
         listing.links,

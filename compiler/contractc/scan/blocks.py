@@ -4,16 +4,24 @@ Blocks come from markdown-it-py's fence tokens (their line maps give the byte
 span; no fence scanner here).  Three kinds are read:
 
 * a YAML block (info ``yaml``/``yml``, or no info and a ``key:`` first line):
-  one unit per top-level key, so a block holding two shapes is two units;
-* a JSON block (info ``json``): one unit, an envelope or document, named by
-  its discriminator (``"event": "dispatch"`` -> ``dispatch-envelope``) or by its
-  top-level keys;
-* a template (a plain, ``text`` or ``markdown`` fence holding ``<placeholders>``
-  and a status line or headings, or only ``Label: value`` lines such as ``Packet ID:``):
-  one unit named by its status line, first heading or first label.
+  one unit per top-level key, so a block holding two shapes is two units; a
+  fenced front matter (``---`` lines around YAML, then a Markdown body) is one
+  ``front-matter`` unit, and its body a template when it is one;
+* a JSON block (info ``json``): one unit, an envelope or document;
+* a template (a plain, ``text`` or ``markdown`` fence): placeholders in any of
+  the common styles (``<x>``, ``{x}``, ``{{x}}``, ``[x]``, ``...``, ``…``; an HTML
+  comment is not one) with a status line, headings, ``Label: value`` lines or
+  XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
+  ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``).
 
-Each unit records the stage it sits in (the nearest heading above it whose
-title says *stage* or *phase*) and whether it is a worked example (see
+Each unit carries its *structure* (:attr:`Unit.paths`: key paths at every
+depth, headings, labels, tags) and its *slots* (:attr:`Unit.slots`: the value
+written at each of them), which :mod:`.shapes` groups and compares; nested
+mappings of three or more keys are offered as units of their own
+(:attr:`Unit.within`), so an element pasted elsewhere is found.  A unit also
+records the stage heading it sits in (a name, never a reason to split a
+group), its variant (the literal value of a discriminating field such as
+``status: failed``) and whether it is a worked example (see
 :func:`contractc.load.worked.example_reason`, shared with ``check``).
 """
 
@@ -38,11 +46,22 @@ _TEMPLATE_INFO = {"", "text", "txt", "markdown", "md", "plain"}
 _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
-_PLACEHOLDER = re.compile(r"<[^<>\n]+>")
+# Placeholders in every common style; `<!-- comment -->` and `</tag>` are not ones, nor `[ ]`/`[x]` checkboxes
+# or `[text](link)`; a lone `<tag>` line is a tag when its `</tag>` follows (see _placeholders).
+PLACEHOLDER = re.compile(
+    r"\{\{[^{}\n]+\}\}|\{[^{}\n]+\}|<(?![!/])[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
+)
+_TAG_LINE = re.compile(r"^\s*</?(?P<tag>[A-Za-z_][\w-]*)>\s*$")
 _LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
+# `**Field:** value`, `- **Field**: value`, `Field: value`: a label written for people, at a line's start
+_MD_LABEL = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<label>[^*:\n]{1,60}?)(?::\*\*|\*\*:)(?P<value>.*)$")
 _STAGE = re.compile(r"\b(stage|phase)\b", re.IGNORECASE)
-# A top-level JSON key whose literal value names the variant of an envelope.
-DISCRIMINATORS = ("event", "type", "kind", "action", "op", "message", "variant", "name")
+# A top-level key whose literal value names the variant of an envelope (status: success / failed).
+DISCRIMINATORS = (
+    "status", "result", "outcome", "verdict", "state", "event", "type", "kind", "action", "op", "message", "variant",
+)
+NESTED_KEYS = 3
+"""A nested mapping with at least this many keys is offered as a unit of its own (an element pasted elsewhere)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,23 +86,35 @@ class Block:
     """The closing fence line's line break (empty at the end of a file without one)."""
     example: str
     """Why the block is a worked example, or empty when it is a shape's copy."""
+    before: str = ""
+    """The nearest non-blank line above the fence (the sentence that introduces it)."""
+    heading: str = ""
+    """The nearest heading above the fence, as written (a name for a JSON shape, never a reason to group)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """What is grouped: one shape's copy (a YAML key, a JSON document, a template)."""
+    """What is grouped: one shape's copy (a YAML key, a JSON document, a template, a nested mapping)."""
 
     block: Block
     key: str
-    """The YAML key, the JSON envelope's name, the template's label."""
+    """The YAML key, the JSON envelope's name, the template's title or label."""
     text: str
     """The copy as compared: its lines, dedented (a YAML key: from its line to the next key's)."""
     line: int
     """1-based file line where the copy starts."""
     fields: frozenset[str]
-    """Top-level field names (YAML: the key's fields; JSON: its keys; template: its normalised lines)."""
+    """Top-level field names (YAML: the key's fields; JSON: its keys; template: its structural lines)."""
     stage: str | None
-    """Slug of the enclosing stage heading (``review-stage``), None outside one."""
+    """Slug of the enclosing stage heading (``review-stage``), None outside one: names a shape, never splits one."""
+    paths: frozenset[str] = frozenset()
+    """The structure: key paths at every depth (``a``, ``a.b``, ``a[].c``), or a template's headings, labels, tags."""
+    slots: tuple[tuple[str, str], ...] = ()
+    """(path, value as written) for each leaf of the structure, in source order."""
+    variant: str = ""
+    """``status=failed``: the literal value of a discriminating field, empty when none is written."""
+    within: str = ""
+    """For a nested mapping: the key path it sits at in its block (``per_reviewer_results[]``); empty for a block's own unit."""
 
 
 @cache
@@ -107,7 +138,7 @@ def file_units(src: SourceFile) -> list[Unit]:
         if tok.type != "fence" or tok.map is None:
             continue
         start, end = tok.map
-        units.extend(_units(src, tok, start, end, _stage(headings)))
+        units.extend(_units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
     return units
 
 
@@ -122,46 +153,62 @@ def _stage(headings: list[tuple[int, int, str]]) -> str | None:
     return None
 
 
-def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None) -> list[Unit]:
+def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit]:
     info = (tok.info.split() or [""])[0].lower()
     content = tok.content
     opening = src.line_text(start)
     col = len(opening) - len(opening.lstrip(" \t>")) + 1
     closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
-    if not closed:
-        return []  # an unclosed fence runs to the end of the file: nothing to compare
+    if not closed or any(line.lstrip().startswith(("```", "~~~")) for line in tok.content.splitlines()):
+        return []  # an unclosed fence, or a fence line inside: the file's fences are unbalanced, nothing to compare
     before = _line_before(src, start)
-    kind: Kind | None = None
-    labelled = _label_lines(content) if info in _TEMPLATE_INFO else None
-    if labelled is not None:
-        kind = "template"
-    elif info in _YAML_INFO or (info == "" and _TOP_KEY.match(_first(content)) and not _PLACEHOLDER.search(content)):
-        kind = "yaml"
-    elif info == "json":
-        kind = "json"
-    elif info in _TEMPLATE_INFO and _is_template(content):
-        kind = "template"
-    if kind is None:
-        return []
-
+    info_example = "example" in tok.info.lower()
     closing = src.data[src.offset(end - 1) : src.offset(end)]
     newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
 
-    def block(example: str) -> Block:
+    shown = illustration(before, content)
+
+    def block(kind: Kind, example: str) -> Block:
         return Block(
-            src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline, example
+            src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline,
+            shown or example, before, heading,
         )
 
-    if kind == "yaml":
-        return _yaml_units(content, start + 2, stage, before, block, "example" in tok.info.lower())
-    if kind == "json":
-        return _json_units(content, start + 2, stage, before, block, "example" in tok.info.lower())
-    if labelled is not None:
-        # a `Label: value` template: its labels are its fields, so one changed value is drift, not another shape
-        example = example_reason([_Scalar(value or None) for _, value in labelled], before, "example" in tok.info.lower())
-        return [Unit(block(example), slugify(labelled[0][0]), content, start + 2, frozenset(k for k, _ in labelled), stage)]
-    lines = [_normal(line) for line in content.splitlines() if line.strip()]
-    return [Unit(block(""), _template_label(content), content, start + 2, frozenset(lines), stage)]
+    first_line = start + 2
+    front = _front_matter(content) if info in _YAML_INFO or info in _TEMPLATE_INFO else None
+    if front is not None:
+        yaml_text, body_at = front
+        units = _front_units(content, yaml_text, first_line, stage, before, block, info_example)
+        body = "".join(content.splitlines(keepends=True)[body_at:])
+        if body.strip():
+            units += _template_units(body, first_line + body_at, stage, before, block, info_example)
+        return units
+    if info in _TEMPLATE_INFO:
+        labelled = _label_lines(content)
+        if labelled is not None:
+            return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
+    if info in _YAML_INFO:
+        return _yaml_units(content, first_line, stage, before, block, info_example)
+    if info == "" and _TOP_KEY.match(_first(content)):
+        found = _yaml_units(content, first_line, stage, before, block, info_example)
+        if found:
+            return found  # plain YAML, placeholders inside its strings or not
+    if info == "json":
+        return _json_units(content, first_line, stage, before, block, info_example)
+    if info in _TEMPLATE_INFO:
+        return _template_units(content, first_line, stage, before, block, info_example)
+    return []
+
+
+def _front_matter(content: str) -> tuple[str, int] | None:
+    """(the YAML between the ``---`` lines, index of the body's first line) when the block opens with front matter."""
+    lines = content.splitlines(keepends=True)
+    if not lines or lines[0].strip() != "---":
+        return None
+    for i in range(1, len(lines)):
+        if lines[i].strip() == "---":
+            return "".join(lines[1:i]), i + 1
+    return None
 
 
 def _label_lines(content: str) -> list[tuple[str, str]] | None:
@@ -184,6 +231,30 @@ def _label_lines(content: str) -> list[tuple[str, str]] | None:
     return pairs
 
 
+def _label_unit(content: str, labelled, first_line: int, stage, before: str, block, info_example: bool) -> Unit:
+    # a `Label: value` template: its labels are its structure, so one changed value is drift or an instance, not another shape
+    example = example_reason([_Scalar(value or None) for _, value in labelled], before, info_example)
+    paths = frozenset(f"label:{_norm_label(k)}" for k, _ in labelled)
+    slots = tuple((f"label:{_norm_label(k)}", v) for k, v in labelled)
+    return Unit(
+        block("template", example), slugify(labelled[0][0]), content, first_line, frozenset(k for k, _ in labelled),
+        stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
+    )
+
+
+_ILLUSTRATION = re.compile(
+    r"(?i)^\W*(good|bad|wrong|right|correct|incorrect|better|worse|avoid|don'?t|do not)\b|[❌✅👍👎]|\b(good|bad) example"
+)
+
+
+def illustration(before: str, content: str) -> str:
+    """Why a block is a Good or Bad illustration (``Bad:`` above it, ``❌ WRONG`` as its first line); empty otherwise."""
+    first = next((line.strip() for line in content.splitlines() if line.strip()), "")
+    if _ILLUSTRATION.search(before) or _ILLUSTRATION.match(first):
+        return "a Good/Bad illustration, not the shape itself"
+    return ""
+
+
 def _first(content: str) -> str:
     return next((line for line in content.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
 
@@ -197,53 +268,279 @@ def _line_before(src: SourceFile, line: int) -> str:
     return ""
 
 
-def _is_template(content: str) -> bool:
-    if not _PLACEHOLDER.search(content):
-        return False
-    first = _first(content)
-    return bool(_STATUS.match(first) or any(_HEADING.match(line) for line in content.splitlines()))
+def _placeholders(content: str) -> list[str]:
+    """The placeholders written in ``content``: a ``<tag>`` whose ``</tag>`` is there too is markup, not a placeholder."""
+    found = PLACEHOLDER.findall(content)
+    if "</" in content:
+        found = [p for p in found if not (p.startswith("<") and f"</{p[1:].split()[0].rstrip('>')}" in content)]
+    return found
 
 
-def _template_label(content: str) -> str:
-    first = next((line for line in content.splitlines() if line.strip()), "")
-    status = _STATUS.match(first)
-    if status and not first.lstrip().startswith("#"):
-        return status["label"].lower()
-    heading = _HEADING.match(first)
-    return slugify(heading["title"]) if heading else slugify(first)[:40] or "template"
+def _norm_label(label: str) -> str:
+    return " ".join(label.strip(" *:_`").lower().split())
 
 
 def _normal(line: str) -> str:
-    return _PLACEHOLDER.sub("<>", line.strip())
+    """A line with every placeholder alike, so a renamed placeholder is not another structure."""
+    return " ".join(PLACEHOLDER.sub("<>", line.strip()).split())
+
+
+def _structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """(structure path, value) of a template line that is structure: a heading, a label, a tag, a status line.
+
+    A ``<word>`` line is a tag only when ``</word>`` closes it somewhere in the block (``closed``); else a placeholder.
+    """
+    heading = _HEADING.match(line)
+    if heading:
+        level = len(line.lstrip()) - len(line.lstrip().lstrip("#"))
+        return f"h{level}:{_normal(heading['title']).lower()}", ""
+    md = _MD_LABEL.match(line)
+    if md:
+        return f"label:{_norm_label(md['label'])}", md["value"].strip(" *")
+    tag = _TAG_LINE.match(line)
+    if tag and (line.lstrip().startswith("</") or tag["tag"] in closed):
+        return f"tag:{tag['tag'].lower()}", ""
+    plain = _LABEL_LINE.match(line.strip()) if not line[:1].isspace() else None
+    if plain and len(plain["label"]) <= 40:
+        return f"label:{_norm_label(plain['label'])}", (plain["value"] or "").strip()
+    return None
+
+
+structure_line = _structure_line
+"""The one reader of a template line's structure, public: check holds instance regions to it too
+(:mod:`contractc.drift.structure`)."""
+
+
+def _template_units(content: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
+    lines = [line for line in content.splitlines() if line.strip()]
+    if not lines:
+        return []
+    placeholders = _placeholders(content)
+    structure: list[tuple[str, str]] = []
+    prose: list[str] = []
+    closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
+    for line in lines:
+        found = _structure_line(line, closed)
+        if found:
+            structure.append(found)
+        elif structure:
+            structure[-1] = (structure[-1][0], (structure[-1][1] + "\n" + line.strip()).strip())
+        else:
+            prose.append(line.strip())
+    headings = sum(1 for p, _ in structure if p.startswith("h"))
+    labels = sum(1 for p, _ in structure if p.startswith("label:"))
+    tags = sum(1 for p, _ in structure if p.startswith("tag:"))
+    skeleton = headings >= 1 and labels >= 2
+    status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
+    lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
+    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
+        return []
+    if len(structure) < 2:
+        structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
+        prose = []
+    paths = frozenset(p for p, _ in structure)
+    if prose:
+        structure.insert(0, ("", "\n".join(prose)))
+    values = [_Scalar(v or None) for p, v in structure if p.startswith("label:")]
+    example = example_reason(values, before, info_example) if values else ""
+    if not example.startswith("the text above"):
+        example = ""  # a template's plain field descriptions are its definition; only the text above makes it an example
+    key = _template_label(lines)
+    variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
+    return [
+        Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
+    ]
+
+
+def _template_label(lines: list[str]) -> str:
+    """The template's name: its status line's label, its title heading, its first tag or its first label."""
+    first = lines[0]
+    heading = _HEADING.match(first)
+    if heading and slugify(PLACEHOLDER.sub("", heading["title"])):
+        return slugify(PLACEHOLDER.sub("", heading["title"]))
+    status = _STATUS.match(first)
+    if status:
+        return status["label"].lower()
+    for line in lines:
+        found = _structure_line(line)
+        if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
+            return slugify(found[0].split(":", 1)[1].replace("<>", ""))
+    for line in lines:  # a box or message: its first line with words, in at most five of them
+        words = slugify(PLACEHOLDER.sub("", line)).split("-")
+        if any(w for w in words):
+            return "-".join(w for w in words if w)[:60].rsplit("-", max(0, len([w for w in words if w]) - 5))[0]
+    return "template"
+
+
+def _variant(values: dict[str, str]) -> str:
+    """``status=failed`` from the first discriminating field whose value is a literal word; empty otherwise."""
+    for key in DISCRIMINATORS:
+        value = values.get(key)
+        if isinstance(value, str):
+            word = value.split("#")[0].strip().strip("\"'`*")
+            if word and re.fullmatch(r"[\w.-]{1,40}", word) and not _is_notation(word):
+                return f"{key}={word.lower()}"
+    return ""
+
+
+def _compose(content: str) -> Any:
+    """The YAML node of ``content``, or None when it is not plain, safe YAML."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        if _may_nest(content) and not _plain_enough(content, loader):
+            return None  # aliases or deep nesting: not a pasted shape, and unbounded to walk
+        return yaml.compose(content, Loader=loader)
+    except (yaml.YAMLError, RecursionError):
+        return None
+
+
+def _front_units(content: str, yaml_text: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
+    """A fenced front matter: one ``front-matter`` unit (its keys are the structure)."""
+    import yaml
+
+    node = _compose(yaml_text)
+    if not isinstance(node, yaml.MappingNode) or not node.value:
+        return []
+    lines = content.splitlines(keepends=True)
+    text = "".join(lines[: yaml_text.count("\n") + 2])
+    slots: list[tuple[str, str]] = []
+    paths: set[str] = set()
+    _walk(node, "", yaml_text.splitlines(), paths, slots)
+    example = example_reason([v for _, v in node.value], before, info_example)
+    return [
+        Unit(
+            block("yaml", example), "front-matter", text, first_line, frozenset(str(k.value) for k, _ in node.value),
+            stage, frozenset(paths), tuple(slots), _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
+        )
+    ]
 
 
 def _yaml_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        if not _plain_enough(content, loader):
-            return []  # aliases or deep nesting: not a pasted shape, and unbounded to walk
-        node = yaml.compose(content, Loader=loader)
-    except (yaml.YAMLError, RecursionError):
-        return []
+    node = _compose(content)
     if not isinstance(node, yaml.MappingNode) or not node.value:
         return []
     lines = content.splitlines(keepends=True)
+    raw = content.splitlines()
     starts = [k.start_mark.line for k, _ in node.value]
     # A comment or blank line before the first key belongs to it; trailing blanks belong to no key.
     bounds = [0, *starts[1:], len(lines)]
     example = example_reason([v for _, v in node.value], before, info_example)
-    built = block(example)
+    built = block("yaml", example)
+    def scalar(v: Any) -> bool:
+        return isinstance(v, yaml.ScalarNode) or (
+            isinstance(v, yaml.SequenceNode) and all(isinstance(i, yaml.ScalarNode) for i in v.value)
+        )
+
+    if len(node.value) >= 2 and all(scalar(v) for _, v in node.value):
+        # a flat block of scalar keys (`title: <x>` / `type: a | b`) is one shape, not one per key
+        paths: set[str] = set()
+        slots: list[tuple[str, str]] = []
+        _walk(node, "", raw, paths, slots)
+        text = "".join(lines).rstrip("\n") + "\n" if content.strip() else content
+        return [
+            Unit(built, str(node.value[0][0].value), text, first_line, frozenset(str(k.value) for k, _ in node.value),
+                 stage, frozenset(paths), tuple(slots), _variant(dict(slots)))
+        ]
     units = []
     for i, (key, value) in enumerate(node.value):
         chunk = lines[bounds[i] : bounds[i + 1]]
         while chunk and not chunk[-1].strip():
             chunk.pop()
+        paths: set[str] = set()
+        slots: list[tuple[str, str]] = []
+        _walk(value, "", raw, paths, slots)
+        variant = _variant({p: v for p, v in slots if "." not in p and "[" not in p})
         units.append(
-            Unit(built, str(key.value), "".join(chunk), first_line + starts[i], frozenset(_fields(value)), stage)
+            Unit(
+                built, str(key.value), "".join(chunk), first_line + starts[i], frozenset(_fields(value)), stage,
+                frozenset(paths), tuple(slots), variant,
+            )
         )
+        units += _nested_yaml(value, str(key.value), raw, first_line, built, stage)
     return units
+
+
+def _walk(node: Any, prefix: str, raw: list[str], paths: set[str], slots: list[tuple[str, str]]) -> None:
+    """Every key path under ``node`` into ``paths``; each leaf's value, as written on its line, into ``slots``."""
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            path = f"{prefix}.{k.value}" if prefix else str(k.value)
+            paths.add(path)
+            _walk(v, path, raw, paths, slots)
+    elif isinstance(node, yaml.SequenceNode):
+        items = node.value[:1] if node.value and isinstance(node.value[0], (yaml.MappingNode, yaml.SequenceNode)) else []
+        for item in items:
+            _walk(item, f"{prefix}[]", raw, paths, slots)
+        if not items:
+            slots.append((prefix, _as_written(node, raw)))
+    else:
+        slots.append((prefix, _as_written(node, raw)))
+
+
+def _as_written(node: Any, raw: list[str]) -> str:
+    """A leaf's value with the comment on its line (``string  # UTC``): the notation is both."""
+    start, end = node.start_mark, node.end_mark
+    if getattr(node, "value", None) == "" and not getattr(node, "style", None):
+        return ""  # an empty value (`key:`, `{ a, b }`): nothing written
+    if start.line == end.line and start.line < len(raw) and getattr(node, "flow_style", None) is None and raw[start.line][end.column:].strip()[:1] in ("", "#"):
+        return raw[start.line][start.column :].strip()
+    if isinstance(node.value, str):
+        return node.value[:200]
+    return ", ".join(str(getattr(item, "value", "")) for item in node.value)[:200]  # a list of scalars if not isinstance(node.value, list) else f"[{len(node.value)}]"
+
+
+def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: Block, stage) -> list[Unit]:
+    """The nested mappings of ``value`` with NESTED_KEYS or more keys, each a candidate copy of a shape pasted elsewhere."""
+    import yaml
+
+    found = []
+
+    def visit(node: Any, path: str, depth: int) -> None:
+        if isinstance(node, yaml.SequenceNode) and node.value:
+            visit(node.value[0], f"{path}[]", depth)
+        elif isinstance(node, yaml.MappingNode):
+            if depth and len(node.value) >= NESTED_KEYS:
+                paths: set[str] = set()
+                slots: list[tuple[str, str]] = []
+                _walk(node, "", raw, paths, slots)
+                lo, hi = node.start_mark.line, node.end_mark.line + (1 if node.end_mark.column else 0)
+                text = _dedent(raw[lo:hi], node.start_mark.column)
+                name = path.rsplit(".", 1)[-1].rstrip("[]")
+                found.append(
+                    Unit(built, name, text, first_line + lo, frozenset(str(k.value) for k, _ in node.value), stage,
+                         frozenset(paths), tuple(slots), "", f"{key}.{path}" if path else key)
+                )
+            for k, v in node.value:
+                visit(v, f"{path}.{k.value}" if path else str(k.value), depth + 1)
+
+    visit(value, "", 0)
+    return found
+
+
+def _dedent(lines: list[str], column: int) -> str:
+    out = []
+    for i, line in enumerate(lines):
+        if i == 0:
+            line = " " * column + line[column:]
+        out.append(line[column:] if len(line) >= column and not line[:column].strip(" -") else line.lstrip())
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _may_nest(content: str) -> bool:
+    """Whether ``content`` could hold an alias or nest past MAX_DEPTH: only then is its event stream read first."""
+    from contractc.load.yaml_safe import MAX_DEPTH
+
+    if "&" in content or "*" in content or len(content) > 1 << 16:
+        return True
+    if content.count("[") + content.count("{") > MAX_DEPTH:
+        return True
+    return max((len(line) - len(line.lstrip(" -")) for line in content.splitlines()), default=0) > MAX_DEPTH
 
 
 def _plain_enough(content: str, loader: Any) -> bool:
@@ -282,18 +579,66 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
     try:
         doc = json.loads(content)
     except (ValueError, RecursionError):  # too deep to parse (100,000 brackets): no pasted shape, as for YAML
-        return []
+        if not content.lstrip().startswith('"'):
+            return []
+        try:  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs often paste one
+            doc = json.loads("{" + content.strip().rstrip(",") + "}")
+        except (ValueError, RecursionError):
+            return []
     if not isinstance(doc, dict) or not doc:
         return []
     values = [_Scalar(v) for v in _leaves(doc)]
     example = example_reason(values, before, info_example)
-    name = next(
-        (f"{slugify(doc[k])}-envelope" for k in DISCRIMINATORS if isinstance(doc.get(k), str) and not _is_notation(doc[k])),
-        None,
-    )
-    if name is None or not name.strip("-envelope"):
-        name = slugify("-".join(sorted(doc)))[:60] or "json"
-    return [Unit(block(example), name, content, first_line, frozenset(doc), stage)]
+    paths: set[str] = set()
+    slots: list[tuple[str, str]] = []
+    _json_walk(doc, "", paths, slots)
+    variant = _variant({k: v for k, v in doc.items() if isinstance(v, str)})
+    built = block("json", example)
+    unit = Unit(built, _json_name(doc, built.heading), content, first_line, frozenset(doc), stage,
+                frozenset(paths), tuple(slots), variant)
+    nested = []
+
+    def visit(value: Any, path: str, depth: int) -> None:
+        if isinstance(value, list) and value:
+            visit(value[0], f"{path}[]", depth)
+        elif isinstance(value, dict):
+            if depth and len(value) >= NESTED_KEYS:
+                sub_paths: set[str] = set()
+                sub_slots: list[tuple[str, str]] = []
+                _json_walk(value, "", sub_paths, sub_slots)
+                name = path.rsplit(".", 1)[-1].rstrip("[]")
+                text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+                nested.append(Unit(built, name, text, first_line, frozenset(value), stage, frozenset(sub_paths),
+                                   tuple(sub_slots), "", path))
+            for k, v in value.items():
+                visit(v, f"{path}.{k}" if path else str(k), depth + 1)
+
+    visit(doc, "", 0)
+    return [unit, *nested]
+
+
+def _json_name(doc: dict, heading: str) -> str:
+    """A JSON shape's name: its discriminator (``"event": "dispatch"`` -> ``dispatch-envelope``), its one key, the heading above, its first key."""
+    for k in (*DISCRIMINATORS, "name"):
+        value = doc.get(k)
+        if isinstance(value, str) and not _is_notation(value) and slugify(value):
+            return f"{slugify(value)[:40]}-envelope"
+    if len(doc) == 1:
+        return slugify(next(iter(doc))) or "json"
+    title = slugify(PLACEHOLDER.sub("", heading))[:40].strip("-")
+    return title or slugify(next(iter(doc))) or "json"
+
+
+def _json_walk(value: Any, prefix: str, paths: set[str], slots: list[tuple[str, str]]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            paths.add(path)
+            _json_walk(v, path, paths, slots)
+    elif isinstance(value, list) and value and isinstance(value[0], (dict, list)):
+        _json_walk(value[0], f"{prefix}[]", paths, slots)
+    else:
+        slots.append((prefix, json.dumps(value, ensure_ascii=False)))
 
 
 def _leaves(value: Any) -> list[Any]:

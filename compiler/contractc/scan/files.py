@@ -26,6 +26,8 @@ class Listing:
     """False when git was not available, so .gitignore could not be honoured."""
     links: tuple[str, ...] = ()
     """Markdown files left out because they are symbolic links (or lead outside the folder), sorted."""
+    work_tree: bool = False
+    """True when ``root`` is inside a git work tree (so history can name the newest copy)."""
 
 
 def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> Listing:
@@ -35,7 +37,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
     (``*`` crosses folders, as in fnmatch); ``skip`` are paths or folder prefixes
     (``contracts/x.md``, ``prompts/``) that contractc itself wrote.
     """
-    listed = _git_listing(root.resolve())
+    listed, work_tree = _git_listing(root.resolve())
     ignored_by_git = listed is not None
     if listed is None:
         listed = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
@@ -73,7 +75,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
             paths.append(rel)
         elif path.is_symlink() or (path.is_file() and not path.resolve().is_relative_to(real_root)):
             links.append(rel)
-    return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))))
+    return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))), work_tree)
 
 
 def _utf8(rel: str) -> bool:
@@ -84,22 +86,24 @@ def _utf8(rel: str) -> bool:
     return True
 
 
-def _git_listing(root: Path) -> list[str] | None:
-    """Tracked and untracked-but-not-ignored files under ``root``, relative to it; None without git."""
+def _git_listing(root: Path) -> tuple[list[str] | None, bool]:
+    """(tracked and untracked-but-not-ignored files under ``root``, relative to it, or None without git; whether ``root`` is in a work tree)."""
     from contractc.load.git import run_git
 
     args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]
+    work_tree = False
     try:  # the folder may be anyone's checkout: run_git runs nothing its configuration names
         inside = run_git(root, "rev-parse", "--is-inside-work-tree")
-        if inside.returncode == 0 and inside.stdout.strip() == b"true":
+        work_tree = inside.returncode == 0 and inside.stdout.strip() == b"true"
+        if work_tree:
             done = run_git(root, *args)
         else:
             with tempfile.TemporaryDirectory(prefix="contractc-scan-") as git_dir:
                 if run_git(root, "init", "-q", "--bare", "--template=", git_dir).returncode:
-                    return None
+                    return None, work_tree
                 done = run_git(root, *args, extra=(f"--git-dir={git_dir}", f"--work-tree={root}"))
         if done.returncode:
-            return None
+            return None, work_tree
     except OSError:
-        return None
-    return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+        return None, work_tree
+    return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p], work_tree

@@ -2,14 +2,19 @@
 
 One diagnostic per finding, located at the copy:
 
-* ``scan-shape`` (note) at each shape's owning copy: how many copies, which rule chose the owner;
-* ``scan-divergent`` (error, exit 1) at each copy that differs from the owner, with the diff;
+* ``scan-divergent`` (error, exit 1) at each drifted copy and each instance that breaks the
+  shape's structure, with its label's reason and the diff against the owning copy;
 * ``scan-near-copy`` (warning) at a lone block that is nearly a shape's copy under another key;
-* ``scan-example`` (note) at each worked example, which is not scored.
+* with ``verbose`` (``-v``, and always in the JSON report, so every copy is located there):
+  ``scan-shape`` (note) at each shape's owning copy, ``scan-member`` (note) at every other
+  member with its label and reason, and ``scan-example`` (note) at each worked example.
+
+The last line counts the members of each kind.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
@@ -19,14 +24,23 @@ from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
 
 LABELS = ("this copy", "owning copy")
+_PLURAL = {"copy": "copies", "drifted": "drifted", "instance": "instances", "example": "examples"}
 
 
 def scan_command(
-    path: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), owners: tuple[str, ...] = (), quiet: bool = False
+    path: Path,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    owners: tuple[str, ...] = (),
+    quiet: bool = False,
+    verbose: bool = False,
 ) -> Report:
-    """``contractc scan``: what scan finds in ``path`` as a report (bad input: its diagnostics); ``quiet`` drops the notes."""
+    """``contractc scan``: what scan finds in ``path`` as a report (bad input: its diagnostics).
+
+    ``verbose`` adds a note at every member (owners, copies, instances, examples); ``quiet`` drops every note.
+    """
     try:
-        found = scan_report(scan_plugin(path, include, exclude, owners))
+        found = scan_report(scan_plugin(path, include, exclude, owners), verbose)
     except ContractcError as exc:
         return Report.of(exc.diagnostics)
     if quiet:
@@ -34,31 +48,42 @@ def scan_command(
     return found
 
 
-def scan_report(result: ScanResult) -> Report:
+def scan_report(result: ScanResult, verbose: bool = False) -> Report:
     diagnostics: list[Diagnostic] = []
     attached: dict[Diagnostic, Change] = {}
+    kinds: Counter[str] = Counter()
     for group in result.groups:
         owner = group.owner
-        identical, divergent = len(group.identical), len(group.divergent)
-        state = "all identical" if not divergent else f"{identical} identical, {divergent} divergent"
-        diagnostics.append(
-            _at(
-                owner,
-                "scan-shape",
-                f"shape {group.id}: {len(group.copies)} unmanaged copies, {state}; this copy owns it because {group.owner_rule}",
-                "run `contractc adopt` to move every copy under a contract",
-                Severity.NOTE,
+        counted = Counter(m.label for m in group.members)
+        kinds.update(counted)
+        state = ", ".join(f"{_n(n, k, _PLURAL[k])}" for k, n in sorted(counted.items()))
+        if verbose:
+            diagnostics.append(
+                _at(
+                    owner,
+                    "scan-shape",
+                    f"shape {group.id}: {_n(len(group.members), 'member', 'members')} ({state}); "
+                    f"this copy owns it because {group.owner_reason}",
+                    "run `contractc adopt` to move every copy under a contract",
+                    Severity.NOTE,
+                )
             )
-        )
-        for unit in group.divergent:
-            d = _at(
-                unit,
-                "scan-divergent",
-                f"copy of {group.id} differs from its owning copy at {_where(owner)}",
-                "make the copies agree, or run `contractc adopt` (the owning copy's bytes win; `--owner GLOB` picks another owner)",
-            )
-            diagnostics.append(d)
-            attached[d] = _change(unit, owner)
+        for member in group.members:
+            unit = member.unit
+            if member.divergent:
+                what = "drifted copy" if member.label == "drifted" else "instance"
+                d = _at(
+                    unit,
+                    "scan-divergent",
+                    f"{what} of {group.id} ({member.reason}) against its owning copy at {_where(owner)}",
+                    "make it agree with the owning copy, or run `contractc adopt` (`--owner GLOB` picks another owner)",
+                )
+                diagnostics.append(d)
+                attached[d] = _change(unit, owner)
+            elif verbose and unit is not owner and member.label != "example":
+                diagnostics.append(
+                    _at(unit, "scan-member", f"{member.label} of {group.id}: {member.reason}", "", Severity.NOTE)
+                )
     for near in result.near:
         d = _at(
             near.unit,
@@ -70,16 +95,19 @@ def scan_report(result: ScanResult) -> Report:
         )
         diagnostics.append(d)
         attached[d] = _change(near.unit, near.group.owner)
-    for unit in result.examples:
+    examples = {id(m.unit): group.id for group in result.groups for m in group.labelled("example")}
+    for unit in result.examples if verbose else ():
+        shape = f" of {examples[id(unit)]}" if id(unit) in examples else f" of {unit.key}"
         diagnostics.append(
-            _at(unit, "scan-example", f"worked example of {unit.key}, not scored as a copy: {unit.block.example}", "", Severity.NOTE)
+            _at(unit, "scan-example", f"worked example{shape}, not scored as a copy: {unit.block.example}", "", Severity.NOTE)
         )
-    copies = sum(len(g.copies) for g in result.groups)
+    counts = ", ".join(_n(kinds[k], k, _PLURAL[k]) for k in ("copy", "drifted", "instance")) + ", " + _n(
+        len(result.examples), "example", "examples"
+    )
     headline = (
         f"contractc: {_n(len(result.files), 'file', 'files')}, {_n(len(result.groups), 'shape', 'shapes')} "
-        f"with {_n(copies, 'unmanaged copy', 'unmanaged copies')}: "
-        f"{_n(result.divergent, 'divergent')}, {_n(len(result.near), 'near-copy', 'near-copies')}, "
-        f"{_n(len(result.examples), 'worked example', 'worked examples')}"
+        f"stated more than once: {_n(result.divergent, 'divergent')} ({counts}), "
+        f"{_n(len(result.near), 'near-copy', 'near-copies')}"
     )
     if not result.files:
         headline = "contractc: no Markdown file to scan in this folder (agents/, skills/*/SKILL.md, commands/, docs/ ...); is it the plugin's root?"

@@ -1,60 +1,110 @@
-"""Stage 2 of ``scan``: group the units into shapes, choose each shape's owning copy, judge the others.
+"""Stage 2 of ``scan``: group the units into shapes, choose each shape's owning copy, label every member.
 
 Grouping (docs/adopt.md, "How scan groups copies"):
 
-* units of one kind and one key are candidates for one shape;
-* two units with the same bytes are copies of one shape, whatever their stages;
-* two units are copies of one shape when their stages agree (or one has none)
-  and their field sets overlap by at least half (Jaccard >= 0.5): the same key
-  with other fields in another stage is another shape (``review-stage.task_brief``);
-* a template's "fields" are its lines with every ``<placeholder>`` alike, so a
-  renamed placeholder is drift, not a new shape.
+* YAML units are candidates for one shape when they have the same key; JSON
+  documents, front matters and templates whatever their names;
+* units whose discriminating field holds another literal value (``status:
+  success`` and ``status: failed``) are variants, never one shape;
+* two candidates are one shape when their structures (key paths at every depth;
+  a template's headings, labels and tags) overlap by at least SAME_SHAPE
+  (Jaccard), counted through an index of the structures already seen, so the
+  cost grows with the number of blocks, not its square;
+* the same bytes are always one shape; headings around a block never split one;
+* a nested mapping (an element of ``per_reviewer_results``) joins a shape when
+  its structure overlaps it by NESTED_SHAPE.
 
-The owning copy (:func:`choose_owner`): a copy matching ``--owner GLOB``; else
-the copies in files that dispatch (orchestrators, skills, commands), the
-variant most of them hold; else the variant most copies hold; a tie goes to
-the first copy in path order.  The report says which rule decided.
+The owning copy (:func:`choose_owner`), among the members that are neither
+examples nor nested: a copy matching ``--owner GLOB``; else the copy a file
+declares as the definition (under ``templates/``, ``references/`` or a schema
+file, or introduced by prose such as "produces the following format"); else,
+in a git work tree, the copy whose lines changed most recently; else the
+variant most copies hold (a tie goes to a dispatching file, then to the first
+copy in path order).  The report prints the reason.
+
+Every member is labelled (:class:`Member`): ``copy`` (the owner's bytes),
+``drifted`` (meant to be a copy, and it is not), ``instance`` (the shape's
+structure with its own values) or ``example``; a drifted copy and an instance
+that breaks the structure are divergent.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Literal, NamedTuple
 
-from contractc.scan.blocks import Unit
+from contractc.load.git import run_git
+from contractc.load.worked import is_notation
+from contractc.scan.blocks import PLACEHOLDER, Unit
 
 NEAR_RATIO = 0.8
 """A lone block this similar (difflib ratio) to a shape's owning copy, under another key, is a near-copy."""
 SAME_SHAPE = 0.5
-"""The field-set overlap (Jaccard) above which two units with one key are copies of one shape."""
+"""The structure overlap (Jaccard of key paths, headings, labels) at or above which two candidates are one shape."""
+CONTAINED_PATHS = 4
+"""A YAML or JSON structure of at least this many key paths, all of them in another's, is that shape (a copy that lost keys)."""
+NESTED_SHAPE = 0.8
+"""The overlap at or above which a nested mapping is a copy of a shape stated elsewhere."""
 _FRONT_DISPATCH = re.compile(rb"^(?:role:\s*orchestrator|dispatches:)", re.MULTILINE)
+_DECLARES = re.compile(
+    r"(?i)produces? the following|the following (?:format|shape|structure|schema|template)|same (?:shape|format|structure) as"
+    r"|canonical|single source of truth|is defined (?:here|as)|\bschema\b"
+)
+_DEFINITION_DIRS = {"templates", "template", "references", "reference", "schemas", "schema"}
+_TYPE_WORDS = {
+    "string", "str", "text", "integer", "int", "number", "float", "boolean", "bool", "null", "none", "list", "array",
+    "object", "dict", "map", "date", "datetime", "timestamp", "url", "path", "uuid", "any",
+}
+Label = Literal["copy", "drifted", "instance", "example"]
+"""What a member is: the owner's bytes, a copy that drifted from them, an instance with its own values, an example."""
+
+
+class Member(NamedTuple):
+    """One block of a group, labelled (docs/adopt.md, "How scan classifies")."""
+
+    unit: Unit
+    label: Label
+    reason: str
+    """A few words saying why it has its label (``same bytes as the owner``)."""
+    divergent: bool = False
+    """A drifted copy, or an instance that breaks the shape's structure: reported with its diff."""
 
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """One shape and every copy of it."""
+    """One shape and every member of it."""
 
     id: str
-    """The key, qualified by its stage (``review-stage.task_brief``) when the key names several shapes."""
+    """From the key, the template's title or label, or the JSON document's name (and its variant); stable across runs."""
     kind: str
     key: str
     stage: str | None
     copies: tuple[Unit, ...]
-    """Every copy, the owner included, in path and line order."""
+    """The members that are neither examples nor nested parts of another block, the owner included, in path and line order."""
     owner: Unit
-    owner_rule: str
+    owner_reason: str
     """Which rule chose the owner, said the way the report prints it."""
+    members: tuple[Member, ...] = ()
+
+    @property
+    def owner_rule(self) -> str:
+        return self.owner_reason
 
     @property
     def identical(self) -> tuple[Unit, ...]:
-        return tuple(u for u in self.copies if u is not self.owner and u.text == self.owner.text)
+        return tuple(m.unit for m in self.members if m.unit is not self.owner and m.unit.text == self.owner.text)
 
     @property
     def divergent(self) -> tuple[Unit, ...]:
-        return tuple(u for u in self.copies if u.text != self.owner.text)
+        return tuple(m.unit for m in self.members if m.divergent)
+
+    def labelled(self, label: Label) -> tuple[Member, ...]:
+        return tuple(m for m in self.members if m.label == label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,92 +116,236 @@ class NearCopy:
 
 @dataclass(slots=True)
 class _Cluster:
-    kind: str
-    key: str
-    stage: str | None
-    fields: frozenset[str]
+    bucket: tuple[str, ...]
+    paths: frozenset[str]
     units: list[Unit] = field(default_factory=list)
 
 
+def _bucket(unit: Unit) -> tuple[str, ...]:
+    """Which units may be one shape at all: the same kind, the same YAML key, the same variant."""
+    kind = unit.block.kind
+    if unit.key == "front-matter":
+        return ("front-matter", unit.variant)
+    if kind == "yaml":
+        return ("yaml", unit.key, unit.variant)
+    return (kind, unit.variant)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str], shared: int | None = None) -> float:
+    if not a and not b:
+        return 1.0
+    shared = len(a & b) if shared is None else shared
+    return shared / (len(a) + len(b) - shared)
+
+
 def group_units(
-    units: list[Unit], dispatchers: set[str], owner_globs: tuple[str, ...] = ()
+    units: list[Unit], dispatchers: set[str], owner_globs: tuple[str, ...] = (), history: History | None = None
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
-    """(shapes with two or more copies, shapes stated once, near-copies), each in id order."""
+    """(shapes with two or more members, shapes stated once, near-copies), each in id order."""
     clusters: list[_Cluster] = []
-    # Units inside a stage section seed the clusters, so a stage-less copy joins the stage it matches.
-    for unit in sorted(units, key=lambda u: (u.stage is None, u.block.path, u.line)):
-        best, score = None, SAME_SHAPE
-        for cluster in clusters:
-            if (cluster.kind, cluster.key) != (unit.block.kind, unit.key):
-                continue
-            if any(u.text == unit.text for u in cluster.units):
-                best = cluster  # the same bytes under another stage's heading are one shape pasted twice, not two shapes
-                break
-            if cluster.stage and unit.stage and cluster.stage != unit.stage:
-                continue
-            overlap = _jaccard(cluster.fields, unit.fields)
-            if overlap >= score:
-                best, score = cluster, overlap
+    index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    by_text: dict[tuple, int] = {}
+    top = [u for u in units if not u.within]
+    # Shapes seed the clusters before examples, so an example joins the shape it illustrates.
+    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path, u.line)):
+        bucket = _bucket(unit)
+        best = by_text.get((bucket, unit.text))
         if best is None:
-            best = _Cluster(unit.block.kind, unit.key, unit.stage, unit.fields)
-            clusters.append(best)
-        best.units.append(unit)
-        best.stage = best.stage or unit.stage
-    per_key = Counter((c.kind, c.key) for c in clusters)
-    groups: list[Group] = []
-    numbered: Counter[tuple[str, str]] = Counter()
-    for cluster in clusters:
-        copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line)))
-        if per_key[(cluster.kind, cluster.key)] == 1:
-            ident = cluster.key
-        elif cluster.stage:
-            ident = f"{cluster.stage}.{cluster.key}"
-        else:
-            numbered[(cluster.kind, cluster.key)] += 1
-            ident = f"{cluster.key}-{numbered[(cluster.kind, cluster.key)]}"
-        owner, rule = choose_owner(copies, dispatchers, owner_globs)
-        groups.append(Group(ident, cluster.kind, cluster.key, cluster.stage, copies, owner, rule))
+            shared: Counter[int] = Counter()
+            for p in unit.paths:
+                shared.update(index[bucket].get(p, ()))
+            score, best = SAME_SHAPE, None
+            candidates = shared.items() if unit.paths else [(i, 0) for i in index[bucket].get("", ())]
+            for i, n in candidates:
+                overlap = _jaccard(clusters[i].paths, unit.paths, n)
+                if bucket[0] != "template" and n >= CONTAINED_PATHS and n == min(len(clusters[i].paths), len(unit.paths)):
+                    overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
+                if overlap > score or (overlap == score and best is None):
+                    best, score = i, overlap
+            if best is None and unit.block.example and unit.variant:
+                # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
+                general = (*bucket[:-1], "")
+                shared = Counter(i for p in unit.paths for i in index[general].get(p, ()))
+                for i, n in shared.items():
+                    overlap = _jaccard(clusters[i].paths, unit.paths, n)
+                    if overlap >= score:
+                        best, score = i, overlap
+        if best is None:
+            best = len(clusters)
+            clusters.append(_Cluster(bucket, unit.paths))
+            for p in unit.paths or ("",):
+                index[bucket][p].append(best)
+        by_text.setdefault((bucket, unit.text), best)
+        clusters[best].units.append(unit)
+    _place_nested([u for u in units if u.within], clusters)
+    if history is not None:  # the blames every ambiguous shape will ask for, side by side
+        asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
+        history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
+    groups = [_group(c, dispatchers, owner_globs, history) for c in clusters]
+    groups = [g for g in groups if g is not None]
+    _name(groups)
     groups.sort(key=lambda g: g.id)
-    shared = [g for g in groups if len(g.copies) > 1]
-    single = [g for g in groups if len(g.copies) == 1]
+    shared_groups = [g for g in groups if len(g.members) > 1]
+    single = [g for g in groups if len(g.members) == 1]
+    return shared_groups, single, _near_copies(single, shared_groups)
+
+
+def _place_nested(nested: list[Unit], clusters: list[_Cluster]) -> None:
+    """Each nested mapping into the shape it copies, when one overlaps it by NESTED_SHAPE (its own block's aside)."""
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, c in enumerate(clusters):
+        if c.bucket[0] in ("yaml", "json") and len(c.paths) >= 3:
+            for p in c.paths:
+                index[p].append(i)
+    for unit in nested:
+        shared = Counter(i for p in unit.paths for i in index.get(p, ()))
+        best, score = None, NESTED_SHAPE
+        for i, n in shared.items():
+            c = clusters[i]
+            if all(u.block is unit.block for u in c.units):
+                continue  # its own block's shape: a part of it, not a copy pasted elsewhere
+            overlap = _jaccard(c.paths, unit.paths, n)
+            if overlap >= score:
+                best, score = i, overlap
+        if best is not None:
+            clusters[best].units.append(unit)
+
+
+def _group(cluster: _Cluster, dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None) -> Group | None:
+    copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
+    candidates = [u for u in copies if not u.block.example and not u.within]
+    if not candidates:
+        return None  # only examples, or only nested parts: no shape stated here
+    originals = [u for u in candidates if not translation(u.block.path)]
+    owner, reason = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
+    members = tuple(_label(u, owner) for u in copies)
+    # `copies`: the members adopt may manage (never an example, nor a part of another block)
+    return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
+
+
+def _name(groups: list[Group]) -> None:
+    """Shape ids from the owner's key, title or label, and the variant; qualified by stage, then numbered, when two collide."""
+    base = {}
+    for g in groups:
+        name = g.owner.key
+        if g.owner.variant:
+            value = g.owner.variant.split("=", 1)[1]
+            if value not in name.split("-"):
+                name = f"{name}-{value}"
+        base[id(g)] = name
+    counts = Counter(base.values())
+    colliding: dict[str, list[Group]] = defaultdict(list)
+    for g in groups:
+        colliding[base[id(g)]].append(g)
+    seen: Counter[str] = Counter()
+    for g in sorted(groups, key=lambda g: (-len(g.members), g.owner.block.path, g.owner.line)):
+        name = base[id(g)]
+        if counts[name] > 1 and g.stage:
+            name = f"{g.stage}.{name}"
+        elif counts[name] > 1:
+            name = _distinct_name(name, g, colliding[name])
+        seen[name] += 1
+        if seen[name] > 1:
+            name = f"{name}-{seen[name]}"
+        object.__setattr__(g, "id", name)
+
+
+def _distinct_name(name: str, group: Group, others: list[Group]) -> str:
+    """``packet-id-status``: the name qualified by the owner's first field no other shape of that name has."""
+    from contractc.load.slug import slugify
+
+    theirs = set().union(*(g.owner.paths for g in others if g is not group))
+    for path, _ in group.owner.slots:
+        if path and path not in theirs and slugify(path.split(":", 1)[-1]) != name:
+            word = slugify(path.split(":", 1)[-1].replace("[]", "").replace(".", "-").replace("<>", ""))
+            if word:
+                return f"{name}-{word}"
+    return name
+
+
+def _near_copies(single: list[Group], shared: list[Group]) -> list[NearCopy]:
+    """Lone YAML units nearly a shape's owner under another key: bounded by structure, then difflib's quick ratios."""
+    index: dict[str, list[Group]] = defaultdict(list)
+    for g in shared:
+        if g.kind == "yaml":
+            for p in g.owner.paths:
+                index[p].append(g)
     near = []
     for lone in single:
         unit = lone.owner
-        scored = [
-            (difflib.SequenceMatcher(None, _body(unit), _body(g.owner), autojunk=False).ratio(), g)
-            for g in shared
-            if g.kind == unit.block.kind and g.key != unit.key
-        ]
-        ratio, group = max(scored, key=lambda s: s[0], default=(0.0, None))
-        if group is not None and ratio >= NEAR_RATIO:
-            near.append(NearCopy(unit, group, ratio))
-    return shared, single, near
+        if unit.block.kind != "yaml" or len(unit.paths) < 2:
+            continue
+        shared_paths = Counter(id(g) for p in unit.paths for g in index.get(p, ()))
+        best, best_ratio = None, NEAR_RATIO
+        for g in {id(g): g for p in unit.paths for g in index.get(p, ())}.values():
+            if g.key == unit.key or _jaccard(g.owner.paths, unit.paths, shared_paths[id(g)]) < SAME_SHAPE:
+                continue
+            matcher = difflib.SequenceMatcher(None, _body(unit), _body(g.owner), autojunk=False)
+            if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
+                continue
+            ratio = matcher.ratio()
+            if ratio >= best_ratio:
+                best, best_ratio = g, ratio
+        if best is not None:
+            near.append(NearCopy(unit, best, best_ratio))
+    return near
 
 
-def choose_owner(copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...] = ()) -> tuple[Unit, str]:
+# -- ownership ------------------------------------------------------------------------------------
+
+
+def choose_owner(
+    copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...] = (), root: History | None = None
+) -> tuple[Unit, str]:
     """The owning copy and the rule that chose it (see the module docstring)."""
     if owner_globs:
         matched = [u for u in copies if any(fnmatchcase(u.block.path, g) for g in owner_globs)]
         if matched:
-            return _majority(matched)[0], f"it matches --owner {' '.join(owner_globs)}"
-    dispatching = [u for u in copies if u.block.path in dispatchers]
-    if dispatching:
-        owner, held = _majority(dispatching)
-        variants = len({u.text for u in dispatching})
-        if variants == 1:
-            return owner, f"it is in {owner.block.path}, which dispatches the shape"
-        return owner, f"{held} of the {len(dispatching)} copies in dispatching files hold it"
-    owner, held = _majority(list(copies))
+            return _majority(matched, dispatchers)[0], f"it matches --owner {' '.join(owner_globs)}"
+    if len({u.text for u in copies}) == 1:
+        owner = _majority(list(copies), dispatchers)[0]
+        return owner, f"all {len(copies)} copies hold the same bytes" if len(copies) > 1 else "it is the only copy"
+    declared = [u for u in copies if _declared(u)]
+    if declared:
+        owner, _ = _majority(declared, dispatchers)
+        if len({u.text for u in declared}) > 1 and root is not None:
+            owner = _newest(declared, root) or owner
+        return owner, f"{owner.block.path} declares it as the definition ({_declared(owner)})"
+    if root is not None:
+        newest = _newest(list(copies), root)
+        if newest is not None:
+            return newest, f"its lines changed most recently in git history ({_when(newest, root)})"
+    owner, held = _majority(list(copies), dispatchers)
     if held * 2 > len(copies):
-        return owner, f"{held} of the {len(copies)} copies hold it (no dispatching file has one)"
-    return owner, "no file dispatches it and no variant has a majority: the first copy in path order"
+        return owner, f"{held} of the {len(copies)} copies hold it"
+    if owner.block.path in dispatchers:
+        return owner, f"no variant has a majority; it is in {owner.block.path}, which dispatches the shape"
+    return owner, "no variant has a majority: the first copy in path order"
+
+
+_LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
+
+
+def translation(path: str) -> str:
+    """The language folder (``docs/zh-CN/...``) when ``path`` is a translation, which never owns a shape; else empty."""
+    parts = path.split("/")[:-1]
+    return next((p for p in parts if _LANGUAGE.match(p) and p.lower() not in ("go", "js", "ts", "py", "sh", "ui", "qa")), "")
+
+
+def _declared(unit: Unit) -> str:
+    """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does."""
+    parts = unit.block.path.lower().split("/")
+    folder = next((p for p in parts[:-1] if p in _DEFINITION_DIRS), None)
+    if folder:
+        return f"a {folder}/ file"
+    if "schema" in parts[-1]:
+        return "a schema file"
+    m = _DECLARES.search(unit.block.before)
+    return f'the text above says "{m.group(0)}"' if m else ""
 
 
 def is_dispatcher(path: str, data: bytes) -> bool:
-    """A file that dispatches shapes: a skill, a command, an orchestrator agent, or front matter that says so.
-
-    Its copy is the statement the specialists were given, so it owns the shape.
-    """
+    """A file that dispatches shapes: a skill, a command, an orchestrator agent, or front matter that says so."""
     parts = path.split("/")
     if "skills" in parts[:-1] or "commands" in parts[:-1]:
         return True
@@ -163,16 +357,326 @@ def is_dispatcher(path: str, data: bytes) -> bool:
     return False
 
 
-def _majority(units: list[Unit]) -> tuple[Unit, int]:
+def _majority(units: list[Unit], dispatchers: set[str] = frozenset()) -> tuple[Unit, int]:
     counts = Counter(u.text for u in units)
     best = max(counts.values())
-    return next(u for u in units if counts[u.text] == best), best
+    tied = [u for u in units if counts[u.text] == best]
+    return next((u for u in tied if u.block.path in dispatchers), tied[0]), best
 
 
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
+# -- git history: which copy changed last ---------------------------------------------------------
+
+
+
+class History:
+    """What git says about one work tree: when each file last changed (one ``git log`` for the scan), and
+    whether a copy's own lines changed after a given time (``git blame --since``, which stops walking
+    history there, so it stays cheap however long the history is).
+
+    Lines not committed yet count as changed now (the user's latest edit). Every git command runs with
+    :func:`contractc.load.git.run_git` (nothing the repository's configuration names runs); the blames a scan needs run side by side (:meth:`prefetch`).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.times: dict[tuple[str, int, int, int], int | None] = {}
+        self._files: dict[str, int] | None = None
+
+    def file_changed(self, path: str) -> int:
+        """When git last changed the file (uncommitted: now): an upper bound on its lines' time."""
+        if self._files is None:
+            self._files = _file_times(self.root)
+        return self._files.get(path, 0)
+
+    def by_recency(self, units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
+        """The variants of ``units``, the one in the file changed last first."""
+        return sorted(variants(units), key=lambda u: -self.file_changed(u.block.path))
+
+    def questions(self, units: list[Unit] | tuple[Unit, ...], step: int = 1) -> list[tuple[str, int, int, int]]:
+        """The blames of one step: the ``step`` variants in the files changed last, each looked at back to when the
+        next variant's file last changed (path, first, last, since). Any line found there is newer than every
+        other variant's lines, whose files are all older; none found: the next step looks one variant deeper."""
+        ranked = self.by_recency(units)
+        if step >= len(ranked):
+            return []
+        since = self.file_changed(ranked[step].block.path)
+        return [
+            (u.block.path, u.line, u.line + max(u.text.count("\n"), 1) - 1, since)
+            for u in ranked[:step]
+            if self.file_changed(u.block.path) > since
+        ]
+
+    def prefetch(self, questions: list[tuple[str, int, int, int]]) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        keys = sorted(set(questions) - set(self.times))
+        if keys:
+            with ThreadPoolExecutor(max_workers=4) as pool:
+                for key, when in zip(keys, pool.map(lambda k: _blame(self.root, *k), keys)):
+                    self.times[key] = when
+
+    def changed_since(self, key: tuple[str, int, int, int]) -> int | None:
+        if key not in self.times:
+            self.times[key] = _blame(self.root, *key)
+        return self.times[key]
+
+
+def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
+    """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
+    (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
+    try:
+        done = run_git(root, "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path)
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    newest, when, boundary = None, 0, False
+    for line in done.stdout.splitlines():
+        if line.startswith(b"author-time "):
+            when = int(line.split()[1])
+        elif line == b"boundary":
+            boundary = True  # a line older than ``since``: its commit says nothing
+        elif line.startswith(b"\t"):  # the line itself closes its header
+            if not boundary and when > since:
+                newest = max(newest or 0, when)
+            when, boundary = 0, False
+    return newest
+
+
+def variants(units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
+    """The first unit of each distinct text: what history is asked about."""
+    return list({u.text: u for u in reversed(units)}.values())[::-1]
+
+
+HISTORY_STEPS = 4
+"""How many variants deep :func:`_newest` looks before it leaves the choice to the majority."""
+
+
+def _newest(units: list[Unit], history: History) -> Unit | None:
+    """The variant whose own lines git changed last, when that is clear; None otherwise (see :meth:`History.questions`)."""
+    for step in range(1, HISTORY_STEPS + 1):
+        asked = history.questions(units, step)
+        found = [(t, key) for key in asked if (t := history.changed_since(key)) is not None]
+        if not found:
+            continue
+        latest = max(t for t, _ in found)
+        if sum(1 for t, _ in found if t == latest) > 1:
+            return None  # one commit changed both: history does not tell them apart
+        path, line = next(key for t, key in found if t == latest)[:2]
+        return next(u for u in variants(units) if (u.block.path, u.line) == (path, line))
+    return None
+
+
+def _file_times(root: Path) -> dict[str, int]:
+    """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
+    import time
+
+    def git(*args: str) -> bytes:
+        try:
+            done = run_git(root, *args)
+        except OSError:
+            return b""
+        return done.stdout if done.returncode == 0 else b""
+
+    times: dict[str, int] = {}
+    when = 0
+    for chunk in git("log", "--relative", "--no-renames", "--format=%x01%at", "--name-only", "-z", "--", ".").split(b"\0"):
+        for part in chunk.split(b"\n"):
+            if part.startswith(b"\x01"):
+                when = int(part[1:] or 0)
+            elif part:
+                times.setdefault(part.decode("utf-8", "surrogateescape"), when)
+    now = int(time.time())
+    prefix = git("rev-parse", "--show-prefix").strip().decode("utf-8", "surrogateescape")
+    for entry in git("status", "--porcelain", "-z", "--untracked-files=all", "--", ".").split(b"\0"):
+        if len(entry) > 3:
+            path = entry[3:].decode("utf-8", "surrogateescape")
+            times[path[len(prefix) :] if path.startswith(prefix) else path] = now
+    return times
+
+
+def _when(unit: Unit, history: History) -> str:
+    import datetime
+
+    t = max((t or 0 for k, t in history.times.items() if k[:2] == (unit.block.path, unit.line)), default=0)
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d")
+
+
+# -- labels ---------------------------------------------------------------------------------------
+
+
+def _label(unit: Unit, owner: Unit) -> Member:
+    if unit is owner:
+        return Member(unit, "copy", "the owning copy")
+    if unit.block.example:
+        return Member(unit, "example", unit.block.example)
+    if unit.text == owner.text:
+        return Member(unit, "copy", "same bytes as the owner")
+    where = f" in {unit.within}" if unit.within else ""
+    if _squash(unit.text) == _squash(owner.text):
+        return Member(unit, "copy", f"the owner's text but for whitespace{where}")
+    missing = sorted(owner.paths - unit.paths)
+    extra = sorted(unit.paths - owner.paths)
+    drift, own = _slot_differences(unit, owner)
+    titles = (_title(owner), _title(unit))
+    retitled = titles[0] != titles[1] and titles[0] in missing and titles[1] in extra
+    if retitled:
+        missing.remove(titles[0])  # each instance's own title heading (`### <date> — /this-command`)
+        extra.remove(titles[1])
+        own.append(titles[1])
+    if unit.block.path == owner.block.path and not unit.within:
+        return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    language = translation(unit.block.path)
+    if language and (unit.block.kind == "template" or not (missing or extra)):
+        return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
+    broken = _structure(missing, extra)
+    if broken and _declared(owner) and _declared(unit):
+        return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
+    if broken and owner.block.kind != "template" and not _defines(owner):
+        # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
+        return Member(unit, "instance", f"another instance ({broken}); the owner states no notation to hold it to{where}")
+    shared = len(owner.paths & unit.paths)
+    theirs, mine = _slot_map(owner), _slot_map(unit)
+    common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
+    if not broken and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
+        return Member(unit, "instance", f"the same structure with its own text in every field{where}")
+    if retitled and not broken and len(drift) >= 3 and len(drift) * 2 >= shared:
+        # most of its fields worded its own way: another use of the shape (this command's entry), not a copy that slipped
+        return Member(unit, "instance", f"the same structure, worded its own way in {len(drift)} of {shared} fields{where}")
+    if broken and all(p.startswith("line:") for p in (*missing, *extra)):
+        return Member(unit, "instance", f"a template with lines of its own ({broken}){where}")
+    if own:
+        # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
+        theirs, mine = _slot_map(owner), _slot_map(unit)
+        typed = [p for p in drift if not (PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine[p]))]
+        if (broken or typed) and _declared(owner):
+            # held to the definition a file declares; between peer instances a difference proves no drift
+            why = broken or f"changes the notation of {_few(typed)}"
+            return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
+        if broken or typed:
+            return Member(unit, "instance", f"its own values ({_few(own)}) and its own fields; no file declares the shape{where}")
+        return Member(unit, "instance", f"the same structure with its own values for {_few(own)}{where}")
+    if broken:
+        return Member(unit, "drifted", f"{broken}{where}", True)
+    if drift:
+        return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
+    if unit.within:
+        return Member(unit, "copy", f"the owner's fields and notation, nested in {unit.within}")
+    if unit.block.kind == "json":
+        return Member(unit, "copy", "the owner's document, laid out differently")
+    return Member(unit, "drifted", f"its lines differ from the owner's (order or comments){where}", True)
+
+
+def _title(unit: Unit) -> str:
+    """The template's first structure path when it is a heading (its title), else empty."""
+    first = next((p for p, _ in unit.slots if p), "")
+    return first if first[:1] == "h" and first[1:2].isdigit() else ""
+
+
+def _structure(missing: list[str], extra: list[str]) -> str:
+    parts = []
+    if missing:
+        parts.append(f"lacks {_few(missing)}")
+    if extra:
+        parts.append(f"adds {_few(extra)}")
+    return " and ".join(parts)
+
+
+def _few(paths: list[str]) -> str:
+    shown = ", ".join(p.split(":", 1)[-1] or "its opening text" for p in paths[:3])
+    return shown + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+
+def _defines(owner: Unit) -> bool:
+    """Whether the owner is written in the notation (types, enums, placeholders) for at least half of its values."""
+    values = [v for _, v in owner.slots if _value(v) or owner.block.kind == "template"]
+    if not values:
+        return True
+    return sum(1 for v in values if _notation(v) or PLACEHOLDER.search(v)) * 2 >= len(values)
+
+
+def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
+    """(paths whose notation differs: drift, paths holding the unit's own literal values: an instance's)."""
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    drift, own = [], []
+    names = (_stem(unit.block.path), _stem(owner.block.path))
+    for path, value in mine.items():
+        if path not in theirs or theirs[path] == value:
+            continue
+        if names[0] != names[1] and names[0] in value.lower() and names[1] in theirs[path].lower():
+            own.append(path)  # each names its own file (`Usage: /gsd-add-phase` in add-phase.md)
+            continue
+        # a template's opening text (before its first heading or label) is its own title line, not its notation
+        template = unit.block.kind == "template"
+        kind = "own" if template and not path else _difference(theirs[path], value, not template)
+        (own if kind == "own" else drift).append(path)
+    return drift, own
+
+
+def _stem(path: str) -> str:
+    """``add-phase`` of ``workflows/add-phase.md``; the folder's name for ``skills/x/SKILL.md``."""
+    parts = path.lower().rsplit("/", 2)
+    stem = parts[-1].rsplit(".", 1)[0]
+    return parts[-2] if stem in ("skill", "readme", "index") and len(parts) > 1 else stem
+
+
+def _slot_map(unit: Unit) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path, value in unit.slots:
+        out[path] = f"{out[path]}\n{value}" if path in out else value
+    return out
+
+
+def _difference(owner: str, copy: str, data: bool) -> str:
+    """``drift`` when the two differ in notation (or a template's prose); ``own`` when the copy holds a value of its own.
+
+    ``data``: a YAML or JSON value, where any literal is a value (a template's long prose is its definition).
+    """
+    if _normal(owner) == _normal(copy) or _value(owner) == _value(copy):
+        return "drift"  # a renamed placeholder, a quoted number, a changed comment
+    held = PLACEHOLDER.findall(owner)
+    if not data and held and sorted(held) == sorted(PLACEHOLDER.findall(copy)):
+        return "own"  # the same placeholders around a fixed part of its own (`Usage: /other-command <x>`)
+    a, b = _notation(owner), _notation(copy)
+    if a and b:
+        return "drift"  # a type, an enum, a comment changed
+    if data:
+        return "own"
+    if (a or _short(owner)) and not b and _short(copy):
+        return "own"  # a placeholder filled in, or a short value of its own (`Effect: closed`)
+    return "drift"
+
+
+def _value(text: str) -> str:
+    body = text.split(" #", 1)[0] if not text.lstrip().startswith("#") else ""
+    return body.strip().strip("\"'`").strip()
+
+
+_LETTER = re.compile(r"(?<![\w'])[A-Z](?![\w'])|\bv[A-Z]\b")  # `N/5`, `vN`: a capital standing for a number
+
+
+def _notation(text: str) -> bool:
+    body = _value(text)
+    return (
+        not body
+        or body.lower() in _TYPE_WORDS
+        or bool(PLACEHOLDER.fullmatch(body))
+        or is_notation(body)
+        or bool(_LETTER.search(body))
+    )
+
+
+def _short(text: str) -> bool:
+    body = _value(text)
+    return bool(body) and len(body.split()) <= 3 and "\n" not in body and not PLACEHOLDER.search(body)
+
+
+def _normal(text: str) -> str:
+    return " ".join(PLACEHOLDER.sub("<>", text).split())
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _body(unit: Unit) -> str:

@@ -125,6 +125,8 @@ def _annotate(contract: Contract, notes: dict[str, str], spans: list[tuple[int, 
                 edits.append((check.span.start, check.span.start, b"\n"))
             newline = b"" if data[: check.span.end].endswith(b"\n") else b"\n"
             mark = "*mechanised*" if check.rules else "**not mechanised** (the receiver judges it by reading)"
+            if check.rules and check.explicit:
+                mark += f", by an explicit rule (`{check.explicit}`)"
             permalink = PERMALINK.format(anchor=check.anchor)
             edits.append(
                 (
@@ -223,22 +225,40 @@ _SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*):")
 
 
 def _inert_links(contract: Contract) -> list[tuple[int, int, bytes]]:
-    """An edit per link destination whose scheme is not http, https or mailto (``javascript:``, ``data:``,
-    ``vbscript:``, ``file:`` ...): it becomes :data:`BLOCKED`, in inline links and images, reference
-    definitions and autolinks, so neither mkdocs nor Zensical renders a live link from it.  The scheme
-    is read as a browser reads it: HTML entities decoded, tabs, newlines and controls dropped, any case."""
-    import html
-
+    """The edits of :func:`_link_edits` for the contract's text outside fenced blocks and headings
+    (a heading is rewritten whole, by :func:`_inert_heading`, which makes its links inert too)."""
     data = contract.data
     if b":" not in data:
         return []
+    headings = [(s.heading.start, s.heading.end) for s in contract.sections]
+    return [
+        edit
+        for edit in _link_edits(data)
+        if _outside_fences(contract, edit[0]) and not any(a <= edit[0] < b for a, b in headings)
+    ]
+
+
+def _link_edits(data: bytes) -> list[tuple[int, int, bytes]]:
+    """An edit per link destination whose scheme is not http, https or mailto (``javascript:``, ``data:``,
+    ``vbscript:``, ``file:`` ...), so neither mkdocs nor Zensical renders a live link from it: in inline
+    links and images and reference definitions the destination becomes :data:`BLOCKED`; an autolink's
+    ``<`` is written ``&lt;``, so it shows as the text it was (and a heading keeps its slug).  The scheme
+    is read as a browser reads it: HTML entities decoded, tabs, newlines and controls dropped, any case."""
+    import html
+
     edits = []
     for match in _DESTINATION.finditer(data):
         start, end = match.span("dest")
         raw = data[start:end].decode("utf-8", "replace")
         seen = "".join(ch for ch in html.unescape(raw) if ord(ch) > 0x20 and ch != "\x7f").lower()
         scheme = _SCHEME.match(seen)
-        if scheme and scheme.group(1) not in SAFE_SCHEMES and _outside_fences(contract, start):  # a fence: code
+        if not scheme or scheme.group(1) in SAFE_SCHEMES:
+            continue
+        before = data[max(0, match.start() - 2) : match.start()]
+        if before.endswith(b"<") and not before.endswith(b"(<"):  # an autolink: only when closed by `>`
+            if match.start() == start and data[end : end + 1] == b">":
+                edits.append((start - 1, start, b"&lt;"))
+        else:
             edits.append((start, end, BLOCKED))
     return edits
 
@@ -260,7 +280,10 @@ def _all(data: bytes, needle: bytes, start: int, end: int) -> list[int]:
 
 
 def _inert_heading(text: str) -> str:
-    """A heading line with the ``<`` of each inline HTML tag written ``&lt;`` (code spans kept)."""
+    """A heading line with the ``<`` of each inline HTML tag written ``&lt;`` (code spans kept) and its
+    unsafe links made inert (:func:`_link_edits`)."""
+    if ":" in text:
+        text = _apply(text.encode("utf-8"), _link_edits(text.encode("utf-8"))).decode("utf-8")
     if "<" not in text:
         return text
     from contractc.load.contract import markdown  # the full parser the loader made: parseInline needs its inline stage

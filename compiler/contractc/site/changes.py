@@ -26,6 +26,8 @@ class ListedChange(NamedTuple):
     """Where it is now; 0 when it is gone."""
     accepted: bool = False
     """An acceptance added since the tag lets it pass."""
+    stood: int = 0
+    """Gone: the line of today's contract where it stood; 0 when that is not known."""
 
 
 class ListedAcceptance(NamedTuple):
@@ -65,6 +67,7 @@ def changes_context(contract_path: str, since: Since) -> dict:
                 "accepted": c.accepted,
                 "message": cell(c.message),
                 "line": c.line,
+                "stood": c.stood,
             }
             for c in since.changes
             if c.contract == contract_path

@@ -22,7 +22,15 @@ SCHEMAS = {False: "wire schema", True: "artifact schema"}
 
 
 def validate(
-    root: Path, shape_id: str, file: str, *, artifact: bool = False, mode: str | None = None, fmt: str = "text", evidence: bool = False
+    root: Path,
+    shape_id: str,
+    file: str,
+    *,
+    artifact: bool = False,
+    mode: str | None = None,
+    fmt: str = "text",
+    evidence: bool = False,
+    require_all: bool = False,
 ) -> Outcome:
     """Judge FILE (``-``: standard input) against the shape ``shape_id`` names; bad input raises ``ContractcError``
     in the text format, and is the bad-input report in the others."""
@@ -36,7 +44,9 @@ def validate(
         if shape.kind == "text":
             if artifact:
                 return Outcome(usage="--artifact is for data shapes; a text shape is judged by its receiver checks")
-            return judge(project, shape, file, fmt, evidence)
+            return judge(project, shape, file, fmt, evidence, require_all)
+        if require_all:
+            return Outcome(usage=f"--require-all is for text shapes (returns); {shape.id} is a data shape, checked against its schema")
         if evidence:
             return Outcome(usage=f"--evidence is for text shapes (returns); {shape.id} is a data shape, checked against its schema")
         if file == STDIN:
@@ -64,13 +74,13 @@ def printed(report: Report, fmt: str, docs_url: str) -> Outcome:
     return Outcome(FORMATTERS[fmt](report, Options(diff=False, docs_url=docs_url)), exit_code=report.exit_code)
 
 
-def judge(project: Project, shape: Shape, file: str, fmt: str, evidence: bool) -> Outcome:
+def judge(project: Project, shape: Shape, file: str, fmt: str, evidence: bool, require_all: bool = False) -> Outcome:
     """A text shape: the return's verdict, or with ``evidence`` only the block for the one re-dispatch."""
     from contractc.validate.receiver import Receiver
     from contractc.validate.render import FORMATS, render_evidence
 
     label, text = read_return(file)
-    verdict = Receiver(project).validate(shape, text)
+    verdict = Receiver(project).validate(shape, text, require_all=require_all)
     out = render_evidence(verdict) if evidence else FORMATS[fmt](label, verdict, project.config.docs_url)
     return Outcome(out, exit_code=ExitCode.CLEAN if verdict.passed else ExitCode.DRIFT)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from contractc.report.diagnostics import Diagnostic, json_path
+from contractc.report.diagnostics import Diagnostic, json_path, yaml_json_message
 from contractc.load.document import Document, load_document
 from contractc.model.records import DataShape, Project
 from contractc.model.notation import transient_paths
@@ -42,21 +42,6 @@ def validate_data(project: Project, shape: DataShape, file: Path, artifact: bool
             continue
         problems.append(_problem(document, to_document(path), yaml_json_message(error)))
     return sorted(problems, key=lambda d: d.line)  # stable: same-line errors stay in schema order
-
-
-def yaml_json_message(error: Any) -> str:
-    """jsonschema's message with its Python spellings in JSON (``null`` not ``None``, ``true`` not ``True``)."""
-    import json
-
-    message = error.message
-    for value in (error.instance, error.validator_value):
-        try:
-            python, spelled = repr(value), json.dumps(value, ensure_ascii=False)
-        except (TypeError, ValueError):
-            continue
-        if python != spelled:
-            message = message.replace(python, spelled)
-    return message
 
 
 def _instance(document: Document, shape: DataShape, schema: dict) -> tuple[Any, Any]:

@@ -80,12 +80,49 @@ def check_page_url(project: Project, contract: Contract) -> str:
     return site_address(project.config, page)
 
 
+def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> None:
+    """Raise when judging ``shape`` would leave the verdict to nothing: no check mechanised, or with
+    ``require_all`` any check not mechanised (located on the check, quoting the words not read)."""
+    unrun = [c for c in shape.checks if not c.mechanised]
+    if len(unrun) == len(shape.checks):
+        where = shape.checks[0].span if shape.checks else shape.span
+        said = f"none of its {len(unrun)} receiver checks is mechanised" if unrun else "it states no receiver checks"
+        raise ContractcError(
+            Diagnostic(
+                contract.path,
+                where.line,
+                where.col,
+                "nothing-checked",
+                f"{shape.name} cannot be validated: {said}, so any return, even an empty one, would pass unjudged",
+                "word a check as a phrasing `contractc explain check-not-mechanised` lists (or give it an explicit rule); "
+                "until then the receiver judges returns by reading",
+            )
+        )
+    if require_all and unrun:
+        from contractc.model.checks.compile import unread_words
+
+        raise ContractcError(
+            [
+                Diagnostic(
+                    contract.path,
+                    c.span.line,
+                    c.span.col,
+                    "check-not-run",
+                    f"{shape.name} check {c.number} is not mechanised (not read: {unread_words(c)}), and --require-all asks for every check",
+                    "word it as a phrasing `contractc explain check-not-mechanised` lists, or drop --require-all to judge it by reading",
+                )
+                for c in unrun
+            ]
+        )
+
+
 class Receiver:
     """A loaded project ready to judge returns of its text shapes (see the module docstring)."""
 
     def __init__(self, project: Project) -> None:
         self.project = project
         self._urls: dict[str, str] = {}
+        self._schemas: dict | None = None  # compiled on the first is-data rule
         self._contracts = {s.id: c for c, s in project.shapes() if isinstance(s, TextShape)}
 
     @classmethod
@@ -99,8 +136,12 @@ class Receiver:
         """A text shape by id, name, or producer (``mode`` picks among a producer's shapes)."""
         return find_text_shape(self.project, key, mode)[1]
 
-    def validate(self, shape: TextShape | str, text: str | bytes) -> Verdict:
-        """Judge ``text`` against every mechanised receiver check of ``shape``; bytes must be UTF-8, as for the CLI."""
+    def validate(self, shape: TextShape | str, text: str | bytes, *, require_all: bool = False) -> Verdict:
+        """Judge ``text`` against every mechanised receiver check of ``shape``; bytes must be UTF-8, as for the CLI.
+
+        Nothing checked is not a pass: a shape with no mechanised check raises :class:`ContractcError`
+        (``nothing-checked``), and so does any check that is not mechanised when ``require_all`` is set
+        (``check-not-run``), each located on the contract, as ``validate`` exits 2 for them."""
         if isinstance(text, bytes):
             try:
                 text = text.decode("utf-8")
@@ -109,10 +150,29 @@ class Receiver:
                 raise ContractcError(Diagnostic("<return>", 0, 0, "not-utf8", why, "send the return as UTF-8")) from None
         if isinstance(shape, str):
             shape = self.shape(shape)
+        refuse_unjudged(self._contracts[shape.id], shape, require_all)
         url = self._urls.get(shape.id)
         if url is None:
             url = self._urls[shape.id] = check_page_url(self.project, self._contracts[shape.id])
-        return judge(shape, text, url)
+        return judge(shape, text, url, self._data_problems)
+
+    def _data_problems(self, shape_id: str, value: object) -> list[str]:
+        """Why ``value`` does not match the data shape ``shape_id`` (by id or key): its wire schema's errors."""
+        from contractc.report.diagnostics import json_path, yaml_json_message
+        from contractc.model.schemas import compile_schemas, schema_registry, validator
+
+        if self._schemas is None:
+            self._schemas = compile_schemas(self.project)
+        compiled = self._schemas
+        target = compiled.get(shape_id) or next((c for c in compiled.values() if getattr(c.shape, "key", None) == shape_id), None)
+        if target is None:
+            return [f"the project compiles no data shape `{shape_id}`"]
+        schema = target.schema(False)
+        key = getattr(target.shape, "key", None)
+        if isinstance(value, dict) and list(value) == [key] and key not in schema.get("properties", {}):
+            value = value[key]  # wrapped in the shape's key, the way the contract writes it
+        check = validator(schema, schema_registry(compiled))
+        return [f"{json_path(e.absolute_path)}: {yaml_json_message(e)}" for e in check.iter_errors(value)]
 
     def dispatch(self, shape: TextShape | str) -> str:
         """The dispatch snippet: the shared sections and the shape's section, verbatim (``prompts/<agent>/<shape>.md``)."""

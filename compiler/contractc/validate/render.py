@@ -71,16 +71,17 @@ def render_text(path: str, verdict: Verdict, docs_url: str = "") -> str:
 
 def summary(path: str, verdict: Verdict) -> str:
     judged = verdict.checks - len(verdict.unmechanised)
-    unjudged = f"; not mechanised, judge by reading: {_numbers(verdict.unmechanised)}" if verdict.unmechanised else ""
-    if not verdict.checks:
-        # "passes 0 of 0" reads as a clean bill; nothing was judged
-        return f"contractc: {path} was not judged: {verdict.name} states no receiver checks (add a numbered `Receiver checks:` list to its section)"
+    unjudged = f"; not run (not mechanised), judge by reading: {_numbers(verdict.unmechanised)}" if verdict.unmechanised else ""
     if verdict.passed:
         return f"contractc: {path} passes {judged} of {verdict.checks} receiver checks of {verdict.name}{unjudged}"
     return (
         f"contractc: {path} fails {_numbers(verdict.failed)} of the {verdict.checks} receiver checks of {verdict.name}{unjudged}; "
         f"discard it and re-dispatch once with the evidence (`--evidence`) appended to the original prompt"
     )
+
+
+def _them(numbers: tuple[int, ...]) -> str:
+    return "it" if len(numbers) == 1 else "them"
 
 
 def _numbers(numbers: tuple[int, ...]) -> str:
@@ -142,6 +143,9 @@ def render_evidence(verdict: Verdict) -> str:
         f"in the {verdict.name} shape above, so that every receiver check passes. Do not mention the",
         "previous return.",
     ]
+    if verdict.unmechanised:
+        out += ["", f"Not run, because not mechanised (the receiver judges {_them(verdict.unmechanised)} by reading): "
+                f"{_numbers(verdict.unmechanised)}."]
     for failure in verdict.failures:
         out += ["", f"### Check {failure.number}" + (f" ({failure.url})" if failure.url else ""), ""]
         out += [f"> {line}".rstrip() for line in failure.text.splitlines()]

@@ -107,9 +107,11 @@ class Verdict:
 class Return:
     """A return split into lines, bullets and numbered items (0-based line indices)."""
 
-    __slots__ = ("lines", "count", "empty", "bullets", "numbered", "status")
+    __slots__ = ("text", "lines", "count", "empty", "bullets", "numbered", "status", "data")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, data: DataCheck | None = None) -> None:
+        self.text = text
+        self.data = data
         raw = text.split("\n")
         if text.endswith("\n"):
             raw.pop()  # the newline ends the last line; it does not start another
@@ -156,9 +158,14 @@ def _items(lines: list[str]) -> tuple[list[tuple[int, int]], list[tuple[int, int
     return [(a, b) for a, b in bullets], [(a, b) for a, b in numbered]
 
 
-def judge(shape: TextShape, text: str, base_url: str = "") -> Verdict:
-    """Run every mechanised check of ``shape`` over ``text``; ``base_url`` + ``#anchor`` locates each check."""
-    ret = Return(text)
+DataCheck = Callable[[str, object], list[str]]
+"""``(data shape id, value) -> problems``: how an ``is-data`` rule checks a document against a data shape."""
+
+
+def judge(shape: TextShape, text: str, base_url: str = "", data: DataCheck | None = None) -> Verdict:
+    """Run every mechanised check of ``shape`` over ``text``; ``base_url`` + ``#anchor`` locates each check,
+    ``data`` checks a document against a data shape (the receiver gives the project's schemas)."""
+    ret = Return(text, data)
     status_rule = next((r for c in shape.checks for r in c.rules or () if isinstance(r, rules.StatusLine)), None)
     if status_rule and ret.count and ret.lines[0].startswith(status_rule.prefix):
         value = ret.lines[0][len(status_rule.prefix) :]
@@ -217,25 +224,131 @@ def _status_line(rule: rules.StatusLine, ret: Return) -> list[Problem]:
     return [Problem(f"line 1 is not exactly `{rule.prefix}` followed by one of {allowed}", 1, (ret.quote(0),))]
 
 
-def _line_begins(rule: rules.LineBegins, ret: Return) -> list[Problem]:
-    if rule.line == 0:
+def _pick(line: int, ret: Return) -> tuple[int, str] | Problem:
+    """The 0-based index of ``line`` (as :attr:`rules.LineBegins.line` counts) and how to say it, or why there is none."""
+    if line == 0:
         index = next((i for i in range(1, ret.count) if ret.lines[i].strip()), None)
         if index is None:
-            return [Problem("nothing follows the status line", 1, (ret.quote(0),))]
-        where = "the first non-blank line after the status line"
-    elif rule.line < 0:
+            return Problem("nothing follows the status line", 1, (ret.quote(0),) if ret.count else ())
+        return index, "the first non-blank line after the status line"
+    if line < 0:
         if not ret.count:
-            return [Problem("the return has no lines, so no last line", 1)]
-        index = ret.count - 1
-        where = f"the last line (line {ret.count})"
-    else:
-        index = rule.line - 1
-        if index >= ret.count:
-            return [Problem(f"the return has {ret.count} lines, so no line {rule.line}", max(ret.count, 1))]
-        where = f"line {rule.line}"
-    if ret.lines[index].startswith(rule.prefix):
+            return Problem("the return has no lines, so no last line", 1)
+        return ret.count - 1, f"the last line (line {ret.count})"
+    if line > ret.count:
+        return Problem(f"the return has {ret.count} lines, so no line {line}", max(ret.count, 1))
+    return line - 1, f"line {line}"
+
+
+def _on_line(line: int, ret: Return, holds: Callable[[str], bool], fails: str) -> list[Problem]:
+    """A rule about one line: none when ``holds`` of it, else ``<where> <fails>`` quoting it."""
+    picked = _pick(line, ret)
+    if isinstance(picked, Problem):
+        return [picked]
+    index, where = picked
+    if holds(ret.lines[index]):
         return []
-    return [Problem(f"{where} does not begin `{rule.prefix}`", index + 1, (ret.quote(index),))]
+    return [Problem(f"{where} {fails}", index + 1, (ret.quote(index),))]
+
+
+def _line_begins(rule: rules.LineBegins, ret: Return) -> list[Problem]:
+    return _on_line(rule.line, ret, lambda text: text.startswith(rule.prefix), f"does not begin `{rule.prefix}`")
+
+
+def _line_ends(rule: rules.LineEnds, ret: Return) -> list[Problem]:
+    return _on_line(rule.line, ret, lambda text: text.endswith(rule.suffix), f"does not end `{rule.suffix}`")
+
+
+def _line_is(rule: rules.LineIs, ret: Return) -> list[Problem]:
+    allowed = " / ".join(f"`{v}`" for v in rule.values)
+    one_of = "one of " if len(rule.values) > 1 else ""
+    return _on_line(rule.line, ret, lambda text: text in rule.values, f"is not exactly {one_of}{allowed}")
+
+
+def _heading(rule: rules.Heading, ret: Return) -> list[Problem]:
+    pattern = _heading_line(rule.text)
+    if any(pattern.fullmatch(line) for line in ret.lines):
+        return []
+    return [Problem(f"no line is the heading `{rule.text}` (`## {rule.text}` or `**{rule.text}**`)", max(ret.count, 1))]
+
+
+@lru_cache(maxsize=64)
+def _heading_line(text: str) -> re.Pattern[str]:
+    words = re.escape(text)
+    return re.compile(rf"[ \t]*(?:#{{1,6}}[ \t]+{words}[ \t]*#*|\*\*{words}:?\*\*:?)[ \t]*")
+
+
+def _contains(rule: rules.Contains, ret: Return) -> list[Problem]:
+    text = "\n".join(ret.lines)
+    held = [v for v in rule.values if v in text]
+    missing = [v for v in rule.values if v not in text]
+    listed = lambda values: ", ".join(f"`{v}`" for v in values)  # noqa: E731
+    if rule.mode == "any" and not held:
+        return [Problem(f"the return holds none of {listed(rule.values)}", 1, ret.body_quotes())]
+    if rule.mode == "all" and missing:
+        return [Problem(f"the return does not hold {listed(missing)}", 1, ret.body_quotes())]
+    if rule.mode == "none" and held:
+        lines = [i for i in range(ret.count) if any(v in ret.lines[i] for v in held)]
+        return [Problem(f"the return holds {listed(held)}, which it must not", lines[0] + 1 if lines else 1,
+                        tuple(ret.quote(i) for i in lines[:QUOTE_LIMIT]))]
+    if rule.mode == "not-all" and not missing:
+        return [Problem(f"the return holds every one of {listed(rule.values)}; it must not hold them all", 1, ret.body_quotes())]
+    return []
+
+
+def _matches(rule: rules.Matches, ret: Return) -> list[Problem]:
+    found = re.compile(rule.pattern, re.MULTILINE).search("\n".join(ret.lines))
+    if rule.negate and found:
+        line = "\n".join(ret.lines)[: found.start()].count("\n")
+        return [Problem(f"the return matches /{rule.pattern}/, which it must not", line + 1, (ret.quote(line),))]
+    if not rule.negate and not found:
+        return [Problem(f"the return does not match /{rule.pattern}/", 1, ret.body_quotes())]
+    return []
+
+
+def _count(rule: rules.Count, ret: Return) -> list[Problem]:
+    if rule.unit == "lines":
+        n = ret.count
+    elif rule.unit == "words":
+        n = sum(len(line.split()) for line in ret.lines)
+    else:
+        n = len(ret.text)
+    unit = rule.unit.removesuffix("s") if n == 1 else rule.unit
+    unit = unit.replace("char", "character")
+    if rule.most is not None and n > rule.most:
+        return [Problem(f"the return is {n} {unit}; at most {rule.most} are allowed", 1)]
+    if rule.least is not None and n < rule.least:
+        return [Problem(f"the return is {n} {unit}; at least {rule.least} are required", 1)]
+    return []
+
+
+def _is_data(rule: rules.IsData, ret: Return) -> list[Problem]:
+    import json
+
+    from contractc.report.diagnostics import ContractcError
+
+    text = "\n".join(ret.lines)
+    name = rule.format.upper()
+    if rule.format == "json":
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            line = getattr(exc, "lineno", 1)
+            return [Problem(f"the return is not a JSON document: {getattr(exc, 'msg', exc)}", line, (ret.quote(line - 1),) if ret.count else ())]
+    else:
+        from contractc.load.yaml_safe import load_yaml, plain
+
+        try:
+            value = plain(load_yaml(text, "<return>", "document-syntax", what="not a YAML document"))
+        except ContractcError as exc:
+            d = exc.diagnostics[0]
+            line = max(d.line, 1)
+            return [Problem(f"the return is {d.message}", line, (ret.quote(line - 1),) if line <= ret.count else ())]
+    if not rule.shape:
+        return []
+    if ret.data is None:
+        return [Problem(f"the {name} document cannot be checked against `{rule.shape}`: no project schemas given", 1)]
+    return [Problem(f"the {name} document does not match `{rule.shape}`: {why}", 1) for why in ret.data(rule.shape, value)]
 
 
 def _carries(form: Form, text: str) -> bool:
@@ -319,17 +432,53 @@ def _heading_bullets(rule: rules.HeadingBullets, ret: Return) -> list[Problem]:
 
 
 def _required_line(rule: rules.RequiredLine, ret: Return) -> list[Problem]:
-    if any(line.startswith(rule.prefix) for line in ret.lines[1:]):
+    if any(line.startswith(rule.prefix) for line in ret.lines):
         return []
     return [Problem(f"no line begins `{rule.prefix}`", max(ret.count, 1))]
 
 
+def _forbidden_line(rule: rules.ForbiddenLine, ret: Return) -> list[Problem]:
+    found = [i for i in range(ret.count) if ret.lines[i].startswith(rule.prefix)]
+    if not found:
+        return []
+    where = "line" if len(found) == 1 else "lines"
+    numbers = ", ".join(str(i + 1) for i in found[:QUOTE_LIMIT])
+    return [Problem(f"{where} {numbers} begin{'s' * (len(found) == 1)} `{rule.prefix}`, which no line may", found[0] + 1,
+                    tuple(ret.quote(i) for i in found[:QUOTE_LIMIT]))]
+
+
+def list_items(lines: list[str]) -> list[tuple[int, int]]:
+    """The outermost list items of the body, at any indent, each ``(first line, end)``: a Markdown bullet or
+    numbered item, or a YAML sequence entry (``  - point: ...``), with every line that continues it (deeper
+    indented lines, so its own sub-items, and lines with no blank line between them and it)."""
+    items: list[list[int]] = []
+    top: list[int] | None = None  # [start, end, indent] of the item open at the outermost level
+    blank_before = False
+    for i in range(1, len(lines)):
+        line = lines[i]
+        bare = line.lstrip(" \t")
+        if not bare:
+            blank_before = True
+            continue
+        indent = len(line) - len(bare)
+        marker = bare[:2] in ("- ", "* ", "+ ") or bare in ("-", "*", "+") or bool(_NUMBERED.match(bare))
+        if top is not None and (indent > top[2] or (not marker and indent >= top[2] and not blank_before)):
+            top[1] = i + 1
+        elif marker:
+            top = [i, i + 1, indent]
+            items.append(top)
+        else:
+            top = None
+        blank_before = False
+    return [(a, b) for a, b, _ in items]
+
+
 def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
     problems = []
-    noun = rule.noun or "bullet"
+    noun = rule.noun or "item"
     patterns = [(key, _key_line(key)) for key in rule.keys]
-    for start, end in ret.bullets:
-        held = "\n".join(ret.lines[start + 1 : end])
+    for start, end in list_items(ret.lines):
+        held = "\n".join(ret.lines[start:end])
         missing = [key for key, pattern in patterns if not pattern.search(held)]
         if missing:
             names = " and ".join(f"`{key}`" for key in missing)
@@ -339,8 +488,8 @@ def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
 
 @lru_cache(maxsize=64)
 def _key_line(key: str) -> re.Pattern[str]:
-    """A line beginning ``key``, indented or not, as a sub-bullet (``  - where:``) or not."""
-    return re.compile(rf"^[ \t]*(?:[-*+] )?{re.escape(key)}", re.MULTILINE)
+    """A line beginning ``key``, indented or not, as an item of its own (``  - where:``, ``1. where:``) or not."""
+    return re.compile(rf"^[ \t]*(?:[-*+] |\d{{1,9}}[.)] )?{re.escape(key)}", re.MULTILINE)
 
 
 def _max_lines(rule: rules.MaxLines, ret: Return) -> list[Problem]:
@@ -356,12 +505,31 @@ def names_file(text: str) -> bool:
     for token in _TOKEN_SPLIT.split(text):
         if "://" in token:
             continue
-        token = _LINE_SUFFIX.sub("", token.strip(".:!?"))
-        if _FILE_NAME.fullmatch(token):
-            stem = token.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        token = _LINE_SUFFIX.sub("", token.partition("::")[0].rstrip(".:!?").lstrip(":!?"))  # `a.py::test_x`: a.py
+        name = token.rsplit("/", 1)[-1]
+        if name in _PLAIN_FILES or (_DOTFILE.fullmatch(name) and not name[1:].isupper()):
+            return True
+        if token.startswith(".") and "/" not in token:
+            continue  # `.NET`, `.5`: no name before the extension
+        if _FILE_NAME.fullmatch(token) and token.lower() not in _NOT_FILES and not token.endswith(".NET"):
+            stem = name.rsplit(".", 1)[0]
             if "/" in token or len(stem) >= 2:
                 return True
     return False
+
+
+_PLAIN_FILES = frozenset(
+    "Makefile GNUmakefile Dockerfile Containerfile Jenkinsfile Vagrantfile Gemfile Rakefile Procfile Brewfile Justfile "
+    "Snakefile Pipfile Caddyfile README LICENSE LICENCE COPYING CHANGELOG CHANGES NOTICE AUTHORS CONTRIBUTING CODEOWNERS "
+    "OWNERS BUILD WORKSPACE".split()
+)
+"""File names without an extension that name a file by themselves (``Makefile``, ``README``)."""
+_DOTFILE = re.compile(r"\.[A-Za-z][\w.-]*")
+"""A dotfile (``.bashrc``, ``~/.bashrc``, ``.gitignore``); one in capitals (``.NET``) names no file."""
+_NOT_FILES = frozenset(
+    f"{name}.js" for name in "node vue next nuxt express react d3 three chart ember backbone angular socket moment p5 alpine solid".split()
+)
+"""Product names written like file names: ``Node.js`` names a runtime, not a file (``ASP.NET`` too: no ``.NET`` is one)."""
 
 
 def _names_file(rule: rules.NamesFile, ret: Return) -> list[Problem]:
@@ -383,6 +551,14 @@ RUNNERS: dict[type, Callable[[Rule, Return], list[Problem]]] = {
     rules.NumberedList: _numbered_list,
     rules.HeadingBullets: _heading_bullets,
     rules.RequiredLine: _required_line,
+    rules.ForbiddenLine: _forbidden_line,
+    rules.LineIs: _line_is,
+    rules.LineEnds: _line_ends,
+    rules.Heading: _heading,
+    rules.Contains: _contains,
+    rules.Matches: _matches,
+    rules.Count: _count,
+    rules.IsData: _is_data,
     rules.ItemLines: _item_lines,
     rules.MaxLines: _max_lines,
     rules.NamesFile: _names_file,

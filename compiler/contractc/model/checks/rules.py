@@ -35,6 +35,14 @@ RuleKind = Literal[
     "numbered-list",
     "heading-bullets",
     "required-line",
+    "forbidden-line",
+    "line-is",
+    "line-ends",
+    "heading",
+    "contains",
+    "matches",
+    "count",
+    "is-data",
     "item-lines",
     "max-lines",
     "names-file",
@@ -140,7 +148,7 @@ class HeadingBullets(NamedTuple):
 
 
 class RequiredLine(NamedTuple):
-    """Some body line begins with ``prefix`` (``a `**Deliberately skipped**` section is present``)."""
+    """Some line begins with ``prefix``, line 1 included (``a `**Deliberately skipped**` section is present``)."""
 
     prefix: str
     when: When = ()
@@ -150,8 +158,117 @@ class RequiredLine(NamedTuple):
         return "required-line"
 
 
+class ForbiddenLine(NamedTuple):
+    """No line of the return begins with ``prefix`` (``Reject the return when a `TODO:` line is present``)."""
+
+    prefix: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "forbidden-line"
+
+
+class LineIs(NamedTuple):
+    """A given line is exactly one of ``values`` (``The last line is exactly `PASS` or `FAIL` ``)."""
+
+    line: int
+    """As :attr:`LineBegins.line`: 1-based, 0 the first non-blank line after the status line, -1 the last line."""
+    values: tuple[str, ...]
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "line-is"
+
+
+class LineEnds(NamedTuple):
+    """A given line ends with ``suffix``."""
+
+    line: int
+    """As :attr:`LineBegins.line`."""
+    suffix: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "line-ends"
+
+
+class Heading(NamedTuple):
+    """Some line is a heading reading ``text``: a Markdown heading (``## Risks``, any level) or a bold label
+    line (``**Risks**``, ``**Risks:**``, ``**Risks**:``), with nothing else on it."""
+
+    text: str
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "heading"
+
+
+ContainsMode = Literal["any", "all", "none", "not-all"]
+
+
+class Contains(NamedTuple):
+    """The return holds ``values`` as ``mode`` says: any one of them, all of them, none of them, or not all of them."""
+
+    values: tuple[str, ...]
+    mode: ContainsMode = "any"
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "contains"
+
+
+class Matches(NamedTuple):
+    """The return matches the regular expression ``pattern`` (Python syntax, ``^``/``$`` at each line), or with
+    ``negate`` does not."""
+
+    pattern: str
+    negate: bool = False
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "matches"
+
+
+CountUnit = Literal["lines", "words", "chars"]
+
+
+class Count(NamedTuple):
+    """The return has at least ``least`` and at most ``most`` ``unit``s (None: no bound).  Words are runs of
+    non-blank characters; characters are code points, line endings included.  (At most so many lines is
+    :class:`MaxLines`.)"""
+
+    unit: CountUnit
+    least: int | None = None
+    most: int | None = None
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "count"
+
+
+class IsData(NamedTuple):
+    """The whole return is a YAML (``yaml``) or JSON (``json``) document valid against the data shape ``shape``
+    (its wire schema); an empty ``shape`` asks only that it parse."""
+
+    format: Literal["yaml", "json"]
+    shape: str = ""
+    when: When = ()
+
+    @property
+    def kind(self) -> RuleKind:
+        return "is-data"
+
+
 class ItemLines(NamedTuple):
-    """Every bullet holds, after its first line, a line beginning with each key (a leading ``- `` allowed)."""
+    """Every outermost list item (a bullet, a numbered item or a YAML sequence entry, at any indent) holds a
+    line beginning with each key: its first line after the marker, or a line under it (``  - where:``)."""
 
     keys: tuple[str, ...]
     """``("where:", "prescription:")``."""
@@ -176,8 +293,10 @@ class MaxLines(NamedTuple):
 
 
 class NamesFile(NamedTuple):
-    """The body names at least one file: a path with a ``/``, or a name with an extension
-    (``SKILL.md``, ``agents/a.md:12``); a URL, ``e.g.`` or a version number is not one."""
+    """The body names at least one file: a path with a ``/``, a name with an extension (``SKILL.md``,
+    ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
+    ``Dockerfile``, ``README``); a URL, ``e.g.``, a version number or a product name (``Node.js``,
+    ``ASP.NET``) is not one."""
 
     when: When = ()
 
@@ -204,12 +323,30 @@ Rule = (
     | NumberedList
     | HeadingBullets
     | RequiredLine
+    | ForbiddenLine
+    | LineIs
+    | LineEnds
+    | Heading
+    | Contains
+    | Matches
+    | Count
+    | IsData
     | ItemLines
     | MaxLines
     | NamesFile
     | CarriesForm
 )
 """One compiled rule; ``Check.rules`` is a tuple of them (all must hold), or None."""
+
+
+def status_line(alternatives: tuple[str, ...], when: When = ()) -> StatusLine:
+    """Line 1 is exactly one of ``alternatives``: a shared ``key: `` prefix is the status line's prefix,
+    else the whole line is the status (`PASS` or `FAIL`).  The sidecar's ``equals`` on line 1 reads the same."""
+    heads = {a.partition(": ")[0] for a in alternatives}
+    if len(heads) != 1 or not all(": " in a for a in alternatives):
+        return StatusLine("", tuple(alternatives), when)
+    prefix = f"{heads.pop()}: "
+    return StatusLine(prefix, tuple(a[len(prefix) :] for a in alternatives), when)
 
 
 def _same_kind(rule: tuple, other: object) -> bool:
@@ -222,7 +359,8 @@ def _other_kind(rule: tuple, other: object) -> bool:
     return not _same_kind(rule, other)
 
 
-for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ItemLines, MaxLines, NamesFile, CarriesForm):
+for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ForbiddenLine, LineIs, LineEnds, Heading, Contains, Matches,
+              Count, IsData, ItemLines, MaxLines, NamesFile, CarriesForm):
     _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
     _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
     _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]

@@ -1,0 +1,235 @@
+"""A plugin holding every trap of issue 24, and the label ``scan`` must give each block planted in it.
+
+Written in this project's own words. Each block is planted with what it is: a copy of
+its shape's owner, a drifted copy, an instance (the shape's structure, its own values
+by design) or an example; :data:`PLANTED` maps (path, shape id) to the labels of that
+file's members of the shape, in line order, and :data:`DIVERGENT` lists the members
+that must be reported. :func:`write_traps` writes the tree; :func:`write_history`
+makes a git work tree whose history shows which of two copies is the newer.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+
+def fence(body: str, info: str = "") -> str:
+    return f"```{info}\n{body}```\n"
+
+
+def front(name: str) -> str:
+    return f"---\nname: {name}\ndescription: A helper of the ticket desk.\n---\n\n"
+
+
+# -- templates, one per placeholder style ------------------------------------------------------------
+
+ANGLE = "## Triage note\n\n**Ticket:** <ticket id>\n**Severity:** <low | high>\n**Next step:** <one sentence>\n"
+CURLY = "## Shift summary\n\n**Queue:** {queue name}\n**Closed:** {count}\n**Carried over:** {count}\n"
+SQUARE = "## Escalation\n\n**Owner:** [team]\n**Reason:** [one line]\n**Deadline:** [date]\n"
+MUSTACHE = "## Customer reply\n\n**Greeting:** {{customer_name}}\n**Answer:** {{answer}}\n**Sign-off:** {{agent_name}}\n"
+DOTS = "## Call log\n\n**Caller:** ...\n**Topic:** ...\n**Outcome:** ...\n"
+ELLIPSIS = "## Handover\n\n**From:** …\n**To:** …\n**Open items:** …\n"
+# an HTML comment is not a placeholder: this block has none, and no label lines, so it is no template
+COMMENT_ONLY = "## Notes\n\n<!-- write the notes here -->\n"
+
+# -- a heading skeleton (no placeholder style at all) and a label template --------------------------
+
+ROOT_CAUSE = "## ROOT CAUSE FOUND\n\n**Symptom:** what the customer saw\n**Cause:** the component at fault\n**Fix:** the change made\n"
+ROOT_CAUSE_STALE = "## ROOT CAUSE FOUND\n\n**Symptom:** what the customer saw\n**Cause:** the component at fault\n"
+USAGE = "Usage: /{cmd} <ticket>\nEffect: {effect}\n"
+
+# -- adapter envelopes: a success and a failure variant per adapter ----------------------------------
+
+SUCCESS = '{{\n  "status": "success",\n  "adapter": "{name}",\n  "result": {{"ticket": "<id>", "summary": "<text>"}}\n}}\n'
+FAILURE = '{{\n  "status": "failed",\n  "adapter": "{name}",\n  "error": {{"code": "<code>", "retryable": "<true | false>"}}\n}}\n'
+FAILURE_NO_RETRY = '{{\n  "status": "failed",\n  "adapter": "{name}",\n  "error": {{"code": "<code>"}}\n}}\n'
+
+# -- per-outcome blocks, side by side in one skill -----------------------------------------------------
+
+OUTCOMES = [
+    "result: pass\nticket: <id>\n",
+    "result: skipped\nticket: <id>\nreason: <why>\n",
+    "result: blocked\nticket: <id>\nblocker: <what>\n",
+    "result: issue\nticket: <id>\nissue: <link>\n",
+]
+
+# -- a nested shape pasted elsewhere, and prose comments ---------------------------------------------
+
+BATCH = (
+    "review_batch:\n  batch: string\n  per_reviewer_results:\n"
+    "    - reviewer: string\n      verdict: approve | reject\n      notes: string\n"
+)
+REVIEWER = "reviewer_result:\n  reviewer: string\n  verdict: approve | reject\n  notes: string\n"
+SETTINGS = "settings:\n  notify: boolean   # Default: true. Set false to stay quiet on weekends.\n  queue: string\n"
+
+# -- front matter in a fence (a new agent's skeleton) ----------------------------------------------
+
+FRONT = "---\nname: <agent-name>\ndescription: <one line>\ntools: <tool list>\n---\n\n# <Agent title>\n\n**Role:** <one line>\n**Returns:** <shape id>\n"
+
+# -- an example block with the three traps of issue 24 item 6 -------------------------------------------
+
+TRIAGE = "triage:\n  ticket: string\n  pattern: string\n  notes: string\n  owner: string\n"
+TRIAGE_EXAMPLE = 'triage:\n  ticket: T-1042\n  pattern: "timeout || refused"\n  notes: |\n    The gateway dropped the call twice.\n  owner:\n'
+GOOD = "reviewer_result:\n  reviewer: ana\n  verdict: approve\n  notes: reads well\n"
+BAD = "reviewer_result:\n  reviewer: ana\n  verdict: maybe\n"
+
+
+def traps() -> dict[str, str]:
+    files: dict[str, str] = {}
+    files["README.md"] = "# ticket-desk\n\nA support plugin: triage, escalation, replies.\n"
+    files["templates/root-cause.md"] = "# Root cause\n\nThe debugger produces the following format:\n\n" + fence(ROOT_CAUSE, "markdown")
+    files["agents/debugger.md"] = front("debugger") + "# Debugger\n\nReturn:\n\n" + fence(ROOT_CAUSE_STALE, "markdown")
+    files["agents/triager.md"] = (
+        front("triager")
+        + "# Triager\n\nWrite:\n\n" + fence(ANGLE, "markdown")
+        + "\nand at the end of a shift:\n\n" + fence(CURLY)
+        + "\nKeep the triage record:\n\n" + fence(TRIAGE, "yaml")
+        + "\nFor example, a filled-in record:\n\n" + fence(TRIAGE_EXAMPLE, "yaml")
+    )
+    files["agents/escalator.md"] = (
+        front("escalator")
+        + "# Escalator\n\n" + fence(SQUARE, "markdown")
+        + "\nReply with:\n\n" + fence(MUSTACHE, "text")
+        + "\nNotes:\n\n" + fence(COMMENT_ONLY, "markdown")
+    )
+    files["agents/phone-agent.md"] = (
+        front("phone-agent") + "# Phone agent\n\n" + fence(DOTS) + "\nAt handover:\n\n" + fence(ELLIPSIS)
+    )
+    files["skills/desk/SKILL.md"] = (
+        front("desk")
+        + "# Desk\n\n## Phase 1: triage\n\nThe triager returns:\n\n" + fence(ANGLE, "markdown")
+        + "\n## Stage 3: end of shift\n\n" + fence(CURLY)
+        + "\nEscalations:\n\n" + fence(SQUARE, "markdown")
+        + "\nReplies:\n\n" + fence(MUSTACHE.replace("{{answer}}", "{{reply_text}}"), "text")
+        + "\nCalls:\n\n" + fence(DOTS) + "\nHandover:\n\n" + fence(ELLIPSIS)
+        + "\nTriage record:\n\n" + fence(TRIAGE, "yaml")
+        + "\n## Outcomes\n\n" + "".join(fence(o, "yaml") + "\n" for o in OUTCOMES)
+        + "## Settings\n\n" + fence(SETTINGS, "yaml")
+        + "\n## Review\n\n" + fence(BATCH, "yaml")
+    )
+    files["references/adapter-envelopes.md"] = (
+        "# Adapter envelopes\n\nEvery adapter produces the following format on success:\n\n" + fence(SUCCESS.format(name="<adapter>"), "json")
+        + "\nand on failure:\n\n" + fence(FAILURE.format(name="<adapter>"), "json")
+    )
+    for name, failure in (("mail", FAILURE), ("chat", FAILURE), ("phone", FAILURE_NO_RETRY)):
+        files[f"agents/{name}-adapter.md"] = (
+            front(f"{name}-adapter")
+            + f"# {name.title()} adapter\n\nOn success return:\n\n" + fence(SUCCESS.format(name=name), "json")
+            + "\nOn failure return:\n\n" + fence(failure.format(name=name), "json")
+        )
+    files["agents/reviewer.md"] = (
+        front("reviewer")
+        + "# Reviewer\n\nReturn one:\n\n" + fence(REVIEWER, "yaml")
+        + "\nGood:\n\n" + fence(GOOD, "yaml")
+        + "\nBad:\n\n" + fence(BAD, "yaml")
+        + "\nSettings you read:\n\n" + fence(SETTINGS, "yaml")
+    )
+    for cmd, effect in (("close", "closed"), ("reopen", "reopened")):
+        files[f"commands/{cmd}.md"] = (
+            front(cmd) + f"# /{cmd}\n\n" + fence(USAGE.format(cmd=cmd, effect=effect))
+            + "\nA new agent starts from:\n\n" + fence(FRONT, "markdown")
+        )
+    return files
+
+
+# (path, shape id) -> the labels of that file's members of the shape, in line order
+PLANTED: dict[tuple[str, str], list[str]] = {
+    ("agents/triager.md", "triage-note"): ["copy"],
+    ("skills/desk/SKILL.md", "triage-note"): ["copy"],
+    ("agents/triager.md", "shift-summary"): ["copy"],
+    ("skills/desk/SKILL.md", "shift-summary"): ["copy"],
+    ("agents/escalator.md", "escalation"): ["copy"],
+    ("skills/desk/SKILL.md", "escalation"): ["copy"],
+    ("agents/escalator.md", "customer-reply"): ["drifted"],  # its placeholder {{answer}} was renamed in the skill
+    ("skills/desk/SKILL.md", "customer-reply"): ["copy"],
+    ("agents/phone-agent.md", "call-log"): ["copy"],
+    ("skills/desk/SKILL.md", "call-log"): ["copy"],
+    ("agents/phone-agent.md", "handover"): ["copy"],
+    ("skills/desk/SKILL.md", "handover"): ["copy"],
+    ("templates/root-cause.md", "root-cause-found"): ["copy"],  # the declared definition owns it
+    ("agents/debugger.md", "root-cause-found"): ["drifted"],  # the stale copy lacks **Fix:**
+    ("agents/triager.md", "triage"): ["copy", "example"],
+    ("skills/desk/SKILL.md", "triage"): ["copy"],
+    ("references/adapter-envelopes.md", "success-envelope"): ["copy"],  # the declared definition owns it
+    ("agents/chat-adapter.md", "success-envelope"): ["instance"],
+    ("agents/mail-adapter.md", "success-envelope"): ["instance"],
+    ("agents/phone-adapter.md", "success-envelope"): ["instance"],
+    ("references/adapter-envelopes.md", "failed-envelope"): ["copy"],
+    ("agents/chat-adapter.md", "failed-envelope"): ["instance"],
+    ("agents/mail-adapter.md", "failed-envelope"): ["instance"],
+    ("agents/phone-adapter.md", "failed-envelope"): ["instance"],  # its own adapter name, but it lost "retryable"
+    ("agents/reviewer.md", "reviewer_result"): ["copy", "example", "example"],  # Good and Bad: examples
+    ("skills/desk/SKILL.md", "reviewer_result"): ["copy"],  # the element of per_reviewer_results
+    ("agents/reviewer.md", "settings"): ["copy"],
+    ("skills/desk/SKILL.md", "settings"): ["copy"],
+    ("commands/close.md", "usage"): ["copy"],  # the owner (a tie between two commands: the first)
+    ("commands/reopen.md", "usage"): ["instance"],  # another command's own name in the same Usage: line
+    ("commands/close.md", "front-matter"): ["copy"],
+    ("commands/reopen.md", "front-matter"): ["copy"],
+    ("commands/close.md", "role"): ["copy"],
+    ("commands/reopen.md", "role"): ["copy"],
+}
+DIVERGENT = {
+    ("agents/escalator.md", "customer-reply"),
+    ("agents/debugger.md", "root-cause-found"),
+    ("agents/phone-adapter.md", "failed-envelope"),
+}
+"""The members ``scan`` must report (exit 1), and no other."""
+OWNERS = {
+    "root-cause-found": "templates/root-cause.md",
+    "customer-reply": "skills/desk/SKILL.md",
+    "failed-envelope": "references/adapter-envelopes.md",
+}
+
+
+def write_traps(root: Path) -> Path:
+    for rel, text in traps().items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def git(root: Path, *args: str, when: str = "2026-01-01T10:00:00+00:00") -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_DATE": when,
+        "GIT_COMMITTER_DATE": when,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "HOME": str(root),
+    }
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
+
+
+def write_history(root: Path) -> Path:
+    """Two agents hold one shape and no file declares it; the history shows which copy was edited last.
+
+    ``agents/planner.md`` and ``agents/worker.md`` were committed with the same copy; a later
+    commit added ``deadline`` to the worker's copy only. The newer copy owns the shape.
+    """
+    old = "plan_step:\n  step: string\n  owner: string\n"
+    new = "plan_step:\n  step: string\n  owner: string\n  deadline: YYYY-MM-DD\n"
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q")
+    for name in ("planner", "worker"):
+        (root / "agents").mkdir(exist_ok=True)
+        (root / f"agents/{name}.md").write_text(f"# {name}\n\n" + fence(old, "yaml"), encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "both copies")
+    (root / "agents/worker.md").write_text("# worker\n\n" + fence(new, "yaml"), encoding="utf-8")
+    git(root, "commit", "-q", "-am", "the worker's copy gains a deadline", when="2026-03-01T10:00:00+00:00")
+    # a hook that would prove scan ran one: scan must never run the scanned repository's hooks
+    hooks = root / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    for hook in ("post-checkout", "pre-commit", "fsmonitor-watchman"):
+        script = hooks / hook
+        script.write_text(f"#!/bin/sh\ntouch '{root}/HOOK-RAN'\n")
+        script.chmod(0o755)
+    git(root, "config", "core.fsmonitor", str(hooks / "fsmonitor-watchman"))
+    return root

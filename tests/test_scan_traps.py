@@ -1,0 +1,141 @@
+"""`contractc scan` on a plugin holding every trap of issue 24 (tests/scan_traps.py): every block labelled as planted."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from scan_traps import DIVERGENT, OUTCOMES, OWNERS, PLANTED, write_history, write_traps
+from contractc.scan import scan_plugin
+from contractc.scan.shapes import Group
+
+LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+):\d+: (?P<severity>\w+)\[(?P<code>[\w-]+)\]: (?P<message>.*)$", re.M)
+
+
+@pytest.fixture
+def traps(tmp_path):
+    return write_traps(tmp_path / "desk")
+
+
+def _labels(groups: tuple[Group, ...]) -> dict[tuple[str, str], list[str]]:
+    found: dict[tuple[str, str], list[str]] = {}
+    for g in groups:
+        for m in g.members:
+            found.setdefault((m.unit.block.path, g.id), []).append(m.label)
+    return found
+
+
+def test_every_block_is_labelled_as_planted(traps):
+    result = scan_plugin(traps)
+    assert _labels(result.groups) == PLANTED
+
+
+def test_only_the_planted_divergences_are_divergent_and_each_says_why(traps):
+    result = scan_plugin(traps)
+    divergent = {(m.unit.block.path, g.id): m for g in result.groups for m in g.members if m.divergent}
+    assert set(divergent) == DIVERGENT
+    assert "lacks error.retryable" in divergent[("agents/phone-adapter.md", "failed-envelope")].reason
+    assert "lacks fix" in divergent[("agents/debugger.md", "root-cause-found")].reason
+    for m in (m for g in result.groups for m in g.members):
+        assert m.reason and len(m.reason.split()) <= 30  # a few words, always
+
+
+def test_owners_follow_the_documented_rule_and_say_why(traps):
+    groups = {g.id: g for g in scan_plugin(traps).groups}
+    assert {k: groups[k].owner.block.path for k in OWNERS} == OWNERS
+    assert "declares it as the definition (a templates/ file)" in groups["root-cause-found"].owner_reason
+    assert "dispatches" in groups["customer-reply"].owner_reason  # a tie: the dispatching file's copy
+
+
+@pytest.mark.parametrize("shape", ["triage-note", "shift-summary", "escalation", "customer-reply", "call-log", "handover"])
+def test_each_placeholder_style_makes_a_template(traps, shape):
+    # <x>, {x}, [x], {{x}}, ... and … in turn
+    assert shape in {g.id for g in scan_plugin(traps).groups}
+
+
+def test_an_html_comment_is_not_a_placeholder(traps):
+    units = [m.unit for g in (*scan_plugin(traps).groups, *scan_plugin(traps).single) for m in g.members]
+    assert not [u for u in units if u.block.path == "agents/escalator.md" and u.key == "notes"]
+
+
+def test_success_and_failure_envelopes_are_separate_shapes_and_adapters_are_instances(traps):
+    groups = {g.id: g for g in scan_plugin(traps).groups}
+    assert {u.variant for u in groups["success-envelope"].copies} == {"status=success"}
+    assert {u.variant for u in groups["failed-envelope"].copies} == {"status=failed"}
+    mail = next(m for m in groups["failed-envelope"].members if m.unit.block.path == "agents/mail-adapter.md")
+    assert mail.label == "instance" and not mail.divergent and "adapter" in mail.reason
+
+
+def test_per_outcome_blocks_are_never_one_anothers_copies(traps):
+    result = scan_plugin(traps)
+    outcomes = [g for g in result.single if g.owner.block.path == "skills/desk/SKILL.md" and g.key == "result"]
+    assert sorted(g.owner.variant for g in outcomes) == sorted(f"result={o.split()[1]}" for o in OUTCOMES)
+    assert not [g for g in result.groups if g.key == "result"]
+
+
+def test_a_nested_element_pasted_elsewhere_is_found(traps):
+    groups = {g.id: g for g in scan_plugin(traps).groups}
+    nested = [m for m in groups["reviewer_result"].members if m.unit.within]
+    assert [(m.unit.block.path, m.unit.within, m.label) for m in nested] == [
+        ("skills/desk/SKILL.md", "review_batch.per_reviewer_results[]", "copy")
+    ]
+    assert nested[0].unit not in groups["reviewer_result"].copies  # a part of another block: adopt never manages it
+
+
+def test_a_fenced_front_matter_is_a_shape_and_its_body_another(traps):
+    groups = {g.id: g for g in scan_plugin(traps).groups}
+    assert {u.block.path for u in groups["front-matter"].copies} == {"commands/close.md", "commands/reopen.md"}
+    assert groups["front-matter"].copies[0].block.start == groups["role"].copies[0].block.start
+
+
+def test_example_blocks_keep_their_traps_out(traps):
+    # `"timeout || refused"` is no enum, `notes: |` is text, an empty `owner:` is no null: the block is an example
+    groups = {g.id: g for g in scan_plugin(traps).groups}
+    (example,) = groups["triage"].labelled("example")
+    assert example.reason.startswith("none of its values is notation")
+
+
+def test_good_and_bad_blocks_are_examples(traps):
+    groups = {g.id: g for g in scan_plugin(traps).groups}
+    assert [m.reason for m in groups["reviewer_result"].labelled("example")] == ["a Good/Bad illustration, not the shape itself"] * 2
+
+
+def test_default_output_is_the_divergences_and_a_count_per_kind(traps, run_cli):
+    run = run_cli("scan", str(traps))
+    assert run.code == 1
+    located = list(LOCATED.finditer(run.out))
+    assert {m["code"] for m in located} == {"scan-divergent"}
+    assert len(located) == len(DIVERGENT)
+    assert "+**Fix:** the change made\n" in run.out  # the stale copy's diff shows the owner's missing line
+    last = run.out.splitlines()[-1]
+    assert re.search(r"3 divergent \(\d+ copies, 2 drifted, \d+ instances, 3 examples\)", last), last
+
+
+def test_verbose_and_json_locate_every_member(traps, run_cli):
+    result = scan_plugin(traps)
+    members = {(m.unit.block.path, m.unit.line) for g in result.groups for m in g.members}
+    verbose = run_cli("scan", "-v", str(traps))
+    assert {(m["path"], int(m["line"])) for m in LOCATED.finditer(verbose.out)} >= members
+    doc = json.loads(run_cli("scan", "--format", "json", str(traps)).out)
+    assert {(d["path"], d["line"]) for d in doc["diagnostics"]} >= members
+
+
+def test_git_history_names_the_newer_copy_and_runs_no_hook(tmp_path):
+    root = write_history(tmp_path / "repo")
+    (group,) = scan_plugin(root).groups
+    assert group.owner.block.path == "agents/worker.md"
+    assert group.owner_reason.startswith("its lines changed most recently in git history")
+    assert [(m.unit.block.path, m.label) for m in group.members if m.divergent] == [("agents/planner.md", "drifted")]
+    assert not (root / "HOOK-RAN").exists()
+
+
+def test_owner_option_overrides_history(tmp_path):
+    root = write_history(tmp_path / "repo")
+    (group,) = scan_plugin(root, owners=("agents/planner.md",)).groups
+    assert group.owner.block.path == "agents/planner.md" and "--owner" in group.owner_reason
+
+
+def test_shape_ids_are_stable_across_runs(traps):
+    assert [g.id for g in scan_plugin(traps).groups] == [g.id for g in scan_plugin(traps).groups]
