@@ -139,3 +139,22 @@ def test_owner_option_overrides_history(tmp_path):
 
 def test_shape_ids_are_stable_across_runs(traps):
     assert [g.id for g in scan_plugin(traps).groups] == [g.id for g in scan_plugin(traps).groups]
+
+
+def test_a_file_kept_under_two_trees_is_held_to_its_mirror(tmp_path):
+    # the same skill for two agent runtimes: a value filled in one of them is drift, not an instance
+    template = "```\nDigest: {date}\nShipped: {item} — <evidence>\nOpen: {count}\n```\n"
+    from conftest import write_tree
+
+    root = write_tree(
+        tmp_path / "p",
+        {
+            ".agents/skills/digest/SKILL.md": "# Digest\n\n" + template,
+            ".claude/skills/digest/SKILL.md": "# Digest\n\n" + template.replace("<evidence>", "the retry budget landed"),
+            "docs/fr/skills/digest/SKILL.md": "# Résumé\n\n" + template.replace("<evidence>", "<preuve>"),
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    labels = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert labels[".claude/skills/digest/SKILL.md"] == ("drifted", True)
+    assert labels["docs/fr/skills/digest/SKILL.md"] == ("instance", False)  # a translation is no mirror

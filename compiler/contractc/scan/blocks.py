@@ -578,7 +578,7 @@ def _fields(value: Any) -> list[str]:
 def _json_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     try:
         doc = json.loads(content)
-    except (ValueError, RecursionError):  # too deep to parse (100,000 brackets): no pasted shape, as for YAML
+    except (ValueError, RecursionError):
         if not content.lstrip().startswith('"'):
             return []
         try:  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs often paste one

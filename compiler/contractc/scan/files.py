@@ -87,7 +87,8 @@ def _utf8(rel: str) -> bool:
 
 
 def _git_listing(root: Path) -> tuple[list[str] | None, bool]:
-    """(tracked and untracked-but-not-ignored files under ``root``, relative to it, or None without git; whether ``root`` is in a work tree)."""
+    """(tracked and untracked-but-not-ignored files under ``root``, relative to it, or None without git;
+    whether ``root`` is in a git work tree)."""
     from contractc.load.git import run_git
 
     args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."]

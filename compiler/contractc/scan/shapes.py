@@ -323,6 +323,19 @@ def choose_owner(
     return owner, "no variant has a majority: the first copy in path order"
 
 
+def mirrors(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one file kept under two trees (``.agents/skills/x/SKILL.md`` and
+    ``.claude/skills/x/SKILL.md``, ``sdk/prompts/templates/x.md`` and ``core/templates/x.md``): under top folders of
+    their own (at most two each), the same two or more last parts. Translations are never mirrors."""
+    pa, pb = a.split("/"), b.split("/")
+    if a == b or len(pa) < 3 or len(pb) < 3 or pa[0] == pb[0] or translation(a) or translation(b):
+        return False  # one tree, or a translation (its words differ by design)
+    tail = min(len(pa), len(pb)) - 1
+    while tail > 2 and pa[-tail:] != pb[-tail:]:
+        tail -= 1
+    return pa[-tail:] == pb[-tail:] and len(pa) - tail <= 2 and len(pb) - tail <= 2
+
+
 _LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 
 
@@ -367,14 +380,14 @@ def _majority(units: list[Unit], dispatchers: set[str] = frozenset()) -> tuple[U
 # -- git history: which copy changed last ---------------------------------------------------------
 
 
-
 class History:
     """What git says about one work tree: when each file last changed (one ``git log`` for the scan), and
     whether a copy's own lines changed after a given time (``git blame --since``, which stops walking
     history there, so it stays cheap however long the history is).
 
     Lines not committed yet count as changed now (the user's latest edit). Every git command runs with
-    :func:`contractc.load.git.run_git` (nothing the repository's configuration names runs); the blames a scan needs run side by side (:meth:`prefetch`).
+    :func:`contractc.load.git.run_git` (nothing the repository's configuration names ever runs); the blames a
+    scan needs run side by side (:meth:`prefetch`).
     """
 
     def __init__(self, root: Path) -> None:
@@ -424,6 +437,8 @@ class History:
 def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
     """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
     (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
+    from contractc.load.git import run_git
+
     try:
         done = run_git(root, "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path)
     except OSError:
@@ -470,6 +485,8 @@ def _newest(units: list[Unit], history: History) -> Unit | None:
 def _file_times(root: Path) -> dict[str, int]:
     """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
     import time
+
+    from contractc.load.git import run_git
 
     def git(*args: str) -> bytes:
         try:
@@ -526,6 +543,10 @@ def _label(unit: Unit, owner: Unit) -> Member:
         own.append(titles[1])
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    if mirrors(unit.block.path, owner.block.path):
+        broken = _structure(missing, extra)
+        why = broken or f"{_few(drift + own) or 'its lines'} differ"
+        return Member(unit, "drifted", f"{why}, in a mirror of the owner's file (the same file under another tree)", True)
     language = translation(unit.block.path)
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
