@@ -87,10 +87,16 @@ def run_cli(capsys):
     return run
 
 
+SEEDS_MISSING = (
+    f"seed contracts not present at {SEEDS}: set CONTRACTC_SEEDS to the folder holding return-shapes.md "
+    "(default: ../shared/seeds beside the checkout)"
+)
+
+
 @pytest.fixture
 def seeds() -> Path:
     if not SEEDS.is_dir():
-        pytest.skip(f"seed contracts not present at {SEEDS}")
+        pytest.skip(SEEDS_MISSING)
     return SEEDS
 
 

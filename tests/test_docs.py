@@ -181,3 +181,37 @@ def test_the_readme_layout_is_the_tree():
         on_disk.update(f"{rel}/{p.name}" for p in package.glob("*.py") if p.name != "__init__.py")
     assert _listed_in_readme() == on_disk
     assert _layout_block().lstrip("\n").startswith("site_templates/ ") and (REPO / "site_templates").is_dir()
+
+
+def test_no_install_command_claims_a_package_index_and_the_site_extra_is_given():
+    """contractc is installed from a checkout or a git URL: a plain `pip install contractc` would fail."""
+    import re
+
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "action.yml"]
+    from_index = re.compile(r"pip install\s+['\"]?contractc(?:\[[\w,]+\])?(?:[=<>~!]=?[\w.]+)?['\"]?(?:\s|$|`)")
+    offenders = [
+        f"{page.name}: {line.strip()}"
+        for page in pages
+        for line in page.read_text("utf-8").splitlines()
+        if from_index.search(line) and "git+" not in line and "finds nothing" not in line
+    ]
+    assert offenders == []
+    readme = (REPO / "README.md").read_text("utf-8")
+    assert "pip install -e '.[site]'" in readme and "git+" in readme
+
+
+def test_the_seed_skip_message_names_the_variable_that_points_at_the_seeds(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "CONTRACTC_SEEDS": str(tmp_path / "no-seeds")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "tests/test_seed_conformance.py", "-k", "published"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "SKIPPED" in done.stdout and "set CONTRACTC_SEEDS to the folder holding return-shapes.md" in done.stdout

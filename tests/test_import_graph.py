@@ -22,6 +22,7 @@ module's parent packages first is not counted: it is true of every module.
 
        contractc (the package: its public names, lazily)
        __main__ -> cli                 entry points (and site.plugin, mkdocs' way in)
+       init                            a starter project, then its first build (output.build)
        output.build, drift.check       build and check: the pipeline run, and what it says about it
        adopt                           compiles its plan with the pipeline
        pipeline                        load -> emit -> compare or write -> drift
@@ -48,7 +49,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "compiler" / "contractc"
 # Lowest first.  Each entry is a module or package of contractc, named without the ``contractc.``.
 ORDER: tuple[str, ...] = (
     "report", "model", "output", "load", "scan", "validate", "drift", "site", "emit", "diff",
-    "pipeline", "adopt", "drift.check", "output.build", "site.plugin", "cli", "__main__", "",
+    "pipeline", "adopt", "drift.check", "output.build", "init", "site.plugin", "cli", "__main__", "",
 )  # fmt: skip
 """``""`` is the package itself, ``contractc/__init__.py``."""
 

@@ -25,10 +25,10 @@ VERDICTS = yaml.safe_load((RETURNS / "verdicts.yaml").read_text("utf-8"))
 def receivers(tmp_path_factory):
     from contractc.validate.receiver import Receiver
 
-    from conftest import SEEDS
+    from conftest import SEEDS, SEEDS_MISSING
 
     if not SEEDS.is_dir():
-        pytest.skip(f"seed contracts not present at {SEEDS}")
+        pytest.skip(SEEDS_MISSING)
     seed = seed_project(tmp_path_factory.mktemp("seed"), SEEDS)
     return {"return-shapes": Receiver.load(seed), "review-returns": Receiver.load(REPO)}
 

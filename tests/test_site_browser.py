@@ -181,12 +181,13 @@ def test_the_graph_renders_offline_with_a_link_per_node(engine, offline):
     expect(graph).to_be_visible()
     box = graph.bounding_box()
     assert box and box["width"] > 300 and box["height"] > 40
+    from contractc.load import load_project
+
+    shapes = [s.name if s.kind == "text" else s.id for _, s in load_project(REPO).shapes()]
     nodes = tab.page.locator(".contractc-graph a.cc-node")
-    assert nodes.count() == 6  # 4 agents and skills, 2 text shapes
+    assert nodes.count() == 4 + len(shapes)  # 4 agents and skills, and every shape: text and data
     labels = sorted(nodes.nth(i).locator("text").text_content() for i in range(nodes.count()))
-    assert labels == sorted(
-        ["change-summarizer", "code-reviewer", "reviewing-changes", "writing-release-notes", "FindingsReturn", "SummaryReturn"]
-    )
+    assert labels == sorted(["change-summarizer", "code-reviewer", "reviewing-changes", "writing-release-notes", *shapes])
     assert tab.page.locator(".contractc-graph .cc-mode").first.text_content() == "for release notes"
     tab.page.locator('.contractc-graph a[data-node="agent:code-reviewer"]').click()
     tab.page.wait_for_url("**/contracts/agents/code-reviewer/")
@@ -293,9 +294,112 @@ def test_screenshots_of_index_contract_and_shape_pages_at_desktop_and_phone_widt
             shot = artifacts / f"{engine}-{name}-{width}.png"
             tab.page.screenshot(path=str(shot), full_page=True)
             written.append(shot)
+            if width == "phone" and name != "contract":  # the contract's own tables are the author's
+                assert tab.page.evaluate(WIDE_TABLES) == [], path  # the generated tables fit the phone
         if width == "phone":  # the page fits the phone: nothing wider than the screen but the scrolling graph
             overflow = tab.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 1
         assert tab.elsewhere == []
     assert all(shot.stat().st_size > 10_000 for shot in written)
     assert len(written) == 6
+
+
+# --- a project made by `contractc init` and nothing else ----------------------------------------------------------
+
+GRAPH_FONT_SIZES = """() => [...document.querySelectorAll('.contractc-graph svg text')].map((el) => {
+    const scale = el.getScreenCTM().a;  // the SVG's user unit in CSS px, as drawn
+    return {text: el.textContent, px: parseFloat(getComputedStyle(el).fontSize) * scale};
+})"""
+# Every inline code span of one word (no space) that the browser wrapped onto more than one line.
+BROKEN_CODE = """() => [...document.querySelectorAll('.md-typeset :not(pre) > code')]
+    .filter((el) => !/\\s/.test(el.textContent) && el.textContent.length <= 24 && el.getClientRects().length > 1)
+    .map((el) => el.textContent)"""
+# Every table that reaches past the right edge of the page's text (it would scroll sideways in its box).
+WIDE_TABLES = """() => {
+    const right = document.querySelector('.md-content__inner').getBoundingClientRect().right;
+    return [...document.querySelectorAll('.md-typeset table')]
+        .filter((t) => t.getBoundingClientRect().right > right + 1)
+        .map((t) => `${t.querySelector('th, td').textContent} ${t.getBoundingClientRect().right} > ${right}`);
+}"""
+
+
+@pytest.fixture(scope="module")
+def starter_served(tmp_path_factory):
+    """The site of a project that `contractc init` made, built by mkdocs, served on 127.0.0.1."""
+    from contractc.cli import main
+
+    base = tmp_path_factory.mktemp("starter")
+    root = base / "my-plugin"
+    assert main(["init", str(root)]) == 0
+    site = mkdocs_build(root, base / "site")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/", site
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_init_sites_home_page_is_there_and_no_link_leads_to_a_directory_listing(browser, starter_served):
+    base, site = starter_served
+    tab = Offline(browser, base)
+    try:
+        response = tab.page.goto(base, wait_until="load")
+        assert response is not None and response.ok
+        assert tab.page.locator("h1").first.text_content().startswith("my-plugin")
+        assert tab.page.locator('a[href$="contracts/"]').count() >= 1
+        pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
+        assert len(pages) >= 8  # home, index, contract, changes, two shapes, two agents
+        seen: set[str] = set()
+        for path in pages:
+            tab.page.goto(base + path, wait_until="load")
+            hrefs = tab.page.eval_on_selector_all(  # the graph's SVG links too (their href is no string)
+                "a[href]", "els => els.map((a) => new URL(a.getAttribute('href'), location.href).href)"
+            )
+            seen.update(h.split("#")[0] for h in hrefs if h.startswith(base))
+        listings = []
+        for url in sorted(seen):
+            body = tab.page.request.get(url)
+            assert body.ok, url
+            if "Directory listing for" in body.text():
+                listings.append(url)
+        assert listings == []
+        assert base in seen  # the logo's link, among others: the home page
+        assert tab.elsewhere == []
+    finally:
+        tab.close()
+
+
+def test_the_init_site_at_phone_width_has_legible_graph_text_and_tables_and_code_that_fit(browser, starter_served, artifacts):
+    base, _ = starter_served
+    tab = Offline(browser, base, PHONE)
+    written = []
+    try:
+        for name, path in (
+            ("home", ""),
+            ("index", "contracts/"),
+            ("shape", "contracts/shapes/task_brief/"),
+            ("text-shape", "contracts/shapes/workreturn/"),
+            ("agent", "contracts/agents/lead/"),
+        ):
+            tab.page.goto(base + path, wait_until="load")
+            shot = artifacts / f"init-{name}-phone.png"
+            tab.page.screenshot(path=str(shot), full_page=True)
+            written.append(shot)
+            sizes = tab.page.evaluate(GRAPH_FONT_SIZES)
+            if path == "contracts/":
+                assert sizes, "no graph on the index"
+                small = [s for s in sizes if s["px"] < 11]
+                assert small == [], small  # every label drawn at 11 px or more
+            overflow = tab.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 1, path  # nothing wider than the phone but the graph, which scrolls in its box
+            assert tab.page.evaluate(WIDE_TABLES) == [], path
+            assert tab.page.evaluate(BROKEN_CODE) == [], path
+        assert tab.elsewhere == []
+    finally:
+        tab.close()
+    assert all(shot.stat().st_size > 10_000 for shot in written)

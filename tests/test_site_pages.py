@@ -196,7 +196,7 @@ def test_data_shape_page_links_its_schemas_copied_where_their_id_points(project)
 
 def test_agent_pages_list_what_they_produce_and_receive(project):
     pages = render(project)
-    assert "## Produces {#agent-produces}" in pages["contracts/agents/echoer.md"]
+    assert "## Returns {#agent-produces}" in pages["contracts/agents/echoer.md"]
     assert "[EchoReturn](../shapes/echoreturn.md) | in loud mode |" in pages["contracts/agents/echoer.md"]
     write_tree(project, {"contracts/echo.md": CONTRACT.replace(" in loud mode", "")})
     assert "[EchoReturn](../shapes/echoreturn.md) | *none named: every dispatch* |" in render(project)["contracts/agents/echoer.md"]
@@ -221,8 +221,10 @@ def test_index_draws_the_producer_consumer_graph_as_inline_svg_linking_every_nod
         ("agents/auditor.md", "agent:auditor"),
         ("agents/echo-skill.md", "agent:echo-skill"),
         ("agents/echoer.md", "agent:echoer"),
+        ("shapes/echo_brief.md", "shape:echo_brief"),  # a data shape is on the graph too, held by no file yet
         ("shapes/echoreturn.md", "shape:echoreturn"),
     ]
+    assert 'class="cc-node cc-data" data-node="shape:echo_brief"' in graph
     assert graph.count('class="cc-edge"') == 3  # echoer -> EchoReturn -> auditor, echo-skill
     assert '<text class="cc-mode"' in graph and ">in loud mode</text>" in graph  # the producer's mode
     # left to right: producer, shape, consumers
@@ -235,8 +237,8 @@ def test_the_index_names_modes_and_says_why_a_cell_is_empty(project):
     assert "| [EchoReturn](shapes/echoreturn.md) | text | [`echoer`](agents/echoer.md) in loud mode |" in page
     row = next(line for line in page.splitlines() if line.startswith("| [echo_brief]"))
     assert row == (
-        "| [echo_brief](shapes/echo_brief.md) | data | *none named: a data shape travels inside a dispatch* "
-        "| *none named: see the contract section* |"
+        "| [echo_brief](shapes/echo_brief.md) | data | *a data shape: it travels inside a dispatch* "
+        "| *see the agents it is copied into* | *none yet* |"
     )
 
 
@@ -556,10 +558,10 @@ def test_the_graph_walk_keeps_the_recursive_walks_ranking(pairs):
     assert {k: i for i, column in enumerate(columns) for k in column} == rank
 
 
-def test_the_site_reads_only_the_targets_it_shows_so_a_broken_agent_file_stops_only_its_own_page(tmp_path):
-    """The pages show each role file's filled prompt and nothing else of the targets: a marker problem in
-    another target (review-orchestrator.md) leaves every page byte-identical, one in the role file stops
-    the site with that file's located error."""
+def test_a_broken_agent_file_stops_the_site_with_its_located_error(tmp_path):
+    """The pages show every target's regions (who copies each shape), so a marker problem in any target
+    stops the site with that file's located error rather than leave its copies out; the pages of a
+    clean project publish the role file's prompt."""
     import shutil
 
     from conftest import REPO
@@ -570,11 +572,12 @@ def test_the_site_reads_only_the_targets_it_shows_so_a_broken_agent_file_stops_o
     clean = render_bytes(root)
     assert any(path.endswith(".full.md.txt") for path in clean)  # the role file's prompt is published
     broken = "\n<!-- contractc:begin shape=no-such-shape -->\n"
-    with open(root / "agents" / "review-orchestrator.md", "a", encoding="utf-8") as other:
-        other.write(broken)
+    for name in ("review-orchestrator.md", "code-reviewer.md"):  # another target, then the role file
+        original = (root / "agents" / name).read_bytes()
+        with open(root / "agents" / name, "a", encoding="utf-8") as agent:
+            agent.write(broken)
+        with pytest.raises(ContractcError) as stopped:
+            render_bytes(root)
+        assert [(d.path, d.code) for d in stopped.value.diagnostics] == [(f"agents/{name}", "marker-unclosed")]
+        (root / "agents" / name).write_bytes(original)
     assert render_bytes(root) == clean
-    with open(root / "agents" / "code-reviewer.md", "a", encoding="utf-8") as role:
-        role.write(broken)
-    with pytest.raises(ContractcError) as stopped:
-        render_bytes(root)
-    assert [(d.path, d.code) for d in stopped.value.diagnostics] == [("agents/code-reviewer.md", "marker-unclosed")]

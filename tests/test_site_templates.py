@@ -34,7 +34,7 @@ def test_an_override_template_is_used_beside_the_shipped_ones(tmp_path):
     config = root / "contractc.yaml"
     config.write_text(config.read_text("utf-8") + "site:\n  templates: site-templates\n", "utf-8")
     files = _pages(root)
-    agents = [path for path in files if "/agents/" in path]
+    agents = [path for path in files if "/agents/" in path and path.endswith(".md")]
     assert agents and all(files[p].decode().endswith(", overridden\n") for p in agents)
     shape_pages = [path for path in files if "/shapes/" in path]
     assert shape_pages and any(b"## Fields {#shape-fields}" in files[p] for p in shape_pages)

@@ -76,9 +76,9 @@ def test_without_contractc_yaml_the_hint_says_how_to_start(tmp_path, monkeypatch
     run = run_cli("build")
     assert run.code == 2
     assert run.err.splitlines()[0] == "contractc.yaml: error[config-missing]: no contractc.yaml in ."
-    assert "write one (the explanation shows the smallest) or let `contractc adopt` write it" in run.err
+    assert "`contractc init` starts one, and `contractc adopt` writes one for a plugin with pasted copies" in run.err
     explained = run_cli("explain", "config-missing")
-    assert "there is no `init` command" in explained.out
+    assert "starts with `contractc init`" in explained.out
     assert "contracts:\n  - path: contracts/handoffs.md\n" in explained.out
 
 

@@ -100,6 +100,7 @@ def cli(debug: bool) -> None:
 
     \b
     Typical use:
+      contractc init [PATH]    start a project: a starter contract, agents, a site
       contractc build          regenerate every copy after editing a contract
       contractc check          in CI: exit 1 if any copy drifted from its contract
                                (--format github: annotations on the pull request)
@@ -413,6 +414,38 @@ def adopt(
             write=write, diff=diff, fmt=fmt, color=color, path_prefix=prefix, accept_drift=accept_drift, resolve=resolve,
         )
     )  # fmt: skip
+
+
+@cli.command("init")
+@click.argument("path", required=False, default=".", type=click.Path(file_okay=False, path_type=_path))
+def init_(path: Path) -> int:
+    """Start a project in PATH (default .; made when missing): a working starter, then its first build.
+
+    \b
+    Writes, never over a file that exists (if any is there, it names each
+    one and writes nothing):
+      contracts/handoffs.md   a contract: a shared section, a data shape
+                              (task_brief) and a text shape (workreturn) whose
+                              receiver checks all compile to rules
+      contractc.yaml          names the contract, its shared section, targets
+      agents/worker.md        two agent files whose copies of the shapes are
+      agents/lead.md          managed regions, filled by the first build
+      mkdocs.yml              the contract site (theme material, plugin contractc)
+      docs/index.md           the site's home page
+    Then it runs `contractc build`, so `contractc check` is clean and
+    `mkdocs build --strict` passes right away.
+
+    \b
+    A plugin whose agents/ or skills/ already hold fenced blocks (pasted
+    copies of its shapes) starts with `contractc scan` and `contractc adopt`
+    instead: init names the first such block and writes nothing.
+
+    Exit 0 written and built, 2 a file exists, a plugin with pasted copies, or
+    another bad input (nothing written).
+    """
+    from contractc.init import init
+
+    return _print(init(path))
 
 
 @cli.command()

@@ -287,6 +287,8 @@ def write(root: Path, outputs: OutputSet, changes: list[Change], leftovers: list
 def sources_of(project: Project) -> set[str]:
     """The inputs of the compile, project-relative; a folder ends with ``/`` (site template overrides)."""
     sources = {CONFIG_NAME, *(c.path for c in project.contracts), *(r.path for r in project.roles)}
+    if project.config.mkdocs is not None:  # its site_url may be the one the schemas' $id use
+        sources.add(project.config.mkdocs.path)
     templates = project.config.site.templates
     if templates:
         sources.add(templates.rstrip("/") + "/")
@@ -320,9 +322,13 @@ def verify_changes(changes: list[Change]) -> None:
 
 def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
-    reference to a shape the project does not define, every receiver check that is not mechanised."""
+    reference to a shape the project does not define, every receiver check that is not mechanised, an mkdocs
+    ``docs_dir`` that does not exist."""
     from contractc.model.checks.compile import unmechanised_notes
     from contractc.model.notation import dangling_notes, optional_notes
 
+    from contractc.load.mkdocs import docs_dir_notes
+
     notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts)
+    notes += docs_dir_notes(project.config)
     return sorted(notes, key=Diagnostic.sort_key)

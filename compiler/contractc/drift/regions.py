@@ -23,7 +23,14 @@ from contractc.model.records import Project, Region, TargetFile
 from contractc.output.outputs import Change, Output
 
 _FIX = "run `contractc build`"
-_DECIDE = "build will not overwrite a hand edit: carry the edit into the contract (or drop it), then run `contractc build --force`"
+_DECIDE = (
+    "build will not overwrite a hand edit: to drop it, run `contractc build --force`; to keep it, carry it "
+    "into the contract and run `contractc build` (the region then holds the contract's bytes already)"
+)
+_DECIDE_STALE = (
+    "build will not overwrite a hand edit: to drop it, run `contractc build --force`; to keep it, carry it into "
+    "the contract first (`contractc build --force` then writes the contract's bytes, the edit included)"
+)
 
 
 def explain_regions(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
@@ -59,8 +66,8 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
         code, message, hint = (
             "drift-region-new-differs",
             f"region {label} has not been filled by build yet and already holds bytes that differ from the contract",
-            "build will not overwrite them unseen: carry what the copy has into the contract (or drop it), "
-            "then run `contractc build --force`",
+            "build will not overwrite them unseen: to drop them, run `contractc build --force`; to keep them, carry "
+            "them into the contract and run `contractc build` (the region then holds the contract's bytes already)",
         )
     elif recorded is None:
         code, message, hint = (
@@ -90,7 +97,7 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
         code, message, hint = (
             "drift-region-stale-edited",
             f"region {label} is stale and was edited by hand: both the contract and the copy changed since the last build",
-            _DECIDE,
+            _DECIDE_STALE,
         )
     return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
 

@@ -12,6 +12,7 @@ overrides a theme.  jinja2 compiles each template as the build loads it.
 """
 
 import hashlib
+import json
 import os
 import posixpath
 import re
@@ -29,7 +30,7 @@ from contractc.model.budget import snippet_size
 from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
 from contractc.site.annotate import contract_page_markdown, inert_markdown
 from contractc.site.changes import Since, changes_context, changes_page_path
-from contractc.model.fields import field_rows
+from contractc.model.fields import field_rows, references
 from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
 from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
@@ -38,8 +39,31 @@ BACKTICKS = re.compile(r"`+")
 FENCES = re.compile(r"^\s*(`{3,})", re.MULTILINE)
 
 
+PAGE_STYLE = (
+    "<style>@media screen and (max-width:44.9375em){"
+    ".md-typeset table:not([class]){display:table;width:100%}"
+    ".md-typeset table:not([class]) td,.md-typeset table:not([class]) th{overflow-wrap:break-word;padding:.6em .25em;"
+    "min-width:0}"
+    ".md-typeset code{word-break:normal;overflow-wrap:break-word}"
+    "}</style>"
+)
+"""How every generated page behaves on a phone (the theme's breakpoint, 720 px): a table takes the screen's
+width and wraps its cells' text between words, instead of scrolling sideways with its cells kept on one
+line; a code span breaks only where it is longer than the line, never mid-word otherwise (the theme lets
+it break anywhere, which also lets a table squeeze a column down to one character).  One raw HTML line, the same
+in mkdocs and Zensical; the templates write it as ``{{ page_style }}``."""
+
+HOME_PAGE = "index.md"
+"""The site's home page: the plugin gives the contracts index this path too when ``docs/`` has none."""
+
+
 def render_site(
-    project: Project, root: Path | None = None, *, since: Since, directory_urls: bool | None = None
+    project: Project,
+    root: Path | None = None,
+    *,
+    since: Since,
+    directory_urls: bool | None = None,
+    home: bool = False,
 ) -> dict[str, bytes]:
     """Every generated file of the site, docs-relative path -> bytes.
 
@@ -48,10 +72,13 @@ def render_site(
     ``since`` is what the Changes pages list: the pipeline computes it
     (:func:`contractc.diff.release.since_last_release`); the site runs no diff.
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
-    ``site.directory_urls`` in contractc.yaml, else true).
+    ``site.directory_urls`` in contractc.yaml, else true).  ``home`` also renders the
+    contracts index as the site's home page (``index.md``), for a ``docs/`` without one.
     """
     root = Path(project.root) if root is None else root
-    layout = site_layout(project)
+    layout = site_layout(project, holdings=True)
+    if layout.problems:  # a target the site cannot read: its copies would be missing from the pages
+        raise ContractcError(list(layout.problems))
     if directory_urls is None:
         directory_urls = project.config.site.directory_urls
     env = template_environment(project, root)
@@ -60,7 +87,11 @@ def render_site(
     agent_pages = {p.key: p.path for p in layout.pages if p.kind == "agent"}
     shape_pages = {p.key: p.path for p in layout.pages if p.kind == "shape"}
     contract_pages = {p.key: p.path for p in layout.pages if p.kind == "contract"}
-    common = {"agent_pages": agent_pages, "layout": layout}
+    holders: dict[str, list[dict[str, Any]]] = {}
+    for agent in layout.agents:
+        for held in agent.holds:
+            holders.setdefault(held.shape, []).append({"agent": agent.name, "page": agent_pages[agent.name], "held": held})
+    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders, "page_style": _markup(PAGE_STYLE)}
     # Looked up by key, not found by a scan per page (quadratic in P).  Keys are unique:
     # one page per contract (else site-collision), one id per shape (else duplicate-shape).
     contracts_by_path = {c.path: c for c in project.contracts}
@@ -70,20 +101,19 @@ def render_site(
 
     files: dict[str, str | bytes] = {}
     roles = _role_prompts(project)
-    raw = raw_files(layout, snippets, schemas, roles)
+    agent_files = _agent_files(project, layout)
+    raw = raw_files(layout, snippets, schemas, roles, agent_files)
+    referenced = references(layout.specs)
     for page in layout.pages:
         link = _linker(page.path, relative)
         context: dict[str, Any] = {**common, "page": page, "link": link}
         if page.kind == "index":
-            text_shapes = [s for _, s in project.shapes() if isinstance(s, TextShape)]
-            context |= {
-                "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
-                "shapes": [
-                    {"shape": s, "title": shape_title(s), "page": shape_pages[s.id]} for _, s in project.shapes()
-                ],
-                "graph": _markup(graph_svg(layout, text_shapes, link)),
-            }
-            files[page.path] = _render(env, "index.md", context)
+            index = _index_context(project, layout, contract_pages, shape_pages, link)
+            files[page.path] = _render(env, "index.md", context | index)
+            if home and page.path != HOME_PAGE:
+                link = _linker(HOME_PAGE, relative)
+                again = {**common, "page": page, "link": link}
+                files[HOME_PAGE] = _render(env, "index.md", again | _index_context(project, layout, contract_pages, shape_pages, link))
         elif page.kind == "contract":
             contract = contracts_by_path[page.key]
             notes = section_notes(contract, link, shape_pages, agent_pages)
@@ -98,6 +128,11 @@ def render_site(
             contract, shape = shapes_by_id[page.key]
             context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
             context["role_prompt"] = _role_prompt_context(shape, roles, raw)
+            context["referenced_by"] = [
+                {"title": shape_title(shapes_by_id[by][1]), "page": shape_pages[by], "field": field,
+                 "anchor": field_anchor(shapes_by_id[by][1], field) if field else by}
+                for by, field in referenced.get(shape.id, [])
+            ]  # fmt: skip
             files[page.path] = _render(env, "shape.md", context)
         else:
             agent = agents[page.key]
@@ -105,12 +140,34 @@ def render_site(
                 "agent": agent,
                 "produced": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.produces],
                 "received": [_shape_item(shapes_by_id[i][1], shape_pages, snippets) for i in agent.receives],
+                "held": [
+                    {**_shape_item(shapes_by_id[h.shape][1], shape_pages, snippets), "held": h} for h in agent.holds
+                ],
+                "file_raw": raw.agent_files.get(agent.file, ""),
+                "description": describe_file(agent_files[agent.name][1]) if agent.name in agent_files else "",
             }
             files[page.path] = _render(env, "agent.md", context)
     files.update(_changes_pages(project, since, env, layout, contract_pages, relative))
     files.update(raw.files)
     files["anchors.json"] = anchors_json(project, layout, directory_urls)
     return {path: data.encode("utf-8") if isinstance(data, str) else data for path, data in sorted(files.items())}
+
+
+def _index_context(project: Project, layout: Layout, contract_pages: dict, shape_pages: dict, link) -> dict[str, Any]:
+    """What the contracts index shows: every contract and shape, and the graph, linked from the page ``link`` serves."""
+    return {
+        "contracts": [{"contract": c, "page": contract_pages[c.path]} for c in project.contracts],
+        "shapes": [
+            {"shape": s, "title": shape_title(s), "page": shape_pages[s.id], "held_by": _held_by(layout, s.id)}
+            for _, s in project.shapes()
+        ],
+        "graph": _markup(graph_svg(layout, [s for _, s in project.shapes()], link)),
+    }
+
+
+def _held_by(layout: Layout, shape_id: str) -> list[str]:
+    """The agents whose files hold a copy of the shape, by name, each once."""
+    return list(dict.fromkeys(agent.name for agent, _ in layout.holders(shape_id)))
 
 
 def emit_site_pages(project: Project, since: Since) -> dict[str, bytes]:
@@ -137,7 +194,12 @@ def _changes_pages(project: Project, since: Since, env, layout: Layout, contract
     pages = {}
     for contract in project.contracts:
         path = changes_page_path(base, contract.path)
-        context = {"contract": contract, "contract_page": contract_pages[contract.path], "link": _linker(path, relative)}
+        context = {
+            "contract": contract,
+            "contract_page": contract_pages[contract.path],
+            "link": _linker(path, relative),
+            "page_style": _markup(PAGE_STYLE),
+        }
         pages[path] = _render(env, "changes.md", context | changes_context(contract.path, since))
     return pages
 
@@ -174,6 +236,8 @@ class RawFiles(NamedTuple):
     """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
     role_prompts: Mapping[str, str] = MappingProxyType({})
     """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
+    agent_files: Mapping[str, str] = MappingProxyType({})
+    """Project path of an agent's file -> its site path (``<prefix>/files/<agent>.md.txt``)."""
 
 
 def raw_files(
@@ -181,9 +245,10 @@ def raw_files(
     snippets: dict[str, tuple[str, bytes]],
     schemas: dict,
     roles: dict[str, tuple[str, bytes]] | None = None,
+    agent_files: dict[str, tuple[str, bytes]] | None = None,
 ) -> RawFiles:
-    """Every dispatch snippet and role-file prompt (as ``.md.txt``, so no engine renders it) and
-    schema, with its SHA-256 file.
+    """Every dispatch snippet, role-file prompt and agent's file (as ``.md.txt``, so no engine renders
+    it) and schema, with its SHA-256 file.
 
     A schema keeps its project path, so its ``$id`` (``<site_url><path>``) is where it is served.
     """
@@ -199,12 +264,51 @@ def raw_files(
         agent, name = project_path.split("/")[-2:]
         path = role_where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
         files[path] = data
+    agent_where: dict[str, str] = {}
+    for agent, (project_path, data) in (agent_files or {}).items():
+        path = agent_where[project_path] = f"{base}files/{agent}.md.txt"  # a plain name, whatever the file's
+        files[path] = data
     for entries in schemas.values():
         for _, path, data in entries:
             files[path] = data
     for path, data in list(files.items()):
         files[path + ".sha256"] = f"{hashlib.sha256(data).hexdigest()}  {posixpath.basename(path)}\n".encode()
-    return RawFiles(files, where, role_where)
+    return RawFiles(files, where, role_where, agent_where)
+
+
+def describe_file(data: bytes) -> str:
+    """The ``description:`` of a Markdown file's YAML front matter (an agent's or a skill's), or ``""``."""
+    if not data.startswith(b"---"):
+        return ""
+    from contractc.load.front_matter import find_front_matter
+
+    front = find_front_matter(data.decode("utf-8", "replace").splitlines())
+    if front is None or front.closing is None:
+        return ""
+    from contractc.load.yaml_safe import load_yaml, plain
+
+    try:
+        value = plain(load_yaml(front.text, "front matter", "role-front-matter"))
+    except ContractcError:
+        return ""
+    text = value.get("description") if isinstance(value, dict) else None
+    return " ".join(text.split()) if isinstance(text, str) else ""
+
+
+def _agent_files(project: Project, layout: Layout) -> dict[str, tuple[str, bytes]]:
+    """Agent -> (project path, bytes) of its file, which its page links to: a target as ``build`` writes it
+    (its regions filled, so a stored page never lags the build that stores it), a role file as it is."""
+    from contractc.emit.filled import render_target
+
+    roles = {r.path: r.data for r in project.roles}
+    found = {}
+    for agent in layout.agents:
+        if agent.file:
+            target = project.target(agent.file)
+            data = render_target(project, target) if target is not None else roles.get(agent.file)
+            if data is not None:
+                found[agent.name] = (agent.file, data)
+    return found
 
 
 def section_notes(contract: Contract, link, shape_pages: dict[str, str], agent_pages: dict[str, str]) -> dict[str, str]:
@@ -391,7 +495,11 @@ def _shape_context(
             }
             for row in field_rows(layout.specs[shape.id])
         ]
+        wire = next((json.loads(data) for label, _, data in schemas.get(shape.id, []) if label == "wire schema"), {})
         context |= {
+            "rows": rows,
+            "enums": [row for row in rows if row["meanings"]],
+            "example": dump_json(wire["examples"][0]).decode("utf-8") if wire.get("examples") else "",
             "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
             "schemas": [
                 {

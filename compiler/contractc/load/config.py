@@ -60,7 +60,7 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
         text = read_bytes(root / name, follow=name == CONFIG_NAME).decode("utf-8")
     except FileNotFoundError:
         raise ContractcError(
-            Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root; no project here yet? write one (the explanation shows the smallest) or let `contractc adopt` write it")
+            Diagnostic(CONFIG_NAME, 0, 0, "config-missing", f"no {CONFIG_NAME} in {root}", "run contractc in the project root, or pass --root; no project here yet? `contractc init` starts one, and `contractc adopt` writes one for a plugin with pasted copies")
         ) from None
     except OSError as exc:
         raise ContractcError(unreadable(CONFIG_NAME, exc)) from None
@@ -93,11 +93,20 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
         confined(root, templates, _locate(doc, ["site", "templates"]))
     _check_outputs(root, out, plain, doc, entries)
     site = plain.get("site", {})
+    from contractc.load.mkdocs import read_mkdocs
+
+    mkdocs = read_mkdocs(root)
+    if "site_url" in plain:
+        site_url, site_url_from = plain["site_url"].rstrip("/") + "/", CONFIG_NAME
+    elif mkdocs is not None and mkdocs.site_url:
+        site_url, site_url_from = mkdocs.site_url, mkdocs.path
+    else:
+        site_url, site_url_from = DEFAULT_SITE_URL, ""
     return Config(
         path=CONFIG_NAME,
         contracts=tuple(entries),
         out=Outputs(**out),
-        site_url=plain.get("site_url", DEFAULT_SITE_URL).rstrip("/") + "/",
+        site_url=site_url,
         site=SiteOptions(
             prefix=site.get("prefix", SiteOptions().prefix).strip("/"),
             templates=site.get("templates"),
@@ -115,6 +124,8 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
         ),
         positions=positions(doc),
         docs_url=plain.get("docs_url", ""),
+        site_url_from=site_url_from,
+        mkdocs=mkdocs,
         scan=ScanOptions(**{k: tuple(v) for k, v in plain.get("scan", {}).items()}),
     )
 

@@ -6,6 +6,7 @@ reference names the shape it points at), and whether it is required or
 transient, exactly as the schemas say.
 """
 
+import re
 from typing import NamedTuple
 
 from contractc.model.records import ShapeSpec, Spec
@@ -29,6 +30,9 @@ class FieldRow(NamedTuple):
     comment: str
     line: int
     """1-based line in the contract."""
+    meanings: tuple[tuple[str, str], ...] = ()
+    """An enum's values, each with the meaning its comment gives it (``fix: a defect repaired``),
+    or ``""`` for a value the comment does not explain; empty for any other field."""
 
 
 def field_rows(shape: ShapeSpec) -> list[FieldRow]:
@@ -47,6 +51,7 @@ def field_rows(shape: ShapeSpec) -> list[FieldRow]:
                 transient=prop.transient,
                 comment=prop.comment,
                 line=prop.line,
+                meanings=enum_meanings(prop.spec.enum, prop.comment) if prop.spec.kind == "enum" else (),
             )
         )
     return rows
@@ -79,3 +84,35 @@ def _ref(spec: Spec) -> str:
     if spec.kind == "ref":
         return spec.ref
     return next((_ref(item) for item in spec.items if _ref(item)), "")
+
+
+_MEANING = re.compile(r"^\s*`?(?P<value>[^`:=—–]+?)`?\s*(?::|=|—|–|\s-)\s*(?P<meaning>\S.*?)\s*$")
+"""One clause of a comment that explains a value: ``fix: a defect repaired``, `` `fix` — repaired``."""
+
+
+def enum_meanings(values: tuple[str, ...], comment: str) -> tuple[tuple[str, str], ...]:
+    """Each enum value with what the field's comment says it means.
+
+    The comment explains values in clauses separated by ``;`` (or ``,`` when no clause holds a
+    ``;``), each ``value: meaning`` (or ``=``, an em or en dash, `` - ``); a clause that names no
+    value of the enum explains nothing, and a value no clause names gets ``""``.
+    """
+    clauses = comment.split(";") if ";" in comment else comment.split(",")
+    found: dict[str, str] = {}
+    for clause in clauses:
+        match = _MEANING.match(clause)
+        if match and match.group("value").strip() in values:
+            found.setdefault(match.group("value").strip(), match.group("meaning"))
+    return tuple((value, found.get(value, "")) for value in values)
+
+
+def references(specs: dict[str, ShapeSpec]) -> dict[str, list[tuple[str, str]]]:
+    """Shape id -> every (shape id, field path) whose value refers to it (``{ ...full x... }``), in source order."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for shape_id, shape in specs.items():
+        for row in field_rows(shape):
+            if row.ref:
+                found.setdefault(row.ref, []).append((shape_id, row.path))
+        if shape.spec.kind == "ref":
+            found.setdefault(shape.spec.ref, []).append((shape_id, ""))
+    return found

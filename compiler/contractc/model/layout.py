@@ -14,8 +14,9 @@ from typing import Literal, NamedTuple
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.model.fields import field_rows
 from contractc.model.records import DEFAULT_SITE_URL, Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
+from contractc.model.names import name_problem
 
-RESERVED = {"index", "shapes", "agents", "schemas", "snippets"}
+RESERVED = {"index", "shapes", "agents", "schemas", "snippets", "files"}
 """Names under the prefix that the generated pages use themselves."""
 
 PageKind = Literal["index", "contract", "shape", "agent"]
@@ -46,14 +47,36 @@ class Anchor(NamedTuple):
     """1-based line in ``source``."""
 
 
+HoldKind = Literal["copies", "dispatches", "embeds"]
+
+
+class Holding(NamedTuple):
+    """A managed region of a target file that holds a shape, or part of its contract."""
+
+    path: str
+    """The target file (an agent's or a skill's)."""
+    label: str
+    """The region as its marker names it: ``shape=task_brief``."""
+    how: HoldKind
+    """``copies`` the shape's block or template (``shape=``), ``dispatches`` its dispatch bundle
+    (``bundle=``), ``embeds`` the sections that define it (``section=``)."""
+    shape: str
+    """The shape's id."""
+
+
 class Agent(NamedTuple):
-    """A name that produces or consumes shapes (an agent or a skill)."""
+    """A name that produces, consumes or holds shapes (an agent or a skill)."""
 
     name: str
     produces: tuple[str, ...]
     """Ids of the shapes it produces."""
     receives: tuple[str, ...]
     """Ids of the shapes it consumes."""
+    file: str = ""
+    """Its file in the project: the role file under ``agents:``, else the target file named after it; empty
+    when the project has none."""
+    holds: tuple[Holding, ...] = ()
+    """The regions of its files that hold shapes, in file and line order."""
 
 
 class Layout(NamedTuple):
@@ -63,6 +86,12 @@ class Layout(NamedTuple):
     agents: tuple[Agent, ...]
     specs: dict[str, ShapeSpec]
     """The data shapes with their notation interpreted, by id (their field tables)."""
+    problems: tuple[Diagnostic, ...] = ()
+    """Marker problems of target files, which were skipped: the site stops on them (check reports them itself)."""
+
+    def holders(self, shape_id: str) -> list[tuple[Agent, Holding]]:
+        """Every region that holds the shape, with the agent whose file it is in."""
+        return [(a, h) for a in self.agents for h in a.holds if h.shape == shape_id]
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
@@ -108,8 +137,14 @@ def named_prefix(config: Config) -> str:
     return ""
 
 
-def site_layout(project: Project) -> Layout:
-    """Every page and anchor of the site; two pages on one path is a ``site-collision``."""
+def site_layout(project: Project, holdings: bool = False) -> Layout:
+    """Every page and anchor of the site; two pages on one path is a ``site-collision``.
+
+    ``holdings`` also reads every target file for the regions that hold shapes (who copies what,
+    :class:`Holding`), and gives a page to each agent or skill whose file holds one: the site's pages
+    show them.  Without it (link checking, ``diff``) no target is read: a clean ``check`` passes a
+    current target without finding its regions.
+    """
     prefix = project.config.site.prefix
     base = f"{prefix}/" if prefix else ""
     pages = [Page(f"{base}index.md", "index", "Contracts", "")]
@@ -143,18 +178,21 @@ def site_layout(project: Project) -> Layout:
         path = f"{base}shapes/{shape.id}.md"
         pages.append(Page(path, "shape", shape_title(shape), shape.id))
         anchors.extend(_shape_anchors(contract, shape, path, specs))
-    agents = participants(project)
+    target_problems: list[Diagnostic] = []
+    agents = participants(project, target_problems if holdings else None)
     for agent in agents:
         pages.append(Page(f"{base}agents/{agent.name}.md", "agent", agent.name, agent.name))
-    return Layout(prefix, tuple(pages), tuple(anchors), agents, specs)
+    return Layout(prefix, tuple(pages), tuple(anchors), agents, specs, tuple(target_problems))
 
 
 def shape_title(shape: Shape) -> str:
     return shape.name if isinstance(shape, TextShape) else shape.id
 
 
-def participants(project: Project) -> tuple[Agent, ...]:
-    """Every producer and consumer named by a text shape, sorted by name."""
+def participants(project: Project, problems: list[Diagnostic] | None = None) -> tuple[Agent, ...]:
+    """Every producer and consumer named by a text shape, sorted by name; given ``problems``, also every agent
+    or skill whose file holds a region of a shape (a target's marker problems go to ``problems``, and it is
+    skipped)."""
     produces: dict[str, list[str]] = {}
     receives: dict[str, list[str]] = {}
     for _, shape in project.shapes():
@@ -162,8 +200,72 @@ def participants(project: Project) -> tuple[Agent, ...]:
             produces.setdefault(shape.producer, []).append(shape.id)
             for consumer in shape.consumers:
                 receives.setdefault(consumer, []).append(shape.id)
-    names = sorted({*produces, *receives})
-    return tuple(Agent(n, tuple(produces.get(n, ())), tuple(receives.get(n, ()))) for n in names)
+    files = {name: path for name, path in project.config.agents}
+    holds: dict[str, list[Holding]] = {}
+    for path, held in _holdings(project, problems) if problems is not None else ():
+        name = next((n for n, p in files.items() if p == path), None) or agent_name(path)
+        if name_problem(name):  # it names a page: `agents/rédacteur.md` is the page of `redacteur`
+            name = _ascii(name)
+            if name_problem(name):
+                continue  # no page can carry its name; its shapes' pages still list nothing of it
+        files.setdefault(name, path)
+        holds.setdefault(name, []).extend(held)
+    if problems is not None:  # a target named after the agent, without regions, is still its file
+        named: dict[str, str] = {}
+        for path in project.targets.paths:
+            named.setdefault(agent_name(path), path)
+        for name in {*produces, *receives} - files.keys():
+            if name in named:
+                files[name] = named[name]
+    names = sorted({*produces, *receives, *holds})
+    return tuple(
+        Agent(n, tuple(produces.get(n, ())), tuple(receives.get(n, ())), files.get(n, ""), tuple(holds.get(n, ())))
+        for n in names
+    )
+
+
+def _ascii(name: str) -> str:
+    """``name`` without its accents (``rédacteur`` -> ``redacteur``), the way a producer's name is written."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+
+
+def agent_name(path: str) -> str:
+    """The agent or skill a target file is: ``skills/review/SKILL.md`` -> ``review``, ``agents/lead.md`` -> ``lead``."""
+    pure = PurePosixPath(path)
+    if pure.name.upper() == "SKILL.MD" and pure.parent.name:
+        return pure.parent.name
+    return pure.stem
+
+
+def _holdings(project: Project, problems: list[Diagnostic]) -> list[tuple[str, list[Holding]]]:
+    """Each target file holding regions of shapes, with those regions (a region whose reference does
+    not resolve holds nothing)."""
+    inside: dict[str, list[tuple[int, int, str]]] = {}  # contract -> (start, end, shape id) of each block
+    for contract in project.contracts:
+        for shape in contract.shapes:
+            own = shape.block if isinstance(shape, DataShape) else shape.template or shape.span
+            inside.setdefault(contract.path, []).append((own.start, own.end, shape.id))
+    found = []
+    for target in project.targets.scan(problems):
+        held: list[Holding] = []
+        for region in target.regions:
+            if region.sources is None:
+                continue
+            label = region.label  # no line: build's filling of the regions above it would move it
+            if region.kind in ("shape", "bundle"):
+                held.append(Holding(target.path, label, "copies" if region.kind == "shape" else "dispatches", region.ref))
+                continue
+            for span in region.sources:
+                held.extend(
+                    Holding(target.path, label, "embeds", shape_id)
+                    for start, end, shape_id in inside.get(span.path, ())
+                    if span.start <= start and end <= span.end
+                )
+        if held:
+            found.append((target.path, held))
+    return found
 
 
 def _contract_anchors(contract: Contract, page: str) -> list[Anchor]:

@@ -11,6 +11,7 @@ must never silently turn into ``{}``.  docs/notation.md is the reference.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -75,7 +76,7 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
             shape.id,
             shape.key,
             contract.path,
-            contract.sha256,
+            hashlib.sha256(contract.slice(shape.block)).hexdigest(),
             shape.section,
             shape.root.line,
             shape.root.comment,

@@ -233,6 +233,8 @@ class ShapeSpec:
     contract: str
     """Project-relative path of the contract."""
     sha256: str
+    """SHA-256 of the shape's own fenced block (fences included): its schemas' provenance, which an edit
+    anywhere else in the contract leaves as it is."""
     section: str
     line: int
     comment: str
@@ -511,6 +513,21 @@ DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 
 
 @dataclass(frozen=True, slots=True)
+class MkdocsFile:
+    """What contractc reads of the project's ``mkdocs.yml`` (the site it publishes to): two keys, located."""
+
+    path: str
+    site_url: str
+    """``site_url`` as written, ending with ``/``; empty when unset."""
+    site_url_line: int
+    docs_dir: str
+    """``docs_dir`` as written, else mkdocs' default ``docs``."""
+    docs_dir_line: int
+    """0 when ``docs_dir`` is not written (the default)."""
+    docs_dir_exists: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
 
@@ -530,6 +547,10 @@ class Config:
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
     docs_url: str = ""
     """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
+    site_url_from: str = ""
+    """Which file named ``site_url``: ``contractc.yaml``, else ``mkdocs.yml``; empty: the default."""
+    mkdocs: MkdocsFile | None = None
+    """The project's ``mkdocs.yml``, when there is one beside contractc.yaml."""
     scan: ScanOptions = ScanOptions()
 
     def where(self, key_path: str) -> Span:

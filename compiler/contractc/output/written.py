@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.report.diagnostics import ContractcError
 from contractc.output.files import dump_json, read_bytes
-from contractc.output.journal import state_folder
+from contractc.output.journal import state_folder, write_state
 from contractc.model.names import all_plain
 
 if TYPE_CHECKING:

@@ -101,6 +101,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "site-config": (ExitCode.BAD_INPUT, "mkdocs.yml lacks a markdown extension the contract pages need"),
     "site-fence": (ExitCode.CLEAN, "warning (mkdocs): a contract's fence label is no code fence to the site's Markdown"),
     "site-url": (ExitCode.CLEAN, "warning (mkdocs): mkdocs.yml and contractc.yaml name different site_urls"),
+    "site-docs-dir": (ExitCode.CLEAN, "warning (build): mkdocs.yml's docs_dir is not a folder, so mkdocs cannot start"),
 
     # bad input: diff
     "bad-against": (ExitCode.BAD_INPUT, "the older side given to `diff` (--against REF or --against-path) cannot be read"),
@@ -155,6 +156,9 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
     "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, or no copy of it"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
+    # init: the starter project
+    "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),
+    "init-plugin": (ExitCode.BAD_INPUT, "`init` found pasted copies in agents/ or skills/: start with scan and adopt"),
     # validation of documents
     "invalid-document": (ExitCode.DRIFT, "a document does not match a data shape's schema"),
     "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),

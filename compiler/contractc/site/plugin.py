@@ -13,7 +13,10 @@ Beyond adding the pages, the plugin
   as docs-relative ``.md`` paths, the way Zensical resolves them, and turns
   them into page URLs here, since mkdocs leaves raw HTML alone;
 * turns off mkdocs-material's web fonts unless ``mkdocs.yml`` names a font,
-  so no page fetches from another host unless the user asked for it.
+  so no page fetches from another host unless the user asked for it;
+* gives the site a home page, the contracts index, when ``docs/`` has none (else
+  the logo and the site's root would lead to a directory listing);
+* publishes at mkdocs.yml's ``site_url`` when contractc.yaml names none.
 """
 
 from __future__ import annotations
@@ -80,22 +83,25 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
         from contractc.emit.site import render_site
         from contractc.model.layout import site_layout
 
+        from contractc.site.warnings import site_url_mismatch, unrendered_fences, with_mkdocs_site_url
+
         root = self._root(config)
+        # mkdocs treats a README.md as the home page when there is no index.md
+        home = not any(files.get_file_from_path(name) for name in ("index.md", "README.md"))
         try:
-            project = load_project(root)
+            project = with_mkdocs_site_url(load_project(root), config.site_url)
             since = since_last_release(root, project)
-            pages = render_site(project, root, since=since, directory_urls=config.use_directory_urls)
+            pages = render_site(project, root, since=since, directory_urls=config.use_directory_urls, home=home)
         except ContractcError as exc:
             raise PluginError(
                 "contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)
             ) from None
-        from contractc.site.warnings import site_url_mismatch, unrendered_fences
 
         for problem in unrendered_fences(project) + site_url_mismatch(project, config.site_url):
             LOG.warning("contractc: %s", problem.format())
         self.generated = {path for path in pages if path.endswith(".md")}
         if self.user_nav:
-            config.nav = place_in_nav(self.user_nav, site_layout(project).pages)
+            config.nav = place_in_nav(self.user_nav, site_layout(project, holdings=True).pages)
         for path, data in pages.items():
             # Pages stored on disk by `contractc build --site-pages` are the same bytes; the
             # in-memory ones win so a stale stored copy never reaches the site.
