@@ -413,3 +413,14 @@ def test_a_staged_file_that_cannot_be_removed_keeps_the_journal_for_the_next_run
     assert kept == before and (many / ".contractc/journal.json").exists()
     assert run_cli("check", "--root", str(many), "--no-cache").code == 1  # drift to build, nothing left over
     assert _leftovers(many) == []
+
+
+def test_a_journal_folder_that_holds_none_of_its_targets_is_refused_and_kept(project, run_cli):
+    """A forged stage journal listing the user's own empty folder: recovery removes only folders it made
+    for a target it names, so the folder stays and nothing is touched."""
+    (project / "src").mkdir()
+    (project / "prompts/echoer/.echoreturn.md.4242.contractc-tmp").write_text("staged\n")
+    _journal(project, [_entry("prompts/echoer/echoreturn.md", staged=True)], phase="stage", folders=["src"])
+    err = _refused(project, run_cli)
+    assert "the folder 'src' holds none of the journal's targets" in err
+    assert (project / "src").is_dir()

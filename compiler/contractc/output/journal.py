@@ -439,6 +439,8 @@ def _checked(base: int, trust: Trust, run: str, entries: list[dict], folders: li
     for folder in folders:
         if not _plain(folder):
             raise _refused(f"the folder {folder!r} is not a plain path inside the project", f"remove {_JOURNAL}; contractc wrote no such entry")
+        if not any(target.startswith(folder + "/") for target, _, _ in planned):  # a run makes a folder only to hold a target
+            raise _refused(f"the folder {folder!r} holds none of the journal's targets: contractc made no such folder", f"remove {_JOURNAL}; nothing was changed")
     staged_config = staging_name(trust.config_name, run, "tmp")
     has_staged_config = any(t == trust.config_name and tmp for t, tmp, _ in planned) and _kind(base, staged_config) == "file"
     staged = False
