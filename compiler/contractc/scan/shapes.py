@@ -380,7 +380,8 @@ def mirrors(a: str, b: str) -> bool:
     return pa[-tail:] == pb[-tail:] and len(pa) - tail <= 2 and len(pb) - tail <= 2
 
 
-_LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
+_LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_](?:[A-Za-z]{2}|Han[st]|han[st]))?$")
+"""``fr``, ``zh-CN``, ``pt_br``, ``zh-Hans``: a language folder; never ``db-move`` or ``ui-kit`` (a word after the dash)."""
 
 
 def translation(path: str) -> str:
@@ -656,8 +657,9 @@ TWIN_LINES = 5
 def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> tuple[Member, ...]:
     """Hold each instance to its peers in other files, whatever the owner (the same block pasted into sibling plugins,
     or a caller's copy of what an agent receives). An instance with the structure and most lines of identical peers in
-    :data:`PEER_COPIES` files drifted from them; of two near-identical instances (:data:`TWIN_SHARE`), the one outside a
-    dispatching file (else the later in path order) is reported against the other. Translations are never held."""
+    :data:`PEER_COPIES` files drifted from them; of two near-identical templates (:data:`TWIN_SHARE`), an instance and
+    another instance or a copy, the one outside a dispatching file (else the later in path order) is reported against
+    the other. Translations are never held."""
     peers = [
         m.unit for m in members
         if m.label == "instance" and not m.divergent and not m.unit.within and not translation(m.unit.block.path)
@@ -666,6 +668,7 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> t
     for unit in peers:
         files.setdefault(unit.text, set()).add(unit.block.path)
     held = {text: paths for text, paths in files.items() if len(paths) >= PEER_COPIES}
+    twins = peers + [m.unit for m in members if m.label == "copy" and not m.unit.within and m.unit not in peers]
 
     def close(unit: Unit, other: Unit, share: float) -> bool:
         return (
@@ -687,8 +690,9 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> t
         if match is not None:
             where = ", ".join(sorted(held[match.text])[:2])
             why = f"the {len(held[match.text])} identical copies in {where}"
-        elif len(_lines(unit.text)) >= TWIN_LINES and unit.text not in held:
-            match = next((p for p in peers if p.text not in held and close(unit, p, TWIN_SHARE) and later(unit, p)), None)
+        elif unit.block.kind == "template" and len(_lines(unit.text)) >= TWIN_LINES and unit.text not in held:
+            # a data block's instances differ in a value by design (one per adapter); a template's twin is a pasted copy
+            match = next((p for p in twins if p.text not in held and close(unit, p, TWIN_SHARE) and later(unit, p)), None)
             why = f"the near-identical copy in {match.block.path}" if match else ""
         if match is None:
             out.append(m)
