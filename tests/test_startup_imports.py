@@ -29,38 +29,25 @@ try:
 except SystemExit as exc:
     code = exc.code
 sys.stdout.flush()
-dataclasses = {
-    f"{v.__module__}.{v.__qualname__}"
-    for name, module in list(sys.modules.items()) if name.startswith("contractc")
-    for v in vars(module).values()
-    if isinstance(v, type) and v.__module__ == name and "__dataclass_fields__" in vars(v)
-}
-print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules), "dataclasses": sorted(dataclasses)}), file=sys.stderr)
+print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
 """
 
 # Libraries of other commands: validating a rejected contractc.yaml (jsonschema), the site (jinja2, mkdocs,
-# Python-Markdown), the YAML 1.2 parser read only for a text libyaml rejects (ruamel), suggestions (difflib),
-# git (subprocess) and the diff stack.
+# Python-Markdown), suggestions (difflib), git (subprocess) and the diff stack.
 # The site stage as a whole: a project that stores no site pages (no `out.site`) has none to compare.
 NEVER_ON_CHECK = (
-    "jsonschema", "jinja2", "mkdocs", "markdown", "ruamel", "difflib", "subprocess",
+    "jsonschema", "jinja2", "mkdocs", "markdown", "difflib", "subprocess",
     "contractc.site", "contractc.emit.site", "contractc.diff", "contractc.scan", "contractc.adopt", "contractc.validate",
 )  # fmt: skip
 # What a clean check never asks for: the record of what build wrote (read only for an orphan) and the
 # worked-example rule (asked only of a block that copies a shape by hand).
 NEVER_ON_CLEAN_CHECK = (*NEVER_ON_CHECK, "contractc.output.written", "contractc.load.worked")
 # --help and --version load no project: no parser and no model either.
-NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "yaml", "contractc.model.records", "contractc.pipeline", "contractc.load")
-
-
-# A dataclass costs about 1 ms to create (it compiles its methods from source), a NamedTuple a fifth of that:
-# a clean check creates none of contractc's (the project is a NamedTuple too, its layout a cached property),
-# and neither does a site build (the layout, the field rows and the published raw files are NamedTuples).
-DATACLASSES_ON_CHECK: list[str] = []
+NEVER_ON_HELP = (*NEVER_ON_CHECK, "markdown_it", "ruamel", "yaml", "contractc.model.records", "contractc.pipeline", "contractc.load")
 
 
 def probe(root: Path, *args: str) -> dict:
-    """What the command returned, and the modules and contractc's dataclasses it had loaded at exit."""
+    """What the command returned, and the modules it had loaded at exit."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPROFILEIMPORTTIME", "PYTHONDEVMODE")}
     env["PYTHONPATH"] = str(REPO / "compiler")
     done = subprocess.run(
@@ -117,35 +104,9 @@ def research_desk(tmp_path: Path, run_cli) -> Path:
 
 
 @pytest.mark.parametrize("args", [("check", "--no-cache"), ("check",)])
-def test_a_clean_check_of_a_plugin_loads_no_other_command_and_creates_no_dataclass(research_desk, args):
+def test_a_clean_check_of_a_plugin_loads_no_other_command(research_desk, args):
     report = probe(research_desk, *args)
     assert report["code"] == 0
     modules = set(report["modules"])
     assert "contractc.model.checks.rules" in modules  # the receiver checks were compiled: the probe saw the whole load
     assert loaded(modules, NEVER_ON_CLEAN_CHECK) == []
-    assert report["dataclasses"] == DATACLASSES_ON_CHECK
-
-
-def test_building_the_site_pages_creates_no_dataclass_of_the_model_or_the_site(research_desk):
-    """What the mkdocs plugin runs on every build (load, layout, every page) makes no contractc dataclass."""
-    report = probe(research_desk, "build", "--site-pages", "docs")
-    assert report["code"] == 0
-    modules = set(report["modules"])
-    assert {"contractc.emit.site", "contractc.model.layout", "contractc.model.fields"} <= modules  # the probe saw the pages made
-    assert (research_desk / "docs" / "contracts" / "index.md").is_file()
-    assert report["dataclasses"] == []
-
-
-def test_a_clean_check_of_a_realistic_plugin_reads_all_its_yaml_without_ruamel(tmp_path, run_cli):
-    """contractc.yaml, role files' front matter and commented data shapes are all read by libyaml:
-    ruamel.yaml (as costly to import as PyYAML) is only for a text libyaml rejects."""
-    import shutil
-
-    root = tmp_path / "plugin"
-    shutil.copytree(REPO / "examples" / "review-plugin", root)
-    shapes = (root / "contracts" / "handoff.md").read_text("utf-8")
-    assert "```yaml" in shapes and "#" in shapes.split("```yaml", 1)[1]  # a data shape with comments
-    assert (root / "agents" / "code-reviewer.md").read_text("utf-8").startswith("---\n")  # front matter
-    code, modules = imported(root, "check", "--no-cache")
-    assert code == 0
-    assert "yaml" in modules and loaded(modules, ("ruamel",)) == []

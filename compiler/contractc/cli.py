@@ -8,6 +8,7 @@ validation, 2 bad input or usage, 3 internal error, 130 interrupted (143 on SIGT
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -15,29 +16,29 @@ import click
 
 from contractc.report import __version__
 
-# diagnostics (and everything past it) is imported where it is used, so that
-# `--help` and `--version` cost little more than click itself.
+# Each command's stack (the loader, the model, the site ...) is imported by the command,
+# so that `--help` and `--version` load no project code.
+# The keys of report.FORMATTERS, spelled out so `--help` does not import the report module and its
+# diagnostics (about 9 ms: --help would cost more than 5x `python -c pass`); tests/test_report.py holds
+# the two equal.
+FORMATS = ("text", "json", "github")
+
 if TYPE_CHECKING:
     from pathlib import Path
 
     from contractc.report.diagnostics import Diagnostic
+    from contractc.report.format import Outcome, Report
 
 
 class _path:  # click's ``path_type`` must be a class
-    """Builds a ``pathlib.Path``: pathlib costs 5 ms of start-up, so it is imported when a path is parsed."""
+    """Builds a ``pathlib.Path``, imported when a path is parsed: pathlib costs 3 ms of start-up,
+    and --help would cost more than 5x `python -c pass` with it."""
 
     def __new__(cls, value: str) -> Path:  # type: ignore[misc]
         from pathlib import Path
 
         return Path(value)
 
-
-# The keys of report.FORMATTERS, spelled out so `--help` does not import the
-# report module (tests/test_report.py holds the two equal).
-FORMATS = ("text", "json", "github")
-
-if TYPE_CHECKING:
-    from contractc.report.format import Outcome, Report
 
 def format_option(help: str = "text for people; github for GitHub Actions annotations; json for one machine-readable document."):
     """``--format text|json|github``, the same option on every command that reports; ``help`` says what each gives."""
@@ -51,20 +52,6 @@ ROOT_OPTION = click.option(
     show_default=True,
     help="Project root: the folder holding contractc.yaml.",
 )
-
-
-def _help_width(limit: int = 100) -> int:
-    """What click computes with ``shutil.get_terminal_size``, without importing shutil (2 ms: bz2, lzma)."""
-    import os
-
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 80
-    return max(min(columns, limit) - 2, 50)
 
 
 SITE_PAGES_OPTION = click.option(
@@ -101,7 +88,7 @@ def _progress(command):
     return run
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "terminal_width": _help_width()})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, "-V", "--version", prog_name="contractc")
 @click.option(
     "--debug",
@@ -253,8 +240,6 @@ def _report(report: Report, fmt: str, diff: bool, quiet: bool, root: Path, docs_
 
 def _color_wanted(stream: object) -> bool:
     """Colour on a terminal only, and never when NO_COLOR is set (https://no-color.org)."""
-    import os
-
     if os.environ.get("NO_COLOR"):
         return False
     isatty = getattr(stream, "isatty", None)
@@ -643,8 +628,6 @@ def _interrupted(exc: BaseException) -> int:
 
 def _internal_error(exc: Exception, argv: list[str]) -> int:
     """A bug: one short message asking for a report; the traceback only when asked for."""
-    import os
-
     if "--debug" in argv or os.environ.get("CONTRACTC_DEBUG") not in (None, "", "0"):
         import traceback
 

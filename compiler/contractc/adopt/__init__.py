@@ -438,7 +438,7 @@ def _not_a_data_shape(group: Group) -> str:
         parsed = parse_block(group.owner.text, group.owner.block.path, group.owner.line)
     except ContractcError:
         return ""  # the contract's loader reports it, located at the owning copy
-    keys = len(parsed.value) if parsed is not None and parsed.kind == "map" else 0
+    keys = len(parsed) if isinstance(parsed, dict) else 0
     return "" if keys == 1 else f"its block holds {keys} top-level keys as one shape: left as it is (a data shape is one key per block)"
 
 

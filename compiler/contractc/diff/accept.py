@@ -69,7 +69,7 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
         return Approvals((), {})
     from jsonschema import Draft202012Validator
 
-    from contractc.load.yaml_safe import entry, locate, plain
+    from contractc.load.yaml_safe import locate, plain
 
     for error in Draft202012Validator(changes_schema()).iter_errors(plain(doc)):
         path = list(error.absolute_path)
@@ -81,8 +81,8 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
         if error.validator == "additionalProperties":
             message = f"unknown key; allowed keys: {', '.join(sorted(error.schema.get('properties', {})))}"
         raise _invalid(label, line, f"{where}: {message}")
-    found = entry(doc, "accepted")
-    items = found.value.value if found is not None and found.value.kind == "seq" else ()
+    items = doc.get("accepted") if isinstance(doc, dict) else None
+    items = items if isinstance(items, list) else []
     accepted = tuple(
         Acceptance(
             str(e["change"]),
@@ -90,9 +90,9 @@ def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
             str(e["why"]),
             str(e.get("verdict", "")),
             str(e.get("date", "")),
-            item.line + 1,
+            items.lc.item(i)[0] + 1,
         )
-        for item in items
+        for i, item in enumerate(items)
         if (e := plain(item)) is not None
     )
     redirects = {str(k): str(v) for k, v in (plain(doc).get("redirects") or {}).items()}
@@ -129,29 +129,29 @@ def append_entries(data: bytes | None, records: list[ChangeRecord], why: str, da
     if data is None:
         return (HEADER + "accepted:\n" + _indent(block, 2)).encode("utf-8")
     text = data.decode("utf-8")
-    from contractc.load.yaml_safe import entry
+    from contractc.load.yaml_safe import key_at
 
     doc = _load(data, CHANGES_NAME)
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += "\n"
-    found = entry(doc, "accepted")
-    if found is None:
+    if not isinstance(doc, dict) or "accepted" not in doc:
         return ("".join(lines) + "accepted:\n" + _indent(block, 2)).encode("utf-8")
-    if found.value.style == "flow":
+    found = doc["accepted"]
+    if isinstance(found, (dict, list)) and found.fa.flow_style():
         raise _invalid(
             CHANGES_NAME,
-            found.key.line + 1,
+            key_at(doc, "accepted")[0] + 1,
             "`accepted:` is a flow list ([...]); write it as a block list so entries can be added",
         )
-    if found.value.kind == "seq" and found.value.value:  # the column of the first entry's dash, so new entries line up with it
-        first = lines[found.value.value[0].line]
+    if isinstance(found, list) and found:  # the column of the first entry's dash, so new entries line up with it
+        first = lines[found.lc.item(0)[0]]
         indent = len(first) - len(first.lstrip(" "))
     else:
         indent = 2
-    keys = [e.key for e in doc.value]
-    after = keys[keys.index(found.key) + 1 :]
-    at = after[0].line if after else len(lines)
+    keys = list(doc)
+    after = keys[keys.index("accepted") + 1 :]
+    at = key_at(doc, after[0])[0] if after else len(lines)
     while at > 0 and not lines[at - 1].strip() and after:  # keep the blank line before the next key after the entries
         at -= 1
     return ("".join(lines[:at]) + _indent(block, indent) + "".join(lines[at:])).encode("utf-8")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import fields
 from typing import Literal, NamedTuple
 
 from contractc.diff.records import Verdict, verdicts
@@ -274,7 +275,7 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
         yield from _bound(f"at most {{}} {old.unit}", old.most, new.most, lower_is_stricter=True)
         yield from _bound(f"at least {{}} {old.unit}", old.least, new.least, lower_is_stricter=False)
     else:  # LineBegins, HeadingBullets, RequiredLine ... keyed by what they are about: what is left is text
-        for name in (n for n in old._fields if n != "when"):
+        for name in (f.name for f in fields(old) if f.name != "when"):
             before, after = getattr(old, name), getattr(new, name)
             if before != after:
                 yield "both", f"{old.kind} {name} {_value(after)} (was {_value(before)})"

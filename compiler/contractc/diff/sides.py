@@ -10,7 +10,7 @@ older side is loaded by the same loader as today's.
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contractc.load import load_config, parse_contract, parse_contracts, qualify_shape_ids, read_source
@@ -45,7 +45,7 @@ def interpreted(base: Project, contracts: list[Contract]) -> Project:
     from contractc.model.notation import interpret
 
     contracts, specs = interpret(qualify_shape_ids(contracts))
-    return base._replace(contracts=tuple(contracts), specs=specs)
+    return replace(base, contracts=tuple(contracts), specs=specs)
 
 
 def load_contracts(root: Path) -> Project:
@@ -58,17 +58,8 @@ def load_contracts(root: Path) -> Project:
 def working_side(root: Path, loaded: Project | None = None) -> Side:
     """Today's contracts: ``loaded``, when the caller has already loaded the project at ``root``
     (the site's Changes pages), else read from ``root``."""
-    project = load_contracts(root) if loaded is None else contracts_only(loaded)
+    project = load_contracts(root) if loaded is None else loaded  # a diff reads its contracts and their layout only
     return Side("working tree", project, _read(root / CHANGES_NAME, CHANGES_NAME))
-
-
-def contracts_only(project: Project) -> Project:
-    """``project`` as :func:`load_contracts` makes it: its configuration and interpreted contracts, without
-    targets, role files or pins, which say nothing about what a contract promises.
-
-    """
-    today = Project(config=project.config, contracts=project.contracts, root=project.root, specs=project.specs)
-    return today
 
 
 def git_side(root: Path, ref: str) -> Side:
@@ -93,7 +84,7 @@ def git_side(root: Path, ref: str) -> Side:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_bytes(data)
         project = _relabel(ref, lambda: validated(load_contracts(folder)))
-        return Side(ref, project._replace(root=str(root)), _show(root, ref, CHANGES_NAME))
+        return Side(ref, replace(project, root=str(root)), _show(root, ref, CHANGES_NAME))
 
 
 def path_side(root: Path, path: Path, today: Project) -> Side:

@@ -8,6 +8,7 @@ stages that need them (:func:`contractc.model.layout.site_layout`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 import json
 from collections import Counter
 from pathlib import Path
@@ -110,10 +111,10 @@ def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
     qualified = []
     for contract in contracts:
         shapes = tuple(
-            s._replace(id=f"{s.section}.{s.key}") if isinstance(s, DataShape) and sections_per_key[s.key] > 1 else s
+            replace(s, id=f"{s.section}.{s.key}") if isinstance(s, DataShape) and sections_per_key[s.key] > 1 else s
             for s in contract.shapes
         )
-        qualified.append(contract._replace(shapes=shapes))
+        qualified.append(replace(contract, shapes=shapes))
     seen: dict[str, tuple[str, int]] = {}
     problems = []
     for contract in qualified:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.load.paths import confined, unreadable
@@ -27,9 +27,6 @@ from contractc.model.records import (
     SiteOptions,
     Span,
 )
-
-if TYPE_CHECKING:
-    from contractc.load.yaml_safe import Yaml
 
 CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
@@ -122,7 +119,7 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
     )
 
 
-def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | None, entries: list[ContractEntry]) -> None:
+def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entries: list[ContractEntry]) -> None:
     """The output folders' rules (:mod:`.out_folders`) and the name rule for each contract's file name,
     which names its schema folder and site page (:mod:`.names`)."""
     from contractc.model.names import check_name
@@ -138,7 +135,7 @@ def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Yaml | Non
         raise ContractcError(problems)
 
 
-def _validate(plain: Any, doc: Yaml | None) -> None:
+def _validate(plain: Any, doc: Any) -> None:
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(config_schema())
@@ -173,7 +170,7 @@ def _message(error: Any) -> str:
     return error.message
 
 
-def _locate(doc: Yaml | None, key_path: list) -> Span:
+def _locate(doc: Any, key_path: list) -> Span:
     """The file position of the deepest key of ``key_path`` that exists in ``doc``."""
     from contractc.load.yaml_safe import locate
 

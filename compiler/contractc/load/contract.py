@@ -51,7 +51,7 @@ def parse_contract(
     src: SourceFile, shared: tuple[str, ...] = (), shared_at: Span | None = None, sidecar: "Sidecar | None" = None
 ) -> Contract:
     """Parse ``src`` (with ``sidecar``, its explicit check rules); raise :class:`ContractcError` with every problem found."""
-    tokens = _parse(src.text)
+    tokens, env = _parse(src.text)
     problems: list[Diagnostic] = []
     _check_fences(src, tokens, problems)
     sections = _sections(src, tokens, problems)
@@ -84,6 +84,7 @@ def parse_contract(
         shapes=tuple(sorted(shapes, key=lambda s: s.span.start if isinstance(s, TextShape) else s.block.start)),
         shared=ordered_shared,
         data=src.data,
+        blocks=(tokens, env),
     )
     if sidecar is None and not any(shape.checks for shape in contract.text_shapes):
         return contract  # the rule vocabulary is imported only for a contract with receiver checks
@@ -92,9 +93,9 @@ def parse_contract(
     return compile_checks(contract, tokens, sidecar)
 
 
-def _parse(text: str) -> list:
-    """The contract's tokens: every block, with the inline tokens of what the loader reads inside a
-    block (the top-level headings' titles, a paragraph that may define a form: ``**Name form.**``).
+def _parse(text: str) -> tuple[list, dict]:
+    """The contract's tokens and their ``env``: every block, with the inline tokens of what the loader
+    reads inside a block (the top-level headings' titles, a paragraph that may define a form: ``**Name form.**``).
 
     The other blocks' inline content (most of a contract's prose) is not parsed: only
     block contents are read there.
@@ -107,7 +108,7 @@ def _parse(text: str) -> list:
             inline_children(tokens[i + 1], env)
         elif tok.type == "inline" and tok.content.startswith("**"):
             inline_children(tok, env)
-    return tokens
+    return tokens, env
 
 
 def _inline_text(inline) -> str:
@@ -350,24 +351,24 @@ def _data_shapes(src: SourceFile, tokens, layout: _Layout, problems: list[Diagno
         except ContractcError as exc:
             problems.extend(exc.diagnostics)
             continue
-        if doc is None or doc.kind != "map" or not doc.value:
+        if not isinstance(doc, dict) or not doc:
             continue  # a list or a scalar: an example, not a shape
-        if len(doc.value) > 1:
+        if len(doc) > 1:
             if "example" not in tok.info.split()[1:]:
-                second = doc.value[1].key
-                keys = ", ".join(entry.name for entry in doc.value)
+                line, col = doc.lc.key(list(doc)[1])
+                keys = ", ".join(str(name) for name in doc)
                 problems.append(
                     Diagnostic(
                         src.path,
-                        first_line + second.line,
-                        second.col + 1 + indent,
+                        first_line + line,
+                        col + 1 + indent,
                         "bad-shape",
-                        f"a yaml block holds {len(doc.value)} top-level keys ({keys}); a data shape is one key per block",
+                        f"a yaml block holds {len(doc)} top-level keys ({keys}); a data shape is one key per block",
                         "give each shape a fenced block of its own, or open the fence with ```{.yaml .example} if the block is an example, not a shape",
                     )
                 )
             continue
-        key = doc.value[0].name
+        key = str(next(iter(doc)))
         section = layout.innermost(src.offset(start))
         if section is None:
             problems.append(Diagnostic(src.path, start + 1, 1, "bad-shape", f"data shape {key!r} must sit under a heading"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from typing import TYPE_CHECKING
@@ -119,7 +120,7 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     from contractc.load.paths import confined
 
     where = Span("--site-pages", 1, 1, 0, 0)
-    out = project.config.out._replace(site=confined(root, folder, where))
+    out = replace(project.config.out, site=confined(root, folder, where))
     problems = out_folder_problems(
         root,
         {"prompts": out.prompts, "schemas": out.schemas, "site": out.site},
@@ -128,7 +129,7 @@ def with_site_pages(root: Path, project: Project, folder: str) -> Project:
     )
     if problems:
         raise ContractcError(problems)
-    return project._replace(config=project.config._replace(out=out))
+    return replace(project, config=replace(project.config, out=out))
 
 
 def _configured_paths(project: Project) -> dict:

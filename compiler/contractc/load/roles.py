@@ -8,15 +8,12 @@ constructed from a tag) and must be a mapping.  A file without front matter is u
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.paths import confined
 from contractc.load.source import SourceFile, read_source
 from contractc.model.records import Config, Contract, RoleFile
-
-if TYPE_CHECKING:
-    from contractc.load.yaml_safe import Yaml
 
 _HINT = "fix the YAML between the --- lines at the top of the file"
 
@@ -69,7 +66,7 @@ def front_matter_end(src: SourceFile) -> int:
     from contractc.load.yaml_safe import load_yaml
 
     value = load_yaml(front.text, src.path, "role-front-matter", first_line=front.first_line, hint=_HINT, what="front matter YAML")
-    if value is not None and value.kind != "map":
+    if value is not None and not isinstance(value, dict):
         raise ContractcError(
             Diagnostic(
                 src.path,
@@ -84,6 +81,8 @@ def front_matter_end(src: SourceFile) -> int:
 
 
 
-def _kind(value: Yaml) -> str:
+def _kind(value: Any) -> str:
     """What a front matter that is no mapping is: ``list``, or the Python type of the scalar (``str``, ``int``)."""
-    return "list" if value.kind == "seq" else type(value.value).__name__
+    from contractc.load.yaml_safe import plain
+
+    return "list" if isinstance(value, list) else type(plain(value)).__name__

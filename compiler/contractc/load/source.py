@@ -1,7 +1,7 @@
 """Source files as bytes, with the one mapping from lines to byte offsets.
 
 The compiler never re-serialises contract text: every copy is a slice of the
-source bytes.  Parsers (markdown-it-py, libyaml) work on decoded text and
+source bytes.  Parsers (markdown-it-py, ruamel.yaml) work on decoded text and
 report *lines*; this module turns those lines into byte offsets, once, with the
 same newline rule markdown-it-py uses (``\\r\\n``, ``\\r`` or ``\\n``), so CRLF
 files, a BOM and non-ASCII text slice exactly.

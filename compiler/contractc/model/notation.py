@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
@@ -39,22 +40,20 @@ SHAPE_NAME = r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*"
 FULL_REF = r"\.\.\.\s*full\s+([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\.\.\."
 """The reference form ``...full NAME...``: a NAME that is no data shape of the project is a ``dangling-ref`` warning."""
 
-# Comment markers (docs/notation.md, "Comments"), looked for only in a comment holding an arrow (`←`, `<-`);
-# they, and the phrases below, are compiled on first use: a run whose comments hold none never pays for them.
+# Comment markers (docs/notation.md, "Comments"); they and the phrases below are compiled on first use.
 TRANSIENT = r"(?:←|<-)\s*TRANSIENT\b"
 OPTIONAL_MARK = r"(?:←|<-)\s*OPTIONAL\b"
 REQUIRED_MARK = r"(?:←|<-)\s*REQUIRED\b"
 NULLABLE_MARK = r"(?:←|<-)\s*NULLABLE\b"
 MARKERS = r"(?:←|<-)\s*(?:TRANSIENT|OPTIONAL|REQUIRED|NULLABLE)\b[\s,;:—-]*"
 # The prose phrasings that make a field optional: small, documented, and each use is listed by `build`.
-# Each is tried only on a comment holding its word (the first of the pair): most comments hold none.
-OPTIONAL_PHRASES: tuple[tuple[str, str, str], ...] = (
-    ("optional", "optional", r"(?i)^\(?optional\b|\(optional\)"),
-    ("omit otherwise / omitted when", "omit", r"(?i)\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b"),
-    ("present only when", "present", r"(?i)\b(?:present\s+only|only\s+present)\s+(?:when|if)\b"),
-    ("required when", "required", r"(?i)\brequired\s+(?:only\s+)?(?:when|if)\b"),
+OPTIONAL_PHRASES: tuple[tuple[str, str], ...] = (
+    ("optional", r"(?i)^\(?optional\b|\(optional\)"),
+    ("omit otherwise / omitted when", r"(?i)\bomit(?:ted)?\s+(?:otherwise|when|if|unless)\b"),
+    ("present only when", r"(?i)\b(?:present\s+only|only\s+present)\s+(?:when|if)\b"),
+    ("required when", r"(?i)\brequired\s+(?:only\s+)?(?:when|if)\b"),
     # a clause that ends in "only" (`FRs only;`), but not `read only` / `write only`, which say how, not whether
-    ("<who> only", "only", r"(?i)\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])"),
+    ("<who> only", r"(?i)\b(?!read\b|write\b)\w[\w/-]*\s+only\s*(?:$|[;:,.)—–])"),
 )
 # `default X` ends its clause (`;`, `,`, `)`, the end, or a sentence's full stop): `# Default: true. Set false
 # to skip it` gives `true`, while `# default: the first reviewer's name` is prose, a description, not a default.
@@ -87,7 +86,7 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
     if not specs:
         return contracts, specs
     interpreted = [
-        c._replace(shapes=tuple(s._replace(spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
+        replace(c, shapes=tuple(replace(s, spec=specs[s.id].spec) if isinstance(s, DataShape) else s for s in c.shapes))
         for c in contracts
     ]
     return interpreted, specs
@@ -264,7 +263,7 @@ class _Reader:
             if len(rest) == 1:
                 return Spec("example", node.line, node.col, examples=(rest[0],), nullable=True)
             spec = self.enum(node, path, rest)
-            return spec._replace(nullable=True) if spec.kind == "enum" else spec
+            return replace(spec, nullable=True) if spec.kind == "enum" else spec
         types = [v for v in values if v in TYPE_WORDS or v in ("null", "true", "false")]
         if types:
             return self.fail(
@@ -344,7 +343,7 @@ class _Reader:
     def merge_scalars(self, node: Node, path: str, specs: list[Spec]) -> Spec:
         first = specs[0]
         if all(s.kind == first.kind for s in specs) and first.kind != "enum":
-            return first._replace(examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
+            return replace(first, examples=tuple(dict.fromkeys(e for s in specs for e in s.examples)))
         stringy = {"string", "example", "enum", "date", "datetime", "text"}
         if all(s.kind in stringy for s in specs):
             return Spec("string", first.line, first.col)
@@ -360,8 +359,7 @@ class _Reader:
     def prop(self, f: Field, path: str) -> Prop:
         spec = self.value(f.value, path)
         comment = f.comment
-        marked = "←" in comment or "<-" in comment
-        rest = re.sub(MARKERS, "", comment).strip() if marked else comment.strip()
+        rest = re.sub(MARKERS, "", comment).strip()
         if spec.kind == "example" and re.match(ENUM_COMMENT, rest):
             values = tuple(v.strip() for v in rest.split("|"))
             if spec.examples[0] not in values:
@@ -372,26 +370,25 @@ class _Reader:
                     "make the example one of those values, or correct the list in the comment",
                 )
             else:
-                spec = spec._replace(kind="enum", enum=values)
+                spec = replace(spec, kind="enum", enum=values)
         optional = ""
-        explicit = marked and re.search(OPTIONAL_MARK, comment)
-        required = marked and re.search(REQUIRED_MARK, comment)
+        explicit = re.search(OPTIONAL_MARK, comment)
+        required = re.search(REQUIRED_MARK, comment)
         if explicit and required:
             self.fail(f, path, "both ← OPTIONAL and ← REQUIRED", "keep one marker")
         elif explicit:
             optional = "explicit marker ← OPTIONAL"
         elif not required:
-            words = rest.lower()
-            optional = next((name for name, word, rule in OPTIONAL_PHRASES if word in words and re.search(rule, rest)), "")
-        if marked and re.search(NULLABLE_MARK, comment):
-            spec = spec._replace(nullable=True)
+            optional = next((name for name, rule in OPTIONAL_PHRASES if re.search(rule, rest)), "")
+        if re.search(NULLABLE_MARK, comment):
+            spec = replace(spec, nullable=True)
         default, has_default = None, False
-        found = re.search(DEFAULT, rest) if "default" in rest.lower() else None
+        found = re.search(DEFAULT, rest)
         if found:
             # a default that opens a sentence of prose (`Default: on. Set ...`) and does not fit is a description
             prose = found.group(0).endswith((" ", "\t"))
             default, has_default = self.default(f, path, spec, found.group(1), quiet=prose)
-        transient = bool(marked and re.search(TRANSIENT, comment))
+        transient = bool(re.search(TRANSIENT, comment))
         return Prop(f.name, spec, comment, optional, transient, default, has_default, f.line, f.col)
 
     def default(self, f: Field, path: str, spec: Spec, text: str, quiet: bool = False) -> tuple[Any, bool]:

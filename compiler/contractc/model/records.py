@@ -4,30 +4,33 @@ Every object keeps the :class:`Span` it came from, so any section, block or
 check can be sliced from the source bytes exactly and every message can be
 located.  Nothing here does I/O.
 
-The values are typed, immutable records: ``typing.NamedTuple`` (a change is
-``x._replace(...)``).  Every ``contractc`` run creates these classes at start-up,
-and a NamedTuple class costs about a fifth of a frozen dataclass's (which
-compiles its methods from source); a fresh CI ``check`` pays for each.
-:class:`Contract` keeps the lookup index it makes on first use in a subclass of
-its fields' NamedTuple, as a ``functools.cached_property``: the fields stay
-read-only, and a ``_replace`` starts without an index.  :class:`Project` does the
-same with the site's layout.
-The annotations are evaluated (no ``from __future__ import annotations``):
-NamedTuple compiles each annotation written as a string, so only the forward
-references are strings.
+The values are typed, immutable records, frozen dataclasses (a change is
+``dataclasses.replace(x, ...)``).  :class:`Contract` and :class:`Project` keep
+what they derive on first use (a lookup index, the contracts by path) as a
+``functools.cached_property``, so they have no slots; a ``replace`` starts
+without it.
 """
+
+from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
+
+
+def _empty() -> Mapping:
+    return MappingProxyType({})
+
 
 if TYPE_CHECKING:
     from contractc.model.checks.rules import Rule
 
 
-class Span(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Span:
     """Where something is in a source file."""
 
     path: str
@@ -42,7 +45,8 @@ class Span(NamedTuple):
     """Byte offset past the last byte (exclusive)."""
 
 
-class Section(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Section:
     """A heading and everything up to the next heading of the same or higher level."""
 
     anchor: str
@@ -61,7 +65,8 @@ class Section(NamedTuple):
     """Anchor of the enclosing section, if any."""
 
 
-class Check(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Check:
     """One numbered receiver check of a text shape."""
 
     number: int
@@ -89,7 +94,8 @@ class Check(NamedTuple):
         return self.rules is not None
 
 
-class TextShape(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class TextShape:
     """A return format shown in a fenced block with receiver checks."""
 
     id: str
@@ -113,7 +119,8 @@ class TextShape(NamedTuple):
     kind: Literal["text"] = "text"
 
 
-class Node(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Node:
     """A value in a data-shape block as written, before any notation is interpreted."""
 
     kind: Literal["scalar", "map", "seq", "absent"]
@@ -134,7 +141,8 @@ class Node(NamedTuple):
     """A sequence's items."""
 
 
-class Field(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Field:
     """One key of a data shape and the comment the author attached to it."""
 
     name: str
@@ -145,7 +153,8 @@ class Field(NamedTuple):
     col: int
 
 
-class DataShape(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DataShape:
     """A fenced YAML block whose single top-level key names the shape."""
 
     id: str
@@ -171,7 +180,8 @@ Kind = Literal[
 ]  # fmt: skip
 
 
-class Spec(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Spec:
     """What one value of a data shape may be: the notation, interpreted."""
 
     kind: Kind
@@ -195,7 +205,8 @@ class Spec(NamedTuple):
     """``null`` is also allowed (``string | null``, or a ``# ← NULLABLE`` comment)."""
 
 
-class Prop(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Prop:
     """One key of an object."""
 
     name: str
@@ -213,7 +224,8 @@ class Prop(NamedTuple):
     col: int = 0
 
 
-class ShapeSpec(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ShapeSpec:
     """A data shape with its notation interpreted, and where it comes from (what schemas and the site read)."""
 
     id: str
@@ -242,8 +254,9 @@ def _has_transient(spec: Spec, specs: dict[str, ShapeSpec], seen: set[str]) -> b
 Shape = TextShape | DataShape
 
 
-class ContractFields(NamedTuple):
-    """What a :class:`Contract` is made of."""
+@dataclass(frozen=True)
+class Contract:
+    """One parsed contract document."""
 
     path: str
     """Project-relative POSIX path."""
@@ -255,16 +268,11 @@ class ContractFields(NamedTuple):
     shapes: tuple[Shape, ...]
     shared: tuple[str, ...]
     """Anchors of the sections that travel with every dispatch, in source order."""
-    data: bytes = b""
+    data: bytes = field(default=b"", repr=False)
     """The source bytes, for slicing."""
-
-
-class Contract(ContractFields):
-    """One parsed contract document."""
-
-    def __repr__(self) -> str:  # without the source bytes
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields if name != "data")
-        return f"Contract({fields})"
+    blocks: "tuple[list, dict] | None" = field(default=None, repr=False, compare=False)
+    """The loader's one CommonMark reading of the contract (:func:`contractc.load.blocks.parse_blocks`: its
+    block tokens and their ``env``), handed down to the stages that read its Markdown again (the site)."""
 
     @cached_property
     def _index(self) -> dict[tuple[str, str], "Section | Shape"]:
@@ -327,7 +335,8 @@ class Contract(ContractFields):
 RegionKind = Literal["shape", "section", "bundle", "instance"]
 
 
-class Region(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Region:
     """A managed region of a target file: begin marker, generated bytes, end marker."""
 
     kind: RegionKind
@@ -352,7 +361,8 @@ class Region(NamedTuple):
         return f"{self.kind}={self.ref}"
 
 
-class TargetFile(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class TargetFile:
     """A file matched by ``targets:``: user-owned bytes, possibly holding managed regions."""
 
     path: str
@@ -360,7 +370,8 @@ class TargetFile(NamedTuple):
     regions: tuple[Region, ...]
 
 
-class Targets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Targets:
     """The files matched by ``targets:``, in path order, read and scanned one at a time.
 
     A target is read, its regions found and resolved, when :meth:`scan` reaches
@@ -392,7 +403,8 @@ class Targets(NamedTuple):
         return None
 
 
-class RoleFile(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RoleFile:
     """An agent's role file (``agents:`` in the configuration)."""
 
     agent: str
@@ -402,7 +414,8 @@ class RoleFile(NamedTuple):
     """Byte offset where the body starts: past the YAML front matter, or 0 when there is none."""
 
 
-class PinRecord(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PinRecord:
     """What ``prompts/manifest.json`` recorded about a pinned contract's bytes."""
 
     sha256: str
@@ -410,7 +423,8 @@ class PinRecord(NamedTuple):
     """Anchor -> SHA-256 of the section's own bytes (heading to its first subsection)."""
 
 
-class ContractEntry(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ContractEntry:
     path: str
     shared: tuple[str, ...]
     sha256: str | None
@@ -419,7 +433,8 @@ class ContractEntry(NamedTuple):
     """Where the entry is in contractc.yaml."""
 
 
-class Outputs(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Outputs:
     """``out:``, the output folders, project-relative."""
 
     prompts: str = "prompts"
@@ -434,7 +449,8 @@ class Outputs(NamedTuple):
         return tuple(f for f in (self.prompts, self.schemas, self.site) if f is not None)
 
 
-class SiteOptions(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class SiteOptions:
     """``site:``, the contract site."""
 
     prefix: str = "contracts"
@@ -445,7 +461,8 @@ class SiteOptions(NamedTuple):
     """Whether the site uses directory URLs (mkdocs' ``use_directory_urls``)."""
 
 
-class Budgets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Budgets:
     """``budgets:``, context budgets in estimated tokens (:mod:`contractc.model.budget`)."""
 
     agents: tuple[tuple[str, int], ...] = ()
@@ -454,7 +471,8 @@ class Budgets(NamedTuple):
     """(text shape id, ceiling on its dispatch snippet) by shape id."""
 
 
-class AllowedRestatement(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class AllowedRestatement:
     """One ``allow_restatements:`` entry: hand-made copies check must not report."""
 
     path: str
@@ -479,7 +497,8 @@ class AllowedRestatement(NamedTuple):
         return self.line is None or self.line == line
 
 
-class ScanOptions(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ScanOptions:
     """``scan:`` in contractc.yaml: the options adopt was given, read again by ``scan`` and ``adopt``."""
 
     include: tuple[str, ...] = ()
@@ -491,7 +510,8 @@ DEFAULT_SITE_URL = "https://example.invalid/contracts/"
 """``site_url`` when contractc.yaml sets none (the site layout drops its ``contracts`` prefix from page URLs)."""
 
 
-class Config(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Config:
     """The validated ``contractc.yaml``, typed: every key with its default applied, nothing left raw."""
 
     path: str
@@ -506,7 +526,7 @@ class Config(NamedTuple):
     """(agent, role file path as written) by agent name."""
     allow_restatements: tuple[AllowedRestatement, ...] = ()
     budgets: Budgets = Budgets()
-    positions: Mapping[str, tuple[int, int]] = MappingProxyType({})
+    positions: Mapping[str, tuple[int, int]] = field(default_factory=_empty)
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""
     docs_url: str = ""
     """Where the drift-codes page is published (``docs_url``); empty: messages carry no link."""
@@ -518,8 +538,14 @@ class Config(NamedTuple):
         return Span(self.path, line, col, 0, 0)
 
 
-class ProjectFields(NamedTuple):
-    """What a :class:`Project` is made of."""
+@dataclass(frozen=True)
+class Project:
+    """Everything the emitters need: the configuration and every parsed contract.
+
+    What is derived from the model on first use (the contracts by path) is kept as a
+    ``functools.cached_property``; a ``replace`` starts without it.  The site's layout is not part of
+    the model: :func:`contractc.model.layout.site_layout` computes it for the stage that needs it.
+    """
 
     config: Config
     contracts: tuple[Contract, ...]
@@ -527,22 +553,13 @@ class ProjectFields(NamedTuple):
     """Every file matched by ``targets:``, in path order, read as it is scanned."""
     roles: tuple[RoleFile, ...] = ()
     """Role files by agent (``agents:``), sorted by agent."""
-    pins: Mapping[str, PinRecord] = MappingProxyType({})
+    pins: Mapping[str, PinRecord] = field(default_factory=_empty)
     """Contract path -> the section hashes recorded while its bytes matched its pin."""
     root: str = "."
     """The project root as given to the loader, for the few emitters that read project files
     (the site's template override folder)."""
-    specs: Mapping[str, ShapeSpec] = MappingProxyType({})
+    specs: Mapping[str, ShapeSpec] = field(default_factory=_empty)
     """Every data shape's interpreted notation by shape id, in source order (the same trees as ``DataShape.spec``)."""
-
-
-class Project(ProjectFields):
-    """Everything the emitters need: the configuration and every parsed contract.
-
-    What is derived from the model on first use (the contracts by path) is kept as a
-    ``functools.cached_property``; a ``_replace`` starts without it.  The site's layout is not part of
-    the model: :func:`contractc.model.layout.site_layout` computes it for the stage that needs it.
-    """
 
     @cached_property
     def _contracts_by_path(self) -> dict[str, Contract]:

@@ -71,10 +71,9 @@ def _spans_in_source(contract: Contract, notes: dict[str, str]) -> list[tuple[in
         return None  # raw HTML or a link made inert changes what the text around it parses as
     if "` " not in text and " `" not in text:
         return []
-    from contractc.load.blocks import parse_blocks
     from contractc.site.code_spans import spaced_span_edits
 
-    tokens, env = parse_blocks(text)
+    tokens, env = contract.blocks
     if env.get("references"):
         return None
     edits, at, offset = [], 0, 0  # str offsets -> byte offsets, in one pass (the edits are in order)
@@ -182,7 +181,7 @@ def _follows_blank_line(data: bytes, offset: int) -> bool:
 
 def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     """An edit per ``<`` of raw HTML (CommonMark's html_block and html_inline), writing it ``&lt;``."""
-    from contractc.load.blocks import inline_children, parse_blocks
+    from contractc.load.blocks import inline_children
 
     data = contract.data
     if not any(_outside_fences(contract, at) for at in _all(data, b"<", 0, len(data))):
@@ -192,7 +191,7 @@ def _inert_html(contract: Contract) -> list[tuple[int, int, bytes]]:
     src = source_from_bytes(contract.path, data)
     edits: list[tuple[int, int, bytes]] = []
     previous = ""
-    tokens, env = parse_blocks(src.text)
+    tokens, env = contract.blocks
     for token in tokens:
         after_heading, previous = previous == "heading_open", token.type
         if token.map is None or after_heading:  # a heading line is rewritten whole: see _inert_heading

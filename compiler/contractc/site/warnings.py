@@ -29,7 +29,7 @@ def unrendered_fences(project: Project) -> list[Diagnostic]:
     """Every fence of every contract whose info string superfences would not take as a code fence."""
     found = []
     for contract in project.contracts:
-        for line, info in unrendered_fence_labels(contract.data.decode("utf-8", "replace")):
+        for line, info in unrendered_fence_labels(contract.blocks[0]):
             lang = (info.split() or [""])[0]
             found.append(
                 Diagnostic(
@@ -47,26 +47,14 @@ def unrendered_fences(project: Project) -> list[Diagnostic]:
     return found
 
 
-def unrendered_fence_labels(text: str) -> list[tuple[int, str]]:
-    """(line, info string) of each fence of ``text`` (CommonMark) that superfences would not take as a code fence."""
-    if all(RENDERED_INFO.match(m.group(1).strip()) for m in _FIRST_FENCE_RUN.finditer(text)):
-        return []  # no line could open such a fence: nothing to parse for
-    from contractc.load.blocks import parse_blocks
-
-    tokens, _ = parse_blocks(text)  # fences are blocks: no inline parse
+def unrendered_fence_labels(tokens: list) -> list[tuple[int, str]]:
+    """(line, info string) of each fence among a CommonMark parse's ``tokens`` that superfences would not
+    take as a code fence."""
     return [
         (tok.map[0] + 1, tok.info.strip())
         for tok in tokens
         if tok.type == "fence" and tok.map is not None and not RENDERED_INFO.match(tok.info.strip())
     ]
-
-
-_FIRST_FENCE_RUN = re.compile(r"(?:^|(?<=\r))[^`~\r\n]*(?:`{3,}|~{3,})([^\r\n]*)", re.MULTILINE)
-"""The rest of each line after its first run of three or more backticks or tildes.
-
-Only indentation and container markers (``>``, ``-``, ``1.``) may come before a fence's
-marker on its line, so a fence's info string is the rest of its line after the first
-such run (markdown-it takes the whole run as the marker, and the rest as it is).  Lines end at ``\\n``, ``\\r\\n`` or ``\\r``."""
 
 
 def site_url_mismatch(project: Project, mkdocs_site_url: str | None) -> list[Diagnostic]:

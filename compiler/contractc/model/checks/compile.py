@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -178,7 +179,7 @@ def _exempt(m, when, ctx) -> Rule:
     earlier = next((r for r in reversed(ctx.rules) if isinstance(r, rules.Bullets)), None)
     if earlier is None:
         raise _Unknown("'does' with no earlier bullet rule in the check")
-    return earlier._replace(exempt=m["exempt"], when=when)
+    return replace(earlier, exempt=m["exempt"], when=when)
 
 
 def _bullets(m, when, ctx) -> Rule:
@@ -471,7 +472,7 @@ def compile_shape(
     for check in shape.checks:
         given = explicit.get((shape.id, check.number))
         if given is not None:
-            check = check._replace(explicit=given[1])
+            check = replace(check, explicit=given[1])
         found = Reading(given[0]) if given is not None else compile_check(check.text, forms, statuses, data)
         statuses = statuses or next((r.values for r in found.rules or () if isinstance(r, rules.StatusLine)), ())
         compiled.append((check, found))
@@ -482,8 +483,8 @@ def compile_shape(
         never = sorted({v for r in found.rules or () for v in r.when} - set(statuses))
         if never:
             found = Reading(None, (f"If {' or '.join(f'`{v}`' for v in never)} (a status no status-line check allows)",))
-        checks.append(check._replace(rules=found.rules, unread=found.unread))
-    return shape._replace(checks=tuple(checks))
+        checks.append(replace(check, rules=found.rules, unread=found.unread))
+    return replace(shape, checks=tuple(checks))
 
 
 def compile_checks(contract: Contract, tokens, sidecar: Sidecar | None = None) -> Contract:
@@ -500,7 +501,7 @@ def compile_checks(contract: Contract, tokens, sidecar: Sidecar | None = None) -
         checks = {s.id: {c.number: c for c in s.checks} for s in contract.text_shapes}
         explicit = compile_sidecar(sidecar, contract, forms, checks)
     shapes = tuple(compile_shape(s, forms, data, explicit) if isinstance(s, TextShape) else s for s in contract.shapes)
-    return contract._replace(shapes=shapes)
+    return replace(contract, shapes=shapes)
 
 
 def unread_words(check: Check) -> str:

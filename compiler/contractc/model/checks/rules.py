@@ -1,4 +1,4 @@
-"""The vocabulary of compiled receiver checks: one small immutable record (a NamedTuple) per kind of rule.
+"""The vocabulary of compiled receiver checks: one small immutable record (a frozen dataclass) per kind of rule.
 
 A receiver check (:class:`contractc.model.records.Check`) compiles into one or more
 rules, stored on it as ``Check.rules``; ``None`` there means its prose matched no
@@ -11,10 +11,8 @@ two versions of a rule field by field (fewer ``StatusLine.values`` is stricter,
 a lower ``MaxLines.limit`` is stricter, a new ``RequiredLine`` is stricter ...).
 Nothing here runs a check; :mod:`contractc.validate.text` does.
 
-Each kind is a ``typing.NamedTuple`` (every ``check`` of a project with receiver
-checks creates these classes at start-up, and a frozen dataclass costs five
-times as much to create), its ``kind`` a property.  Compare two rules only once
-their kinds agree: as tuples, two kinds holding equal values are equal.
+Each kind is a frozen dataclass, its ``kind`` a property: two rules are equal
+when they are of one kind with equal fields.
 
 Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is dropped):
 
@@ -26,7 +24,8 @@ Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is drop
   with ``<digits>. `` or ``<digits>) ``.
 """
 
-from typing import Literal, NamedTuple
+from dataclasses import dataclass, field
+from typing import Literal
 
 RuleKind = Literal[
     "status-line",
@@ -54,7 +53,8 @@ When = tuple[str, ...]
 A conditional rule does not apply when the status line itself is malformed."""
 
 
-class Form(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Form:
     """A form the contract defines once and checks require elsewhere (the citation form)."""
 
     name: str
@@ -63,20 +63,12 @@ class Form(NamedTuple):
     """The form as written where it is defined; each ``<placeholder>`` is a wildcard (no
     whitespace, brackets, parentheses or backticks), and a placeholder used twice must match
     the same text both times."""
-    line: int = 0
+    line: int = field(default=0, compare=False)
     """1-based contract line of the definition (where, not what: not compared)."""
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Form) and (self.name, self.template) == (other.name, other.template)
 
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.template))
-
-
-class StatusLine(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class StatusLine:
     """Line 1 is exactly ``prefix`` followed by one of ``values``."""
 
     prefix: str
@@ -90,7 +82,8 @@ class StatusLine(NamedTuple):
         return "status-line"
 
 
-class LineBegins(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class LineBegins:
     """A given line begins with ``prefix``."""
 
     line: int
@@ -103,7 +96,8 @@ class LineBegins(NamedTuple):
         return "line-begins"
 
 
-class Bullets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Bullets:
     """Every bullet begins with ``begins`` and carries ``form`` (either may be unset)."""
 
     begins: str = ""
@@ -119,7 +113,8 @@ class Bullets(NamedTuple):
         return "bullets"
 
 
-class NumberedList(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class NumberedList:
     """The body holds a numbered list starting at ``start``; each item carries ``form`` and, if asked, names a file."""
 
     start: int = 1
@@ -133,7 +128,8 @@ class NumberedList(NamedTuple):
         return "numbered-list"
 
 
-class HeadingBullets(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class HeadingBullets:
     """Where a line begins with ``heading``, it is ``heading`` alone, and every non-blank
     line after it begins ``bullet`` or continues the bullet above it."""
 
@@ -147,7 +143,8 @@ class HeadingBullets(NamedTuple):
         return "heading-bullets"
 
 
-class RequiredLine(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RequiredLine:
     """Some line begins with ``prefix``, line 1 included (``a `**Deliberately skipped**` section is present``)."""
 
     prefix: str
@@ -158,7 +155,8 @@ class RequiredLine(NamedTuple):
         return "required-line"
 
 
-class ForbiddenLine(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ForbiddenLine:
     """No line of the return begins with ``prefix`` (``Reject the return when a `TODO:` line is present``)."""
 
     prefix: str
@@ -169,7 +167,8 @@ class ForbiddenLine(NamedTuple):
         return "forbidden-line"
 
 
-class LineIs(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class LineIs:
     """A given line is exactly one of ``values`` (``The last line is exactly `PASS` or `FAIL` ``)."""
 
     line: int
@@ -182,7 +181,8 @@ class LineIs(NamedTuple):
         return "line-is"
 
 
-class LineEnds(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class LineEnds:
     """A given line ends with ``suffix``."""
 
     line: int
@@ -195,7 +195,8 @@ class LineEnds(NamedTuple):
         return "line-ends"
 
 
-class Heading(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Heading:
     """Some line is a heading reading ``text``: a Markdown heading (``## Risks``, any level) or a bold label
     line (``**Risks**``, ``**Risks:**``, ``**Risks**:``), with nothing else on it."""
 
@@ -210,7 +211,8 @@ class Heading(NamedTuple):
 ContainsMode = Literal["any", "all", "none", "not-all"]
 
 
-class Contains(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Contains:
     """The return holds ``values`` as ``mode`` says: any one of them, all of them, none of them, or not all of them."""
 
     values: tuple[str, ...]
@@ -222,7 +224,8 @@ class Contains(NamedTuple):
         return "contains"
 
 
-class Matches(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Matches:
     """The return matches the regular expression ``pattern`` (Python syntax, ``^``/``$`` at each line), or with
     ``negate`` does not."""
 
@@ -238,7 +241,8 @@ class Matches(NamedTuple):
 CountUnit = Literal["lines", "words", "chars"]
 
 
-class Count(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Count:
     """The return has at least ``least`` and at most ``most`` ``unit``s (None: no bound).  Words are runs of
     non-blank characters; characters are code points, line endings included.  (At most so many lines is
     :class:`MaxLines`.)"""
@@ -253,7 +257,8 @@ class Count(NamedTuple):
         return "count"
 
 
-class IsData(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class IsData:
     """The whole return is a YAML (``yaml``) or JSON (``json``) document valid against the data shape ``shape``
     (its wire schema); an empty ``shape`` asks only that it parse."""
 
@@ -266,7 +271,8 @@ class IsData(NamedTuple):
         return "is-data"
 
 
-class ItemLines(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ItemLines:
     """Every outermost list item (a bullet, a numbered item or a YAML sequence entry, at any indent) holds a
     line beginning with each key: its first line after the marker, or a line under it (``  - where:``)."""
 
@@ -281,7 +287,8 @@ class ItemLines(NamedTuple):
         return "item-lines"
 
 
-class MaxLines(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class MaxLines:
     """The whole return has at most ``limit`` lines: each ``\\n`` ends one, and text after the last is one more."""
 
     limit: int
@@ -292,7 +299,8 @@ class MaxLines(NamedTuple):
         return "max-lines"
 
 
-class NamesFile(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class NamesFile:
     """The body names at least one file: a path with a ``/``, a name with an extension (``SKILL.md``,
     ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
     ``Dockerfile``, ``README``); a URL, ``e.g.``, a version number or a product name (``Node.js``,
@@ -305,7 +313,8 @@ class NamesFile(NamedTuple):
         return "names-file"
 
 
-class CarriesForm(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class CarriesForm:
     """The body carries ``form`` at least once."""
 
     form: Form
@@ -348,20 +357,3 @@ def status_line(alternatives: tuple[str, ...], when: When = ()) -> StatusLine:
     prefix = f"{heads.pop()}: "
     return StatusLine(prefix, tuple(a[len(prefix) :] for a in alternatives), when)
 
-
-def _same_kind(rule: tuple, other: object) -> bool:
-    """Rules are equal when they are of one kind with equal fields; as plain tuples, a
-    ``RequiredLine("x")`` would equal any other kind holding ``("x", ())``."""
-    return type(rule) is type(other) and tuple.__eq__(rule, other)  # type: ignore[arg-type]
-
-
-def _other_kind(rule: tuple, other: object) -> bool:
-    return not _same_kind(rule, other)
-
-
-for _kind in (StatusLine, LineBegins, Bullets, NumberedList, HeadingBullets, RequiredLine, ForbiddenLine, LineIs, LineEnds, Heading, Contains, Matches,
-              Count, IsData, ItemLines, MaxLines, NamesFile, CarriesForm):
-    _kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
-    _kind.__ne__ = _other_kind  # type: ignore[method-assign,assignment]
-    _kind.__hash__ = tuple.__hash__  # type: ignore[method-assign,assignment]
-del _kind
