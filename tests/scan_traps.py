@@ -269,6 +269,16 @@ SETTINGS_STALE = '{\n  "queue": {\n    "size": "integer",\n    "retry": "boolean
 """A settings page's JSON and its translations: keys are never translated, so a lost key is a stale translation."""
 
 
+RUNBOOK = "# [Runbook title]\n\n## Trigger\n[What alert starts it]\n\n## Steps\n[Numbered actions]\n\n## Rollback\n[How to undo]\n"
+RUNBOOK_BARE = "# [Runbook title]\n\n## Trigger\n\n## Steps\n\n## Rollback\n"
+"""A skill's runbook template and a guide's copy of it that lost the text under every heading."""
+SIGNOFF = "Signed-off-by: <reviewer name>\nSigned-off-by: <reviewer address>\n"
+SIGNED_MESSAGE = (
+    "fix: retry the upload\n\nWritten with a helper tool.\n\nSent from the desk bot\nSigned-off-by: Desk Bot <bot@desk.example>\n"
+)
+"""A skill's trailer template, and a guide's filled commit message whose address sits in angle brackets."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -296,6 +306,14 @@ def second_round() -> dict[str, dict[str, str]]:
             + "\nPass them as blocks:\n\n" + fence(PROBE),
             "agents/checker.md": front("checker") + "## Input\n\nYou receive:\n\n"
             + fence(PROBE.replace('(or "none")', '(or "none" when no run is cited)')),
+        },
+        "emptied": {
+            "skills/runbook/SKILL.md": front("runbook") + "Write each runbook as:\n\n" + fence(RUNBOOK, "markdown"),
+            "docs/guide.md": "# Guide\n\nUse this template:\n\n" + fence(RUNBOOK_BARE, "markdown"),
+        },
+        "address": {
+            "skills/sign/SKILL.md": front("sign") + "Add the trailers:\n\n" + fence(SIGNOFF),
+            "docs/commits.md": "# Commits\n\n**Input message**:\n" + fence(SIGNED_MESSAGE),
         },
         "translation": {
             "docs/settings.md": "# Settings\n\n" + fence(SETTINGS_EN, "json"),

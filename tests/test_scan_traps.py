@@ -213,3 +213,16 @@ def test_a_translation_whose_json_lost_keys_is_divergent_and_a_faithful_one_is_n
     labels = _round(tmp_path, "translation")
     assert labels["docs/de-DE/settings.md"] == [("instance", True)]
     assert [d for _, d in labels["docs/fr-FR/settings.md"]] == [False]
+
+
+def test_a_copy_that_lost_the_text_under_every_heading_is_drifted_not_an_instance(tmp_path):
+    # an empty field is text lost, not text of its own
+    labels = _round(tmp_path, "emptied")
+    assert labels["docs/guide.md"] == [("drifted", True)]
+
+
+def test_an_address_in_angle_brackets_is_no_placeholder(tmp_path):
+    # `Name <a@b.example>` is a filled value, not a placeholder: the message is no template of the trailers
+    labels = _round(tmp_path, "address")
+    assert "docs/commits.md" not in labels  # no member of the trailer shape, so never its drifted copy
+    assert "<bot@desk.example>" in (tmp_path / "address" / "docs/commits.md").read_text()  # the address is there

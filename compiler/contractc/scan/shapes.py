@@ -613,7 +613,8 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     shared = len(owner.paths & unit.paths)
     theirs, mine = _slot_map(owner), _slot_map(unit)
     common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
-    if not broken and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
+    emptied = [p for p in set(theirs) & set(mine) if _value(theirs[p]) and not _value(mine[p])]  # text lost, not its own
+    if not broken and not emptied and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
         return Member(unit, "instance", f"the same structure with its own text in every field{where}")
     if retitled and not broken and len(drift) >= 3 and len(drift) * 2 >= shared:
         # most of its fields worded its own way: another use of the shape (this command's entry), not a copy that slipped
