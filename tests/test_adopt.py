@@ -293,3 +293,23 @@ def test_format_github_annotates_each_copy_that_changes_and_bad_input_stays_loca
     doc = json.loads(refused.out)
     _report_schema().validate(doc)
     assert [d["code"] for d in doc["diagnostics"]] == ["adopt-configured"]
+
+
+@pytest.mark.parametrize("accept", [(), ("--accept-drift",)])
+def test_an_indented_drifted_copy_is_never_allowed_and_check_reports_it_located(tmp_path, run_cli, accept):
+    block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
+    drifted = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
+    listed = "# C\n\n- hand over:\n\n" + "".join(f"  {line}\n" for line in drifted.splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": listed})
+    before = (tmp_path / "agents/c.md").read_bytes()
+    run = run_cli("adopt", str(tmp_path), "--write", *accept)
+    assert run.code == 0, run.err
+    assert "agents/c.md:6: ping: the notation of at differs from the owner's; left as it is" in run.out
+    assert "check reports it (drift-restatement)" in run.out
+    assert "allowed in contractc.yaml" not in run.out  # the drift goes on no allow-list, --accept-drift or not
+    assert "allow_restatements" not in (tmp_path / "contractc.yaml").read_text()
+    assert (tmp_path / "agents/c.md").read_bytes() == before
+    check = run_cli("check", "--root", str(tmp_path), "--no-cache")
+    assert check.code == 1
+    assert "agents/c.md:5:3: error[drift-restatement]: unmanaged copy of ping, different from the contract" in check.out
+    assert "a region starts at column 1: move lines 5-9 out of the list item or quote" in check.out

@@ -18,9 +18,12 @@ The plan is computed in full before anything is written:
    snippets ``build`` would write are added, so that right after ``adopt
    --write`` ``check`` is clean but for the drift left unresolved;
 5. a block ``check`` would still call a restatement and that is not a drifted
-   copy (a worked example, a copy indented under a list item) is listed under
+   copy (a worked example, an identical copy or an instance indented under a
+   list item) is listed under
    ``allow_restatements`` with the reason and shown with its diff in the plan;
-   a drifted copy left unresolved never is.
+   a drifted copy left unresolved never is, nor an indented drifted copy (a
+   region starts at column 1, so adopt cannot rewrite it even with
+   ``--accept-drift``): check reports it as a ``drift-restatement``.
 
 ``--write`` applies every change through the output writer, all-or-nothing.
 """
@@ -135,10 +138,12 @@ def plan_adoption(
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
             undecided = member.label == "drifted" and not accepted
-            if undecided and unit.block.col > 1:
+            if member.label == "drifted" and unit.block.col > 1:
+                # never allowed, whatever --accept-drift says: check reports it as a restatement (drift-restatement)
                 why = (
-                    f"{member.reason}; left as it is: indented (inside a list item or quote), it cannot be a region, and "
-                    "check reports it only if it finds it a restatement: fix it by hand, or move it to column 1 and wrap it"
+                    f"{member.reason}; left as it is{', not rewritten' if accepted else ''}: indented (inside a list item "
+                    "or quote), it cannot be a region, and check reports it (drift-restatement) until you fix it by hand, "
+                    "or move it to column 1 and wrap it in a region"
                 )
                 plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
                 continue

@@ -378,8 +378,14 @@ def _diagnostic(
     marker = f"<!-- contractc:begin shape={shape.id} -->"
     same = held == source or held == source + b"\n"
     verdict = "identical to the contract" if same else "different from the contract"
+    wrap = f"a line `{marker}` above and a line `<!-- contractc:end -->` below"
     hint = (
-        f"wrap lines {line}-{last} in a managed region: a line `{marker}` above and a line `<!-- contractc:end -->` below"
+        (
+            f"wrap lines {line}-{last} in a managed region: {wrap}"
+            if col <= 1
+            # a region's markers start at column 1: an indented block (a list item, a quote) cannot be one as it stands
+            else f"a region starts at column 1: move lines {line}-{last} out of the list item or quote to column 1 and wrap them in a managed region ({wrap})"
+        )
         + ("; build then stamps it" if same else "; build will refuse until you carry the difference into the contract or accept the contract's bytes with --force")
         + "; or, if the copy is on purpose, allow exactly these bytes: add "
         + f"`- {{path: {json.dumps(_glob_literal(target.path))}, shape: {shape.id}, sha256: {hashlib.sha256(held).hexdigest()}}}`"
