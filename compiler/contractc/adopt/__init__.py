@@ -74,21 +74,12 @@ def plan_adoption(
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
-    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1 and g.id not in left], resolve)
+    candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
+    if (root / CONFIG_NAME).exists():
+        _refuse_adopted(candidates, accept_drift, resolve)
+    groups, resolved = resolve_groups(candidates, resolve)
     if not groups:
         return Plan("", scan=result)
-    if (root / CONFIG_NAME).exists():
-        raise ContractcError(
-            Diagnostic(
-                CONFIG_NAME,
-                0,
-                0,
-                "adopt-configured",
-                f"{len(groups)} shapes have unmanaged copies, but the plugin already has a {CONFIG_NAME}",
-                "adopt writes a new contract and configuration; put these copies in managed regions by hand "
-                "(`contractc check` names each with the region markers to use)",
-            )
-        )
     slug = _contract_name(root, name)
     contract_path = f"contracts/{slug}.md"
     if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
@@ -289,6 +280,42 @@ def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
             guard_paths(root, one)
         except ContractcError as exc:
             problems.extend(exc.diagnostics)
+    if problems:
+        raise ContractcError(problems)
+
+
+def _refuse_adopted(groups: list[Group], accept_drift: bool, resolve: tuple[str, ...]) -> None:
+    """On a plugin already adopted (it has a configuration), what adopt cannot do safely is a located refusal (exit 2).
+
+    Adopt never rewrites a contract it did not just write: a shape with new unmanaged copies is refused at its
+    owning copy, and ``--accept-drift`` or ``--resolve`` (the drift left by the first run sits in regions
+    ``build`` has not filled) is refused with the command that decides it instead."""
+    problems = [
+        Diagnostic(
+            g.owner.block.path,
+            g.owner.line,
+            g.owner.block.col,
+            "adopt-configured",
+            f"shape {g.id} has {len(g.copies)} unmanaged copies, but the plugin is already adopted ({CONFIG_NAME}): "
+            "adopt never adds to or rewrites an existing contract",
+            "add the shape to your contract by hand and wrap each copy in a managed region "
+            "(`contractc check` names each with the region markers to use)",
+        )
+        for g in groups
+    ]
+    if not problems and (accept_drift or resolve):
+        option = "--accept-drift" if accept_drift else f"--resolve {resolve[0]}"
+        problems.append(
+            Diagnostic(
+                CONFIG_NAME,
+                1,
+                1,
+                "adopt-configured",
+                f"{option}: the plugin is already adopted; the drift the first adopt left is in regions build has not filled",
+                "take the contract's bytes with `contractc build --force`, or carry each difference into the contract "
+                "and run `contractc build` (`contractc check` shows each diff)",
+            )
+        )
     if problems:
         raise ContractcError(problems)
 
