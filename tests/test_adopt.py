@@ -292,7 +292,9 @@ def test_format_github_annotates_each_copy_that_changes_and_bad_input_stays_loca
     assert refused.code == 2
     doc = json.loads(refused.out)
     _report_schema().validate(doc)
-    assert [d["code"] for d in doc["diagnostics"]] == ["adopt-configured"]
+    # one refusal per shape with unmanaged copies, each at its owning copy
+    assert len(doc["diagnostics"]) == 11 and {d["code"] for d in doc["diagnostics"]} == {"adopt-configured"}
+    assert all(d["line"] > 0 and d["path"] != "contractc.yaml" for d in doc["diagnostics"])
 
 
 @pytest.mark.parametrize("accept", [(), ("--accept-drift",)])
