@@ -311,9 +311,10 @@ def _refuse_adopted(groups: list[Group], accept_drift: bool, resolve: tuple[str,
                 1,
                 1,
                 "adopt-configured",
-                f"{option}: the plugin is already adopted; the drift the first adopt left is in regions build has not filled",
-                "take the contract's bytes with `contractc build --force`, or carry each difference into the contract "
-                "and run `contractc build` (`contractc check` shows each diff)",
+                f"{option}: the plugin is already adopted; adopt does not rewrite the drifted copies it left "
+                "(each in a region build has not filled, or indented where no region can be)",
+                "take the contract's bytes for the regions with `contractc build --force`, fix an indented copy by hand, "
+                "or carry each difference into the contract and run `contractc build` (`contractc check` shows each diff)",
             )
         )
     if problems:
