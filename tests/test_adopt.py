@@ -339,3 +339,14 @@ def test_an_adopted_plugin_refuses_what_adopt_cannot_do_safely_and_changes_nothi
     assert snapshot(plugin) == added
     assert next((plugin / "contracts").glob("*.md")).read_bytes() == contract
     assert {k: v for k, v in snapshot(plugin).items() if "new-" not in k} == before
+
+
+def test_a_drifted_copy_check_cannot_see_is_not_promised_a_report(tmp_path, run_cli):
+    block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
+    quoted = "# C\n\n> hand over:\n>\n" + "".join(f"> {line}\n" for line in block.replace("          # when it was sent", "").splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": quoted})
+    run = run_cli("adopt", str(tmp_path), "--accept-drift")
+    assert run.code == 0, run.err
+    assert "agents/c.md:6: ping:" in run.out
+    assert "check cannot see it (a fence in a quote or more than three spaces in): fix it by hand" in run.out
+    assert "check reports it (drift-restatement)" not in run.out

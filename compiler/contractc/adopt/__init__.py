@@ -30,6 +30,7 @@ The plan is computed in full before anything is written:
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import os
 from pathlib import Path, PurePosixPath
@@ -197,6 +198,18 @@ def plan_adoption(
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
+    # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
+    # three spaces in, not in a quote): where it does not, the plan says so rather than promise a report
+    seen = {(d.path, d.line) for d, _ in found}
+    plan.kept = [
+        dataclasses.replace(k, why=k.why.replace(
+            "check reports it (drift-restatement) until you fix it by hand",
+            "check cannot see it (a fence in a quote or more than three spaces in): fix it by hand",
+        ))
+        if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen
+        else k
+        for k in plan.kept
+    ]
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
     unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
