@@ -298,10 +298,12 @@ def test_format_github_annotates_each_copy_that_changes_and_bad_input_stays_loca
 
 
 @pytest.mark.parametrize("accept", [(), ("--accept-drift",)])
-def test_an_indented_drifted_copy_is_never_allowed_and_check_reports_it_located(tmp_path, run_cli, accept):
+@pytest.mark.parametrize("prefix", ["  ", "> "], ids=["list item", "quote"])
+def test_an_indented_drifted_copy_is_never_allowed_and_check_reports_it_located(tmp_path, run_cli, accept, prefix):
     block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
     drifted = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
-    listed = "# C\n\n- hand over:\n\n" + "".join(f"  {line}\n" for line in drifted.splitlines())
+    lead = "- hand over:\n\n" if prefix == "  " else "> hand over:\n>\n"
+    listed = "# C\n\n" + lead + "".join(f"{prefix}{line}\n" for line in drifted.splitlines())
     write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": listed})
     before = (tmp_path / "agents/c.md").read_bytes()
     run = run_cli("adopt", str(tmp_path), "--write", *accept)
@@ -343,10 +345,11 @@ def test_an_adopted_plugin_refuses_what_adopt_cannot_do_safely_and_changes_nothi
 
 def test_a_drifted_copy_check_cannot_see_is_not_promised_a_report(tmp_path, run_cli):
     block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
-    quoted = "# C\n\n> hand over:\n>\n" + "".join(f"> {line}\n" for line in block.replace("          # when it was sent", "").splitlines())
+    # a fence six spaces in (a list item in a list item): check's finder reads fences at most three spaces in
+    quoted = "# C\n\n- a:\n   - b:\n\n" + "".join(f"      {line}\n" for line in block.replace("          # when it was sent", "").splitlines())
     write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": quoted})
     run = run_cli("adopt", str(tmp_path), "--accept-drift")
     assert run.code == 0, run.err
-    assert "agents/c.md:6: ping:" in run.out
-    assert "check cannot see it (a fence in a quote or more than three spaces in): fix it by hand" in run.out
+    assert "agents/c.md:7: ping:" in run.out
+    assert "check cannot see it (a fence more than three spaces in): fix it by hand" in run.out
     assert "check reports it (drift-restatement)" not in run.out

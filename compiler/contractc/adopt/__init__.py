@@ -199,12 +199,12 @@ def plan_adoption(
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
     # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
-    # three spaces in, not in a quote): where it does not, the plan says so rather than promise a report
+    # three spaces in, or in a quote): where it does not, the plan says so rather than promise a report
     seen = {(d.path, d.line) for d, _ in found}
     plan.kept = [
         dataclasses.replace(k, why=k.why.replace(
             "check reports it (drift-restatement) until you fix it by hand",
-            "check cannot see it (a fence in a quote or more than three spaces in): fix it by hand",
+            "check cannot see it (a fence more than three spaces in): fix it by hand",
         ))
         if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen
         else k
