@@ -292,4 +292,64 @@ def test_format_github_annotates_each_copy_that_changes_and_bad_input_stays_loca
     assert refused.code == 2
     doc = json.loads(refused.out)
     _report_schema().validate(doc)
-    assert [d["code"] for d in doc["diagnostics"]] == ["adopt-configured"]
+    # one refusal per shape with unmanaged copies, each at its owning copy
+    assert len(doc["diagnostics"]) == 11 and {d["code"] for d in doc["diagnostics"]} == {"adopt-configured"}
+    assert all(d["line"] > 0 and d["path"] != "contractc.yaml" for d in doc["diagnostics"])
+
+
+@pytest.mark.parametrize("accept", [(), ("--accept-drift",)])
+@pytest.mark.parametrize("prefix", ["  ", "> "], ids=["list item", "quote"])
+def test_an_indented_drifted_copy_is_never_allowed_and_check_reports_it_located(tmp_path, run_cli, accept, prefix):
+    block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
+    drifted = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
+    lead = "- hand over:\n\n" if prefix == "  " else "> hand over:\n>\n"
+    listed = "# C\n\n" + lead + "".join(f"{prefix}{line}\n" for line in drifted.splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": listed})
+    before = (tmp_path / "agents/c.md").read_bytes()
+    run = run_cli("adopt", str(tmp_path), "--write", *accept)
+    assert run.code == 0, run.err
+    assert "agents/c.md:6: ping: the notation of at differs from the owner's; left as it is" in run.out
+    assert "check reports it (drift-restatement)" in run.out
+    assert "allowed in contractc.yaml" not in run.out  # the drift goes on no allow-list, --accept-drift or not
+    assert "allow_restatements" not in (tmp_path / "contractc.yaml").read_text()
+    assert (tmp_path / "agents/c.md").read_bytes() == before
+    check = run_cli("check", "--root", str(tmp_path), "--no-cache")
+    assert check.code == 1
+    assert "agents/c.md:5:3: error[drift-restatement]: unmanaged copy of ping, different from the contract" in check.out
+    assert "a region starts at column 1: move lines 5-9 out of the list item or quote" in check.out
+
+
+def test_an_adopted_plugin_refuses_what_adopt_cannot_do_safely_and_changes_nothing(plugin, run_cli):
+    assert run_cli("adopt", str(plugin), "--write").code == 0  # drift left unresolved
+    contract = next((plugin / "contracts").glob("*.md")).read_bytes()
+    before = snapshot(plugin)
+    again = run_cli("adopt", str(plugin), "--write")
+    assert again.code == 0 and "nothing to adopt" in again.out  # idempotent
+    for option in (("--accept-drift",), ("--resolve", "x=agents/a.md:1")):
+        run = run_cli("adopt", str(plugin), "--write", *option)
+        assert run.code == 2
+        assert f"contractc.yaml:1:1: error[adopt-configured]: {option[0]}" in run.err
+        assert "contractc build --force" in run.err
+    # a new pasted copy of a new shape: refused at its owning copy, the contract untouched
+    block = "```yaml\nfresh_note:\n  text: string\n  level: low | high\n```\n"
+    for name in ("new-one", "new-two"):
+        (plugin / f"agents/{name}.md").write_text(f"# {name}\n\n{block}")
+    added = snapshot(plugin)
+    run = run_cli("adopt", str(plugin), "--write")
+    assert run.code == 2
+    assert re.search(r"agents/new-(one|two)\.md:4:1: error\[adopt-configured\]: shape fresh_note has 2 unmanaged copies", run.err)
+    assert snapshot(plugin) == added
+    assert next((plugin / "contracts").glob("*.md")).read_bytes() == contract
+    assert {k: v for k, v in snapshot(plugin).items() if "new-" not in k} == before
+
+
+def test_a_drifted_copy_check_cannot_see_is_not_promised_a_report(tmp_path, run_cli):
+    block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
+    # a fence six spaces in (a list item in a list item): check's finder reads fences at most three spaces in
+    quoted = "# C\n\n- a:\n   - b:\n\n" + "".join(f"      {line}\n" for line in block.replace("          # when it was sent", "").splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": quoted})
+    run = run_cli("adopt", str(tmp_path), "--accept-drift")
+    assert run.code == 0, run.err
+    assert "agents/c.md:7: ping:" in run.out
+    assert "check cannot see it (a fence more than three spaces in): fix it by hand" in run.out
+    assert "check reports it (drift-restatement)" not in run.out

@@ -18,15 +18,19 @@ The plan is computed in full before anything is written:
    snippets ``build`` would write are added, so that right after ``adopt
    --write`` ``check`` is clean but for the drift left unresolved;
 5. a block ``check`` would still call a restatement and that is not a drifted
-   copy (a worked example, a copy indented under a list item) is listed under
+   copy (a worked example, an identical copy or an instance indented under a
+   list item) is listed under
    ``allow_restatements`` with the reason and shown with its diff in the plan;
-   a drifted copy left unresolved never is.
+   a drifted copy left unresolved never is, nor an indented drifted copy (a
+   region starts at column 1, so adopt cannot rewrite it even with
+   ``--accept-drift``): check reports it as a ``drift-restatement``.
 
 ``--write`` applies every change through the output writer, all-or-nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import os
 from pathlib import Path, PurePosixPath
@@ -71,21 +75,12 @@ def plan_adoption(
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
-    groups, resolved = resolve_groups([g for g in result.groups if len(g.copies) > 1 and g.id not in left], resolve)
+    candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
+    if (root / CONFIG_NAME).exists():
+        _refuse_adopted(candidates, accept_drift, resolve)
+    groups, resolved = resolve_groups(candidates, resolve)
     if not groups:
         return Plan("", scan=result)
-    if (root / CONFIG_NAME).exists():
-        raise ContractcError(
-            Diagnostic(
-                CONFIG_NAME,
-                0,
-                0,
-                "adopt-configured",
-                f"{len(groups)} shapes have unmanaged copies, but the plugin already has a {CONFIG_NAME}",
-                "adopt writes a new contract and configuration; put these copies in managed regions by hand "
-                "(`contractc check` names each with the region markers to use)",
-            )
-        )
     slug = _contract_name(root, name)
     contract_path = f"contracts/{slug}.md"
     if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
@@ -135,10 +130,12 @@ def plan_adoption(
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
             undecided = member.label == "drifted" and not accepted
-            if undecided and unit.block.col > 1:
+            if member.label == "drifted" and unit.block.col > 1:
+                # never allowed, whatever --accept-drift says: check reports it as a restatement (drift-restatement)
                 why = (
-                    f"{member.reason}; left as it is: indented (inside a list item or quote), it cannot be a region, and "
-                    "check reports it only if it finds it a restatement: fix it by hand, or move it to column 1 and wrap it"
+                    f"{member.reason}; left as it is{', not rewritten' if accepted else ''}: indented (inside a list item "
+                    "or quote), it cannot be a region, and check reports it (drift-restatement) until you fix it by hand, "
+                    "or move it to column 1 and wrap it in a region"
                 )
                 plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
                 continue
@@ -201,6 +198,18 @@ def plan_adoption(
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
+    # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
+    # three spaces in, or in a quote): where it does not, the plan says so rather than promise a report
+    seen = {(d.path, d.line) for d, _ in found}
+    plan.kept = [
+        dataclasses.replace(k, why=k.why.replace(
+            "check reports it (drift-restatement) until you fix it by hand",
+            "check cannot see it (a fence more than three spaces in): fix it by hand",
+        ))
+        if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen
+        else k
+        for k in plan.kept
+    ]
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
     unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
@@ -284,6 +293,43 @@ def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
             guard_paths(root, one)
         except ContractcError as exc:
             problems.extend(exc.diagnostics)
+    if problems:
+        raise ContractcError(problems)
+
+
+def _refuse_adopted(groups: list[Group], accept_drift: bool, resolve: tuple[str, ...]) -> None:
+    """On a plugin already adopted (it has a configuration), what adopt cannot do safely is a located refusal (exit 2).
+
+    Adopt never rewrites a contract it did not just write: a shape with new unmanaged copies is refused at its
+    owning copy, and ``--accept-drift`` or ``--resolve`` (the drift left by the first run sits in regions
+    ``build`` has not filled) is refused with the command that decides it instead."""
+    problems = [
+        Diagnostic(
+            g.owner.block.path,
+            g.owner.line,
+            g.owner.block.col,
+            "adopt-configured",
+            f"shape {g.id} has {len(g.copies)} unmanaged copies, but the plugin is already adopted ({CONFIG_NAME}): "
+            "adopt never adds to or rewrites an existing contract",
+            "add the shape to your contract by hand and wrap each copy in a managed region "
+            "(`contractc check` names each with the region markers to use)",
+        )
+        for g in groups
+    ]
+    if not problems and (accept_drift or resolve):
+        option = "--accept-drift" if accept_drift else f"--resolve {resolve[0]}"
+        problems.append(
+            Diagnostic(
+                CONFIG_NAME,
+                1,
+                1,
+                "adopt-configured",
+                f"{option}: the plugin is already adopted; adopt does not rewrite the drifted copies it left "
+                "(each in a region build has not filled, or indented where no region can be)",
+                "take the contract's bytes for the regions with `contractc build --force`, fix an indented copy by hand, "
+                "or carry each difference into the contract and run `contractc build` (`contractc check` shows each diff)",
+            )
+        )
     if problems:
         raise ContractcError(problems)
 

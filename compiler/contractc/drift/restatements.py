@@ -4,7 +4,7 @@ A second prose copy is how contracts drift, so ``check`` looks for one in every
 target file, outside its regions: a fenced block whose first key is a data
 shape's key, or a fenced block whose lines mostly repeat a text shape's
 template.  Target files are scanned as bytes for fence lines (CommonMark's
-rule: up to three spaces, three or more backticks or tildes, closed by the
+rule: up to three spaces, or quote markers (``> ``), then three or more backticks or tildes, closed by the
 same character at least as long); nothing is parsed as Markdown.
 
 A filled-in example of a data shape is not a restatement when ``scan`` would
@@ -33,6 +33,9 @@ from contractc.output.outputs import Change, Output
 _FENCE = rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)"
 _KEY = r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)"
 _YAML_INFO = {"", "yaml", "yml"}
+# A fence inside a quote (``> ```yaml``, a quote in a list item): the quote markers before it, each after at most
+# three spaces. A region starts at column 1, so such a copy can only be a restatement, and check must see it.
+_QUOTE = re.compile(rb"(?: {0,3}> ?)+ {0,3}")
 _PLACEHOLDER = re.compile(r"<[^<>]*>")
 # A block restates a template when this share of its lines are template lines and
 # it covers this share of the template: tolerant of a renamed placeholder, not of a mention.
@@ -207,7 +210,7 @@ def _normal(line: str) -> str:
 
 
 def _fences(data: bytes) -> list[tuple[re.Match, int]]:
-    """Fence lines as (match, column): a run of 3+ backticks or tildes after at most three spaces."""
+    """Fence lines as (match, column): a run of 3+ backticks or tildes after at most three spaces, or after quote markers."""
     fences = []
     fence = re.compile(_FENCE)
     for char, run in ((b"`", b"```"), (b"~", b"~~~")):
@@ -226,7 +229,7 @@ def _fences(data: bytes) -> list[tuple[re.Match, int]]:
             indent = data[begin:at]
             if begin == 0 and indent.startswith(b"\xef\xbb\xbf"):
                 indent = indent[3:]
-            if len(indent) <= 3 and not indent.strip(b" "):
+            if (len(indent) <= 3 and not indent.strip(b" ")) or (b">" in indent and _QUOTE.fullmatch(indent)):
                 fences.append((found, len(indent) + 1))
             at = data.find(char, found.end())
     return sorted(fences, key=lambda f: f[0].start())
@@ -258,13 +261,24 @@ def _blocks(data: bytes, managed: list[tuple[int, int]] = ()) -> Iterator[_Block
             i = close + 1 if close is not None else len(fences)
             continue
         body_end = fences[close][0].start() - (fences[close][1] - 1) if close is not None else len(data)
-        text = _dedent(data[body_start:body_end].decode("utf-8", "replace"), col - 1)
+        body = data[body_start:body_end].decode("utf-8", "replace")
+        prefix = data[start : opening.start()]
+        text = _unquote(body, prefix.decode("utf-8", "replace")) if b">" in prefix else _dedent(body, col - 1)
         lines = tuple(_normal(line) for line in text.splitlines() if line.strip())
         first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
         info = opening["info"].decode("utf-8", "replace").strip().split(" ")[0].lower()
         end = _line_end(data, fences[close][0].end()) if close is not None else len(data)
         yield _Block(start, end, col, info, lines, first, text, opening["info"].decode("utf-8", "replace").strip())
         i = close + 1 if close is not None else len(fences)
+
+
+def _unquote(text: str, prefix: str) -> str:
+    """A fenced block's content inside a quote: each line's quote prefix (``> `` as the opening fence has it) removed."""
+    bare = prefix.rstrip()
+    return "".join(
+        line[len(prefix) :] if line.startswith(prefix) else line[len(bare) :].lstrip(" ") if line.startswith(bare) else line
+        for line in text.splitlines(keepends=True)
+    )
 
 
 def _dedent(text: str, indent: int) -> str:
@@ -378,8 +392,14 @@ def _diagnostic(
     marker = f"<!-- contractc:begin shape={shape.id} -->"
     same = held == source or held == source + b"\n"
     verdict = "identical to the contract" if same else "different from the contract"
+    wrap = f"a line `{marker}` above and a line `<!-- contractc:end -->` below"
     hint = (
-        f"wrap lines {line}-{last} in a managed region: a line `{marker}` above and a line `<!-- contractc:end -->` below"
+        (
+            f"wrap lines {line}-{last} in a managed region: {wrap}"
+            if col <= 1
+            # a region's markers start at column 1: an indented block (a list item, a quote) cannot be one as it stands
+            else f"a region starts at column 1: move lines {line}-{last} out of the list item or quote to column 1 and wrap them in a managed region ({wrap})"
+        )
         + ("; build then stamps it" if same else "; build will refuse until you carry the difference into the contract or accept the contract's bytes with --force")
         + "; or, if the copy is on purpose, allow exactly these bytes: add "
         + f"`- {{path: {json.dumps(_glob_literal(target.path))}, shape: {shape.id}, sha256: {hashlib.sha256(held).hexdigest()}}}`"
