@@ -138,15 +138,17 @@ def _plugin(p: int) -> Callable[[Report], float | None]:
     return measure
 
 
-# The headline: `check --no-cache`, what a CI job without a restored cache pays (issue 16).
+# The headline: `check --no-cache`, what a CI job without a restored cache pays, held to the speed
+# budget issue 23 gives for simpler code (one implementation of each job).
 COLD_TARGETS = [
-    Target("`check --no-cache`, N = 1000 / `cog --check`", "<= 0.65", _ratio(1000, COLD, COG), lambda v: v <= 0.65),
+    Target("`check --no-cache`, N = 1000 / `cog --check`", "<= 0.6", _ratio(1000, COLD, COG), lambda v: v <= 0.6),
     Target("`check --no-cache`, N = 1000 / floor", "<= 4.5", _ratio(1000, COLD, FLOOR), lambda v: v <= 4.5),
-    Target("`check --no-cache`, N = 5000 / `cog --check`", "<= 0.35", _ratio(5000, COLD, COG), lambda v: v <= 0.35),
+    Target("`check --no-cache`, N = 5000 / `cog --check`", "<= 0.25", _ratio(5000, COLD, COG), lambda v: v <= 0.25),
     Target("`check --no-cache` per-target slope (N 1000 -> 5000) / floor's slope", "<= 2.0", _cold_slope, lambda v: v <= 2.0),
     Target("`check --no-cache` peak RSS N = 5000 / N = 100", "<= 1.3", _cold_rss, lambda v: v <= 1.3),
-    Target("`mkdocs build` with the plugin / without, P = 100", "<= 1.05", _plugin(100), lambda v: v <= 1.05),
-    Target("`mkdocs build` with the plugin / without, P = 500", "<= 1.05", _plugin(500), lambda v: v <= 1.05),
+    Target("`mkdocs build` with the plugin / without, P = 100", "<= 1.10", _plugin(100), lambda v: v <= 1.10),
+    Target("`mkdocs build` with the plugin / without, P = 500", "<= 1.10", _plugin(500), lambda v: v <= 1.10),
+    Target("`--help` / `python -c pass`", "<= 5.0", _startup, lambda v: v <= 5.0),
 ]
 
 
@@ -220,8 +222,9 @@ def render(r: Report) -> str:
         "## Without the cache: what a CI job pays",
         "",
         "`check --no-cache` compiles everything, as a fresh checkout (a CI job without a",
-        'restored `.contractc/`) does. Paired ratios from this one run (lower is better). "not',
-        'available" means the feature the row measures is not in the checked-out code.',
+        'restored `.contractc/`) does, held to the speed budget of issue 23. Paired ratios from',
+        'this one run (lower is better). "not available" means the feature the row measures is',
+        "not in the checked-out code, or was not run (see the sizes above).",
         "",
         *_table(COLD_TARGETS, r),
         "",
