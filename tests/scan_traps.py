@@ -233,3 +233,91 @@ def write_history(root: Path) -> Path:
         script.chmod(0o755)
     git(root, "config", "core.fsmonitor", str(hooks / "fsmonitor-watchman"))
     return root
+
+
+# -- second round (issue 24, measured misses and false errors): one small tree per trap ---------------------------
+
+MIGRATION_DB = (
+    "## Migration plan: [Service]\n\n**Target:** [store name]\n**Kept:** [what stays as it is]\n**Moved:** [tables to copy]\n"
+    "**Order:** copy rows first, then switch reads\n**Check:** row counts match\n"
+)
+MIGRATION_QUEUE = (
+    "## Migration plan: [Service]\n\n**Target:** [store name]\n**Kept:** [what stays as it is]\n**Moved:** [topics to add]\n"
+    "**Order:** [when consumers switch]\n**Check:** [lag bound]\n"
+)
+"""Two skills' plans, one per kind of store: one title, most lines their own. No file defines the shape."""
+SCOUT = "## SCOUT REPORT\n\n**Area:** <where it looked>\n**Finding:** <what it saw>\n**Confidence:** <low | high>\n"
+SCOUT_QUOTED = "## SCOUT REPORT\n\n**Area:** <region searched>\n**Finding:** <observation>\n"
+"""The scout's return, and a stale quotation of it in a page that says the scout returns it."""
+DIGEST = "## Weekly digest\n\n### Shipped\n- <one-line item>\n- <one-line item>\n- <one-line item>\n\n### Blocked\n- <item and why>\n"
+DIGEST_SHORT = "## Weekly digest\n\n### Shipped\n- <one-line item>\n\n### Blocked\n- <item and why>\n"
+"""One digest in a skill and its reference page: the list line stated three times or once."""
+IDEA = "Idea: <short name>\nOrigin: sibling-brainstorm\nNeed: <who asks for it>\nProof: <what was observed, one line>\nCost: <small | large>\n"
+IDEA_GATE = "Idea: <short name>\nOrigin: manual | scheduled | sibling-brainstorm\nNeed: <who asks for it>\nProof: <observation>\nCost: <small | large>\n"
+"""The gate's idea block (its history is newest), and the same block pasted in three sibling plugins, one edited."""
+PROBE_LOOP = "Probe: <derived from the alert>\nLevel: 2\nSource: watch\n"
+PROBE = (
+    "Probe: <name>\nLevel: <1|2|3>\nSource: watch | pager | manual\nOrigin: own | external\nReason: <summary>\n"
+    "Runs: <R-1, R-2> (or \"none\")\nHost: <host name>\nLog: <file> (optional)\n"
+)
+"""A loop skill's filled probe, its batch form, and the checker agent's input: batch form and input all but one line alike."""
+SETTINGS_EN = (
+    '{\n  "queue": {\n    "size": "integer",\n    "retry": "boolean",\n    "backoff": "string"\n  },\n'
+    '  "notify": {\n    "channel": "string",\n    "quiet": "boolean"\n  }\n}\n'
+)
+SETTINGS_STALE = '{\n  "queue": {\n    "size": "integer",\n    "retry": "boolean"\n  },\n  "notify": {\n    "channel": "string"\n  }\n}\n'
+"""A settings page's JSON and its translations: keys are never translated, so a lost key is a stale translation."""
+
+
+RUNBOOK = "# [Runbook title]\n\n## Trigger\n[What alert starts it]\n\n## Steps\n[Numbered actions]\n\n## Rollback\n[How to undo]\n"
+RUNBOOK_BARE = "# [Runbook title]\n\n## Trigger\n\n## Steps\n\n## Rollback\n"
+"""A skill's runbook template and a guide's copy of it that lost the text under every heading."""
+SIGNOFF = "Signed-off-by: <reviewer name>\nSigned-off-by: <reviewer address>\n"
+SIGNED_MESSAGE = (
+    "fix: retry the upload\n\nWritten with a helper tool.\n\nSent from the desk bot\nSigned-off-by: Desk Bot <bot@desk.example>\n"
+)
+"""A skill's trailer template, and a guide's filled commit message whose address sits in angle brackets."""
+
+
+def second_round() -> dict[str, dict[str, str]]:
+    """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
+    return {
+        "low-share": {
+            "skills/db-move/SKILL.md": front("db-move") + "Show the plan:\n\n" + fence(MIGRATION_DB),
+            "skills/queue-move/SKILL.md": front("queue-move") + "Show the plan:\n\n" + fence(MIGRATION_QUEUE),
+        },
+        "quoted-return": {
+            "agents/scout.md": front("scout") + "Report with:\n\n" + fence(SCOUT),
+            "docs/flow.md": "# Flow\n\nThe scout returns:\n\n" + fence(SCOUT_QUOTED),
+        },
+        "list-line": {
+            "skills/digest/SKILL.md": front("digest") + "Write:\n\n" + fence(DIGEST),
+            "skills/digest/reference.md": "# Digest reference\n\nThe digest:\n\n" + fence(DIGEST_SHORT),
+        },
+        "peers": {
+            "agents/gate.md": front("gate") + "Ideas arrive in the following format:\n\n" + fence(IDEA_GATE),
+            "plugins/shop/skills/brainstorm/SKILL.md": front("brainstorm") + "Emit:\n\n" + fence(IDEA),
+            "plugins/farm/skills/brainstorm/SKILL.md": front("brainstorm") + "Emit:\n\n" + fence(IDEA),
+            "plugins/gym/skills/brainstorm/SKILL.md": front("brainstorm") + "Emit:\n\n"
+            + fence(IDEA.replace("<what was observed, one line>", "<what was measured, one line>")),
+        },
+        "twins": {
+            "skills/watch/SKILL.md": front("watch") + "Raise one:\n\n" + fence(PROBE_LOOP)
+            + "\nPass them as blocks:\n\n" + fence(PROBE),
+            "agents/checker.md": front("checker") + "## Input\n\nYou receive:\n\n"
+            + fence(PROBE.replace('(or "none")', '(or "none" when no run is cited)')),
+        },
+        "emptied": {
+            "skills/runbook/SKILL.md": front("runbook") + "Write each runbook as:\n\n" + fence(RUNBOOK, "markdown"),
+            "docs/guide.md": "# Guide\n\nUse this template:\n\n" + fence(RUNBOOK_BARE, "markdown"),
+        },
+        "address": {
+            "skills/sign/SKILL.md": front("sign") + "Add the trailers:\n\n" + fence(SIGNOFF),
+            "docs/commits.md": "# Commits\n\n**Input message**:\n" + fence(SIGNED_MESSAGE),
+        },
+        "translation": {
+            "docs/settings.md": "# Settings\n\n" + fence(SETTINGS_EN, "json"),
+            "docs/de-DE/settings.md": "# Einstellungen\n\n" + fence(SETTINGS_STALE, "json"),
+            "docs/fr-FR/settings.md": "# Réglages\n\n" + fence(SETTINGS_EN, "json"),
+        },
+    }

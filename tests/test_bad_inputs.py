@@ -483,11 +483,10 @@ def test_reliability_page_states_the_corpus_size() -> None:
     assert f"{len(PARAMS)} bad inputs" in page and f"{hostile} of them hostile" in page
 
 
-def test_scan_and_adopt_skip_alias_bombs_and_deep_nesting_in_a_plugin(tmp_path, capsys):
-    """scan reads every Markdown file of a plugin: a block it cannot walk safely is no shape, not a hang."""
+def test_scan_and_adopt_skip_alias_bombs_in_a_plugin(tmp_path, capsys):
+    """scan reads every Markdown file of a plugin: a block with aliases is no shape, not a hang."""
     root = tmp_path / "plugin"
     (root / "agents").mkdir(parents=True)
-    (root / "agents/a.md").write_text("# A\n\n```yaml\nbrief:\n  x: " + DEEP_FLOW + "\n```\n")
     (root / "agents/b.md").write_text("# B\n\n```yaml\n" + BOMB + "```\n")
     (root / "agents/c.md").write_text(f"---\nx: {HUGE_INT}\n---\n# C\n\n```yaml\nn: {HUGE_INT}\n```\n")
     before = tree_state(tmp_path)
@@ -495,6 +494,21 @@ def test_scan_and_adopt_skip_alias_bombs_and_deep_nesting_in_a_plugin(tmp_path, 
         assert main([command, str(root)]) == 0
         said = capsys.readouterr()
         assert "Traceback" not in said.out + said.err
+    assert tree_state(tmp_path) == before
+
+
+def test_scan_and_adopt_refuse_a_block_nested_too_deep_with_its_location(tmp_path, capsys):
+    """A block nested past the YAML limit is a located exit 2 that names --exclude, never skipped unsaid."""
+    root = tmp_path / "plugin"
+    (root / "agents").mkdir(parents=True)
+    (root / "agents/a.md").write_text("# A\n\n```yaml\nbrief:\n  x: " + DEEP_FLOW + "\n```\n")
+    before = tree_state(tmp_path)
+    for command in ("scan", "adopt"):
+        assert main([command, str(root)]) == 2
+        said = capsys.readouterr()
+        assert "agents/a.md:3:1: error[scan-too-deep]: this fenced block nests deeper than 64 levels" in said.err
+        assert "--exclude agents/a.md" in said.err and "Traceback" not in said.out + said.err
+    assert main(["scan", str(root), "--exclude", "agents/a.md"]) == 0
     assert tree_state(tmp_path) == before
 
 

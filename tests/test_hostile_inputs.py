@@ -139,13 +139,17 @@ def test_validate_evidence_escapes_control_characters_of_the_return(tmp_path, ru
 # --- crashes that are now located exit 2s
 
 
-def test_a_json_block_nested_100000_deep_is_no_shape_not_a_crash(tmp_path, run_cli):
+@pytest.mark.parametrize("depth", [65, 100_000])
+def test_a_json_block_nested_too_deep_is_a_located_exit_2_not_a_crash(tmp_path, run_cli, depth):
     plugin = write_plugin(tmp_path / "plugin")
-    (plugin / "agents/deep.md").write_text("# Deep\n\n```json\n" + "[" * 100_000 + "]" * 100_000 + "\n```\n")
+    (plugin / "agents/deep.md").write_text("# Deep\n\n```json\n" + "[" * depth + "]" * depth + "\n```\n")
+    before = tree_state(plugin)
     for command in ("scan", "adopt"):
         result = run_cli(command, str(plugin))
-        assert result.code in (0, 1), result.err
+        assert result.code == 2, result.err
+        assert "agents/deep.md:3:1: error[scan-too-deep]: " in result.err
         assert "internal error" not in result.err
+    assert tree_state(plugin) == before
 
 
 def test_adopt_with_contracts_as_a_file_is_a_located_error(tmp_path, run_cli):

@@ -119,7 +119,7 @@ def test_owner_glob_overrides_the_rule_and_says_so(plugin, run_cli):
     groups = {g.id: g for g in scan_plugin(plugin, owners=("agents/source-scout.md",)).groups}
     findings = groups["survey_findings"]
     assert findings.owner.block.path == "agents/source-scout.md"
-    assert "--owner" in findings.owner_rule
+    assert "--owner" in findings.owner_reason
     assert sorted(u.block.path for u in findings.divergent) == ["agents/survey-orchestrator.md", "agents/term-harvester.md"]
     run = run_cli("scan", "-v", str(plugin), "--owner", "agents/source-scout.md")
     assert "owns it because it matches --owner agents/source-scout.md" in run.out

@@ -117,3 +117,21 @@ def test_an_explicit_regex_with_no_word_of_its_check_is_refused(tmp_path, run_cl
     assert "contracts/c.checks.yaml:3:7: error[checks-file-invalid]" in result.err
     assert "holds no word of its check" in result.err
     assert _validate(run_cli, root, "anything at all").code == 2
+
+
+def test_a_clause_after_a_semicolon_inside_a_condition_is_refused_not_guessed(tmp_path, run_cli):
+    """"If `fail`, A; B": B may or may not be conditional, so the check is not mechanised (never a
+    limit that silently applies only under `fail`); after a full stop the condition has ended."""
+    contract = (
+        "# C\n\nIntro.\n\n## Ret\n\nProduced by `worker`; consumed by `boss`.\n\n```\nSTATUS: ok | fail\n<body>\n```\n\n"
+        "Receiver checks:\n\n1. The first line is `STATUS: ok` or `STATUS: fail`.\n"
+        "2. If `fail`, the return names a file; the whole return is at most 5 lines.\n"
+        "3. If `fail`, the return names a file. The whole return is at most 5 lines.\n"
+    )
+    root = write_tree(tmp_path, {"contractc.yaml": "contracts:\n  - path: contracts/c.md\n", "contracts/c.md": contract})
+    built = run_cli("build", "--root", str(root))
+    assert "Ret check 2 is not mechanised: not read: “the whole return is at most 5 lines.”" in built.out
+    assert "check 3 is not mechanised" not in built.out
+    result = _validate(run_cli, root, "STATUS: ok\n1\n2\n3\n4\n5\n6\n7\n", "--format", "json")
+    assert result.code == 1
+    assert json.loads(result.out)["unmechanised"] == [2]

@@ -169,7 +169,7 @@ def plan_adoption(
                         f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
                         "and check reports it where a key, heading or label line differs from the shape's"
                     )
-                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
+                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, member.against or group.owner)))
                 else:
                     plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
                 continue

@@ -98,9 +98,14 @@ def scan_plugin(
             skip = f"save the file as UTF-8, or leave it out with --exclude {shlex.quote(path)}"
             problems.extend(d._replace(hint=skip) if d.code == "not-utf8" else d for d in exc.diagnostics)
             continue
+        try:
+            found = file_units(src)
+        except ContractcError as exc:  # a block too deep to read: say where, and how to leave it out
+            problems.extend(exc.diagnostics)
+            continue
         data[path] = raw
         managed = _managed(path, raw)
-        units.extend(u for u in file_units(src) if not any(lo <= u.block.start < hi for lo, hi in managed))
+        units.extend(u for u in found if not any(lo <= u.block.start < hi for lo, hi in managed))
         if is_dispatcher(path, raw):
             dispatchers.add(path)
     if problems:

@@ -29,15 +29,18 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
 from contractc.load.slug import slugify
+from contractc.load.yaml_safe import MAX_DEPTH
 from contractc.load.source import SourceFile
 from contractc.load.worked import Scalar as _Scalar
 from contractc.load.worked import example_reason
 from contractc.load.worked import is_notation as _is_notation
+from contractc.report.diagnostics import ContractcError, Diagnostic
 
 Kind = Literal["yaml", "json", "template"]
 
@@ -48,8 +51,8 @@ _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 # Placeholders in every common style; `<!-- comment -->` and `</tag>` are not ones, nor `[ ]`/`[x]` checkboxes
 # or `[text](link)`; a lone `<tag>` line is a tag when its `</tag>` follows (see _placeholders).
-PLACEHOLDER = re.compile(
-    r"\{\{[^{}\n]+\}\}|\{[^{}\n]+\}|<(?![!/])[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
+PLACEHOLDER = re.compile(  # `<a@b.c>` and `<https://…>` are addresses (CommonMark autolinks), not placeholders
+    r"\{\{[^{}\n]+\}\}|\{[^{}\n]+\}|<(?![!/])(?![\w.+-]+@[\w-]+\.[\w.-]+>)(?!https?://)[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
 )
 _TAG_LINE = re.compile(r"^\s*</?(?P<tag>[A-Za-z_][\w-]*)>\s*$")
 _LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
@@ -132,14 +135,30 @@ def file_units(src: SourceFile) -> list[Unit]:
     tokens = _block_parser().parse(src.text)
     headings: list[tuple[int, int, str]] = []  # (line, level, title)
     units: list[Unit] = []
+    deep: list[Diagnostic] = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map:
             headings.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
         if tok.type != "fence" or tok.map is None:
             continue
         start, end = tok.map
-        units.extend(_units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
+        try:
+            units.extend(_units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
+        except _TooDeep:
+            deep.append(
+                Diagnostic(
+                    src.path, start + 1, 1, "scan-too-deep",
+                    f"this fenced block nests deeper than {MAX_DEPTH} levels: scan cannot read it safely, so it read nothing of the plugin",
+                    f"leave the file out with --exclude {shlex.quote(src.path)}, or flatten the block",
+                )
+            )  # fmt: skip
+    if deep:
+        raise ContractcError(deep)
     return units
+
+
+class _TooDeep(Exception):
+    """A block nested deeper than MAX_DEPTH: no pasted shape is, and walking it is unbounded."""
 
 
 def _stage(headings: list[tuple[int, int, str]]) -> str | None:
@@ -390,9 +409,11 @@ def _compose(content: str) -> Any:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         if _may_nest(content) and not _plain_enough(content, loader):
-            return None  # aliases or deep nesting: not a pasted shape, and unbounded to walk
+            return None  # aliases (a bomb, walked as a tree, never ends): not a pasted shape
         return yaml.compose(content, Loader=loader)
-    except (yaml.YAMLError, RecursionError):
+    except RecursionError:
+        raise _TooDeep from None
+    except yaml.YAMLError:
         return None
 
 
@@ -534,8 +555,6 @@ def _dedent(lines: list[str], column: int) -> str:
 
 def _may_nest(content: str) -> bool:
     """Whether ``content`` could hold an alias or nest past MAX_DEPTH: only then is its event stream read first."""
-    from contractc.load.yaml_safe import MAX_DEPTH
-
     if "&" in content or "*" in content or len(content) > 1 << 16:
         return True
     if content.count("[") + content.count("{") > MAX_DEPTH:
@@ -544,24 +563,28 @@ def _may_nest(content: str) -> bool:
 
 
 def _plain_enough(content: str, loader: Any) -> bool:
-    """False for a block with an alias or nested more than MAX_DEPTH levels (see load/yaml_safe.py),
-    decided from the event stream before any node is built: an alias bomb walked as a tree never ends."""
+    """False for a block with an alias, decided from the event stream before any node is built (an
+    alias bomb walked as a tree never ends); :class:`_TooDeep` for one nested more than MAX_DEPTH
+    levels (see load/yaml_safe.py)."""
     import yaml
-
-    from contractc.load.yaml_safe import MAX_DEPTH
 
     if len(content) > 1 << 20:
         return False
     depth = 0
-    for event in yaml.parse(content, Loader=loader):
-        if isinstance(event, yaml.AliasEvent):
-            return False
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
+    try:
+        for event in yaml.parse(content, Loader=loader):
+            if isinstance(event, yaml.AliasEvent):
                 return False
-        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _TooDeep
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError as exc:  # libyaml's scanner stops past its own limit before the events get deep
+        if "maximum nesting depth" in str(exc):
+            raise _TooDeep from None
+        raise
     return True
 
 
@@ -578,13 +601,19 @@ def _fields(value: Any) -> list[str]:
 def _json_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     try:
         doc = json.loads(content)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise _TooDeep from None
+    except ValueError:
         if not content.lstrip().startswith('"'):
             return []
         try:  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs often paste one
             doc = json.loads("{" + content.strip().rstrip(",") + "}")
-        except (ValueError, RecursionError):
+        except RecursionError:
+            raise _TooDeep from None
+        except ValueError:
             return []
+    if _depth(doc) > MAX_DEPTH:
+        raise _TooDeep
     if not isinstance(doc, dict) or not doc:
         return []
     values = [_Scalar(v) for v in _leaves(doc)]
@@ -647,3 +676,14 @@ def _leaves(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [leaf for v in value for leaf in _leaves(v)]
     return [value]
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` (parsed JSON) nests its lists and objects, counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest

@@ -72,14 +72,16 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
             unit = member.unit
             if member.divergent:
                 what = "drifted copy" if member.label == "drifted" else "instance"
+                against = member.against or owner
+                side = "its owning copy" if against is owner else "its identical peers, first"
                 d = _at(
                     unit,
                     "scan-divergent",
-                    f"{what} of {group.id} ({member.reason}) against its owning copy at {_where(owner)}",
-                    "make it agree with the owning copy, or run `contractc adopt` (`--owner GLOB` picks another owner)",
+                    f"{what} of {group.id} ({member.reason}) against {side} at {_where(against)}",
+                    f"make it agree with {side.removesuffix(', first')}, or run `contractc adopt` (`--owner GLOB` picks another owner)",
                 )
                 diagnostics.append(d)
-                attached[d] = _change(unit, owner)
+                attached[d] = _change(unit, against)
             elif verbose and unit is not owner and member.label != "example":
                 diagnostics.append(
                     _at(unit, "scan-member", f"{member.label} of {group.id}: {member.reason}", "", Severity.NOTE)

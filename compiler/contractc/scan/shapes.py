@@ -48,6 +48,12 @@ SAME_SHAPE = 0.5
 """The structure overlap (Jaccard of key paths, headings, labels) at or above which two candidates are one shape."""
 CONTAINED_PATHS = 4
 """A YAML or JSON structure of at least this many key paths, all of them in another's, is that shape (a copy that lost keys)."""
+TRANSLATED = 0.8
+"""The share of the smaller's key paths a translation's data block and its original's have in common to be one block."""
+LINE_SHARE = 0.5
+"""Below this share of lines (Jaccard of their distinct lines) in common with an owner that nothing but path order
+chose, a copy is an instance of its own: two blocks that differ in most lines prove no drift."""
+NO_MAJORITY = "no variant has a majority"
 NESTED_SHAPE = 0.8
 """The overlap at or above which a nested mapping is a copy of a shape stated elsewhere."""
 _FRONT_DISPATCH = re.compile(rb"^(?:role:\s*orchestrator|dispatches:)", re.MULTILINE)
@@ -55,6 +61,7 @@ _DECLARES = re.compile(
     r"(?i)produces? the following|the following (?:format|shape|structure|schema|template)|same (?:shape|format|structure) as"
     r"|canonical|single source of truth|is defined (?:here|as)|\bschema\b"
 )
+_QUOTES = re.compile(r"(?i)\b(?:returns|replies|responds)\b")
 _DEFINITION_DIRS = {"templates", "template", "references", "reference", "schemas", "schema"}
 _TYPE_WORDS = {
     "string", "str", "text", "integer", "int", "number", "float", "boolean", "bool", "null", "none", "list", "array",
@@ -73,6 +80,8 @@ class Member(NamedTuple):
     """A few words saying why it has its label (``same bytes as the owner``)."""
     divergent: bool = False
     """A drifted copy, or an instance that breaks the shape's structure: reported with its diff."""
+    against: Unit | None = None
+    """The copy its diff is taken against when that is not the owner (the identical peers it drifted from)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +99,6 @@ class Group:
     owner_reason: str
     """Which rule chose the owner, said the way the report prints it."""
     members: tuple[Member, ...] = ()
-
-    @property
-    def owner_rule(self) -> str:
-        return self.owner_reason
 
     @property
     def identical(self) -> tuple[Unit, ...]:
@@ -146,10 +151,15 @@ def group_units(
     index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     by_text: dict[tuple, int] = {}
     top = [u for u in units if not u.within]
+    originals = _originals(top)
+    placed: dict[int, int] = {}
     # Shapes seed the clusters before examples, so an example joins the shape it illustrates.
     for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path, u.line)):
         bucket = _bucket(unit)
         best = by_text.get((bucket, unit.text))
+        original = originals.get(id(unit))
+        if best is None and original is not None and id(original) in placed:
+            best = placed[id(original)]  # a translation's data block: held to the block it translates, keys and all
         if best is None:
             shared: Counter[int] = Counter()
             for p in unit.paths:
@@ -177,17 +187,48 @@ def group_units(
                 index[bucket][p].append(best)
         by_text.setdefault((bucket, unit.text), best)
         clusters[best].units.append(unit)
+        placed[id(unit)] = best
     _place_nested([u for u in units if u.within], clusters)
     if history is not None:  # the blames every ambiguous shape will ask for, side by side
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
         history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
-    groups = [_group(c, dispatchers, owner_globs, history) for c in clusters]
+    translated = {id(u) for u, o in ((u, originals.get(id(u))) for u in top) if o is not None and not o.block.example}
+    groups = [_group(c, dispatchers, owner_globs, history, translated) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
     shared_groups = [g for g in groups if len(g.members) > 1]
     single = [g for g in groups if len(g.members) == 1]
     return shared_groups, single, _near_copies(single, shared_groups)
+
+
+def _originals(units: list[Unit]) -> dict[int, Unit]:
+    """id of each YAML or JSON unit of a translation (``docs/zh-CN/references/x.md``) -> the unit it translates: the one
+    of the original file (the same path after the language folder, in no translation) whose key paths hold
+    :data:`TRANSLATED` of the smaller's (a stale translation lost keys, or the original gained them)."""
+    data = [u for u in units if u.block.kind in ("json", "yaml")]
+    by_file: dict[str, list[Unit]] = defaultdict(list)
+    for u in sorted(data, key=lambda u: (u.block.path, u.line)):
+        by_file[u.block.path].append(u)
+    out: dict[int, Unit] = {}
+    for path, found in by_file.items():
+        language = translation(path)
+        if not language:
+            continue
+        tail = path.split(f"{language}/", 1)[1]
+        same = [p for p in by_file if p != path and not translation(p) and (p == tail or p.endswith(f"/{tail}"))]
+        if len(same) != 1:
+            continue  # no original, or more than one: nothing says which it translates
+        for mine in found:
+            scored = [(_contained(mine.paths, theirs.paths), -theirs.line, theirs) for theirs in by_file[same[0]]]
+            score, _, theirs = max(scored, key=lambda t: t[:2])
+            if score >= TRANSLATED and theirs.block.kind == mine.block.kind:
+                out[id(mine)] = theirs
+    return out
+
+
+def _contained(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
 def _place_nested(nested: list[Unit], clusters: list[_Cluster]) -> None:
@@ -211,14 +252,17 @@ def _place_nested(nested: list[Unit], clusters: list[_Cluster]) -> None:
             clusters[best].units.append(unit)
 
 
-def _group(cluster: _Cluster, dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None) -> Group | None:
+def _group(
+    cluster: _Cluster, dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None, translated: set[int] = frozenset()
+) -> Group | None:
     copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
         return None  # only examples, or only nested parts: no shape stated here
     originals = [u for u in candidates if not translation(u.block.path)]
     owner, reason = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
-    members = tuple(_label(u, owner) for u in copies)
+    weak = reason.startswith(NO_MAJORITY)  # nothing but path order chose the owner
+    members = _peer_drift([_label(u, owner, weak, id(u) in translated) for u in copies], dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
 
@@ -319,8 +363,8 @@ def choose_owner(
     if held * 2 > len(copies):
         return owner, f"{held} of the {len(copies)} copies hold it"
     if owner.block.path in dispatchers:
-        return owner, f"no variant has a majority; it is in {owner.block.path}, which dispatches the shape"
-    return owner, "no variant has a majority: the first copy in path order"
+        return owner, f"{NO_MAJORITY}; it is in {owner.block.path}, which dispatches the shape"
+    return owner, f"{NO_MAJORITY}: the first copy in path order"
 
 
 def mirrors(a: str, b: str) -> bool:
@@ -336,7 +380,8 @@ def mirrors(a: str, b: str) -> bool:
     return pa[-tail:] == pb[-tail:] and len(pa) - tail <= 2 and len(pb) - tail <= 2
 
 
-_LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
+_LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_](?:[A-Za-z]{2}|Han[st]|han[st]))?$")
+"""``fr``, ``zh-CN``, ``pt_br``, ``zh-Hans``: a language folder; never ``db-move`` or ``ui-kit`` (a word after the dash)."""
 
 
 def translation(path: str) -> str:
@@ -522,9 +567,15 @@ def _when(unit: Unit, history: History) -> str:
 # -- labels ---------------------------------------------------------------------------------------
 
 
-def _label(unit: Unit, owner: Unit) -> Member:
+def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False) -> Member:
+    """``weak``: nothing but path order chose ``owner`` (no definition, mirror, history or majority); ``translated``: a
+    translation's data block, matched to the (non-example) block it translates."""
     if unit is owner:
         return Member(unit, "copy", "the owning copy")
+    if translated and unit.text != owner.text and owner.paths != unit.paths:
+        # keys are never translated: a translation whose keys differ from its original's is a stale one
+        why = _structure(sorted(owner.paths - unit.paths), sorted(unit.paths - owner.paths))
+        return Member(unit, "instance", f"a translation ({translation(unit.block.path)}) whose keys differ from its original's: {why}", True)
     if unit.block.example:
         return Member(unit, "example", unit.block.example)
     if unit.text == owner.text:
@@ -532,6 +583,9 @@ def _label(unit: Unit, owner: Unit) -> Member:
     where = f" in {unit.within}" if unit.within else ""
     if _squash(unit.text) == _squash(owner.text):
         return Member(unit, "copy", f"the owner's text but for whitespace{where}")
+    if _lines(unit.text) == _lines(owner.text):
+        # `- <item>` stated once or three times: one list placeholder, not another notation
+        return Member(unit, "instance", f"the owner's lines, with a repeated line stated another number of times{where}")
     missing = sorted(owner.paths - unit.paths)
     extra = sorted(unit.paths - owner.paths)
     drift, own = _slot_differences(unit, owner)
@@ -559,7 +613,8 @@ def _label(unit: Unit, owner: Unit) -> Member:
     shared = len(owner.paths & unit.paths)
     theirs, mine = _slot_map(owner), _slot_map(unit)
     common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
-    if not broken and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
+    emptied = [p for p in set(theirs) & set(mine) if _value(theirs[p]) and not _value(mine[p])]  # text lost, not its own
+    if not broken and not emptied and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
         return Member(unit, "instance", f"the same structure with its own text in every field{where}")
     if retitled and not broken and len(drift) >= 3 and len(drift) * 2 >= shared:
         # most of its fields worded its own way: another use of the shape (this command's entry), not a copy that slipped
@@ -577,6 +632,10 @@ def _label(unit: Unit, owner: Unit) -> Member:
         if broken or typed:
             return Member(unit, "instance", f"its own values ({_few(own)}) and its own fields; no file declares the shape{where}")
         return Member(unit, "instance", f"the same structure with its own values for {_few(own)}{where}")
+    share = _line_share(unit, owner)
+    quoted = _QUOTES.search(unit.block.before)  # "Each agent returns with:": a copy of another's return, meant to be the same
+    if weak and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
+        return Member(unit, "instance", f"only {share:.0%} of its lines are the owner's, and no file declares the shape{where}")
     if broken:
         return Member(unit, "drifted", f"{broken}{where}", True)
     if drift:
@@ -586,6 +645,62 @@ def _label(unit: Unit, owner: Unit) -> Member:
     if unit.block.kind == "json":
         return Member(unit, "copy", "the owner's document, laid out differently")
     return Member(unit, "drifted", f"its lines differ from the owner's (order or comments){where}", True)
+
+
+PEER_COPIES = 2
+"""Identical instances in this many files or more are one text meant to be the same: a peer that all but matches it drifted."""
+TWIN_SHARE = 0.75
+"""Two instances in two files sharing at least this share of their lines (and :data:`TWIN_LINES` lines or more) are one
+text meant to be the same: one of them drifted."""
+TWIN_LINES = 5
+
+
+def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> tuple[Member, ...]:
+    """Hold each instance to its peers in other files, whatever the owner (the same block pasted into sibling plugins,
+    or a caller's copy of what an agent receives). An instance with the structure and most lines of identical peers in
+    :data:`PEER_COPIES` files drifted from them; of two near-identical templates (:data:`TWIN_SHARE`), an instance and
+    another instance or a copy, the one outside a dispatching file (else the later in path order) is reported against
+    the other. Translations are never held."""
+    peers = [
+        m.unit for m in members
+        if m.label == "instance" and not m.divergent and not m.unit.within and not translation(m.unit.block.path)
+    ]
+    files: dict[str, set[str]] = {}
+    for unit in peers:
+        files.setdefault(unit.text, set()).add(unit.block.path)
+    held = {text: paths for text, paths in files.items() if len(paths) >= PEER_COPIES}
+    twins = peers + [m.unit for m in members if m.label == "copy" and not m.unit.within and m.unit not in peers]
+
+    def close(unit: Unit, other: Unit, share: float) -> bool:
+        return (
+            other.text != unit.text and other.block.path != unit.block.path and other.paths == unit.paths
+            and _lines(other.text) != _lines(unit.text) and _line_share(unit, other) >= share
+        )
+
+    def later(unit: Unit, other: Unit) -> bool:
+        rank = lambda u: (u.block.path in dispatchers, u.block.path, u.line)  # noqa: E731
+        return rank(unit) < rank(other) if (unit.block.path in dispatchers) != (other.block.path in dispatchers) else rank(unit) > rank(other)
+
+    out = []
+    for m in members:
+        unit = m.unit
+        if unit not in peers:
+            out.append(m)
+            continue
+        match = next((p for p in peers if p.text in held and unit.block.path not in held[p.text] and close(unit, p, LINE_SHARE)), None)
+        if match is not None:
+            where = ", ".join(sorted(held[match.text])[:2])
+            why = f"the {len(held[match.text])} identical copies in {where}"
+        elif unit.block.kind == "template" and len(_lines(unit.text)) >= TWIN_LINES and unit.text not in held:
+            # a data block's instances differ in a value by design (one per adapter); a template's twin is a pasted copy
+            match = next((p for p in twins if p.text not in held and close(unit, p, TWIN_SHARE) and later(unit, p)), None)
+            why = f"the near-identical copy in {match.block.path}" if match else ""
+        if match is None:
+            out.append(m)
+            continue
+        changed = len(set(_lines(unit.text)) - set(_lines(match.text)))
+        out.append(Member(unit, "instance", f"{changed} of its lines differ from {why}: a copy that drifted from its peers", True, match))
+    return tuple(out)
 
 
 def _title(unit: Unit) -> str:
@@ -694,6 +809,21 @@ def _short(text: str) -> bool:
 
 def _normal(text: str) -> str:
     return " ".join(PLACEHOLDER.sub("<>", text).split())
+
+
+def _lines(text: str) -> list[str]:
+    """The non-blank lines of ``text``, whitespace squashed, a line repeated right after itself kept once."""
+    out: list[str] = []
+    for line in text.splitlines():
+        squashed = " ".join(line.split())
+        if squashed and (not out or out[-1] != squashed):
+            out.append(squashed)
+    return out
+
+
+def _line_share(unit: Unit, owner: Unit) -> float:
+    a, b = set(_lines(unit.text)), set(_lines(owner.text))
+    return len(a & b) / len(a | b) if a | b else 1.0
 
 
 def _squash(text: str) -> str:

@@ -420,6 +420,10 @@ def compile_check(text: str, forms: dict[str, Form], statuses: tuple[str, ...] =
         gap = _CONNECTOR.match(prose, pos)
         if "." in masked[pos : gap.end()]:
             when, ctx.sentence = (), len(ctx.rules)  # a condition holds to the end of its sentence
+        elif when and ";" in masked[pos : gap.end()] and gap.end() < len(prose):
+            # "If `x`, A; B": whether B is conditional too is the author's guess to make, not ours
+            spans.append((gap.end(), len(prose)))
+            break
         pos = gap.end()
         if pos >= len(prose):
             break
