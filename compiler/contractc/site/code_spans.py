@@ -11,6 +11,8 @@ the character that is copied, and a dotted underline shows it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from contractc.load.blocks import inline_children, parse_blocks
 
 SPACE = (
@@ -19,8 +21,13 @@ SPACE = (
 )
 
 
+@lru_cache(maxsize=4096)
 def visible_code_spans(text: str) -> str:
-    """``text`` (Markdown) with each code span whose content has an edge space written as HTML."""
+    """``text`` (Markdown) with each code span whose content has an edge space written as HTML.
+
+    Memoised: the shape pages show each receiver check on its own, and checks repeat
+    word for word across shapes (the result depends on the text alone).
+    """
     if "` " not in text and " `" not in text:
         return text  # no span can begin or end with a space
     tokens, env = parse_blocks(text)
