@@ -209,6 +209,21 @@ def spanned_contracts(draw):
 
 
 @settings(max_examples=400, deadline=None)
+@given(spanned_contracts(), st.booleans())
+def test_a_contract_page_is_its_annotated_text_with_visible_spans(data, with_notes):
+    """Spans found in the contract's own text land where the annotated text's own reading puts them."""
+    from contractc.site.annotate import contract_page_markdown
+    from contractc.site.code_spans import visible_code_spans
+
+    try:
+        contract = parse_contract(source_from_bytes("c.md", data))
+    except ContractcError:
+        return
+    notes = {s.anchor: "*Shape page:* [Return](shapes/x.md), produced by [`a`](agents/a.md)" for s in contract.sections} if with_notes else {}
+    assert contract_page_markdown(contract, notes) == visible_code_spans(annotate_contract(contract, notes))
+
+
+@settings(max_examples=400, deadline=None)
 @given(
     spanned_contracts(),
     st.sampled_from(["", "**Cite form.** A cite reads `[<n>] <title>`.\n", "**Cite form.**\n\n```\n[<n>]\n```\n", "# T \\* &amp; `a` {#t}\n"]),
