@@ -107,30 +107,3 @@ def test_any_bytes_give_regions_or_located_marker_errors_never_a_crash(project, 
         return
     render_target(project, TargetFile("t.md", data, regions))
     list(_blocks(data))
-
-
-def _scan(data: bytes, contracts) -> tuple[str, object]:
-    from contractc.report.diagnostics import ContractcError
-
-    try:
-        return "regions", scan_regions("t.md", data, contracts)
-    except ContractcError as exc:
-        return "errors", list(exc.diagnostics)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(
-    st.one_of(
-        target().map(lambda data: [data]),
-        st.lists(st.sampled_from([*FRAGMENTS, b"\nprose contractc: here\n", b"x\n"]), max_size=25),
-    )
-)
-def test_the_thousandth_target_is_read_as_the_first(project, pieces):
-    """Targets after the first reuse the marker lines already parsed: same regions, lines and columns, same errors."""
-    from contractc.load import targets
-
-    data = b"".join(pieces)
-    for contracts in (project.contracts, None):
-        targets._PARSED.clear()
-        first = _scan(data, contracts)  # every marker line parsed here
-        assert _scan(data, contracts) == first  # and known here

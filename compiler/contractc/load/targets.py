@@ -291,23 +291,9 @@ class MarkerLine(NamedTuple):
     """Why the line breaks the grammar (a ``marker-syntax`` message); empty for a well-formed marker."""
 
 
-_PARSED: dict[bytes, MarkerLine] = {}
-"""A marker line's bytes -> what :func:`read_marker` made of it.  Thousands of targets hold the same few
-marker lines: each is read once per process."""
-
-
 def read_marker(text: bytes) -> MarkerLine:
     """The one reader of the marker grammar: ``text`` is a line (without its line ending and BOM) whose
     first non-blank characters are ``<!--`` and ``contractc:``, or any other line (then a broken marker)."""
-    known = _PARSED.get(text)
-    if known is None:
-        if len(_PARSED) >= 4096:
-            _PARSED.clear()
-        known = _PARSED[text] = _read(text)
-    return known
-
-
-def _read(text: bytes) -> MarkerLine:
     strict = _MARKER.fullmatch(text)
     col = len(text) - len(text.lstrip(b" \t")) + 1
     broken = "broken-end" if re.search(rb"contractc:end\b", text) else "broken-begin"
