@@ -253,36 +253,3 @@ def test_each_further_target_costs_the_same_in_a_larger_project(tmp_path, run_cl
     assert marginal[200] <= marginal[20] + 1, marginal
     if extra == "current":  # read, markers found, bytes compared: ~80 lines; ~160 when its regions are built
         assert marginal[20] < 100, marginal
-
-
-# --- the byte search for fence lines, against every run of three ---
-
-LINKISH = [b"[a]: x#y", b"[a]:", b"]:", b"]", b"[", b"(", b")", b"#", b"x.md#top", b"\n", b"\r", b" ", b"   ", b"<", b">",
-           b"https://site.example/p#a", b"[b](c.md#d)", b"\t", b"```", b"~~~", b"`", b"~", b"yaml", b"x"]  # fmt: skip
-
-
-
-def _fences_by_run(data: bytes) -> list[tuple[tuple[int, int], int]]:
-    """Fence lines found the plain way: every run of three (``bytes.find``), then the line it starts."""
-    from contractc.drift.restatements import _FENCE
-    from contractc.load.source import line_start
-
-    fences = []
-    for run in (b"```", b"~~~"):
-        at = data.find(run)
-        while at != -1:
-            found = re.compile(_FENCE).match(data, at)
-            indent = data[line_start(data, at) : at].removeprefix(b"\xef\xbb\xbf" if line_start(data, at) == 0 else b"")
-            if len(indent) <= 3 and not indent.strip(b" "):
-                fences.append((found.span(), len(indent) + 1))
-            at = data.find(run, found.end())
-    return sorted(fences)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([*LINKISH, b"````", b"\xef\xbb\xbf", b"``", b"~~"]), max_size=30))
-def test_fence_lines_are_found_as_every_run_of_three_finds_them(pieces):
-    from contractc.drift.restatements import _fences
-
-    data = b"".join(pieces)
-    assert [(m.span(), col) for m, col in _fences(data)] == _fences_by_run(data)
