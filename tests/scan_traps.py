@@ -279,6 +279,14 @@ SIGNED_MESSAGE = (
 """A skill's trailer template, and a guide's filled commit message whose address sits in angle brackets."""
 
 
+VERDICT = "verdict:\n  ticket: string\n  decision: approve | reject\n  notes: string\n"
+VERDICT_FILLED = "verdict:\n  ticket: T-7\n  decision: approve | reject | defer\n  notes: the refund waits for finance\n"
+VERDICT_KEPT = "verdict:\n  ticket: T-9\n  decision: reject | approve\n  notes: a duplicate of T-3\n"
+SHIFT = "## Shift report\n\n**Desk:** <desk name>\n**Load:** <low | normal | high>\n**Notes:** <one line>\n"
+SHIFT_FILLED = "## Shift report\n\n**Desk:** billing\n**Load:** <low | normal | high | overload>\n**Notes:** quiet morning\n"
+"""A definition and two filled-in instances of it: one whose enum gained a member (divergent), one that only reorders it."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -314,6 +322,13 @@ def second_round() -> dict[str, dict[str, str]]:
         "address": {
             "skills/sign/SKILL.md": front("sign") + "Add the trailers:\n\n" + fence(SIGNOFF),
             "docs/commits.md": "# Commits\n\n**Input message**:\n" + fence(SIGNED_MESSAGE),
+        },
+        "retyped": {
+            "templates/verdict.md": "# Verdict\n\nThe reviewer produces the following format:\n\n" + fence(VERDICT, "yaml")
+            + "\nand each shift:\n\n" + fence(SHIFT, "markdown"),
+            "agents/refunds.md": front("refunds") + "Return:\n\n" + fence(VERDICT_FILLED, "yaml")
+            + "\nAt the end of the shift:\n\n" + fence(SHIFT_FILLED, "markdown"),
+            "agents/duplicates.md": front("duplicates") + "Return:\n\n" + fence(VERDICT_KEPT, "yaml"),
         },
         "translation": {
             "docs/settings.md": "# Settings\n\n" + fence(SETTINGS_EN, "json"),

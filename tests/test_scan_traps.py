@@ -226,3 +226,14 @@ def test_an_address_in_angle_brackets_is_no_placeholder(tmp_path):
     labels = _round(tmp_path, "address")
     assert "docs/commits.md" not in labels  # no member of the trailer shape, so never its drifted copy
     assert "<bot@desk.example>" in (tmp_path / "address" / "docs/commits.md").read_text()  # the address is there
+
+
+def test_an_instance_whose_enum_gained_a_member_is_divergent_with_its_diff(tmp_path, run_cli):
+    # an instance fills the shape with its own values; its types and enum members are the shape's
+    labels = _round(tmp_path, "retyped")
+    assert labels["agents/refunds.md"] == [("instance", True), ("instance", True)]
+    assert labels["agents/duplicates.md"] == [("instance", False)]  # the same members in another order agree
+    run = run_cli("scan", str(tmp_path / "retyped"))
+    assert run.code == 1
+    assert "its enum of decision adds defer" in run.out and "its enum of load adds overload" in run.out
+    assert "-  decision: approve | reject | defer\n" in run.out and "+  decision: approve | reject\n" in run.out

@@ -607,20 +607,28 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     broken = _structure(missing, extra)
     if broken and _declared(owner) and _declared(unit):
         return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
+    retyped = _typed_changes(unit, owner)
+
+    def instance(reason: str) -> Member:
+        # an instance fills the shape with its own values; its types and enum members are the shape's
+        if retyped:
+            return Member(unit, "instance", f"its own values, but {retyped}{where}", True)
+        return Member(unit, "instance", f"{reason}{where}")
+
     if broken and owner.block.kind != "template" and not _defines(owner):
         # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
-        return Member(unit, "instance", f"another instance ({broken}); the owner states no notation to hold it to{where}")
+        return instance(f"another instance ({broken}); the owner states no notation to hold it to")
     shared = len(owner.paths & unit.paths)
     theirs, mine = _slot_map(owner), _slot_map(unit)
     common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
     emptied = [p for p in set(theirs) & set(mine) if _value(theirs[p]) and not _value(mine[p])]  # text lost, not its own
     if not broken and not emptied and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
-        return Member(unit, "instance", f"the same structure with its own text in every field{where}")
+        return instance("the same structure with its own text in every field")
     if retitled and not broken and len(drift) >= 3 and len(drift) * 2 >= shared:
         # most of its fields worded its own way: another use of the shape (this command's entry), not a copy that slipped
-        return Member(unit, "instance", f"the same structure, worded its own way in {len(drift)} of {shared} fields{where}")
+        return instance(f"the same structure, worded its own way in {len(drift)} of {shared} fields")
     if broken and all(p.startswith("line:") for p in (*missing, *extra)):
-        return Member(unit, "instance", f"a template with lines of its own ({broken}){where}")
+        return instance(f"a template with lines of its own ({broken})")
     if own:
         # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
         theirs, mine = _slot_map(owner), _slot_map(unit)
@@ -630,12 +638,12 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
             why = broken or f"changes the notation of {_few(typed)}"
             return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
         if broken or typed:
-            return Member(unit, "instance", f"its own values ({_few(own)}) and its own fields; no file declares the shape{where}")
-        return Member(unit, "instance", f"the same structure with its own values for {_few(own)}{where}")
+            return instance(f"its own values ({_few(own)}) and its own fields; no file declares the shape")
+        return instance(f"the same structure with its own values for {_few(own)}")
     share = _line_share(unit, owner)
     quoted = _QUOTES.search(unit.block.before)  # "Each agent returns with:": a copy of another's return, meant to be the same
     if weak and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
-        return Member(unit, "instance", f"only {share:.0%} of its lines are the owner's, and no file declares the shape{where}")
+        return instance(f"only {share:.0%} of its lines are the owner's, and no file declares the shape")
     if broken:
         return Member(unit, "drifted", f"{broken}{where}", True)
     if drift:
@@ -707,6 +715,45 @@ def _title(unit: Unit) -> str:
     """The template's first structure path when it is a heading (its title), else empty."""
     first = next((p for p, _ in unit.slots if p), "")
     return first if first[:1] == "h" and first[1:2].isdigit() else ""
+
+
+def _typed_changes(unit: Unit, owner: Unit) -> str:
+    """``its enum of verdict adds defer``: the fields where both copies write a type or an enum and they disagree."""
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    said = []
+    for path in theirs.keys() & mine.keys():
+        a, b = _type_of(theirs[path]), _type_of(mine[path])
+        if a is None or b is None or a == b:
+            continue
+        name = path.split(":", 1)[-1] or "its opening text"
+        if isinstance(a, frozenset) and isinstance(b, frozenset):
+            gained, lost = sorted(b - a), sorted(a - b)
+            change = " and ".join(part for part in (gained and f"adds {', '.join(gained)}", lost and f"drops {', '.join(lost)}") if part)
+            said.append(f"its enum of {name} {change}")
+        else:
+            said.append(f"the type of {name} is {_shown(b)}, not {_shown(a)}")
+    return "; ".join(sorted(said)[:2])
+
+
+def _type_of(text: str) -> str | frozenset[str] | None:
+    """A value's type word (``string``) or enum members (``{a, b}``), None when it is neither (a placeholder, a literal)."""
+    body = _value(text)
+    if body[:1] + body[-1:] in ("<>", "[]", "()"):
+        body = body[1:-1].strip()
+    if body.lower() in _TYPE_WORDS:
+        return _TYPE_SYNONYMS.get(body.lower(), body.lower())
+    parts = [p.strip().strip("\"'`").strip() for p in body.split("|")]
+    if len(parts) > 1 and all(parts) and is_notation(body):
+        return frozenset(parts)
+    return None
+
+
+def _shown(kind: str | frozenset[str]) -> str:
+    return " | ".join(sorted(kind)) if isinstance(kind, frozenset) else kind
+
+
+_TYPE_SYNONYMS = {"str": "string", "text": "string", "int": "integer", "bool": "boolean", "float": "number", "array": "list",
+                  "dict": "object", "map": "object", "none": "null"}
 
 
 def _structure(missing: list[str], extra: list[str]) -> str:
