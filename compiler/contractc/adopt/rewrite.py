@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from contractc.load.targets import indented
 from contractc.scan.blocks import Block, Unit
 
 
@@ -54,7 +55,7 @@ def block_replacement(block: Block, units: list[Unit], adopted: dict[int, tuple[
         else:
             kept.append(unit.text if unit.text.endswith("\n") else unit.text + "\n")
     flush()
-    text = "".join(out)
+    text = indented("".join(out).encode(), block.indent.encode()).decode()  # in a list item: the item's indent kept
     if not block.newline:  # the block ended the file without a line break: so does its replacement
         text = text[: -len(nl)]
     return Replacement(block, text.encode(), tuple(u for u in units if id(u) in adopted))
@@ -65,7 +66,8 @@ def instance_replacement(block: Block, ref: str, data: bytes) -> Replacement:
     nl = block.newline or "\n"
     held = data[block.start : block.end]
     end = b"" if block.newline else nl.encode()  # a block that ended the file without a line break gets one before the end marker
-    text = f"<!-- contractc:begin instance={ref} -->{nl}".encode() + held + end + f"<!-- contractc:end -->{nl}".encode()
+    indent = block.indent  # in a list item: the markers take the fence's indent; the block's bytes stay as they are
+    text = f"{indent}<!-- contractc:begin instance={ref} -->{nl}".encode() + held + end + f"{indent}<!-- contractc:end -->{nl}".encode()
     if not block.newline:
         text = text[: -len(nl)]
     return Replacement(block, text, ())

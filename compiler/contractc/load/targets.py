@@ -190,7 +190,7 @@ class CurrentLines:
             # starts and ends.  A line at the top of a file with a BOM is left to the careful path.
             if line in lines or len(lines) >= self._LIMIT or data[region.content.start - 1 : region.content.start] != b"\n":
                 continue
-            if b"\r" in line or line.startswith(BOM):
+            if b"\r" in line or line.startswith((BOM, b" ", b"\t")):  # an indented region: the careful path
                 continue
             filled = fill(region)
             if filled is None:
@@ -423,3 +423,43 @@ def is_marker_line(line: bytes) -> bool:
 
 def _holds_marker_line(data: bytes) -> bool:
     return next(_marker_lines(data, 0), None) is not None
+
+
+# -- indented regions (a region inside a list item): the bytes are compared dedented and written re-indented -------
+
+
+def region_indent(data: bytes, region: Region) -> bytes:
+    """The blanks before the region's begin marker on its line (``b"   "`` in a list item); empty at column 1."""
+    begin = line_start(data, region.marker.start)
+    indent = data[begin : region.marker.start]
+    return indent[len(BOM) :] if begin == 0 and indent.startswith(BOM) else indent
+
+
+def indented(data: bytes, indent: bytes) -> bytes:
+    """``data`` with ``indent`` before every line but the empty ones: what an indented region holds."""
+    if not indent:
+        return data
+    return b"".join(line if line in (b"\n", b"\r\n", b"\r") else indent + line for line in data.splitlines(keepends=True))
+
+
+def dedented(held: bytes, indent: bytes) -> bytes | None:
+    """An indented region's bytes with ``indent`` taken off each line (a blank line: its blanks); None when a line
+    with text lacks it (the copy no longer sits in the list item)."""
+    if not indent:
+        return held
+    out = []
+    for line in held.splitlines(keepends=True):
+        if line.startswith(indent):
+            out.append(line[len(indent) :])
+        elif not line.strip():
+            out.append(line.lstrip(b" \t"))
+        else:
+            return None
+    return b"".join(out)
+
+
+def region_held(data: bytes, region: Region) -> bytes:
+    """What the region holds, as compared with the contract: its bytes, dedented by its begin marker's indent."""
+    held = data[region.content.start : region.content.end]
+    found = dedented(held, region_indent(data, region))
+    return held if found is None else found

@@ -93,6 +93,13 @@ class Block:
     """The nearest non-blank line above the fence (the sentence that introduces it)."""
     heading: str = ""
     """The nearest heading above the fence, as written (a name for a JSON shape, never a reason to group)."""
+    indent: str = ""
+    """The spaces before the opening fence in a list item (a region there is indented alike); empty at column 1."""
+
+    @property
+    def quoted(self) -> bool:
+        """Inside a quote (``> ```yaml``): no region can sit there, its marker lines would need the ``>``."""
+        return self.col > 1 and not self.indent
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +197,7 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     def block(kind: Kind, example: str) -> Block:
         return Block(
             src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline,
-            shown or example, before, heading,
+            shown or example, before, heading, "" if opening[: col - 1].strip(" ") else opening[: col - 1],
         )
 
     first_line = start + 2
