@@ -287,6 +287,14 @@ SHIFT_FILLED = "## Shift report\n\n**Desk:** billing\n**Load:** <low | normal | 
 """A definition and two filled-in instances of it: one whose enum gained a member (divergent), one that only reorders it."""
 
 
+STATUS_JSON = '{{"agent": "{name}", "status": "{status}", "progress": {{"done": {done}, "left": 2}}}}\n'
+"""Each worker's own status message, only ever written filled in (no copy in the notation)."""
+REPLY_FORM = "<reply_form>\n**Answer:** [the answer]\n**{tone}:** [friendly or formal]\n**Sign-off:** [name]\n</reply_form>\n"
+"""A tag-wrapped template of label lines, pasted in an xml fence."""
+SKELETON = "---\nname: helper\ndescription: does things\n---\n\n## Section A\n[fill {this}]\n## Section B\n[fill that]\n"
+"""A new file's skeleton: a fenced front matter of plain values, then a template body."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -329,6 +337,28 @@ def second_round() -> dict[str, dict[str, str]]:
             "agents/refunds.md": front("refunds") + "Return:\n\n" + fence(VERDICT_FILLED, "yaml")
             + "\nAt the end of the shift:\n\n" + fence(SHIFT_FILLED, "markdown"),
             "agents/duplicates.md": front("duplicates") + "Return:\n\n" + fence(VERDICT_KEPT, "yaml"),
+        },
+        "filled-only": {
+            **{
+                f"agents/worker-{n}.md": front(f"worker-{n}") + "Report progress:\n\n"
+                + fence(STATUS_JSON.format(name=f"worker-{n}", status="busy", done=n), "json")
+                for n in range(1, 7)
+            },
+            "agents/worker-7.md": front("worker-7") + "Report progress:\n\n"
+            + fence(STATUS_JSON.format(name="worker-7", status="busy", done=7).replace('"progress"', '"p_progress"'), "json"),
+        },
+        "free-status": {
+            f"agents/{name}.md": front(name) + "Report:\n\n"
+            + fence(STATUS_JSON.format(name=name, status=status, done=1).replace('"agent"', '"agnt"' if name == "c" else '"agent"'), "json")
+            for name, status in (("a", "implementing"), ("b", "designing"), ("c", "testing"), ("d", "reviewing"), ("e", "implementing"))
+        },
+        "xml-template": {
+            f"agents/{name}.md": front(name) + "Reply with:\n\n" + fence(REPLY_FORM.format(tone="Voice" if name == "c" else "Tone"), "xml")
+            for name in ("a", "b", "c")
+        },
+        "front-skeleton": {
+            "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),
+            "docs/two.md": "# Two\n\n" + fence(SKELETON.format(this="this in"), "yaml"),
         },
         "translation": {
             "docs/settings.md": "# Settings\n\n" + fence(SETTINGS_EN, "json"),

@@ -237,3 +237,33 @@ def test_an_instance_whose_enum_gained_a_member_is_divergent_with_its_diff(tmp_p
     assert run.code == 1
     assert "its enum of decision adds defer" in run.out and "its enum of load adds overload" in run.out
     assert "-  decision: approve | reject | defer\n" in run.out and "+  decision: approve | reject\n" in run.out
+
+
+def test_a_shape_only_ever_written_filled_in_is_held_to_the_structure_most_copies_share(tmp_path):
+    # six workers paste their own status message, a seventh renamed a key: the only member reported
+    labels = _round(tmp_path, "filled-only")
+    assert labels.pop("agents/worker-7.md") == [("example", True)]
+    assert set(map(tuple, labels.values())) == {(("example", False),)} and len(labels) == 6
+
+
+def test_a_free_text_status_is_a_value_not_a_variant(tmp_path):
+    # five status words over five blocks name no variants: the block with a renamed key is compared with the rest
+    labels = _round(tmp_path, "free-status")
+    assert [d for _, d in labels["agents/c.md"]] == [True]
+    assert not [d for path, found in labels.items() if path != "agents/c.md" for _, d in found if d]
+
+
+def test_a_tag_wrapped_template_in_an_xml_fence_is_read(tmp_path):
+    labels = _round(tmp_path, "xml-template")
+    assert labels["agents/c.md"] == [("drifted", True)]
+
+
+def test_adopt_leaves_a_fenced_front_matter_and_its_body_alone_even_when_the_front_matter_is_an_example(tmp_path, run_cli):
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "p", second_round()["front-skeleton"])
+    before = {p: (root / p).read_bytes() for p in ("docs/one.md", "docs/two.md")}
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err  # its own contract compiles: the body is never written under a yaml fence
+    assert {p: (root / p).read_bytes() for p in before} == before

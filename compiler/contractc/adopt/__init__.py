@@ -72,7 +72,7 @@ def plan_adoption(
     result = scan_plugin(root, include, exclude, owners)
     # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
     # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
-    fronts = {(u.block.path, u.block.start) for u in result_units(result) if u.key == FRONT_MATTER}
+    fronts = {(u.block.path, u.block.start) for u in (*result_units(result), *result.examples) if u.key == FRONT_MATTER}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one

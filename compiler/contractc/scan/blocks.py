@@ -38,14 +38,16 @@ from contractc.load.slug import slugify
 from contractc.load.yaml_safe import MAX_DEPTH
 from contractc.load.source import SourceFile
 from contractc.load.worked import Scalar as _Scalar
-from contractc.load.worked import example_reason
+from contractc.load.worked import EXAMPLE_WORDS, example_reason
 from contractc.load.worked import is_notation as _is_notation
 from contractc.report.diagnostics import ContractcError, Diagnostic
 
 Kind = Literal["yaml", "json", "template"]
 
 _YAML_INFO = {"yaml", "yml"}
-_TEMPLATE_INFO = {"", "text", "txt", "markdown", "md", "plain"}
+_MARKUP_INFO = {"xml", "html"}
+_TEMPLATE_INFO = {"", "text", "txt", "markdown", "md", "plain", *_MARKUP_INFO}
+"""Fences read as templates: plain text, Markdown, and the markup a tag-wrapped template is written in."""
 _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
@@ -222,7 +224,7 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     if info == "json":
         return _json_units(content, first_line, stage, before, block, info_example)
     if info in _TEMPLATE_INFO:
-        return _template_units(content, first_line, stage, before, block, info_example)
+        return _template_units(content, first_line, stage, before, block, info_example, info in _MARKUP_INFO)
     return []
 
 
@@ -337,7 +339,9 @@ structure_line = _structure_line
 (:mod:`contractc.drift.structure`)."""
 
 
-def _template_units(content: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
+def _template_units(content: str, first_line: int, stage, before: str, block, info_example: bool, markup: bool = False) -> list[Unit]:
+    """``markup``: an ``xml`` or ``html`` fence, a template only when it holds Markdown labels or headings (a
+    ``<reply_form>`` of ``**Label:** [x]`` lines), never for its tags alone (a task in XML is code, filled in)."""
     lines = [line for line in content.splitlines() if line.strip()]
     if not lines:
         return []
@@ -361,6 +365,8 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
     if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
         return []
+    if markup and not (headings or labels >= 2):
+        return []
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
         prose = []
@@ -371,14 +377,18 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     example = example_reason(values, before, info_example) if values else ""
     if not example.startswith("the text above"):
         example = ""  # a template's plain field descriptions are its definition; only the text above makes it an example
-    key = _template_label(lines)
+    if not values and (info_example or re.search(EXAMPLE_WORDS, before)) and len(placeholders) * 2 < len(lines):
+        # no fields to weigh (a tag-wrapped or line template): the text above calls it an example, and most of its
+        # lines are filled in
+        example = f"the text above calls it an example ({before[:60]!r}) and most of its lines are concrete"
+    key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
     return [
         Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
     ]
 
 
-def _template_label(lines: list[str]) -> str:
+def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> str:
     """The template's name: its status line's label, its title heading, its first tag or its first label."""
     first = lines[0]
     heading = _HEADING.match(first)
@@ -388,7 +398,7 @@ def _template_label(lines: list[str]) -> str:
     if status:
         return status["label"].lower()
     for line in lines:
-        found = _structure_line(line)
+        found = _structure_line(line, closed)
         if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
             return slugify(found[0].split(":", 1)[1].replace("<>", ""))
     for line in lines:  # a box or message: its first line with words, in at most five of them

@@ -40,7 +40,8 @@ from typing import Literal, NamedTuple
 
 from contractc.load.git import run_git
 from contractc.load.worked import is_notation
-from contractc.scan.blocks import PLACEHOLDER, Unit
+from contractc.scan.blocks import DISCRIMINATORS as _DISCRIMINATORS
+from contractc.scan.blocks import PLACEHOLDER, Unit, illustration
 
 NEAR_RATIO = 0.8
 """A lone block this similar (difflib ratio) to a shape's owning copy, under another key, is a near-copy."""
@@ -123,6 +124,8 @@ class NearCopy:
 class _Cluster:
     bucket: tuple[str, ...]
     paths: frozenset[str]
+    names: frozenset[str]
+    """The keys at each depth (:func:`_names`): a renamed key still overlaps them."""
     units: list[Unit] = field(default_factory=list)
 
 
@@ -136,6 +139,11 @@ def _bucket(unit: Unit) -> tuple[str, ...]:
     return (kind, unit.variant)
 
 
+def _names(paths: frozenset[str]) -> frozenset[str]:
+    """``2:done`` for ``progress.done``: each key with its depth, whatever the keys above it are called."""
+    return frozenset(f"{p.count('.') + p.count('[]')}:{p.rsplit('.', 1)[-1].removesuffix('[]')}" for p in paths)
+
+
 def _jaccard(a: frozenset[str], b: frozenset[str], shared: int | None = None) -> float:
     if not a and not b:
         return 1.0
@@ -147,8 +155,10 @@ def group_units(
     units: list[Unit], dispatchers: set[str], owner_globs: tuple[str, ...] = (), history: History | None = None
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
     """(shapes with two or more members, shapes stated once, near-copies), each in id order."""
+    units = _discriminated(units)
     clusters: list[_Cluster] = []
     index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    names: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     by_text: dict[tuple, int] = {}
     top = [u for u in units if not u.within]
     originals = _originals(top)
@@ -172,6 +182,15 @@ def group_units(
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
                 if overlap > score or (overlap == score and best is None):
                     best, score = i, overlap
+            if best is None and bucket[0] != "template" and unit.paths:
+                # a key renamed (`progress` -> `p_progress`) renames every path under it: the keys at each depth
+                # still overlap, so it is compared with the shape it was renamed from
+                mine = _names(unit.paths)
+                shared = Counter(i for t in mine for i in names[bucket].get(t, ()))
+                for i, n in shared.items():
+                    overlap = _jaccard(clusters[i].names, mine, n)
+                    if overlap > score or (overlap == score and best is None):
+                        best, score = i, overlap
             if best is None and unit.block.example and unit.variant:
                 # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
                 general = (*bucket[:-1], "")
@@ -182,9 +201,11 @@ def group_units(
                         best, score = i, overlap
         if best is None:
             best = len(clusters)
-            clusters.append(_Cluster(bucket, unit.paths))
+            clusters.append(_Cluster(bucket, unit.paths, _names(unit.paths)))
             for p in unit.paths or ("",):
                 index[bucket][p].append(best)
+            for t in clusters[best].names if bucket[0] != "template" else ():
+                names[bucket][t].append(best)
         by_text.setdefault((bucket, unit.text), best)
         clusters[best].units.append(unit)
         placed[id(unit)] = best
@@ -200,6 +221,39 @@ def group_units(
     shared_groups = [g for g in groups if len(g.members) > 1]
     single = [g for g in groups if len(g.members) == 1]
     return shared_groups, single, _near_copies(single, shared_groups)
+
+
+MAX_VARIANTS = 5
+"""A discriminating field names variants only when its literal values are this few (and repeat, see :func:`_discriminated`)."""
+
+
+def _discriminated(units: list[Unit]) -> list[Unit]:
+    """``units`` with a variant kept only where its field discriminates: among the blocks that may be one shape (one
+    kind, one YAML key), the field takes at most :data:`MAX_VARIANTS` literal values and at most one per two blocks
+    (``status: success | failed`` over the adapters), or every block holding it sits in one file (per-outcome blocks
+    side by side), or an enum some copy writes for the field names the value. A field of free text (``status:
+    implementing``, ``designing``, ... thirty values over a hundred blocks) is a value, not a variant."""
+    from dataclasses import replace
+
+    seen: dict[tuple, list[Unit]] = defaultdict(list)
+    enums: dict[tuple, set[str]] = defaultdict(set)
+    for u in units:
+        population = (*_bucket(u)[:-1], u.variant.split("=", 1)[0] if u.variant else "")
+        for field_name in {p for p, _ in u.slots} & set(_DISCRIMINATORS):
+            value = _type_of(_slot_map(u)[field_name])
+            if isinstance(value, frozenset):
+                enums[(*_bucket(u)[:-1], field_name)].update(v.lower() for v in value)
+        if u.variant:
+            seen[population].append(u)
+    plain: set[int] = set()
+    for population, held in seen.items():
+        values = {u.variant.split("=", 1)[1] for u in held}
+        few = len(values) <= MAX_VARIANTS and len(values) * 2 <= len(held)
+        if few or len({u.block.path for u in held}) == 1:
+            continue
+        named = enums.get(population, set())
+        plain.update(id(u) for u in held if u.variant.split("=", 1)[1] not in named)
+    return [replace(u, variant="") if id(u) in plain else u for u in units] if plain else units
 
 
 def _originals(units: list[Unit]) -> dict[int, Unit]:
@@ -258,13 +312,43 @@ def _group(
     copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
-        return None  # only examples, or only nested parts: no shape stated here
+        return _filled_only(copies, dispatchers, owner_globs, root)
     originals = [u for u in candidates if not translation(u.block.path)]
     owner, reason = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     weak = reason.startswith(NO_MAJORITY)  # nothing but path order chose the owner
     members = _peer_drift([_label(u, owner, weak, id(u) in translated) for u in copies], dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
+
+
+FILLED_MAJORITY = 0.75
+"""The share of a filled-in-only shape's examples that must share one structure for it to be the shape's."""
+
+
+def _filled_only(copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None) -> Group | None:
+    """A shape only ever written filled in (every agent pastes its own status block with concrete values): when
+    :data:`FILLED_MAJORITY` of its examples, three or more, share one structure, one that holds a key that
+    structure lacks (a key renamed or added, an object turned into a list) is divergent; an example may leave
+    optional keys out. None when no structure is held so widely (two copies, one adding a key: nothing says
+    which is the shape), when they sit in one file, or when only Good/Bad illustrations or nested parts are left."""
+    shown = [u for u in copies if not u.within and not illustration(u.block.before, u.text)]
+    if len({u.block.path for u in shown}) < 2:
+        return None  # only nested parts, illustrations, or one file's examples: no shape stated here
+    structures = Counter(u.paths for u in shown)
+    common, held = structures.most_common(1)[0]
+    if held < 3 or held < FILLED_MAJORITY * len(shown):
+        return None  # nothing says which structure is the shape's
+    reason = f"{held} of the {len(shown)} filled-in copies have its structure"
+    owner = _majority([u for u in shown if u.paths == common], dispatchers)[0]
+    members = []
+    for u in copies:
+        extra = sorted(u.paths - owner.paths)
+        if not extra or u not in shown or u.block.path == owner.block.path or translation(u.block.path):
+            members.append(Member(u, "example", u.block.example))
+            continue
+        broken = _structure(sorted(owner.paths - u.paths), extra)
+        members.append(Member(u, "example", f"filled in like the others, but {broken}", True))
+    return Group("", owner.block.kind, owner.key, owner.stage, (), owner, reason, tuple(members))
 
 
 def _name(groups: list[Group]) -> None:
