@@ -356,6 +356,13 @@ def second_round() -> dict[str, dict[str, str]]:
             f"agents/{name}.md": front(name) + "Reply with:\n\n" + fence(REPLY_FORM.format(tone="Voice" if name == "c" else "Tone"), "xml")
             for name in ("a", "b", "c")
         },
+        "tag-section": {
+            **{
+                f"agents/{name}.md": front(name) + "Reply with:\n\n" + REPLY_FORM.format(tone="Voice" if name == "c" else "Tone")
+                + "\n<objective>\n**Purpose:** answer the " + name + " queue\n**Output:** one reply per ticket\n</objective>\n"
+                for name in ("a", "b", "c")
+            },
+        },
         "front-skeleton": {
             "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),
             "docs/two.md": "# Two\n\n" + fence(SKELETON.format(this="this in"), "yaml"),

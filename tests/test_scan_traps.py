@@ -267,3 +267,14 @@ def test_adopt_leaves_a_fenced_front_matter_and_its_body_alone_even_when_the_fro
     run = run_cli("adopt", str(root), "--write")
     assert run.code == 0, run.out + run.err  # its own contract compiles: the body is never written under a yaml fence
     assert {p: (root / p).read_bytes() for p in before} == before
+
+
+def test_a_tag_wrapped_template_pasted_without_a_fence_is_read_and_adopt_leaves_it(tmp_path, run_cli):
+    # `<reply_form>` ... `</reply_form>` of `**Label:** [x]` lines, unfenced, in three agents; one renamed a label.
+    # Each agent's own `<objective>` (labels without placeholders) is the prompt's own text, no template.
+    labels = _round(tmp_path, "tag-section")
+    assert labels == {"agents/a.md": [("copy", False)], "agents/b.md": [("copy", False)], "agents/c.md": [("drifted", True)]}
+    before = {p.name: p.read_bytes() for p in (tmp_path / "tag-section" / "agents").iterdir()}
+    run = run_cli("adopt", str(tmp_path / "tag-section"), "--write")
+    assert run.code == 0, run.out + run.err
+    assert {p.name: p.read_bytes() for p in (tmp_path / "tag-section" / "agents").iterdir()} == before

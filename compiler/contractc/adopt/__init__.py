@@ -75,6 +75,8 @@ def plan_adoption(
     fronts = {(u.block.path, u.block.start) for u in (*result_units(result), *result.examples) if u.key == FRONT_MATTER}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
+    unfenced = "pasted without a fence (a <tag> section): left as it is, a region holds a fenced block"
+    left.update((g.id, unfenced) for g in result.groups if g.id not in left and not g.owner.block.fence)
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
     if (root / CONFIG_NAME).exists():
@@ -140,8 +142,8 @@ def plan_adoption(
                 )
                 plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
                 continue
-            if unit.block.quoted:
-                plan.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one"))
+            if unit.block.quoted or not unit.block.fence:
+                plan.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one" if unit.block.fence else unfenced))
                 continue
             if undecided:
                 # its own bytes in a region build has not filled: check reports it (drift-region-new-differs), and

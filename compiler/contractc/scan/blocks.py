@@ -56,6 +56,7 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 PLACEHOLDER = re.compile(  # `<a@b.c>` and `<https://…>` are addresses (CommonMark autolinks), not placeholders
     r"\{\{[^{}\n]+\}\}|\{[^{}\n]+\}|<(?![!/])(?![\w.+-]+@[\w-]+\.[\w.-]+>)(?!https?://)[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
 )
+_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[[ xX]\]\s")
 _TAG_LINE = re.compile(r"^\s*</?(?P<tag>[A-Za-z_][\w-]*)>\s*$")
 _LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
 # `**Field:** value`, `- **Field**: value`, `Field: value`: a label written for people, at a line's start
@@ -139,18 +140,21 @@ def _block_parser() -> Any:
 
 def file_units(src: SourceFile) -> list[Unit]:
     """Every unit of one file, in source order; blocks that are none of the three kinds are skipped."""
-    if "```" not in src.text and "~~~" not in src.text:
-        return []  # no fence, no copy: most prose files, decided without parsing
+    fenced = "```" in src.text or "~~~" in src.text
+    if not fenced and "\n</" not in src.text:
+        return []  # no fence and no closing tag line, no copy: most prose files, decided without parsing
     tokens = _block_parser().parse(src.text)
     headings: list[tuple[int, int, str]] = []  # (line, level, title)
     units: list[Unit] = []
     deep: list[Diagnostic] = []
+    fences: list[tuple[int, int]] = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map:
             headings.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
         if tok.type != "fence" or tok.map is None:
             continue
         start, end = tok.map
+        fences.append((start, end))
         try:
             units.extend(_units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
         except _TooDeep:
@@ -163,6 +167,47 @@ def file_units(src: SourceFile) -> list[Unit]:
             )  # fmt: skip
     if deep:
         raise ContractcError(deep)
+    if "\n</" in src.text:
+        units += _tag_sections(src, fences, headings)
+    return units
+
+
+_SECTION = re.compile(r"^<(?P<tag>[A-Za-z_][\w-]*)>[ \t]*$")
+SECTION_LINES = 60
+"""An unfenced ``<tag>`` ... ``</tag>`` section is a template only when it closes within this many lines."""
+
+
+def _tag_sections(src: SourceFile, fences: list[tuple[int, int]], headings: list[tuple[int, int, str]]) -> list[Unit]:
+    """Templates pasted without a fence: a ``<tag>`` line, then ``**Label:** [x]`` or checkbox lines, then ``</tag>``,
+    outside every fenced block (a section agents paste as it is)."""
+    fenced = set()
+    for start, end in fences:
+        fenced.update(range(start, end))
+    units: list[Unit] = []
+    n, count = 0, src.line_count
+    while n < count:
+        opening = _SECTION.match(src.line_text(n)) if n not in fenced else None
+        if opening is None:
+            n += 1
+            continue
+        close = f"</{opening['tag']}>"
+        last = next((m for m in range(n + 1, min(count, n + SECTION_LINES)) if m in fenced or src.line_text(m).strip() == close), None)
+        if last is None or last in fenced:
+            n += 1
+            continue
+        content = "".join(src.line_text(m) + "\n" for m in range(n, last + 1))
+        before = _line_before(src, n)
+        closing = src.data[src.offset(last) : src.offset(last + 1)]
+        newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
+        shown = illustration(before, content)
+        above = [h for h in headings if h[0] < n]
+
+        def block(kind: Kind, example: str, n: int = n, last: int = last) -> Block:
+            return Block(src.path, kind, n + 1, 1, src.offset(n), src.offset(last + 1), "", "", newline, shown or example,
+                         before, above[-1][2] if above else "")
+
+        units += _template_units(content, n + 1, _stage(above), before, block, False, tagged=True)
+        n = last + 1
     return units
 
 
@@ -339,9 +384,13 @@ structure_line = _structure_line
 (:mod:`contractc.drift.structure`)."""
 
 
-def _template_units(content: str, first_line: int, stage, before: str, block, info_example: bool, markup: bool = False) -> list[Unit]:
+def _template_units(
+    content: str, first_line: int, stage, before: str, block, info_example: bool, markup: bool = False, tagged: bool = False
+) -> list[Unit]:
     """``markup``: an ``xml`` or ``html`` fence, a template only when it holds Markdown labels or headings (a
-    ``<reply_form>`` of ``**Label:** [x]`` lines), never for its tags alone (a task in XML is code, filled in)."""
+    ``<reply_form>`` of ``**Label:** [x]`` lines), never for its tags alone (a task in XML is code, filled in);
+    ``tagged``: an unfenced ``<tag>`` section, a template when it holds two label lines with placeholders in
+    their values, or two checkbox lines."""
     lines = [line for line in content.splitlines() if line.strip()]
     if not lines:
         return []
@@ -363,10 +412,13 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     skeleton = headings >= 1 and labels >= 2
     status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
     lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
-    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
+    if not (tagged or skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
         return []
     if markup and not (headings or labels >= 2):
         return []
+    filled_in = sum(1 for p, v in structure if p.startswith("label:") and PLACEHOLDER.search(v))
+    if tagged and filled_in < 2 and sum(1 for line in lines if _CHECKBOX.match(line)) < 2:
+        return []  # a prompt's own section (`<objective>`, `**Your job:** ...`), not a template pasted as it is
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
         prose = []

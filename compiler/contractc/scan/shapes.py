@@ -726,7 +726,7 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
         return instance(f"the same structure with its own values for {_few(own)}")
     share = _line_share(unit, owner)
     quoted = _QUOTES.search(unit.block.before)  # "Each agent returns with:": a copy of another's return, meant to be the same
-    if weak and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
+    if (weak or not (owner.block.fence and unit.block.fence)) and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
         return instance(f"only {share:.0%} of its lines are the owner's, and no file declares the shape")
     if broken:
         return Member(unit, "drifted", f"{broken}{where}", True)
