@@ -295,6 +295,14 @@ SKELETON = "---\nname: helper\ndescription: does things\n---\n\n## Section A\n[f
 """A new file's skeleton: a fenced front matter of plain values, then a template body."""
 
 
+AUDIT = (
+    "# Audit report: <service>\n\n## Summary\n<two lines>\n\n### Finding\n**Severity:** <low | high>\n**Where:** <file:line>\n"
+    "**Fix:** <one line>\n\n## Sign-off\n**Auditor:** <name>\n**Date:** <YYYY-MM-DD>\n"
+)
+FINDING = "## Finding\n**Severity:** <low | high>\n**Where:** <file:line>\n**Fix:** <one line>\n"
+"""A skill's report template, and its Finding section pasted on its own (a heading level up) into two agents."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -362,6 +370,12 @@ def second_round() -> dict[str, dict[str, str]]:
                 + "\n<objective>\n**Purpose:** answer the " + name + " queue\n**Output:** one reply per ticket\n</objective>\n"
                 for name in ("a", "b", "c")
             },
+        },
+        "section": {
+            "skills/audit/SKILL.md": front("audit") + "Write the report:\n\n" + fence(AUDIT, "markdown"),
+            "agents/checker.md": front("checker") + "Return each finding:\n\n" + fence(FINDING, "markdown"),
+            "agents/scanner.md": front("scanner") + "Return each finding:\n\n" + fence(FINDING, "markdown"),
+            "agents/linter.md": front("linter") + "Return each finding:\n\n" + fence(FINDING.replace("<one line>", "<one line, imperative>"), "markdown"),
         },
         "front-skeleton": {
             "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),

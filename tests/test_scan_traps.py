@@ -278,3 +278,25 @@ def test_a_tag_wrapped_template_pasted_without_a_fence_is_read_and_adopt_leaves_
     run = run_cli("adopt", str(tmp_path / "tag-section"), "--write")
     assert run.code == 0, run.out + run.err
     assert {p.name: p.read_bytes() for p in (tmp_path / "tag-section" / "agents").iterdir()} == before
+
+
+def test_a_template_section_pasted_elsewhere_joins_that_shape_as_a_nested_member(tmp_path, run_cli):
+    # the report's `### Finding` section is the agents' `## Finding` template: a member, never the owner
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "section", second_round()["section"])
+    (group,) = [g for g in scan_plugin(root).groups if g.id == "finding"]
+    nested = [m for m in group.members if m.unit.within]
+    assert [(m.unit.block.path, m.unit.within, m.label, m.unit.line) for m in nested] == [
+        ("skills/audit/SKILL.md", "audit-report.finding", "copy", 14)
+    ]
+    assert group.owner.block.path == "agents/checker.md" and nested[0].unit not in group.copies
+    assert [m.unit.block.path for m in group.members if m.divergent] == ["agents/linter.md"]
+    # the report's section drifts: the nested member is divergent, located at its heading, with its diff
+    text = (root / "skills/audit/SKILL.md").read_text()
+    (root / "skills/audit/SKILL.md").write_text(text.replace("**Where:** <file:line>\n", ""))
+    run = run_cli("scan", str(root))
+    assert "skills/audit/SKILL.md:14:1: error[scan-divergent]: drifted copy of finding (lacks where in audit-report.finding)" in run.out
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert (root / "skills/audit/SKILL.md").read_text() == text.replace("**Where:** <file:line>\n", "")  # never rewritten

@@ -391,17 +391,21 @@ def _template_units(
     ``<reply_form>`` of ``**Label:** [x]`` lines), never for its tags alone (a task in XML is code, filled in);
     ``tagged``: an unfenced ``<tag>`` section, a template when it holds two label lines with placeholders in
     their values, or two checkbox lines."""
-    lines = [line for line in content.splitlines() if line.strip()]
+    numbered = [(n, line) for n, line in enumerate(content.splitlines()) if line.strip()]
+    lines = [line for _, line in numbered]
     if not lines:
         return []
     placeholders = _placeholders(content)
     structure: list[tuple[str, str]] = []
+    at: list[int] = []
+    """The content line of each structure entry."""
     prose: list[str] = []
     closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
-    for line in lines:
+    for n, line in numbered:
         found = _structure_line(line, closed)
         if found:
             structure.append(found)
+            at.append(n)
         elif structure:
             structure[-1] = (structure[-1][0], (structure[-1][1] + "\n" + line.strip()).strip())
         else:
@@ -435,9 +439,34 @@ def _template_units(
         example = f"the text above calls it an example ({before[:60]!r}) and most of its lines are concrete"
     key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
-    return [
-        Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
-    ]
+    built = block("template", example)
+    unit = Unit(built, key, content, first_line, paths, stage, paths, tuple(structure), variant)
+    return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
+
+
+def _sections(unit: Unit, content: str, structure: list[tuple[str, str]], at: list[int]) -> list[Unit]:
+    """The heading sections of a template holding :data:`NESTED_KEYS` or more structure lines (a heading and its
+    label lines, up to the next heading of its level or higher), each offered as a nested unit: a section pasted
+    elsewhere as a template of its own joins that shape. Not the template itself, nor a line template's lines."""
+    if len(structure) != len(at) or not any(p[:1] == "h" for p, _ in structure):
+        return []
+    raw = content.splitlines(keepends=True)
+    found = []
+    for i, (path, _) in enumerate(structure):
+        if path[:1] != "h" or not path[1:2].isdigit():
+            continue
+        level = int(path[1])
+        end = next((j for j in range(i + 1, len(structure)) if structure[j][0][:1] == "h" and int(structure[j][0][1]) <= level), len(structure))
+        if end - i < NESTED_KEYS or (i == 0 and end == len(structure)):
+            continue
+        stop = at[end] if end < len(structure) else len(raw)
+        part = structure[i:end]
+        name = slugify(PLACEHOLDER.sub("", path.split(":", 1)[1])) or unit.key
+        found.append(
+            Unit(unit.block, name, "".join(raw[at[i] : stop]).rstrip("\n") + "\n", unit.line + at[i], frozenset(p for p, _ in part),
+                 unit.stage, frozenset(p for p, _ in part), tuple(part), "", f"{unit.key}.{name}")
+        )
+    return found
 
 
 def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> str:

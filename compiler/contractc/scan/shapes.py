@@ -41,7 +41,7 @@ from typing import Literal, NamedTuple
 from contractc.load.git import run_git
 from contractc.load.worked import is_notation
 from contractc.scan.blocks import DISCRIMINATORS as _DISCRIMINATORS
-from contractc.scan.blocks import PLACEHOLDER, Unit, illustration
+from contractc.scan.blocks import NESTED_KEYS, PLACEHOLDER, Unit, illustration
 
 NEAR_RATIO = 0.8
 """A lone block this similar (difflib ratio) to a shape's owning copy, under another key, is a near-copy."""
@@ -256,6 +256,14 @@ def _discriminated(units: list[Unit]) -> list[Unit]:
     return [replace(u, variant="") if id(u) in plain else u for u in units] if plain else units
 
 
+_LEVEL = re.compile(r"^h\d:")
+
+
+def _level_free(paths: frozenset[str]) -> frozenset[str]:
+    """A template's structure with its headings' levels left out (``h:findings``); data paths as they are."""
+    return frozenset(_LEVEL.sub("h:", p) for p in paths) if any(p[:1] == "h" for p in paths) else paths
+
+
 def _originals(units: list[Unit]) -> dict[int, Unit]:
     """id of each YAML or JSON unit of a translation (``docs/zh-CN/references/x.md``) -> the unit it translates: the one
     of the original file (the same path after the language folder, in no translation) whose key paths hold
@@ -286,24 +294,55 @@ def _contained(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def _place_nested(nested: list[Unit], clusters: list[_Cluster]) -> None:
-    """Each nested mapping into the shape it copies, when one overlaps it by NESTED_SHAPE (its own block's aside)."""
+    """Each nested mapping or template section into the shape it copies, when one overlaps it by NESTED_SHAPE (its
+    own block's aside). A section's headings are compared whatever their level: pasted on its own, a report's
+    ``### Findings`` is often a ``## Findings``."""
     index: dict[str, list[int]] = defaultdict(list)
     for i, c in enumerate(clusters):
-        if c.bucket[0] in ("yaml", "json") and len(c.paths) >= 3:
-            for p in c.paths:
+        if len(c.paths) >= 3:
+            for p in _level_free(c.paths):
                 index[p].append(i)
+    placed: dict[tuple[int, int], tuple[float, Unit]] = {}
     for unit in nested:
-        shared = Counter(i for p in unit.paths for i in index.get(p, ()))
+        mine = _level_free(unit.paths)
+        shared = Counter(i for p in mine for i in index.get(p, ()))
         best, score = None, NESTED_SHAPE
         for i, n in shared.items():
             c = clusters[i]
-            if all(u.block is unit.block for u in c.units):
-                continue  # its own block's shape: a part of it, not a copy pasted elsewhere
-            overlap = _jaccard(c.paths, unit.paths, n)
+            if (
+                any(u.block is unit.block for u in c.units)
+                or all(u.block.path == unit.block.path for u in c.units)
+                or (c.bucket[0] == "template") != (unit.block.kind == "template")
+            ):
+                continue  # its own block's or file's shape: a part of it, not a copy pasted elsewhere
+            overlap = _jaccard(_level_free(c.paths), mine, n)
+            if c.bucket[0] == "template" and n == len(mine) >= NESTED_KEYS and len(c.paths) == n + 1:
+                overlap = max(overlap, NESTED_SHAPE)  # a section that lost one field, its heading and the rest the shape's
             if overlap >= score:
                 best, score = i, overlap
-        if best is not None:
-            clusters[best].units.append(unit)
+        key = (id(unit.block), best)
+        if best is not None and (key not in placed or placed[key][0] < score):
+            placed[key] = (score, unit)  # of a block's parts matching one shape, the closest (a section, not its parent's)
+    for (_, best), (_, unit) in sorted(placed.items(), key=lambda kv: (kv[1][1].block.path, kv[1][1].line)):
+        clusters[best].units.append(_releveled(unit, clusters[best].paths))
+
+
+def _releveled(unit: Unit, paths: frozenset[str]) -> Unit:
+    """A template section with its headings moved to the levels the shape writes them at (``### Finding`` as
+    ``## Finding``), so only its fields and notation are compared."""
+    title = next((p for p, _ in unit.slots if _LEVEL.match(p)), "")
+    level = next((int(p[1]) for p in paths if _LEVEL.match(p) and p[3:] == title[3:]), 0)
+    if not title or not level or level == int(title[1]):
+        return unit
+    shift = level - int(title[1])
+
+    def moved(p: str) -> str:
+        return f"h{min(6, max(1, int(p[1]) + shift))}{p[2:]}" if _LEVEL.match(p) else p
+
+    from dataclasses import replace
+
+    slots = tuple((moved(p), v) for p, v in unit.slots)
+    return replace(unit, paths=frozenset(map(moved, unit.paths)), fields=frozenset(map(moved, unit.fields)), slots=slots)
 
 
 def _group(
@@ -681,6 +720,9 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
         own.append(titles[1])
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
+        # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
+        return Member(unit, "instance", f"a part of a definition file ({_declared(unit)}), {unit.within}; the owning copy is its instance")
     if mirrors(unit.block.path, owner.block.path):
         broken = _structure(missing, extra)
         why = broken or f"{_few(drift + own) or 'its lines'} differ"
