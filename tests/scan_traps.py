@@ -303,6 +303,11 @@ FINDING = "## Finding\n**Severity:** <low | high>\n**Where:** <file:line>\n**Fix
 """A skill's report template, and its Finding section pasted on its own (a heading level up) into two agents."""
 
 
+DONE_BLOCK = "---\nagent: <name>\nticket: <id>\nstate: done | failed\nused: <minutes>\n---\n"
+HEADER_BLOCK = "---\nproject: <name>\nagent: <name>\nticket: <id>\nwhen: <YYYY-MM-DD>\nstate: draft | final\n---\n"
+"""Two front-matter shapes sharing three of their six keys, always side by side: two shapes, not one."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -376,6 +381,15 @@ def second_round() -> dict[str, dict[str, str]]:
             "agents/checker.md": front("checker") + "Return each finding:\n\n" + fence(FINDING, "markdown"),
             "agents/scanner.md": front("scanner") + "Return each finding:\n\n" + fence(FINDING, "markdown"),
             "agents/linter.md": front("linter") + "Return each finding:\n\n" + fence(FINDING.replace("<one line>", "<one line, imperative>"), "markdown"),
+        },
+        "side-by-side": {
+            "defs/defaults.md": "# Defaults\n\n## Completion\n\n" + fence(DONE_BLOCK, "yaml") + "\n" + fence(HEADER_BLOCK, "yaml")
+            + "\n## Documents\n\n" + fence(DONE_BLOCK, "yaml") + "\n" + fence(HEADER_BLOCK, "yaml"),
+            **{
+                f"agents/{name}.md": front(name) + "Close with:\n\n" + fence(DONE_BLOCK, "yaml") + "\nHead each page with:\n\n"
+                + fence(HEADER_BLOCK.replace("when: <YYYY-MM-DD>\n", "") if name == "gamma" else HEADER_BLOCK, "yaml")
+                for name in ("alpha", "beta", "gamma")
+            },
         },
         "front-skeleton": {
             "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),

@@ -300,3 +300,17 @@ def test_a_template_section_pasted_elsewhere_joins_that_shape_as_a_nested_member
     assert "skills/audit/SKILL.md:14:1: error[scan-divergent]: drifted copy of finding (lacks where in audit-report.finding)" in run.out
     assert run_cli("adopt", str(root), "--write").code == 0
     assert (root / "skills/audit/SKILL.md").read_text() == text.replace("**Where:** <file:line>\n", "")  # never rewritten
+
+
+def test_two_shapes_side_by_side_that_share_half_their_keys_are_two_shapes(tmp_path):
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "side", second_round()["side-by-side"])
+    groups = [g for g in scan_plugin(root).groups if g.key == "front-matter"]
+    assert sorted(len(g.members) for g in groups) == [5, 5]
+    assert {frozenset(g.owner.paths) for g in groups} == {
+        frozenset({"agent", "ticket", "state", "used"}), frozenset({"project", "agent", "ticket", "when", "state"})
+    }
+    divergent = [(m.unit.block.path, m.reason) for g in groups for m in g.members if m.divergent]
+    assert divergent == [("agents/gamma.md", "lacks when")]

@@ -55,6 +55,9 @@ LINE_SHARE = 0.5
 """Below this share of lines (Jaccard of their distinct lines) in common with an owner that nothing but path order
 chose, a copy is an instance of its own: two blocks that differ in most lines prove no drift."""
 NO_MAJORITY = "no variant has a majority"
+SIDE_BY_SIDE = 0.8
+"""A block joins a shape that already has a copy in its own file only at this overlap: two blocks side by side in one
+file that share some keys (a completion block and a document header) are two shapes, not variants."""
 NESTED_SHAPE = 0.8
 """The overlap at or above which a nested mapping is a copy of a shape stated elsewhere."""
 _FRONT_DISPATCH = re.compile(rb"^(?:role:\s*orchestrator|dispatches:)", re.MULTILINE)
@@ -127,6 +130,7 @@ class _Cluster:
     names: frozenset[str]
     """The keys at each depth (:func:`_names`): a renamed key still overlaps them."""
     units: list[Unit] = field(default_factory=list)
+    files: set[str] = field(default_factory=set)
 
 
 def _bucket(unit: Unit) -> tuple[str, ...]:
@@ -180,6 +184,8 @@ def group_units(
                 overlap = _jaccard(clusters[i].paths, unit.paths, n)
                 if bucket[0] != "template" and n >= CONTAINED_PATHS and n == min(len(clusters[i].paths), len(unit.paths)):
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
+                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files:
+                    continue  # two blocks side by side in one file that share some keys: two shapes
                 if overlap > score or (overlap == score and best is None):
                     best, score = i, overlap
             if best is None and bucket[0] != "template" and unit.paths:
@@ -189,6 +195,8 @@ def group_units(
                 shared = Counter(i for t in mine for i in names[bucket].get(t, ()))
                 for i, n in shared.items():
                     overlap = _jaccard(clusters[i].names, mine, n)
+                    if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files:
+                        continue
                     if overlap > score or (overlap == score and best is None):
                         best, score = i, overlap
             if best is None and unit.block.example and unit.variant:
@@ -208,6 +216,7 @@ def group_units(
                 names[bucket][t].append(best)
         by_text.setdefault((bucket, unit.text), best)
         clusters[best].units.append(unit)
+        clusters[best].files.add(unit.block.path)
         placed[id(unit)] = best
     _place_nested([u for u in units if u.within], clusters)
     if history is not None:  # the blames every ambiguous shape will ask for, side by side
