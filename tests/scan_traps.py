@@ -308,6 +308,11 @@ HEADER_BLOCK = "---\nproject: <name>\nagent: <name>\nticket: <id>\nwhen: <YYYY-M
 """Two front-matter shapes sharing three of their six keys, always side by side: two shapes, not one."""
 
 
+RUN_LOG = '{"status": "success | failed", "tokens": "<total>", "input": "<input tokens>", "summary": "<one line>"}\n'
+RUN_LOG_COPY = '{"status": "success | failed", "tokens": 5, "summary": "the run went fine"}\n'
+"""The skill that writes a run log, and two pages that quote it filled in, the input tokens lost."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -390,6 +395,11 @@ def second_round() -> dict[str, dict[str, str]]:
                 + fence(HEADER_BLOCK.replace("when: <YYYY-MM-DD>\n", "") if name == "gamma" else HEADER_BLOCK, "yaml")
                 for name in ("alpha", "beta", "gamma")
             },
+        },
+        "owner-option": {
+            "skills/run/SKILL.md": front("run") + "Append:\n\n" + fence(RUN_LOG, "json"),
+            "concepts/logs.md": "# Logs\n\n" + fence(RUN_LOG_COPY, "json"),
+            "concepts/costs.md": "# Costs\n\n" + fence(RUN_LOG_COPY, "json"),
         },
         "front-skeleton": {
             "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),

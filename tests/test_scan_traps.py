@@ -314,3 +314,18 @@ def test_two_shapes_side_by_side_that_share_half_their_keys_are_two_shapes(tmp_p
     }
     divergent = [(m.unit.block.path, m.reason) for g in groups for m in g.members if m.divergent]
     assert divergent == [("agents/gamma.md", "lacks when")]
+
+
+def test_an_owner_the_user_names_holds_instances_to_its_structure(tmp_path):
+    # with no definition declared, instances that lost a key prove nothing; --owner makes the skill's block the shape
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "o", second_round()["owner-option"])
+    (group,) = scan_plugin(root).groups
+    assert not group.divergent
+    (group,) = scan_plugin(root, owners=("skills/**",)).groups
+    assert [(m.unit.block.path, m.divergent) for m in group.members] == [
+        ("concepts/costs.md", True), ("concepts/logs.md", True), ("skills/run/SKILL.md", False)
+    ]
+    assert all("lacks input" in m.reason for m in group.members if m.divergent)

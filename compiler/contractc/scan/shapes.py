@@ -364,7 +364,8 @@ def _group(
     originals = [u for u in candidates if not translation(u.block.path)]
     owner, reason = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     weak = reason.startswith(NO_MAJORITY)  # nothing but path order chose the owner
-    members = _peer_drift([_label(u, owner, weak, id(u) in translated) for u in copies], dispatchers)
+    chosen = reason.startswith("it matches --owner")
+    members = _peer_drift([_label(u, owner, weak, id(u) in translated, chosen) for u in copies], dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
 
@@ -699,9 +700,10 @@ def _when(unit: Unit, history: History) -> str:
 # -- labels ---------------------------------------------------------------------------------------
 
 
-def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False) -> Member:
+def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False, chosen: bool = False) -> Member:
     """``weak``: nothing but path order chose ``owner`` (no definition, mirror, history or majority); ``translated``: a
-    translation's data block, matched to the (non-example) block it translates."""
+    translation's data block, matched to the (non-example) block it translates; ``chosen``: ``--owner`` chose it, so
+    its structure is the shape's as a declared definition's is."""
     if unit is owner:
         return Member(unit, "copy", "the owning copy")
     if translated and unit.text != owner.text and owner.paths != unit.paths:
@@ -768,8 +770,8 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
         # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
         theirs, mine = _slot_map(owner), _slot_map(unit)
         typed = [p for p in drift if not (PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine[p]))]
-        if (broken or typed) and _declared(owner):
-            # held to the definition a file declares; between peer instances a difference proves no drift
+        if (broken or typed) and (_declared(owner) or chosen):
+            # held to the definition a file declares (or --owner names); between peer instances a difference proves no drift
             why = broken or f"changes the notation of {_few(typed)}"
             return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
         if broken or typed:
