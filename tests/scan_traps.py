@@ -313,6 +313,12 @@ RUN_LOG_COPY = '{"status": "success | failed", "tokens": 5, "summary": "the run 
 """The skill that writes a run log, and two pages that quote it filled in, the input tokens lost."""
 
 
+DEFAULTS = "---\nowner: <team>\nreview: <days>\nscope: <area>\nlevel: low | high\n---\n"
+PLAN = "# Plan: [Task]\n\n## Goal\n[one line]\n## Steps\n[numbered]\n## Risks\n[what may break]\n## Tests\n[what proves it]\n## Rollout\n[when]\n## Owner\n[who]\n"
+METHOD = '{"method": "A | B | C", "method_name": "<name>"}\n'
+ENTRY = '{"method": "A | B | C", "method_name": "<name>", "complete": "boolean", "recurrence_of": "<id> | null"}\n'
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -400,6 +406,21 @@ def second_round() -> dict[str, dict[str, str]]:
             "skills/run/SKILL.md": front("run") + "Append:\n\n" + fence(RUN_LOG, "json"),
             "concepts/logs.md": "# Logs\n\n" + fence(RUN_LOG_COPY, "json"),
             "concepts/costs.md": "# Costs\n\n" + fence(RUN_LOG_COPY, "json"),
+        },
+        "under-templates": {
+            "templates/.claude/data/defaults.md": "# Defaults\n\n" + fence(DEFAULTS, "yaml"),
+            **{
+                f"templates/.claude/agents/{name}.md": f"# {name}\n\n" + fence(DEFAULTS.replace("review: <days>\n", ""), "yaml")
+                for name in ("alpha", "beta", "gamma")
+            },
+        },
+        "two-definitions": {
+            "templates/a.md": "# A\n\n" + fence(PLAN, "markdown"),
+            "templates/b.md": "# B\n\n" + fence(PLAN.replace("## Risks\n[what may break]\n", "").replace("## Owner", "## Contact"), "markdown"),
+        },
+        "excerpts": {
+            "skills/s/SKILL.md": front("s") + "Record the method used:\n\n" + fence(METHOD, "json"),
+            "skills/s/SPEC.md": "# Spec\n\nAdd to each entry:\n\n" + fence(ENTRY, "json"),
         },
         "front-skeleton": {
             "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),

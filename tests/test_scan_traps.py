@@ -329,3 +329,18 @@ def test_an_owner_the_user_names_holds_instances_to_its_structure(tmp_path):
         ("concepts/costs.md", True), ("concepts/logs.md", True), ("skills/run/SKILL.md", False)
     ]
     assert all("lacks input" in m.reason for m in group.members if m.divergent)
+
+
+def test_a_plugin_kept_under_templates_is_no_definition_file_for_its_agents(tmp_path):
+    labels = _round(tmp_path, "under-templates")
+    assert labels["templates/.claude/data/defaults.md"] == [("copy", False)]
+    assert [labels[f"templates/.claude/agents/{n}.md"] for n in ("alpha", "beta", "gamma")] == [[("drifted", True)]] * 3
+
+
+def test_one_template_in_two_definition_files_that_drifted_is_divergent(tmp_path):
+    labels = _round(tmp_path, "two-definitions")
+    assert labels == {"templates/a.md": [("copy", False)], "templates/b.md": [("drifted", True)]}
+
+
+def test_two_excerpts_sharing_two_keys_are_two_shapes(tmp_path):
+    assert _round(tmp_path, "excerpts") == {}

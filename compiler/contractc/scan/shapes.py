@@ -55,6 +55,9 @@ LINE_SHARE = 0.5
 """Below this share of lines (Jaccard of their distinct lines) in common with an owner that nothing but path order
 chose, a copy is an instance of its own: two blocks that differ in most lines prove no drift."""
 NO_MAJORITY = "no variant has a majority"
+MIN_SHARED = 3
+"""Two blocks sharing fewer key paths, headings or labels than this are one shape only when they share more than half
+of them (a key gained by a two-key block is drift; two excerpts of one record, two keys of four in common, are not)."""
 SIDE_BY_SIDE = 0.8
 """A block joins a shape that already has a copy in its own file only at this overlap: two blocks side by side in one
 file that share some keys (a completion block and a document header) are two shapes, not variants."""
@@ -67,6 +70,7 @@ _DECLARES = re.compile(
 )
 _QUOTES = re.compile(r"(?i)\b(?:returns|replies|responds)\b")
 _DEFINITION_DIRS = {"templates", "template", "references", "reference", "schemas", "schema"}
+_ROLE_DIRS = {"agents", "skills", "commands", "workflows", "prompts"}
 _TYPE_WORDS = {
     "string", "str", "text", "integer", "int", "number", "float", "boolean", "bool", "null", "none", "list", "array",
     "object", "dict", "map", "date", "datetime", "timestamp", "url", "path", "uuid", "any",
@@ -186,6 +190,8 @@ def group_units(
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
                 if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files:
                     continue  # two blocks side by side in one file that share some keys: two shapes
+                if n < MIN_SHARED and overlap <= SAME_SHAPE:
+                    continue  # two keys in common, half of the whole: excerpts of one record, each its own
                 if overlap > score or (overlap == score and best is None):
                     best, score = i, overlap
             if best is None and bucket[0] != "template" and unit.paths:
@@ -195,7 +201,7 @@ def group_units(
                 shared = Counter(i for t in mine for i in names[bucket].get(t, ()))
                 for i, n in shared.items():
                     overlap = _jaccard(clusters[i].names, mine, n)
-                    if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files:
+                    if (overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files) or (n < MIN_SHARED and overlap <= SAME_SHAPE):
                         continue
                     if overlap > score or (overlap == score and best is None):
                         best, score = i, overlap
@@ -526,9 +532,11 @@ def translation(path: str) -> str:
 def _declared(unit: Unit) -> str:
     """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does."""
     parts = unit.block.path.lower().split("/")
-    folder = next((p for p in parts[:-1] if p in _DEFINITION_DIRS), None)
-    if folder:
-        return f"a {folder}/ file"
+    for part in reversed(parts[:-1]):  # the nearest folder that says what its files are
+        if part in _DEFINITION_DIRS:
+            return f"a {part}/ file"
+        if part in _ROLE_DIRS:
+            break  # an agent kept under templates/ (a plugin shipped as a template) is an agent, not a definition
     if "schema" in parts[-1]:
         return "a schema file"
     m = _DECLARES.search(unit.block.before)
@@ -742,7 +750,7 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
     broken = _structure(missing, extra)
-    if broken and _declared(owner) and _declared(unit):
+    if broken and _declared(owner) and _declared(unit) and _line_share(unit, owner) < LINE_SHARE:
         return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
     retyped = _typed_changes(unit, owner)
 
