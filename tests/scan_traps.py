@@ -319,6 +319,11 @@ METHOD = '{"method": "A | B | C", "method_name": "<name>"}\n'
 ENTRY = '{"method": "A | B | C", "method_name": "<name>", "complete": "boolean", "recurrence_of": "<id> | null"}\n'
 
 
+FEATURE_PLAN = "# Plan: [Task Name]\n\n## Goal\n[goal]\n## Dependencies\n[deps]\n## Acceptance\n[criteria]\n## Steps\n[steps]\n"
+REFACTOR_PLAN = "# Plan: [Task Name]\n\n## Current State\n[now]\n## Target State\n[target]\n## Steps\n[steps]\n"
+"""Two variants of a plan template sharing the title and a heading, side by side in two definition files."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -421,6 +426,11 @@ def second_round() -> dict[str, dict[str, str]]:
         "excerpts": {
             "skills/s/SKILL.md": front("s") + "Record the method used:\n\n" + fence(METHOD, "json"),
             "skills/s/SPEC.md": "# Spec\n\nAdd to each entry:\n\n" + fence(ENTRY, "json"),
+        },
+        "plan-variants": {
+            "templates/plan.md": "# Plans\n\nFeature:\n\n" + fence(FEATURE_PLAN, "markdown") + "\nRefactor:\n\n" + fence(REFACTOR_PLAN, "markdown"),
+            "templates/task-plan.md": "# Task plans\n\nFeature:\n\n" + fence(FEATURE_PLAN, "markdown") + "\nRefactor:\n\n"
+            + fence(REFACTOR_PLAN.replace("[target]", "[target shape]"), "markdown"),
         },
         "front-skeleton": {
             "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),

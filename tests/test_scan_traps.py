@@ -344,3 +344,17 @@ def test_one_template_in_two_definition_files_that_drifted_is_divergent(tmp_path
 
 def test_two_excerpts_sharing_two_keys_are_two_shapes(tmp_path):
     assert _round(tmp_path, "excerpts") == {}
+
+
+def test_two_template_variants_side_by_side_are_two_shapes_and_check_reports_only_the_drift(tmp_path, run_cli):
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "plans", second_round()["plan-variants"])
+    groups = scan_plugin(root).groups
+    assert sorted(len(g.members) for g in groups) == [2, 2]
+    assert [(m.unit.block.path, m.label) for g in groups for m in g.members if m.divergent] == [("templates/task-plan.md", "drifted")]
+    assert run_cli("adopt", str(root), "--write").code == 0
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    assert check.code == 1 and "drift-instance" not in check.out
+    assert len(re.findall(r"error\[drift-region-new-differs\]", check.out)) == 1
