@@ -324,6 +324,19 @@ REFACTOR_PLAN = "# Plan: [Task Name]\n\n## Current State\n[now]\n## Target State
 """Two variants of a plan template sharing the title and a heading, side by side in two definition files."""
 
 
+TICKET = (
+    "# [Title]\n\n**State**: open | working | closed\n**Urgency**: high | low\n**Owner**: @Agent\n\n"
+    "## Ask\nWhat is wanted.\n\n## Done when\n- [ ] Check 1\n\n## Notes\nAnything else.\n"
+)
+TICKET_WRITTEN = (
+    "# [Short Title]\n\n**State**: open\n**Urgency**: high | low\n**Owner**: @Agent\n**Follows**: 001 (optional)\n"
+    "**Waits on**: none | 002\n\n## Ask\nWhat is wanted.\n\n## Done when\n- [ ] Check 1\n"
+)
+TICKET_SHORT = "# [Title]\n\n**State**: closed\n**Urgency**: high | low\n**Owner**: @Agent\n\n## Ask\nWhat is wanted.\n"
+"""A queue's item format; the item a planning skill writes (its state filled in, two labels added, Notes gone);
+an archive skill's item (its state filled in, sections left out: nothing added)."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -431,6 +444,11 @@ def second_round() -> dict[str, dict[str, str]]:
             "templates/plan.md": "# Plans\n\nFeature:\n\n" + fence(FEATURE_PLAN, "markdown") + "\nRefactor:\n\n" + fence(REFACTOR_PLAN, "markdown"),
             "templates/task-plan.md": "# Task plans\n\nFeature:\n\n" + fence(FEATURE_PLAN, "markdown") + "\nRefactor:\n\n"
             + fence(REFACTOR_PLAN.replace("[target]", "[target shape]"), "markdown"),
+        },
+        "queue-item": {
+            "skills/queue/SKILL.md": front("queue") + "Each item is a file:\n\n" + fence(TICKET, "markdown"),
+            "skills/plan/SKILL.md": front("plan") + "For each item, write:\n\n" + fence(TICKET_WRITTEN, "markdown"),
+            "skills/archive/SKILL.md": front("archive") + "Closed items keep:\n\n" + fence(TICKET_SHORT, "markdown"),
         },
         "front-skeleton": {
             "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),

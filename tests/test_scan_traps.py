@@ -358,3 +358,20 @@ def test_two_template_variants_side_by_side_are_two_shapes_and_check_reports_onl
     check = run_cli("check", "--root", str(root), "--no-cache")
     assert check.code == 1 and "drift-instance" not in check.out
     assert len(re.findall(r"error\[drift-region-new-differs\]", check.out)) == 1
+
+
+def test_a_copy_that_fills_in_anothers_enum_is_its_instance_and_may_not_add_fields(tmp_path):
+    # `**State**: open` is a member of the queue's `open | working | closed`: no variant of its own, one shape; the
+    # copy holding the enum owns it; the planning skill's item adds two labels (divergent), the archive's only omits
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "q", second_round()["queue-item"])
+    (group,) = scan_plugin(root).groups
+    assert group.owner.block.path == "skills/queue/SKILL.md" and "fill in its enum" in group.owner_reason
+    labels = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert labels == {
+        "skills/queue/SKILL.md": ("copy", False), "skills/plan/SKILL.md": ("instance", True), "skills/archive/SKILL.md": ("instance", False)
+    }
+    (planned,) = group.divergent
+    assert "adds follows, waits on" in next(m.reason for m in group.members if m.unit is planned)

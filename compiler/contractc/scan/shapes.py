@@ -245,29 +245,31 @@ MAX_VARIANTS = 5
 def _discriminated(units: list[Unit]) -> list[Unit]:
     """``units`` with a variant kept only where its field discriminates: among the blocks that may be one shape (one
     kind, one YAML key), the field takes at most :data:`MAX_VARIANTS` literal values and at most one per two blocks
-    (``status: success | failed`` over the adapters), or every block holding it sits in one file (per-outcome blocks
-    side by side), or an enum some copy writes for the field names the value. A field of free text (``status:
-    implementing``, ``designing``, ... thirty values over a hundred blocks) is a value, not a variant."""
+    (``status: success`` and ``failed`` over the adapters), or every block holding it sits in one file (per-outcome
+    blocks side by side). A value an enum of that field names (``Status: pending`` where another copy writes
+    ``pending | in_progress | completed``) is that general shape's value filled in, no variant; so is a field of free
+    text (``status: implementing``, ``designing``, ... thirty values over a hundred blocks)."""
     from dataclasses import replace
 
     seen: dict[tuple, list[Unit]] = defaultdict(list)
     enums: dict[tuple, set[str]] = defaultdict(set)
     for u in units:
         population = (*_bucket(u)[:-1], u.variant.split("=", 1)[0] if u.variant else "")
-        for field_name in {p for p, _ in u.slots} & set(_DISCRIMINATORS):
-            value = _type_of(_slot_map(u)[field_name])
+        for path, written in u.slots:
+            field_name = path.removeprefix("label:")  # a template's `**Status**: a | b` names its field so
+            value = _type_of(written) if field_name in _DISCRIMINATORS else None
             if isinstance(value, frozenset):
                 enums[(*_bucket(u)[:-1], field_name)].update(v.lower() for v in value)
         if u.variant:
             seen[population].append(u)
     plain: set[int] = set()
     for population, held in seen.items():
+        named = enums.get(population, set())
+        plain.update(id(u) for u in held if u.variant.split("=", 1)[1] in named)
         values = {u.variant.split("=", 1)[1] for u in held}
         few = len(values) <= MAX_VARIANTS and len(values) * 2 <= len(held)
-        if few or len({u.block.path for u in held}) == 1:
-            continue
-        named = enums.get(population, set())
-        plain.update(id(u) for u in held if u.variant.split("=", 1)[1] not in named)
+        if not (few or len({u.block.path for u in held}) == 1):
+            plain.update(id(u) for u in held)
     return [replace(u, variant="") if id(u) in plain else u for u in units] if plain else units
 
 
@@ -501,6 +503,9 @@ def choose_owner(
     owner, held = _majority(list(copies), dispatchers)
     if held * 2 > len(copies):
         return owner, f"{held} of the {len(copies)} copies hold it"
+    general = [u for u in variants(copies) if any(_fills(other, u) for other in copies if other.text != u.text)]
+    if len(general) == 1:  # the one copy whose enum the others fill in (`pending | done` where another says `pending`)
+        return general[0], f"{NO_MAJORITY}; the others fill in its enum ({_few(_fills(next(o for o in copies if _fills(o, general[0])), general[0]))})"
     if owner.block.path in dispatchers:
         return owner, f"{NO_MAJORITY}; it is in {owner.block.path}, which dispatches the shape"
     return owner, f"{NO_MAJORITY}: the first copy in path order"
@@ -782,6 +787,9 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
             # held to the definition a file declares (or --owner names); between peer instances a difference proves no drift
             why = broken or f"changes the notation of {_few(typed)}"
             return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
+        if extra and _fills(unit, owner):
+            # it fills in the owner's enum, so it is an instance of the owner: it may leave a field out, not add one
+            return Member(unit, "instance", f"it fills in the owner's {_few(_fills(unit, owner))}, but {broken}{where}", True)
         if broken or typed:
             return instance(f"its own values ({_few(own)}) and its own fields; no file declares the shape")
         return instance(f"the same structure with its own values for {_few(own)}")
@@ -891,6 +899,17 @@ def _type_of(text: str) -> str | frozenset[str] | None:
     if len(parts) > 1 and all(parts) and is_notation(body):
         return frozenset(parts)
     return None
+
+
+def _fills(unit: Unit, owner: Unit) -> list[str]:
+    """The fields where ``unit`` writes one member of the enum ``owner`` writes there (``pending`` of ``pending | done``)."""
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    found = []
+    for path in mine.keys() & theirs.keys():
+        enum = _type_of(theirs[path])
+        if isinstance(enum, frozenset) and _type_of(mine[path]) is None and _value(mine[path]).lower() in {v.lower() for v in enum}:
+            found.append(path)
+    return sorted(found)
 
 
 def _shown(kind: str | frozenset[str]) -> str:
