@@ -8,27 +8,39 @@ stages that need them (:func:`contractc.model.layout.site_layout`).
 
 from __future__ import annotations
 
-from dataclasses import replace
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
-from contractc.load.budgets import check_budget_names
-from contractc.load.config import load_config
-from contractc.load.contract import parse_contract
-from contractc.load.explicit import read_sidecar
-from contractc.load.roles import load_roles
-from contractc.load.source import read_source
-from contractc.load.targets import load_targets
-from contractc.model.records import Config, Contract, DataShape, PinRecord, Project, RoleFile, Targets
-from contractc.model.notation import interpret
+
+if TYPE_CHECKING:
+    from contractc.model.records import Config, Contract, PinRecord, Project, RoleFile, Targets
 
 __all__ = ["load_config", "load_project", "parse_contract", "parse_contracts", "qualify_shape_ids", "read_source"]
+_EXPORTED = {"load_config": "config", "parse_contract": "contract", "read_source": "source"}
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so a command that needs one loader (scan reads sources, never a contract) does not import them all.
+    if name in _EXPORTED:
+        from importlib import import_module
+
+        return getattr(import_module(f"contractc.load.{_EXPORTED[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_project(root: Path) -> Project:
     """Read and parse everything; raise one :class:`ContractcError` holding every problem."""
+    from contractc.load.budgets import check_budget_names
+    from contractc.load.config import load_config
+    from contractc.load.roles import load_roles
+    from contractc.load.targets import load_targets
+    from contractc.model.notation import interpret
+    from contractc.model.records import Project
+
     config = load_config(root)
     contracts = parse_contracts(root, config)
     problems: list[Diagnostic] = []
@@ -78,6 +90,7 @@ def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
     """The section hashes build recorded for pinned contracts (see drift/pins.py); {} when none."""
     if not any(entry.sha256 for entry in config.contracts):
         return {}
+    from contractc.model.records import PinRecord
     from contractc.output.files import read_generated
 
     data = read_generated(root, f"{config.out.prompts}/manifest.json")  # never through a symbolic link
@@ -90,6 +103,10 @@ def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
 
 def parse_contracts(root: Path, config: Config) -> list[Contract]:
     """Every contract ``config`` lists, parsed, its shape ids qualified; raise every problem at once."""
+    from contractc.load.contract import parse_contract
+    from contractc.load.explicit import read_sidecar
+    from contractc.load.source import read_source
+
     problems: list[Diagnostic] = []
     contracts: list[Contract] = []
     for i, entry in enumerate(config.contracts):
@@ -106,6 +123,8 @@ def parse_contracts(root: Path, config: Config) -> list[Contract]:
 
 def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
     """A data-shape key used in several sections gets the id ``<section>.<key>``; ids must be unique."""
+    from contractc.model.records import DataShape
+
     places = {(c.path, s.section, s.key) for c in contracts for s in c.data_shapes}
     sections_per_key = Counter(key for _, _, key in places)
     qualified = []

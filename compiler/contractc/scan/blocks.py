@@ -48,6 +48,8 @@ _YAML_INFO = {"yaml", "yml"}
 _MARKUP_INFO = {"xml", "html"}
 _TEMPLATE_INFO = {"", "text", "txt", "markdown", "md", "plain", *_MARKUP_INFO}
 """Fences read as templates: plain text, Markdown, and the markup a tag-wrapped template is written in."""
+_READ_INFO = _YAML_INFO | _TEMPLATE_INFO | {"json"}
+_INNER_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
@@ -132,10 +134,14 @@ class Unit:
 
 @cache
 def _block_parser() -> Any:
-    """CommonMark block structure only: fences and headings are all scan needs; inline parsing is a third of the cost."""
+    """CommonMark block structure only: fences and headings are all scan needs; inline parsing is a third of the cost.
+
+    HTML blocks are not read either: a fence right under a ``<tag>`` line is a fence, as ``check`` (which finds
+    fences in the bytes) reads it, where CommonMark would hide it in the HTML block (prompt files do this often);
+    nor are link reference definitions, which hold no fence."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark").disable("inline")
+    return MarkdownIt("commonmark").disable(["inline", "reference", "html_block"])
 
 
 def file_units(src: SourceFile) -> list[Unit]:
@@ -228,11 +234,13 @@ def _stage(headings: list[tuple[int, int, str]]) -> str | None:
 
 def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit]:
     info = (tok.info.split() or [""])[0].lower()
+    if info not in _READ_INFO:
+        return []  # code (```bash, ```python): no shape is pasted there
     content = tok.content
     opening = src.line_text(start)
     col = len(opening) - len(opening.lstrip(" \t>")) + 1
     closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
-    if not closed or any(line.lstrip().startswith(("```", "~~~")) for line in tok.content.splitlines()):
+    if not closed or _INNER_FENCE.search(content):
         return []  # an unclosed fence, or a fence line inside: the file's fences are unbalanced, nothing to compare
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
@@ -275,9 +283,9 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
 
 def _front_matter(content: str) -> tuple[str, int] | None:
     """(the YAML between the ``---`` lines, index of the body's first line) when the block opens with front matter."""
+    if content[: content.find("\n")].strip() != "---":
+        return None  # decided from the first line: most blocks hold no front matter
     lines = content.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        return None
     for i in range(1, len(lines)):
         if lines[i].strip() == "---":
             return "".join(lines[1:i]), i + 1
