@@ -38,7 +38,7 @@ from contractc.load.slug import slugify
 from contractc.load.yaml_safe import MAX_DEPTH
 from contractc.load.source import SourceFile
 from contractc.load.worked import Scalar as _Scalar
-from contractc.load.worked import EXAMPLE_WORDS, example_reason
+from contractc.load.worked import EXAMPLE_WORDS, TooDeep, compose_plain, example_reason
 from contractc.load.worked import is_notation as _is_notation
 from contractc.report.diagnostics import ContractcError, Diagnostic
 
@@ -118,8 +118,6 @@ class Unit:
     """The copy as compared: its lines, dedented (a YAML key: from its line to the next key's)."""
     line: int
     """1-based file line where the copy starts."""
-    fields: frozenset[str]
-    """Top-level field names (YAML: the key's fields; JSON: its keys; template: its structural lines)."""
     stage: str | None
     """Slug of the enclosing stage heading (``review-stage``), None outside one: names a shape, never splits one."""
     paths: frozenset[str] = frozenset()
@@ -163,7 +161,7 @@ def file_units(src: SourceFile) -> list[Unit]:
         fences.append((start, end))
         try:
             units.extend(_units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
-        except _TooDeep:
+        except TooDeep:
             deep.append(
                 Diagnostic(
                     src.path, start + 1, 1, "scan-too-deep",
@@ -215,10 +213,6 @@ def _tag_sections(src: SourceFile, fences: list[tuple[int, int]], headings: list
         units += _template_units(content, n + 1, _stage(above), before, block, False, tagged=True)
         n = last + 1
     return units
-
-
-class _TooDeep(Exception):
-    """A block nested deeper than MAX_DEPTH: no pasted shape is, and walking it is unbounded."""
 
 
 def _stage(headings: list[tuple[int, int, str]]) -> str | None:
@@ -318,8 +312,7 @@ def _label_unit(content: str, labelled, first_line: int, stage, before: str, blo
     paths = frozenset(f"label:{_norm_label(k)}" for k, _ in labelled)
     slots = tuple((f"label:{_norm_label(k)}", v) for k, v in labelled)
     return Unit(
-        block("template", example), slugify(labelled[0][0]), content, first_line, frozenset(k for k, _ in labelled),
-        stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
+        block("template", example), slugify(labelled[0][0]), content, first_line, stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
     )
 
 
@@ -366,8 +359,11 @@ def _normal(line: str) -> str:
     return " ".join(PLACEHOLDER.sub("<>", line.strip()).split())
 
 
-def _structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+def structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(structure path, value) of a template line that is structure: a heading, a label, a tag, a status line.
+
+    The one reader of a template line's structure: check holds instance regions to it too
+    (:mod:`contractc.drift.structure`).
 
     A ``<word>`` line is a tag only when ``</word>`` closes it somewhere in the block (``closed``); else a placeholder.
     """
@@ -385,11 +381,6 @@ def _structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[st
     if plain and len(plain["label"]) <= 40:
         return f"label:{_norm_label(plain['label'])}", (plain["value"] or "").strip()
     return None
-
-
-structure_line = _structure_line
-"""The one reader of a template line's structure, public: check holds instance regions to it too
-(:mod:`contractc.drift.structure`)."""
 
 
 def _template_units(
@@ -410,7 +401,7 @@ def _template_units(
     prose: list[str] = []
     closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
     for n, line in numbered:
-        found = _structure_line(line, closed)
+        found = structure_line(line, closed)
         if found:
             structure.append(found)
             at.append(n)
@@ -448,7 +439,7 @@ def _template_units(
     key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
     built = block("template", example)
-    unit = Unit(built, key, content, first_line, paths, stage, paths, tuple(structure), variant)
+    unit = Unit(built, key, content, first_line, stage, paths, tuple(structure), variant)
     return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
 
 
@@ -471,8 +462,8 @@ def _sections(unit: Unit, content: str, structure: list[tuple[str, str]], at: li
         part = structure[i:end]
         name = slugify(PLACEHOLDER.sub("", path.split(":", 1)[1])) or unit.key
         found.append(
-            Unit(unit.block, name, "".join(raw[at[i] : stop]).rstrip("\n") + "\n", unit.line + at[i], frozenset(p for p, _ in part),
-                 unit.stage, frozenset(p for p, _ in part), tuple(part), "", f"{unit.key}.{name}")
+            Unit(unit.block, name, "".join(raw[at[i] : stop]).rstrip("\n") + "\n", unit.line + at[i], unit.stage,
+                 frozenset(p for p, _ in part), tuple(part), "", f"{unit.key}.{name}")
         )
     return found
 
@@ -487,7 +478,7 @@ def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> s
     if status:
         return status["label"].lower()
     for line in lines:
-        found = _structure_line(line, closed)
+        found = structure_line(line, closed)
         if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
             return slugify(found[0].split(":", 1)[1].replace("<>", ""))
     for line in lines:  # a box or message: its first line with words, in at most five of them
@@ -508,26 +499,11 @@ def _variant(values: dict[str, str]) -> str:
     return ""
 
 
-def _compose(content: str) -> Any:
-    """The YAML node of ``content``, or None when it is not plain, safe YAML."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        if _may_nest(content) and not _plain_enough(content, loader):
-            return None  # aliases (a bomb, walked as a tree, never ends): not a pasted shape
-        return yaml.compose(content, Loader=loader)
-    except RecursionError:
-        raise _TooDeep from None
-    except yaml.YAMLError:
-        return None
-
-
 def _front_units(content: str, yaml_text: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
     """A fenced front matter: one ``front-matter`` unit (its keys are the structure)."""
     import yaml
 
-    node = _compose(yaml_text)
+    node = compose_plain(yaml_text)
     if not isinstance(node, yaml.MappingNode) or not node.value:
         return []
     lines = content.splitlines(keepends=True)
@@ -538,8 +514,7 @@ def _front_units(content: str, yaml_text: str, first_line: int, stage, before: s
     example = example_reason([v for _, v in node.value], before, info_example)
     return [
         Unit(
-            block("yaml", example), "front-matter", text, first_line, frozenset(str(k.value) for k, _ in node.value),
-            stage, frozenset(paths), tuple(slots), _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
+            block("yaml", example), "front-matter", text, first_line, stage, frozenset(paths), tuple(slots), _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
         )
     ]
 
@@ -547,7 +522,7 @@ def _front_units(content: str, yaml_text: str, first_line: int, stage, before: s
 def _yaml_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     import yaml
 
-    node = _compose(content)
+    node = compose_plain(content)
     if not isinstance(node, yaml.MappingNode) or not node.value:
         return []
     lines = content.splitlines(keepends=True)
@@ -569,8 +544,7 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
         _walk(node, "", raw, paths, slots)
         text = "".join(lines).rstrip("\n") + "\n" if content.strip() else content
         return [
-            Unit(built, str(node.value[0][0].value), text, first_line, frozenset(str(k.value) for k, _ in node.value),
-                 stage, frozenset(paths), tuple(slots), _variant(dict(slots)))
+            Unit(built, str(node.value[0][0].value), text, first_line, stage, frozenset(paths), tuple(slots), _variant(dict(slots)))
         ]
     units = []
     for i, (key, value) in enumerate(node.value):
@@ -583,8 +557,7 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
         variant = _variant({p: v for p, v in slots if "." not in p and "[" not in p})
         units.append(
             Unit(
-                built, str(key.value), "".join(chunk), first_line + starts[i], frozenset(_fields(value)), stage,
-                frozenset(paths), tuple(slots), variant,
+                built, str(key.value), "".join(chunk), first_line + starts[i], stage, frozenset(paths), tuple(slots), variant,
             )
         )
         units += _nested_yaml(value, str(key.value), raw, first_line, built, stage)
@@ -640,8 +613,7 @@ def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: B
                 text = _dedent(raw[lo:hi], node.start_mark.column)
                 name = path.rsplit(".", 1)[-1].rstrip("[]")
                 found.append(
-                    Unit(built, name, text, first_line + lo, frozenset(str(k.value) for k, _ in node.value), stage,
-                         frozenset(paths), tuple(slots), "", f"{key}.{path}" if path else key)
+                    Unit(built, name, text, first_line + lo, stage, frozenset(paths), tuple(slots), "", f"{key}.{path}" if path else key)
                 )
             for k, v in node.value:
                 visit(v, f"{path}.{k.value}" if path else str(k.value), depth + 1)
@@ -659,67 +631,22 @@ def _dedent(lines: list[str], column: int) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def _may_nest(content: str) -> bool:
-    """Whether ``content`` could hold an alias or nest past MAX_DEPTH: only then is its event stream read first."""
-    if "&" in content or "*" in content or len(content) > 1 << 16:
-        return True
-    if content.count("[") + content.count("{") > MAX_DEPTH:
-        return True
-    return max((len(line) - len(line.lstrip(" -")) for line in content.splitlines()), default=0) > MAX_DEPTH
-
-
-def _plain_enough(content: str, loader: Any) -> bool:
-    """False for a block with an alias, decided from the event stream before any node is built (an
-    alias bomb walked as a tree never ends); :class:`_TooDeep` for one nested more than MAX_DEPTH
-    levels (see load/yaml_safe.py)."""
-    import yaml
-
-    if len(content) > 1 << 20:
-        return False
-    depth = 0
-    try:
-        for event in yaml.parse(content, Loader=loader):
-            if isinstance(event, yaml.AliasEvent):
-                return False
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise _TooDeep
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-    except yaml.YAMLError as exc:  # libyaml's scanner stops past its own limit before the events get deep
-        if "maximum nesting depth" in str(exc):
-            raise _TooDeep from None
-        raise
-    return True
-
-
-def _fields(value: Any) -> list[str]:
-    import yaml
-
-    if isinstance(value, yaml.SequenceNode) and value.value:
-        value = value.value[0]
-    if isinstance(value, yaml.MappingNode):
-        return [str(k.value) for k, _ in value.value]
-    return []
-
-
 def _json_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     try:
         doc = json.loads(content)
     except RecursionError:
-        raise _TooDeep from None
+        raise TooDeep from None
     except ValueError:
         if not content.lstrip().startswith('"'):
             return []
         try:  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs often paste one
             doc = json.loads("{" + content.strip().rstrip(",") + "}")
         except RecursionError:
-            raise _TooDeep from None
+            raise TooDeep from None
         except ValueError:
             return []
     if _depth(doc) > MAX_DEPTH:
-        raise _TooDeep
+        raise TooDeep
     if not isinstance(doc, dict) or not doc:
         return []
     values = [_Scalar(v) for v in _leaves(doc)]
@@ -729,8 +656,7 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
     _json_walk(doc, "", paths, slots)
     variant = _variant({k: v for k, v in doc.items() if isinstance(v, str)})
     built = block("json", example)
-    unit = Unit(built, _json_name(doc, built.heading), content, first_line, frozenset(doc), stage,
-                frozenset(paths), tuple(slots), variant)
+    unit = Unit(built, _json_name(doc, built.heading), content, first_line, stage, frozenset(paths), tuple(slots), variant)
     nested = []
 
     def visit(value: Any, path: str, depth: int) -> None:
@@ -743,8 +669,7 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
                 _json_walk(value, "", sub_paths, sub_slots)
                 name = path.rsplit(".", 1)[-1].rstrip("[]")
                 text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-                nested.append(Unit(built, name, text, first_line, frozenset(value), stage, frozenset(sub_paths),
-                                   tuple(sub_slots), "", path))
+                nested.append(Unit(built, name, text, first_line, stage, frozenset(sub_paths), tuple(sub_slots), "", path))
             for k, v in value.items():
                 visit(v, f"{path}.{k}" if path else str(k), depth + 1)
 

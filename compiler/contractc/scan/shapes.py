@@ -359,7 +359,7 @@ def _releveled(unit: Unit, paths: frozenset[str]) -> Unit:
     from dataclasses import replace
 
     slots = tuple((moved(p), v) for p, v in unit.slots)
-    return replace(unit, paths=frozenset(map(moved, unit.paths)), fields=frozenset(map(moved, unit.fields)), slots=slots)
+    return replace(unit, paths=frozenset(map(moved, unit.paths)), slots=slots)
 
 
 def _group(
