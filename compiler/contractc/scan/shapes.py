@@ -178,47 +178,40 @@ def group_units(
         original = originals.get(id(unit))
         if best is None and original is not None and id(original) in placed:
             best = placed[id(original)]  # a translation's data block: held to the block it translates, keys and all
-        if best is None:
-            shared: Counter[int] = Counter()
-            for p in unit.paths:
-                shared.update(index[bucket].get(p, ()))
-            score, best = SAME_SHAPE, None
-            candidates = shared.items() if unit.paths else [(i, 0) for i in index[bucket].get("", ())]
-            for i, n in candidates:
-                overlap = _jaccard(clusters[i].paths, unit.paths, n)
-                if bucket[0] != "template" and n >= CONTAINED_PATHS and n == min(len(clusters[i].paths), len(unit.paths)):
+        data = bucket[0] != "template"
+
+        def closest(table: dict[str, list[int]], mine: frozenset[str], names: bool = False) -> int | None:
+            """The cluster of ``table`` (path -> clusters) whose structure overlaps ``mine`` most, at SAME_SHAPE or more."""
+            shared = Counter(i for p in mine for i in table.get(p, ())) if mine else Counter(table.get("", ()))
+            found, score = None, SAME_SHAPE
+            for i, n in shared.items():
+                theirs = clusters[i].names if names else clusters[i].paths
+                overlap = _jaccard(theirs, mine, n if mine else 0)
+                if data and n >= CONTAINED_PATHS and n == min(len(theirs), len(mine)):
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
-                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files:
-                    continue  # two blocks side by side in one file that share some keys: two shapes
-                if n < MIN_SHARED and overlap <= SAME_SHAPE:
+                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example:
+                    continue  # two blocks side by side in one file that share some keys: two shapes (an example illustrates)
+                if mine and n < MIN_SHARED and overlap <= SAME_SHAPE:
                     continue  # two keys in common, half of the whole: excerpts of one record, each its own
-                if overlap > score or (overlap == score and best is None):
-                    best, score = i, overlap
-            if best is None and bucket[0] != "template" and unit.paths:
-                # a key renamed (`progress` -> `p_progress`) renames every path under it: the keys at each depth
-                # still overlap, so it is compared with the shape it was renamed from
-                mine = _names(unit.paths)
-                shared = Counter(i for t in mine for i in names[bucket].get(t, ()))
-                for i, n in shared.items():
-                    overlap = _jaccard(clusters[i].names, mine, n)
-                    if (overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files) or (n < MIN_SHARED and overlap <= SAME_SHAPE):
-                        continue
-                    if overlap > score or (overlap == score and best is None):
-                        best, score = i, overlap
-            if best is None and unit.block.example and unit.variant:
-                # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
-                general = (*bucket[:-1], "")
-                shared = Counter(i for p in unit.paths for i in index[general].get(p, ()))
-                for i, n in shared.items():
-                    overlap = _jaccard(clusters[i].paths, unit.paths, n)
-                    if overlap >= score:
-                        best, score = i, overlap
+                if overlap > score or (overlap == score and found is None):
+                    found, score = i, overlap
+            return found
+
+        if best is None:
+            best = closest(index[bucket], unit.paths)
+        if best is None and data and unit.paths:
+            # a key renamed (`progress` -> `p_progress`) renames every path under it: the keys at each depth
+            # still overlap, so it is compared with the shape it was renamed from
+            best = closest(names[bucket], _names(unit.paths), names=True)
+        if best is None and unit.block.example and unit.variant:
+            # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
+            best = closest(index[(*bucket[:-1], "")], unit.paths)
         if best is None:
             best = len(clusters)
             clusters.append(_Cluster(bucket, unit.paths, _names(unit.paths)))
             for p in unit.paths or ("",):
                 index[bucket][p].append(best)
-            for t in clusters[best].names if bucket[0] != "template" else ():
+            for t in clusters[best].names if data else ():
                 names[bucket][t].append(best)
         by_text.setdefault((bucket, unit.text), best)
         clusters[best].units.append(unit)
