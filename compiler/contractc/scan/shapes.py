@@ -109,10 +109,6 @@ class Group:
     members: tuple[Member, ...] = ()
 
     @property
-    def identical(self) -> tuple[Unit, ...]:
-        return tuple(m.unit for m in self.members if m.unit is not self.owner and m.unit.text == self.owner.text)
-
-    @property
     def divergent(self) -> tuple[Unit, ...]:
         return tuple(m.unit for m in self.members if m.divergent)
 
@@ -585,15 +581,11 @@ class History:
             self._files = _file_times(self.root)
         return self._files.get(path, 0)
 
-    def by_recency(self, units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
-        """The variants of ``units``, the one in the file changed last first."""
-        return sorted(variants(units), key=lambda u: -self.file_changed(u.block.path))
-
     def questions(self, units: list[Unit] | tuple[Unit, ...], step: int = 1) -> list[tuple[str, int, int, int]]:
         """The blames of one step: the ``step`` variants in the files changed last, each looked at back to when the
         next variant's file last changed (path, first, last, since). Any line found there is newer than every
         other variant's lines, whose files are all older; none found: the next step looks one variant deeper."""
-        ranked = self.by_recency(units)
+        ranked = sorted(variants(units), key=lambda u: -self.file_changed(u.block.path))  # the file changed last first
         if step >= len(ranked):
             return []
         since = self.file_changed(ranked[step].block.path)
@@ -621,8 +613,6 @@ class History:
 def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
     """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
     (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
-    from contractc.load.git import run_git
-
     try:
         done = run_git(root, "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path)
     except OSError:
@@ -669,8 +659,6 @@ def _newest(units: list[Unit], history: History) -> Unit | None:
 def _file_times(root: Path) -> dict[str, int]:
     """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
     import time
-
-    from contractc.load.git import run_git
 
     def git(*args: str) -> bytes:
         try:
@@ -735,19 +723,18 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
         missing.remove(titles[0])  # each instance's own title heading (`### <date> — /this-command`)
         extra.remove(titles[1])
         own.append(titles[1])
+    broken = _structure(missing, extra)
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
     if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
         # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
         return Member(unit, "instance", f"a part of a definition file ({_declared(unit)}), {unit.within}; the owning copy is its instance")
     if mirrors(unit.block.path, owner.block.path):
-        broken = _structure(missing, extra)
         why = broken or f"{_few(drift + own) or 'its lines'} differ"
         return Member(unit, "drifted", f"{why}, in a mirror of the owner's file (the same file under another tree)", True)
     language = translation(unit.block.path)
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
-    broken = _structure(missing, extra)
     if broken and _declared(owner) and _declared(unit) and _line_share(unit, owner) < LINE_SHARE:
         return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
     retyped = _typed_changes(unit, owner)
@@ -774,15 +761,15 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
         return instance(f"a template with lines of its own ({broken})")
     if own:
         # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
-        theirs, mine = _slot_map(owner), _slot_map(unit)
         typed = [p for p in drift if not (PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine[p]))]
         if (broken or typed) and (_declared(owner) or chosen):
             # held to the definition a file declares (or --owner names); between peer instances a difference proves no drift
             why = broken or f"changes the notation of {_few(typed)}"
             return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
-        if extra and _fills(unit, owner):
+        filled = _fills(unit, owner)
+        if extra and filled:
             # it fills in the owner's enum, so it is an instance of the owner: it may leave a field out, not add one
-            return Member(unit, "instance", f"it fills in the owner's {_few(_fills(unit, owner))}, but {broken}{where}", True)
+            return Member(unit, "instance", f"it fills in the owner's {_few(filled)}, but {broken}{where}", True)
         if broken or typed:
             return instance(f"its own values ({_few(own)}) and its own fields; no file declares the shape")
         return instance(f"the same structure with its own values for {_few(own)}")
