@@ -508,13 +508,11 @@ def _front_units(content: str, yaml_text: str, first_line: int, stage, before: s
         return []
     lines = content.splitlines(keepends=True)
     text = "".join(lines[: yaml_text.count("\n") + 2])
-    slots: list[tuple[str, str]] = []
-    paths: set[str] = set()
-    _walk(node, "", yaml_text.splitlines(), paths, slots)
+    paths, slots = _structure(node, yaml_text.splitlines())
     example = example_reason([v for _, v in node.value], before, info_example)
     return [
         Unit(
-            block("yaml", example), "front-matter", text, first_line, stage, frozenset(paths), tuple(slots), _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
+            block("yaml", example), "front-matter", text, first_line, stage, paths, slots, _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
         )
     ]
 
@@ -539,29 +537,36 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
 
     if len(node.value) >= 2 and all(scalar(v) for _, v in node.value):
         # a flat block of scalar keys (`title: <x>` / `type: a | b`) is one shape, not one per key
-        paths: set[str] = set()
-        slots: list[tuple[str, str]] = []
-        _walk(node, "", raw, paths, slots)
+        paths, slots = _structure(node, raw)
         text = "".join(lines).rstrip("\n") + "\n" if content.strip() else content
         return [
-            Unit(built, str(node.value[0][0].value), text, first_line, stage, frozenset(paths), tuple(slots), _variant(dict(slots)))
+            Unit(built, str(node.value[0][0].value), text, first_line, stage, paths, slots, _variant(dict(slots)))
         ]
     units = []
     for i, (key, value) in enumerate(node.value):
         chunk = lines[bounds[i] : bounds[i + 1]]
         while chunk and not chunk[-1].strip():
             chunk.pop()
-        paths: set[str] = set()
-        slots: list[tuple[str, str]] = []
-        _walk(value, "", raw, paths, slots)
+        paths, slots = _structure(value, raw)
         variant = _variant({p: v for p, v in slots if "." not in p and "[" not in p})
         units.append(
             Unit(
-                built, str(key.value), "".join(chunk), first_line + starts[i], stage, frozenset(paths), tuple(slots), variant,
+                built, str(key.value), "".join(chunk), first_line + starts[i], stage, paths, slots, variant,
             )
         )
         units += _nested_yaml(value, str(key.value), raw, first_line, built, stage)
     return units
+
+
+def _structure(node: Any, raw: list[str] | None = None) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    """(key paths at every depth, each leaf's (path, value as written)) of a YAML node (``raw``: its lines) or a JSON value."""
+    paths: set[str] = set()
+    slots: list[tuple[str, str]] = []
+    if raw is None:
+        _json_walk(node, "", paths, slots)
+    else:
+        _walk(node, "", raw, paths, slots)
+    return frozenset(paths), tuple(slots)
 
 
 def _walk(node: Any, prefix: str, raw: list[str], paths: set[str], slots: list[tuple[str, str]]) -> None:
@@ -606,14 +611,12 @@ def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: B
             visit(node.value[0], f"{path}[]", depth)
         elif isinstance(node, yaml.MappingNode):
             if depth and len(node.value) >= NESTED_KEYS:
-                paths: set[str] = set()
-                slots: list[tuple[str, str]] = []
-                _walk(node, "", raw, paths, slots)
+                paths, slots = _structure(node, raw)
                 lo, hi = node.start_mark.line, node.end_mark.line + (1 if node.end_mark.column else 0)
                 text = _dedent(raw[lo:hi], node.start_mark.column)
                 name = path.rsplit(".", 1)[-1].rstrip("[]")
                 found.append(
-                    Unit(built, name, text, first_line + lo, stage, frozenset(paths), tuple(slots), "", f"{key}.{path}" if path else key)
+                    Unit(built, name, text, first_line + lo, stage, paths, slots, "", f"{key}.{path}" if path else key)
                 )
             for k, v in node.value:
                 visit(v, f"{path}.{k.value}" if path else str(k.value), depth + 1)
@@ -651,12 +654,10 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
         return []
     values = [_Scalar(v) for v in _leaves(doc)]
     example = example_reason(values, before, info_example)
-    paths: set[str] = set()
-    slots: list[tuple[str, str]] = []
-    _json_walk(doc, "", paths, slots)
+    paths, slots = _structure(doc)
     variant = _variant({k: v for k, v in doc.items() if isinstance(v, str)})
     built = block("json", example)
-    unit = Unit(built, _json_name(doc, built.heading), content, first_line, stage, frozenset(paths), tuple(slots), variant)
+    unit = Unit(built, _json_name(doc, built.heading), content, first_line, stage, paths, slots, variant)
     nested = []
 
     def visit(value: Any, path: str, depth: int) -> None:
@@ -664,12 +665,10 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
             visit(value[0], f"{path}[]", depth)
         elif isinstance(value, dict):
             if depth and len(value) >= NESTED_KEYS:
-                sub_paths: set[str] = set()
-                sub_slots: list[tuple[str, str]] = []
-                _json_walk(value, "", sub_paths, sub_slots)
+                sub_paths, sub_slots = _structure(value)
                 name = path.rsplit(".", 1)[-1].rstrip("[]")
                 text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-                nested.append(Unit(built, name, text, first_line, stage, frozenset(sub_paths), tuple(sub_slots), "", path))
+                nested.append(Unit(built, name, text, first_line, stage, sub_paths, sub_slots, "", path))
             for k, v in value.items():
                 visit(v, f"{path}.{k}" if path else str(k), depth + 1)
 
