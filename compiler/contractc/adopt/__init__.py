@@ -33,12 +33,13 @@ from __future__ import annotations
 import dataclasses
 import glob
 import os
+import shlex
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
 from contractc.adopt.contract import render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
-from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks
+from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
@@ -71,7 +72,10 @@ def plan_adoption(
     result = scan_plugin(root, include, exclude, owners)
     # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
     # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
-    fronts = {(u.block.path, u.block.start) for u in result_units(result) if u.key == FRONT_MATTER}
+    # Every unit scan found says where the front matters are, whatever its label: one of plain values is a
+    # worked example, and its body a template that must not become a region over the whole fence.
+    every = list({id(u): u for u in (*result_units(result), *result.examples)}.values())
+    fronts = {(u.block.path, u.block.start) for u in every if u.key == FRONT_MATTER and u.text.startswith("---")}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
@@ -110,7 +114,7 @@ def plan_adoption(
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
     by_block: dict[tuple[str, int], list[Unit]] = {}
-    for unit in result_units(result):
+    for unit in every:  # every unit of a block, examples too: a block is replaced only with all it holds
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     adopted: dict[int, tuple[str, bytes]] = {}
     own: set[int] = set()
@@ -172,8 +176,15 @@ def plan_adoption(
                 continue
             adopted[id(unit)] = (ref, region)
     replacements: dict[str, list[Replacement]] = {}
+    strays: list[Diagnostic] = []
     for (path, _), units in sorted(by_block.items()):
         units.sort(key=lambda u: u.line)
+        wrapped = any(id(u) in adopted for u in units) or (len(units) == 1 and id(units[0]) in instances)
+        stray = stray_line(units[0].block, units, result.data[path]) if wrapped else None
+        if stray is not None:
+            # the safety rule of every region adopt writes: it replaces exactly the copies it was made from
+            strays.append(_stray(units, stray, {**{i: r for i, (r, _) in adopted.items()}, **instances}))
+            continue
         if any(id(u) in adopted for u in units):
             replacement = block_replacement(units[0].block, units, adopted)
             replacements.setdefault(path, []).append(replacement)
@@ -184,7 +195,9 @@ def plan_adoption(
             # an instance sharing its block with other keys: left as it is (an instance region holds one key)
             plan.kept = [k for k in plan.kept if not (k.label == "instance" and any(k.unit is u for u in units))]
             plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
-    files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
+    if strays:
+        raise ContractcError(strays)
+    files = {path: replace_blocks(result.data[path], held) for path, held in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
     # a drifted copy left as it is sits in a target too, so that check reports it
     watched = {*files, *(k.unit.block.path for k in plan.kept if k.label == "drifted")}
@@ -523,6 +536,21 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     if problems:
         raise ContractcError(problems)
     return [by_id[g.id] for g in groups], resolved
+
+
+def _stray(units: list[Unit], stray: tuple[int, str], refs: dict[int, str]) -> Diagnostic:
+    """The refusal of a region over a block that holds a line none of the adopted copies hold."""
+    block = units[0].block
+    line, why = stray
+    shapes = ", ".join(sorted({refs[id(u)] for u in units if id(u) in refs}))
+    return Diagnostic(
+        block.path,
+        line,
+        1,
+        "adopt-region-span",
+        f"adopt would replace the block at line {block.line} with a region of {shapes}, but {why}; nothing is written",
+        f"a bug in contractc adopt: leave the file out with --exclude {shlex.quote(block.path)} and report it",
+    )
 
 
 def _choice(group: Group, unit: Unit) -> str:

@@ -156,6 +156,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
     "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, or no copy of it"),
+    "adopt-region-span": (ExitCode.BAD_INPUT, "adopt would write a region over a line that is none of the copies it adopts (a fenced front matter): refused"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # init: the starter project
     "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),
