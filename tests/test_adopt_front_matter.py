@@ -123,3 +123,25 @@ def test_a_slip_in_the_labels_is_refused_before_a_region_changes_a_line(tmp_path
     assert "agents/beta.md:6:1: error[adopt-region-span]" in run.err and "; nothing is written" in run.err
     assert "--exclude agents/alpha.md" in run.err
     assert snapshot(root) == before
+
+
+def test_a_block_the_contract_cannot_hold_is_left_as_it_is_and_the_rest_adopted(tmp_path, run_cli, monkeypatch):
+    """A contract adopt writes must compile: where it would not (here a template written under a ``yaml``
+    fence, as adopt once wrote the body of a fenced front matter), that shape's copies are listed, located,
+    left as they are, and every other shape is adopted; adopt never exits 2 on its own contract."""
+    import contractc.adopt.contract as contract
+
+    template = "```markdown\n# Status\n\n## Done\n[what is done]\n\n## Next\n[what comes next]\n```\n"
+    files = {f"agents/{n}.md": f"# {n}\n\nReport:\n\n{template}\nThen return:\n\n{DATA}" for n in ("alpha", "beta")}
+    root = write_tree(tmp_path, files)
+    real = contract.fenced
+    monkeypatch.setattr(contract, "fenced", lambda unit: real(unit).replace("```markdown", "```yaml", 1))
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    for path in files:
+        line = f"  {path}:6: status: the contract cannot hold it as adopt would write it (yaml-syntax: "
+        assert line in run.out
+        assert template.encode() in (root / path).read_bytes() and b"shape=status" not in (root / path).read_bytes()
+        assert b"<!-- contractc:begin shape=handoff" in (root / path).read_bytes()
+    monkeypatch.undo()
+    assert run_cli("check", "--root", str(root)).code == 0

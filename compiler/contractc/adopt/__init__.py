@@ -64,12 +64,15 @@ def plan_adoption(
     owners: tuple[str, ...] = (),
     accept_drift: bool = False,
     resolve: tuple[str, ...] = (),
+    _unwritable: tuple[ScanResult, dict[str, str]] | None = None,
 ) -> Plan:
     """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is.
 
     ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
-    each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies."""
-    result = scan_plugin(root, include, exclude, owners)
+    each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies.
+    ``_unwritable``: the scan, and the groups the contract could not hold (by id, why), when the plan is made
+    again without them (:func:`_unwritable_groups`)."""
+    result = _unwritable[0] if _unwritable else scan_plugin(root, include, exclude, owners)
     # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
     # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
     # Every unit scan found says where the front matters are, whatever its label: one of plain values is a
@@ -78,13 +81,14 @@ def plan_adoption(
     fronts = {(u.block.path, u.block.start) for u in every if u.key == FRONT_MATTER and u.text.startswith("---")}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
+    left.update(_unwritable[1] if _unwritable else {})
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
     if (root / CONFIG_NAME).exists():
         _refuse_adopted(candidates, accept_drift, resolve)
     groups, resolved = resolve_groups(candidates, resolve)
     if not groups:
-        return Plan("", scan=result)
+        return Plan("", scan=result, skipped=[(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies])
     slug = _contract_name(root, name)
     contract_path = f"contracts/{slug}.md"
     if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
@@ -110,7 +114,20 @@ def plan_adoption(
     plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
     checks = {group_id: found.chosen.text for group_id, found in carried.items()}
     contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks, result.data)
-    refs, shapes = _contract_ids(contract_path, contract_bytes, placed)
+
+    def without_unwritable(exc: ContractcError) -> Plan:
+        """The plan made again without the groups the contract cannot hold through adopt's own slip; else the
+        refusal, located at the owning copy (the contract is not on disk yet)."""
+        cannot = _unwritable_groups(exc.diagnostics, contract_path, contract_bytes, placed)
+        if not cannot:
+            raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
+        again = (result, {**(_unwritable[1] if _unwritable else {}), **cannot})
+        return plan_adoption(root, name, include, exclude, owners, accept_drift, resolve, again)
+
+    try:
+        refs, shapes = _contract_ids(contract_path, contract_bytes, placed)
+    except ContractcError as exc:
+        return without_unwritable(exc)
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
     by_block: dict[tuple[str, int], list[Unit]] = {}
@@ -209,8 +226,8 @@ def plan_adoption(
     files = {**{p: result.data[p] for p in covered if p not in files}, **files}
     try:
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
-    except ContractcError as exc:
-        raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
+    except ContractcError as exc:  # adopt's own slip, never the user's: those groups are left, the rest adopted
+        return without_unwritable(exc)
     # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
     # three spaces in, or in a quote): where it does not, the plan says so rather than promise a report
     seen = {(d.path, d.line) for d, _ in found}
@@ -586,6 +603,28 @@ def _block_digest(data: bytes, block) -> str:
     import hashlib
 
     return hashlib.sha256(data[block.start : block.end]).hexdigest()
+
+
+def _unwritable_groups(problems: list[Diagnostic], contract_path: str, contract: bytes, placed) -> dict[str, str]:
+    """The groups whose block in the contract-to-be does not compile through no fault in the owning copy's own
+    notation (a syntax error where adopt wrote the block, or a line adopt wrote around it), each with why.
+
+    A contract adopt writes must compile: such a group is left as it is and the plan says why, located at its
+    owning copy, rather than exit 2 on adopt's own contract.  A problem in a data shape's notation, inside the
+    owning copy's text, is the user's to fix: it is not here, and adopt refuses at the owning copy."""
+    cannot: dict[str, str] = {}
+    for d in problems:
+        if d.path != contract_path:
+            continue
+        for p in placed:
+            fence_line = contract.count(b"\n", 0, p.offset) + 1
+            closing = fence_line + p.group.owner.text.count("\n") + 1
+            if not fence_line <= d.line <= closing:
+                continue
+            owners = fence_line < d.line < closing and p.group.kind in ("yaml", "json") and not d.code.endswith("-syntax")
+            if not owners:
+                cannot.setdefault(p.group.id, f"the contract cannot hold it as adopt would write it ({d.code}: {d.message}): left as it is")
+    return cannot
 
 
 def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:
