@@ -87,6 +87,13 @@ def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, 
     assert "differ from the owning copy's block" not in run.out  # no copy is said to change bytes it keeps
     contract = next((root / "contracts").glob("*.md")).read_text()
     assert "---" not in contract.split("\n## ", 1)[1]  # no front matter or its body went into the contract
+    # a body that drifted stays as it is, and check keeps reporting it (contractc.yaml, unresolved)
+    checked = run_cli("check", "--root", str(root), "--no-cache")
+    if _fences(front, drifted)["agents/beta.md"] == front:
+        assert checked.code == 0, checked.out
+    else:
+        assert checked.code == 1 and checked.out.count("error[drift-unresolved]") == 1, checked.out
+        assert checked.out.startswith("agents/beta.md:") and "unresolved drift that adopt left as it is: drifted copy of" in checked.out
 
 
 def _drop_examples(scan_plugin):
@@ -144,4 +151,43 @@ def test_a_block_the_contract_cannot_hold_is_left_as_it_is_and_the_rest_adopted(
         assert template.encode() in (root / path).read_bytes() and b"shape=status" not in (root / path).read_bytes()
         assert b"<!-- contractc:begin shape=handoff" in (root / path).read_bytes()
     monkeypatch.undo()
+    assert run_cli("check", "--root", str(root)).code == 0
+
+
+MIRRORED = "```yaml\n---\nagent: <agent name>\nticket: <ticket id>\nstate: open | closed\nused: <tokens used>\n---\n```\n"
+"""A completion header whose every copy is a fenced front matter: a group adopt leaves out (no contract form)."""
+
+
+def _mirror_tree() -> dict[str, str]:
+    """Three agents holding the header, a defaults page holding it twice with a key lost in each, and an
+    ordinary data shape pasted in two agents so that adopt has something to write."""
+    short = MIRRORED.replace("used: <tokens used>\n", "")
+    files = {f"agents/{n}.md": f"# {n}\n\nEnd with:\n\n{MIRRORED}\nReturn:\n\n{DATA}" for n in ("alpha", "beta", "gamma")}
+    files["docs/defaults.md"] = f"# Defaults\n\n## First\n\n{short}\n## Second\n\n{short}"
+    return files
+
+
+def test_drift_adopt_leaves_out_is_recorded_and_check_keeps_reporting_it(tmp_path, run_cli):
+    """blind2-6: after adopt, check is never green over divergent copies adopt left as they are."""
+    root = write_tree(tmp_path, _mirror_tree())
+    scanned = run_cli("scan", str(root), "-q")
+    divergent = sorted(line.split(": error")[0] for line in scanned.out.splitlines() if "error[scan-divergent]" in line)
+    assert scanned.code == 1 and divergent == ["docs/defaults.md:16:1", "docs/defaults.md:6:1"]
+    planned = run_cli("adopt", str(root), "--no-diff")
+    assert "divergent copies left as they are, recorded under `unresolved` in contractc.yaml" in planned.out
+    assert "2 divergent copies left as they are (unresolved) for check to report" in planned.out
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0 and "(it reports the drift left)" in run.out
+    config = (root / "contractc.yaml").read_text()
+    assert '  - { path: "docs/defaults.md", line: 6, shape: "front-matter", why: "drifted copy of front-matter (lacks used)' in config
+    checked = run_cli("check", "--root", str(root))
+    assert checked.code == 1
+    found = [line for line in checked.out.splitlines() if "error[" in line]
+    assert [line.split(": error")[0] for line in found] == ["docs/defaults.md:6:1", "docs/defaults.md:16:1"]
+    assert all("error[drift-unresolved]: unresolved drift that adopt left as it is: drifted copy of front-matter" in line for line in found)
+    assert "then delete this entry from contractc.yaml (unresolved, line " in checked.out
+    assert run_cli("scan", str(root), "-q").code == 1  # scan agrees: the drift is still there
+    # the user makes the copies agree and deletes the entries: check is clean
+    write_tree(root, {"docs/defaults.md": f"# Defaults\n\n## First\n\n{MIRRORED}\n## Second\n\n{MIRRORED}"})
+    (root / "contractc.yaml").write_text(config.split("unresolved:")[0])
     assert run_cli("check", "--root", str(root)).code == 0

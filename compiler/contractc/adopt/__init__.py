@@ -221,7 +221,9 @@ def plan_adoption(
     targets, covered = _targets(root, sorted(watched), result)
     out = _out_folders(root)
     recorded = {"include": list(include), "exclude": list(exclude), "owner": list(owners)}
-    config = render_config(contract_path, targets, [], out, recorded)
+    # drift adopt leaves as it is, outside any region, is recorded so that check keeps reporting it
+    plan.unresolved = _unresolved(result, plan.skipped)
+    config = render_config(contract_path, targets, [], out, recorded, plan.unresolved)
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**{p: result.data[p] for p in covered if p not in files}, **files}
     try:
@@ -246,7 +248,7 @@ def plan_adoption(
     if allow:
         plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
-        config = render_config(contract_path, targets, plan.allowed, out, recorded)
+        config = render_config(contract_path, targets, plan.allowed, out, recorded, plan.unresolved)
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
@@ -568,6 +570,22 @@ def _stray(units: list[Unit], stray: tuple[int, str], refs: dict[int, str]) -> D
         f"adopt would replace the block at line {block.line} with a region of {shapes}, but {why}; nothing is written",
         f"a bug in contractc adopt: leave the file out with --exclude {shlex.quote(block.path)} and report it",
     )
+
+
+def _unresolved(result: ScanResult, skipped: list[tuple[Unit, str]]) -> list[tuple[str, int, str, str]]:
+    """(path, line, shape, why) of each divergent member scan reports that adopt leaves as it is, outside any
+    region: the ``unresolved`` entries of contractc.yaml, which check reports (``drift-unresolved``)."""
+    left = {id(u): why for u, why in skipped}
+    found = []
+    for group in result.groups:
+        for m in group.members:
+            if m.divergent and id(m.unit) in left:
+                against = m.against or group.owner
+                what = "drifted copy" if m.label == "drifted" else "instance"
+                side = "its owning copy" if against is group.owner else "its identical peers, first"
+                why = f"{what} of {group.id} ({m.reason}) against {side} at {against.block.path}:{against.line}; adopt: {left[id(m.unit)]}"
+                found.append((m.unit.block.path, m.unit.line, group.id, why))
+    return sorted(found)
 
 
 def _choice(group: Group, unit: Unit) -> str:

@@ -126,6 +126,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-instance-reshaped": (ExitCode.DRIFT, "an instance region both lacks parts of its shape's structure and holds foreign ones"),
     "drift-instance-unreadable": (ExitCode.DRIFT, "an instance region holds no block whose structure check can read"),
     "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),
+    "drift-unresolved": (ExitCode.DRIFT, "a divergent copy adopt left as it is (contractc.yaml, unresolved): reported until its entry is deleted"),
     "drift-allowance": (ExitCode.DRIFT, "an allow_restatements entry matches nothing, names an unknown shape, or points at a line that moved"),
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
