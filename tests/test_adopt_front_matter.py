@@ -191,3 +191,19 @@ def test_drift_adopt_leaves_out_is_recorded_and_check_keeps_reporting_it(tmp_pat
     write_tree(root, {"docs/defaults.md": f"# Defaults\n\n## First\n\n{MIRRORED}\n## Second\n\n{MIRRORED}"})
     (root / "contractc.yaml").write_text(config.split("unresolved:")[0])
     assert run_cli("check", "--root", str(root)).code == 0
+
+
+def test_front_matter_bodies_alone_leave_nothing_to_adopt_and_say_what_diverges(tmp_path, run_cli):
+    """blind1-3 as it was found: the only group is the body of a fenced front matter (a ``yaml`` fence), one
+    copy's placeholder reworded.  Adopt once exited 2 on its own contract; now it writes nothing, lists both
+    copies and names the divergent one, which scan goes on reporting."""
+    fences = _fences(FRONTS["unquoted-plain-yaml"], drifted=True)
+    root = write_tree(tmp_path, {path: f"# {path[7:-3]}\n\nStart each plan from:\n\n{fence}" for path, fence in fences.items()})
+    before = snapshot(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.err
+    assert snapshot(root) == before
+    assert "  agents/alpha.md:10: section-a: in a fenced front matter: left as it is" in run.out
+    assert "divergent copies left as they are (adopt writes no contractc.yaml: `contractc scan` keeps reporting them):\n  agents/beta.md:10: section-a: drifted copy of section-a" in run.out
+    assert run.out.rstrip().endswith("left as it is (listed above); 1 divergent copy among them, which scan reports")
+    assert run_cli("scan", str(root), "-q").code == 1

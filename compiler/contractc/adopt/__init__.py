@@ -88,7 +88,8 @@ def plan_adoption(
         _refuse_adopted(candidates, accept_drift, resolve)
     groups, resolved = resolve_groups(candidates, resolve)
     if not groups:
-        return Plan("", scan=result, skipped=[(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies])
+        skipped = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
+        return Plan("", scan=result, skipped=skipped, unresolved=_unresolved(result, skipped))
     slug = _contract_name(root, name)
     contract_path = f"contracts/{slug}.md"
     if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption

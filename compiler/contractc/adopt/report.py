@@ -80,7 +80,7 @@ def adopt_report(plan: Plan, written: bool) -> Report:
                 Severity.WARNING,
             )
         )
-    recorded = {(path, line) for path, line, _, _ in plan.unresolved}
+    recorded = {(path, line) for path, line, _, _ in plan.unresolved} if plan.changes else set()
     for unit, why in plan.skipped:
         hint = UNRESOLVED_TITLE.replace("divergent copies left as they are, r", "divergent: r") if (unit.block.path, unit.line) in recorded else ""
         diagnostics.append(

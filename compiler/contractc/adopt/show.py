@@ -18,6 +18,7 @@ UNRESOLVED_TITLE = (
     "divergent copies left as they are, recorded under `unresolved` in contractc.yaml: check reports each "
     "until the copies agree and you delete its entry"
 )
+UNRECORDED_TITLE = "divergent copies left as they are (adopt writes no contractc.yaml: `contractc scan` keeps reporting them)"
 DRIFT_CHOICE = " until you choose (--accept-drift rewrites every one to its owner, --resolve ID=PATH:LINE names the right copy)"
 DRIFT_WRITTEN = " until you carry what each has into the contract, or accept the contract's bytes with `contractc build --force`"
 
@@ -63,7 +64,7 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         for unit, why in plan.skipped:
             out.append(visible(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n"))
     if plan.unresolved:
-        out.append(visible(f"\n{UNRESOLVED_TITLE}:\n"))
+        out.append(visible(f"\n{UNRESOLVED_TITLE if plan.changes else UNRECORDED_TITLE}:\n"))
         for path, line, shape, why in plan.unresolved:
             out.append(visible(f"  {path}:{line}: {shape}: {why}\n"))
     if plan.allowed:
@@ -101,7 +102,8 @@ def unchecked(chosen: CheckList) -> str:
 def summary(plan: Plan, written: bool) -> str:
     if not plan.changes:
         if plan.skipped:
-            return "contractc: nothing to adopt: every shape with two or more unmanaged copies is left as it is (listed above)"
+            drift = f"; {_n(len(plan.unresolved), 'divergent copy', 'divergent copies')} among them, which scan reports" if plan.unresolved else ""
+            return f"contractc: nothing to adopt: every shape with two or more unmanaged copies is left as it is (listed above){drift}"
         return "contractc: nothing to adopt: no shape has two or more unmanaged copies"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
     counts = (
