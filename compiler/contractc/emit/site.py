@@ -28,11 +28,10 @@ from contractc.output.files import dump_json
 from contractc.load.paths import confined
 from contractc.model.budget import snippet_size
 from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
-from contractc.site.annotate import contract_page_markdown, inert_markdown
+from contractc.site.annotate import annotate_contract, check_markdown, spaced_spans
 from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.model.fields import field_rows, references
 from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
-from contractc.site.code_spans import visible_code_spans
 from contractc.site.graph import graph_svg
 
 BACKTICKS = re.compile(r"`+")
@@ -64,6 +63,7 @@ def render_site(
     since: Since,
     directory_urls: bool | None = None,
     home: bool = False,
+    layout: Layout | None = None,
 ) -> dict[str, bytes]:
     """Every generated file of the site, docs-relative path -> bytes.
 
@@ -74,9 +74,10 @@ def render_site(
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
     ``site.directory_urls`` in contractc.yaml, else true).  ``home`` also renders the
     contracts index as the site's home page (``index.md``), for a ``docs/`` without one.
+    ``layout`` is the project's ``site_layout(project, holdings=True)`` when the caller has made it.
     """
     root = Path(project.root) if root is None else root
-    layout = site_layout(project, holdings=True)
+    layout = layout or site_layout(project, holdings=True)
     if layout.problems:  # a target the site cannot read: its copies would be missing from the pages
         raise ContractcError(list(layout.problems))
     if directory_urls is None:
@@ -98,6 +99,7 @@ def render_site(
     shapes_by_id = {s.id: (c, s) for c, s in project.shapes()}
     agents = {a.name: a for a in reversed(layout.agents)}  # the first of a name, as a scan would find
     relative = _relative_paths()
+    spans = {c.path: spaced_spans(c) for c in project.contracts}  # from the loader's parse, once a contract
 
     files: dict[str, str | bytes] = {}
     roles = _role_prompts(project)
@@ -119,14 +121,16 @@ def render_site(
             notes = section_notes(contract, link, shape_pages, agent_pages)
             context |= {
                 "contract": contract,
-                "body": _markup(contract_page_markdown(contract, notes)),
+                "body": _markup(annotate_contract(contract, notes, spans[contract.path])),
                 "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
                 "changes_page": changes_page_path(f"{layout.prefix}/" if layout.prefix else "", contract.path),
             }
             files[page.path] = _render(env, "contract.md", context)
         elif page.kind == "shape":
             contract, shape = shapes_by_id[page.key]
-            context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
+            context |= _shape_context(
+                env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link, spans[contract.path]
+            )
             context["role_prompt"] = _role_prompt_context(shape, roles, raw)
             context["referenced_by"] = [
                 {"title": shape_title(shapes_by_id[by][1]), "page": shape_pages[by], "field": field,
@@ -455,6 +459,7 @@ def _shape_context(
     contract_pages: dict[str, str],
     shape_pages: dict[str, str],
     link,
+    spans: list,
 ) -> dict[str, Any]:
     contract_page = contract_pages[contract.path]
     context: dict[str, Any] = {
@@ -472,7 +477,7 @@ def _shape_context(
                 {
                     "number": c.number,
                     "anchor": c.anchor,
-                    "markdown": _markup(visible_code_spans(inert_markdown(c.text)).replace("\n", "\n    ")),
+                    "markdown": _markup(check_markdown(contract, c, spans).replace("\n", "\n    ")),
                     "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
                     "explicit": c.explicit,
                 }

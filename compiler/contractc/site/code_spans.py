@@ -11,7 +11,7 @@ the character that is copied, and a dotted underline shows it.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
 
 from contractc.load.blocks import inline_children, parse_blocks
 
@@ -21,13 +21,12 @@ SPACE = (
 )
 
 
-@lru_cache(maxsize=4096)
-def visible_code_spans(text: str) -> str:
-    """``text`` (Markdown) with each code span whose content has an edge space written as HTML.
+_LINE_END = re.compile(r"\r\n?|\n")
+"""Where CommonMark (markdown-it-py) ends a line: its token maps count these."""
 
-    Memoised: the shape pages show each receiver check on its own, and checks repeat
-    word for word across shapes (the result depends on the text alone).
-    """
+
+def visible_code_spans(text: str) -> str:
+    """``text`` (Markdown) with each code span whose content has an edge space written as HTML."""
     if "` " not in text and " `" not in text:
         return text  # no span can begin or end with a space
     tokens, env = parse_blocks(text)
@@ -37,10 +36,9 @@ def visible_code_spans(text: str) -> str:
 def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int, str]]:
     """(start, end, HTML) of each code span of ``text`` with an edge space, in order; ``tokens`` and
     ``env`` are :func:`~contractc.load.blocks.parse_blocks` of ``text``."""
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
+    starts = [0, *(m.end() for m in _LINE_END.finditer(text))]
+    if starts[-1] < len(text):
+        starts.append(len(text))
     edits: list[tuple[int, int, str]] = []
     done = 0  # past the last span found: the cells of a table row share their line, not their spans
     for token in tokens:
@@ -48,7 +46,7 @@ def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int
         # block's content; a block without one holds none, so its inlines are not parsed.
         if token.type != "inline" or token.map is None or ("` " not in token.content and " `" not in token.content):
             continue
-        begin, end = starts[token.map[0]], starts[min(token.map[1], len(lines))]
+        begin, end = starts[token.map[0]], starts[min(token.map[1], len(starts) - 1)]
         cursor = max(begin, done)
         for child in inline_children(token, env):
             if child.type != "code_inline":

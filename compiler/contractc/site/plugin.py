@@ -91,7 +91,10 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
         try:
             project = with_mkdocs_site_url(load_project(root), config.site_url)
             since = since_last_release(root, project)
-            pages = render_site(project, root, since=since, directory_urls=config.use_directory_urls, home=home)
+            layout = site_layout(project, holdings=True)
+            pages = render_site(
+                project, root, since=since, directory_urls=config.use_directory_urls, home=home, layout=layout
+            )
         except ContractcError as exc:
             raise PluginError(
                 "contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)
@@ -101,7 +104,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             LOG.warning("contractc: %s", problem.format())
         self.generated = {path for path in pages if path.endswith(".md")}
         if self.user_nav:
-            config.nav = place_in_nav(self.user_nav, site_layout(project, holdings=True).pages)
+            config.nav = place_in_nav(self.user_nav, layout.pages)
         for path, data in pages.items():
             # Pages stored on disk by `contractc build --site-pages` are the same bytes; the
             # in-memory ones win so a stale stored copy never reaches the site.
