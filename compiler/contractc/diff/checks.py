@@ -49,15 +49,6 @@ _STOP = frozenset(
 )
 
 
-def fully_mechanised(check: Check) -> bool:
-    """Whether every clause of ``check`` compiled to a rule: only then can its rules say which way a change goes.
-
-    The one place the diff asks.  Receiver checks are compiled whole or not at all (a clause
-    not read leaves ``Check.rules`` None), so this is :attr:`Check.mechanised`.
-    """
-    return check.mechanised
-
-
 class Pair(NamedTuple):
     """One check in both revisions, or in one only (the other side None), and which pairing step matched it."""
 
@@ -103,7 +94,7 @@ def pair_checks(old: tuple[Check, ...], new: tuple[Check, ...]) -> list[Pair]:
 
 
 def _rule_key(check: Check) -> tuple[Rule, ...] | None:
-    return check.rules if check.rules and fully_mechanised(check) else None
+    return check.rules if check.rules else None  # a check is compiled whole or not at all
 
 
 def similarity(old: Check, new: Check) -> float:
@@ -159,14 +150,14 @@ Classified = tuple[str, str, tuple[Verdict, ...]]
 def classify_reworded(old: Check, new: Check) -> Classified:
     """(kind, message, verdicts) for a check whose words changed: from the two compiled rules when both
     checks are fully mechanised, else unclassified (never a guessed direction)."""
-    if not (fully_mechanised(old) and fully_mechanised(new)):
+    if not (old.mechanised and new.mechanised):
         return "check-reworded", f"reworded; {unread(old, new)}", verdicts("unclassified")
     return classify_rules(old.rules, new.rules, "reworded")  # type: ignore[arg-type]
 
 
 def unread(old: Check, new: Check) -> str:
     """Why a change to a check gets no direction: which revision's check is not fully mechanised."""
-    sides = [side for side, c in (("older", old), ("newer", new)) if not fully_mechanised(c)]
+    sides = [side for side, c in (("older", old), ("newer", new)) if not c.mechanised]
     which = "either revision's check" if len(sides) == 2 else f"the {sides[0]} revision's check"
     return f"unclassified: read it ({which} is not fully mechanised, so no direction is guessed)"
 

@@ -129,7 +129,8 @@ def render_site(
         elif page.kind == "shape":
             contract, shape = shapes_by_id[page.key]
             context |= _shape_context(
-                env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link, spans[contract.path]
+                env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link,
+                spans[contract.path],
             )
             context["role_prompt"] = _role_prompt_context(shape, roles, raw)
             context["referenced_by"] = [

@@ -60,7 +60,9 @@ def check_markdown(contract: Contract, check: Check, spans: list[tuple[int, int,
     return apply_str(text, edits)
 
 
-def annotate_contract(contract: Contract, notes: dict[str, str] | None = None, spans: list[tuple[int, int, str]] = ()) -> str:
+def annotate_contract(
+    contract: Contract, notes: dict[str, str] | None = None, spans: list[tuple[int, int, str]] = ()
+) -> str:
     """The contract's Markdown with its anchors; ``notes`` (section anchor -> Markdown) go after headings, and
     ``spans`` (:func:`spaced_spans`, as the contract's page shows them) become HTML that keeps their edge
     spaces; a span that reaches into what a heading's rewrite changes is left as written."""
