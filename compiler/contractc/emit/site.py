@@ -602,51 +602,18 @@ def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
     return found
 
 
-def _linker(page_path: str, relative=None):
+def _linker(page_path: str, relative):
     """``link(target)``: the relative path from this page's folder to ``target`` (both docs-relative)."""
     here = posixpath.dirname(page_path) or "."
-    relative = relative or _relative_paths()
-
-    def link(target: str) -> str:
-        return relative(target, here)
-
-    return link
+    return lambda target: relative(target, here)
 
 
 def _relative_paths():
-    """``posixpath.relpath`` for one render, memoised: every page links the same few hundred targets.
+    """``posixpath.relpath``, memoised for one render: every page links the same few hundred targets.
+    ``typed``: a ``str`` subclass (``Markup``) gets relpath's own answer for it, not a plain string's."""
+    from functools import lru_cache
 
-    Plain relative paths (no empty, ``.`` or ``..`` part) are related by their parts
-    alone, which is what ``relpath`` computes after prefixing both with the working
-    directory; anything else (and any ``str`` subclass, such as ``Markup``) goes to
-    ``relpath`` itself, unmemoised, so the result is always ``relpath``'s.
-    """
-    memo: dict[tuple[str, str], str] = {}
-
-    def relative(target: str, here: str) -> str:
-        if type(target) is not str or type(here) is not str:
-            return posixpath.relpath(target, here)
-        key = (target, here)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _plain_relpath(target, here)
-        return found
-
-    return relative
-
-
-def _plain_relpath(target: str, here: str) -> str:
-    to = target.split("/")
-    start = [] if here == "." else here.split("/")
-    if not target or any(part in ("", ".", "..") for part in (*to, *start)):
-        return posixpath.relpath(target, here)
-    common = 0
-    for a, b in zip(to, start):
-        if a != b:
-            break
-        common += 1
-    parts = [".."] * (len(start) - common) + to[common:]
-    return "/".join(parts) if parts else "."
+    return lru_cache(maxsize=None, typed=True)(posixpath.relpath)
 
 
 def _fence_body(block: bytes) -> str:
