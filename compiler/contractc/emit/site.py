@@ -16,9 +16,7 @@ import json
 import os
 import posixpath
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from markupsafe import Markup  # jinja2's own string type; this module only loads to render
@@ -32,6 +30,7 @@ from contractc.site.annotate import annotate_contract, check_markdown, spaced_sp
 from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.model.fields import field_rows, references
 from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
+from contractc.site.code_spans import plain_text
 from contractc.site.graph import graph_svg
 
 BACKTICKS = re.compile(r"`+")
@@ -92,7 +91,7 @@ def render_site(
     for agent in layout.agents:
         for held in agent.holds:
             holders.setdefault(held.shape, []).append({"agent": agent.name, "page": agent_pages[agent.name], "held": held})
-    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders, "page_style": _markup(PAGE_STYLE)}
+    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders, "page_style": Markup(PAGE_STYLE)}
     # Looked up by key, not found by a scan per page (quadratic in P).  Keys are unique:
     # one page per contract (else site-collision), one id per shape (else duplicate-shape).
     contracts_by_path = {c.path: c for c in project.contracts}
@@ -121,7 +120,7 @@ def render_site(
             notes = section_notes(contract, link, shape_pages, agent_pages)
             context |= {
                 "contract": contract,
-                "body": _markup(annotate_contract(contract, notes, spans[contract.path])),
+                "body": Markup(annotate_contract(contract, notes, spans[contract.path])),
                 "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
                 "changes_page": changes_page_path(f"{layout.prefix}/" if layout.prefix else "", contract.path),
             }
@@ -166,7 +165,7 @@ def _index_context(project: Project, layout: Layout, contract_pages: dict, shape
             {"shape": s, "title": shape_title(s), "page": shape_pages[s.id], "held_by": _held_by(layout, s.id)}
             for _, s in project.shapes()
         ],
-        "graph": _markup(graph_svg(layout, [s for _, s in project.shapes()], link)),
+        "graph": Markup(graph_svg(layout, [s for _, s in project.shapes()], link)),
     }
 
 
@@ -203,7 +202,7 @@ def _changes_pages(project: Project, since: Since, env, layout: Layout, contract
             "contract": contract,
             "contract_page": contract_pages[contract.path],
             "link": _linker(path, relative),
-            "page_style": _markup(PAGE_STYLE),
+            "page_style": Markup(PAGE_STYLE),
         }
         pages[path] = _render(env, "changes.md", context | changes_context(contract.path, since))
     return pages
@@ -239,9 +238,9 @@ class RawFiles(NamedTuple):
     files: dict[str, bytes]
     snippets: dict[str, str]
     """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
-    role_prompts: Mapping[str, str] = MappingProxyType({})
+    role_prompts: dict[str, str]
     """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
-    agent_files: Mapping[str, str] = MappingProxyType({})
+    agent_files: dict[str, str]
     """Project path of an agent's file -> its site path (``<prefix>/files/<agent>.md.txt``)."""
 
 
@@ -249,8 +248,8 @@ def raw_files(
     layout: Layout,
     snippets: dict[str, tuple[str, bytes]],
     schemas: dict,
-    roles: dict[str, tuple[str, bytes]] | None = None,
-    agent_files: dict[str, tuple[str, bytes]] | None = None,
+    roles: dict[str, tuple[str, bytes]],
+    agent_files: dict[str, tuple[str, bytes]],
 ) -> RawFiles:
     """Every dispatch snippet, role-file prompt and agent's file (as ``.md.txt``, so no engine renders
     it) and schema, with its SHA-256 file.
@@ -259,18 +258,18 @@ def raw_files(
     """
     base = f"{layout.prefix}/" if layout.prefix else ""
     files: dict[str, bytes] = {}
-    where: dict[str, str] = {}
-    for shape_id, (project_path, data) in snippets.items():
-        agent, name = project_path.split("/")[-2:]
-        path = where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
-        files[path] = data
-    role_where: dict[str, str] = {}
-    for shape_id, (project_path, data) in (roles or {}).items():
-        agent, name = project_path.split("/")[-2:]
-        path = role_where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
-        files[path] = data
+
+    def placed(prompts: dict[str, tuple[str, bytes]]) -> dict[str, str]:
+        where = {}
+        for shape_id, (project_path, data) in prompts.items():
+            agent, name = project_path.split("/")[-2:]
+            path = where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
+            files[path] = data
+        return where
+
+    where, role_where = placed(snippets), placed(roles)
     agent_where: dict[str, str] = {}
-    for agent, (project_path, data) in (agent_files or {}).items():
+    for agent, (project_path, data) in agent_files.items():
         path = agent_where[project_path] = f"{base}files/{agent}.md.txt"  # a plain name, whatever the file's
         files[path] = data
     for entries in schemas.values():
@@ -325,19 +324,14 @@ def section_notes(contract: Contract, link, shape_pages: dict[str, str], agent_p
     for anchor, shapes in defined.items():
         parts = []
         for shape in shapes:
-            item = f"[{_md_text(shape_title(shape))}]({link(shape_pages[shape.id])})"
+            item = f"[{plain_text(shape_title(shape))}]({link(shape_pages[shape.id])})"
             if isinstance(shape, TextShape):
                 producer = f"[`{shape.producer}`]({link(agent_pages[shape.producer])})"
-                mode = f" {_md_text(shape.qualifier)}" if shape.qualifier else ""
+                mode = f" {plain_text(shape.qualifier)}" if shape.qualifier else ""
                 item += f", produced by {producer}{mode}"
             parts.append(item)
         notes[anchor] = "*Shape page:* " + " · ".join(parts)
     return notes
-
-
-def _md_text(text: str) -> str:
-    """Plain text for a Markdown line: every punctuation character as a character reference."""
-    return "".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in text)
 
 
 def template_environment(project: Project, root: Path):
@@ -361,15 +355,7 @@ def template_environment(project: Project, root: Path):
                 )
             )
         loaders.append(_regular_files_loader(folder.resolve(), override))
-    loaders += _shipped_loaders()
-    env = _environment(loaders)
-    env.project_root = root  # for locating errors in override templates
-    return env
-
-
-def _environment(loaders: list):
-    import jinja2
-
+    loaders.append(jinja2.FileSystemLoader(shipped_templates()))  # compiled from source as a build loads them
     # Autoescape everywhere: in Markdown an HTML entity renders as its character,
     # so escaping is right for .md templates too, and contract values never
     # become markup.  Verbatim text goes through the filters below, which are safe.
@@ -381,14 +367,8 @@ def _environment(loaders: list):
         auto_reload=False,  # one build: a template is loaded once, not stat()ed again for each page
     )
     env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
+    env.project_root = root  # for locating errors in override templates
     return env
-
-
-def _shipped_loaders() -> list:
-    """The shipped templates, compiled from their source by jinja2 as a build loads them."""
-    import jinja2
-
-    return [jinja2.FileSystemLoader(shipped_templates())]
 
 
 def shipped_templates() -> Path:
@@ -478,7 +458,7 @@ def _shape_context(
                 {
                     "number": c.number,
                     "anchor": c.anchor,
-                    "markdown": _markup(check_markdown(contract, c, spans).replace("\n", "\n    ")),
+                    "markdown": Markup(check_markdown(contract, c, spans).replace("\n", "\n    ")),
                     "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
                     "explicit": c.explicit,
                 }
@@ -489,7 +469,7 @@ def _shape_context(
             "snippet_file": raw.snippets[shape.id],
             "snippet_sha256": hashlib.sha256(data).hexdigest(),
             "snippet_size": snippet_size(data),
-            "snippet_block": _markup(snippet_html(data)),
+            "snippet_block": Markup(snippet_html(data)),
         }
     else:
         assert isinstance(shape, DataShape)
@@ -506,7 +486,7 @@ def _shape_context(
             "rows": rows,
             "enums": [row for row in rows if row["meanings"]],
             "example": dump_json(wire["examples"][0]).decode("utf-8") if wire.get("examples") else "",
-            "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
+            "field_table": Markup(_render(env, "fields.html", {"rows": rows})),
             "schemas": [
                 {
                     "label": label,
@@ -579,7 +559,7 @@ def _role_prompt_context(shape: Shape, roles: dict[str, tuple[str, bytes]], raw:
         "file": raw.role_prompts[shape.id],
         "sha256": hashlib.sha256(data).hexdigest(),
         "size": snippet_size(data),
-        "block": _markup(snippet_html(data)),
+        "block": Markup(snippet_html(data)),
     }
 
 
@@ -622,10 +602,6 @@ def _fence_body(block: bytes) -> str:
     return "".join(lines[1:-1])
 
 
-def _markup(text: str):
-    return Markup(text)
-
-
 def code_span(text: Any):
     """A Markdown code span holding ``text`` verbatim (Markdown escapes code itself).
 
@@ -636,11 +612,11 @@ def code_span(text: Any):
     if text.strip(" ") != text and text.strip(" "):
         from contractc.site.code_spans import html_code
 
-        return _markup(html_code(text))
+        return Markup(html_code(text))
     run = max((len(m) for m in BACKTICKS.findall(text)), default=0) if "`" in text else 0
     ticks = "`" * (run + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return _markup(f"{ticks}{pad}{text}{pad}{ticks}")
+    return Markup(f"{ticks}{pad}{text}{pad}{ticks}")
 
 
 def fenced(text: Any, info: str = ""):
@@ -649,9 +625,9 @@ def fenced(text: Any, info: str = ""):
     run = max((len(m) for m in FENCES.findall(text)), default=0) if "```" in text else 0
     ticks = "`" * max(3, run + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
-    return _markup(f"{ticks}{info}\n{body}{ticks}")
+    return Markup(f"{ticks}{info}\n{body}{ticks}")
 
 
 def attr_anchor(anchor: Any):
     """``{#anchor}``: attr_list syntax, so every engine uses the compiler's id."""
-    return _markup(f"{{#{anchor}}}")
+    return Markup(f"{{#{anchor}}}")

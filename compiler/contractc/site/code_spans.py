@@ -93,5 +93,9 @@ def html_code(content: str) -> str:
     """``<code>`` holding ``content``: punctuation as character references so no Markdown rule reads it."""
     core = content.strip(" ")
     lead, trail = len(content) - len(content.lstrip(" ")), len(content) - len(content.rstrip(" "))
-    body = "".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in core)
-    return f"<code>{SPACE * lead}{body}{SPACE * trail}</code>"
+    return f"<code>{SPACE * lead}{plain_text(core)}{SPACE * trail}</code>"
+
+
+def plain_text(text: str) -> str:
+    """``text`` with every punctuation character as a character reference: no Markdown rule reads it."""
+    return "".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in text)
