@@ -18,6 +18,7 @@ import re
 
 from contractc.load.slug import split_explicit
 from contractc.model.records import Check, Contract
+from contractc.site.code_spans import _apply, spaced_span_edits
 
 _CLOSING_HASHES = re.compile(r"(?:\s+#+)?\s*$")
 _ITEM_MARKER = re.compile(r"^(\s*\d+[.)]\s*)")
@@ -32,8 +33,6 @@ def spaced_spans(contract: Contract) -> list[tuple[int, int, str]]:
     text = contract.data.decode("utf-8")
     if "` " not in text and " `" not in text:
         return []
-    from contractc.site.code_spans import spaced_span_edits
-
     edits, at, offset = [], 0, 0  # str offsets -> byte offsets, in one pass (the edits are in order)
     for start, stop, html in spaced_span_edits(text, *contract.blocks):
         offset += len(text[at:start].encode("utf-8"))
@@ -55,9 +54,7 @@ def check_markdown(contract: Contract, check: Check, spans: list[tuple[int, int,
             if found >= 0:
                 at = found + len(written)
                 edits.append((found, at, html))
-    from contractc.site.code_spans import _apply as apply_str
-
-    return apply_str(text, edits)
+    return _apply(text, edits)
 
 
 def annotate_contract(
@@ -117,26 +114,6 @@ def annotate_contract(
     edits.extend((s, e, html.encode()) for i, (s, e, html) in enumerate(spans) if i not in in_headings)
     text = _apply(data, edits).decode("utf-8")
     return text.removeprefix("\ufeff")
-
-
-def _apply(data: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
-    """``data`` with each edit's range replaced, as if applied back to front (later offsets first).
-
-    When no edit reaches into the range of one applied before it (the case for every contract),
-    the result is assembled front to back in one pass; else each edit is spliced in turn.
-    """
-    ordered = sorted(edits, key=lambda e: (e[0], e[1]), reverse=True)
-    if any(later[1] > earlier[0] for earlier, later in zip(ordered, ordered[1:])):
-        out = bytearray(data)
-        for start, end, replacement in ordered:
-            out[start:end] = replacement
-        return bytes(out)
-    parts, cursor = [], 0
-    for start, end, replacement in reversed(ordered):
-        parts += [data[cursor:start], replacement]
-        cursor = end
-    parts.append(data[cursor:])
-    return b"".join(parts)
 
 
 def _follows_blank_line(data: bytes, offset: int) -> bool:

@@ -12,6 +12,7 @@ the character that is copied, and a dotted underline shows it.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from contractc.load.blocks import inline_children, parse_blocks
 
@@ -63,18 +64,15 @@ def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int
     return edits
 
 
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    """``text`` with each edit's range replaced; the edits are in document order and do not overlap.
-
-    Assembled in one pass: splicing each into the whole text would copy a contract of many
-    shapes once per span.
-    """
+def _apply(text, edits: list[tuple[int, int, Any]]):
+    """``text`` (a ``str`` or ``bytes``) with each edit's range replaced, assembled in one pass; the edits do
+    not overlap, and one written twice (the ``<`` of an autolink in an HTML block) is applied once."""
     parts, cursor = [], 0
-    for start, stop, html in edits:
-        parts += [text[cursor:start], html]
+    for start, stop, new in sorted(dict.fromkeys(edits), key=lambda edit: edit[:2]):
+        parts += [text[cursor:start], new]
         cursor = stop
     parts.append(text[cursor:])
-    return "".join(parts)
+    return text[:0].join(parts)
 
 
 def _find_span(text: str, ticks: str, content: str, start: int, end: int) -> tuple[int, int] | None:
