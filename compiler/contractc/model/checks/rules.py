@@ -249,9 +249,9 @@ class MaxLines(_Kind):
 @dataclass(frozen=True, slots=True)
 class NamesFile(_Kind):
     """The body names at least one file: a path with a ``/``, a name with an extension (``SKILL.md``,
-    ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
-    ``Dockerfile``, ``README``); a URL, a one-letter name with a one-letter extension (``e.g.``), a version number or a product name (``Node.js``,
-    ``ASP.NET``) is not one."""
+    ``a.py``, ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
+    ``Dockerfile``, ``README``); a URL, a one-letter name with a one-letter extension (``e.g.``), a version
+    number or a product name (``Node.js``, ``ASP.NET``) is not one."""
 
     when: When = ()
 
