@@ -109,12 +109,10 @@ def render_site(
         link = _linker(page.path, relative)
         context: dict[str, Any] = {**common, "page": page, "link": link}
         if page.kind == "index":
-            index = _index_context(project, layout, contract_pages, shape_pages, link)
-            files[page.path] = _render(env, "index.md", context | index)
-            if home and page.path != HOME_PAGE:
-                link = _linker(HOME_PAGE, relative)
-                again = {**common, "page": page, "link": link}
-                files[HOME_PAGE] = _render(env, "index.md", again | _index_context(project, layout, contract_pages, shape_pages, link))
+            for path in (page.path, HOME_PAGE) if home and page.path != HOME_PAGE else (page.path,):
+                link = _linker(path, relative)
+                index = _index_context(project, layout, contract_pages, shape_pages, link)
+                files[path] = _render(env, "index.md", {**common, "page": page, "link": link} | index)
         elif page.kind == "contract":
             contract = contracts_by_path[page.key]
             notes = section_notes(contract, link, shape_pages, agent_pages)
