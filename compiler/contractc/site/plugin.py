@@ -71,7 +71,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
                 f"add {', '.join(missing)} under markdown_extensions:",
             )
             raise PluginError("contractc: " + problem.format())
-        if _theme_name(config) == "material" and "font" not in _user_theme(config):
+        if getattr(config.theme, "name", None) == "material" and "font" not in _user_theme(config):
             config.theme["font"] = False  # the theme's default fetches Google Fonts
         # The nav as the user wrote it: each build places the pages in it afresh (serve rebuilds).
         self.user_nav = copy.deepcopy(config.nav)
@@ -196,10 +196,6 @@ def _nav_paths(items) -> Iterator[str]:
         elif isinstance(item, dict):
             for value in item.values():
                 yield from _nav_paths(value)
-
-
-def _theme_name(config) -> str | None:
-    return getattr(config.theme, "name", None)
 
 
 def _user_theme(config) -> dict:
