@@ -65,7 +65,7 @@ def annotate_contract(
     spaces; a span that reaches into what a heading's rewrite changes is left as written."""
     notes = notes or {}
     data = contract.data
-    edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement), applied back to front
+    edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement)
     in_headings: set[int] = set()
     for section in contract.sections:
         start = section.heading.start
@@ -101,14 +101,8 @@ def annotate_contract(
             mark = "*mechanised*" if check.rules else "**not mechanised** (the receiver judges it by reading)"
             if check.rules and check.explicit:
                 mark += f", by an explicit rule (`{check.explicit}`)"
-            permalink = PERMALINK.format(anchor=check.anchor)
-            edits.append(
-                (
-                    check.span.end,
-                    check.span.end,
-                    newline + f"{indent}{mark} {permalink}\n{indent}{{#{check.anchor}}}\n".encode(),
-                )
-            )
+            lines = f"{indent}{mark} {PERMALINK.format(anchor=check.anchor)}\n{indent}{{#{check.anchor}}}\n"
+            edits.append((check.span.end, check.span.end, newline + lines.encode()))
     edits.extend(_inert_html(contract))
     edits.extend(_inert_links(contract))
     edits.extend((s, e, html.encode()) for i, (s, e, html) in enumerate(spans) if i not in in_headings)
