@@ -185,6 +185,8 @@ def group_units(
                 overlap = _jaccard(theirs, mine, n if mine else 0)
                 if data and n >= CONTAINED_PATHS and n == min(len(theirs), len(mine)):
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
+                if names and len(theirs) + len(mine) - 2 * n > 2:
+                    continue  # more than one key renamed: another shape that shares key names
                 if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example:
                     continue  # two blocks side by side in one file that share some keys: two shapes (an example illustrates)
                 if mine and n < MIN_SHARED and overlap <= SAME_SHAPE:
@@ -196,8 +198,8 @@ def group_units(
         if best is None:
             best = closest(index[bucket], unit.paths)
         if best is None and data and unit.paths:
-            # a key renamed (`progress` -> `p_progress`) renames every path under it: the keys at each depth
-            # still overlap, so it is compared with the shape it was renamed from
+            # a key renamed (`progress` -> `p_progress`) renames every path under it: the keys at each depth are
+            # the same but for that one, so it is compared with the shape it was renamed from
             best = closest(names[bucket], _names(unit.paths), names=True)
         if best is None and unit.block.example and unit.variant:
             # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
