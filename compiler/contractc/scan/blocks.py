@@ -68,6 +68,8 @@ _STAGE = re.compile(r"\b(stage|phase)\b", re.IGNORECASE)
 DISCRIMINATORS = (
     "status", "result", "outcome", "verdict", "state", "event", "type", "kind", "action", "op", "message", "variant",
 )
+_DISCRIMINATING = frozenset(DISCRIMINATORS)
+_WORD = re.compile(r"[\w.-]{1,40}")
 NESTED_KEYS = 3
 """A nested mapping with at least this many keys is offered as a unit of its own (an element pasted elsewhere)."""
 
@@ -238,14 +240,15 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         return []  # an unclosed fence, or a fence line inside: the file's fences are unbalanced, nothing to compare
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
-    closing = src.data[src.offset(end - 1) : src.offset(end)]
+    at, stop = src.line_starts[start], src.offset(end)
+    closing = src.data[src.line_starts[end - 1] : stop]
     newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
 
     shown = illustration(before, content)
 
     def block(kind: Kind, example: str) -> Block:
         return Block(
-            src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline,
+            src.path, kind, start + 1, col, at, stop, tok.info.strip(), tok.markup, newline,
             shown or example, before, heading, "" if opening[: col - 1].strip(" ") else opening[: col - 1],
         )
 
@@ -488,13 +491,15 @@ def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> s
     return "template"
 
 
-def _variant(values: dict[str, str]) -> str:
-    """``status=failed`` from the first discriminating field whose value is a literal word; empty otherwise."""
+def _variant(values: dict[str, str] | tuple[tuple[str, str], ...]) -> str:
+    """``status=failed`` from the first discriminating field whose value is a literal word; empty otherwise (``values``:
+    field -> value, or the (path, value) slots of a data block, whose top-level fields are the paths without a dot)."""
+    found = values if isinstance(values, dict) else {p: v for p, v in values if p in _DISCRIMINATING}
     for key in DISCRIMINATORS:
-        value = values.get(key)
+        value = found.get(key)
         if isinstance(value, str):
             word = value.split("#")[0].strip().strip("\"'`*")
-            if word and re.fullmatch(r"[\w.-]{1,40}", word) and not _is_notation(word):
+            if word and _WORD.fullmatch(word) and not _is_notation(word):
                 return f"{key}={word.lower()}"
     return ""
 
@@ -512,7 +517,7 @@ def _front_units(content: str, yaml_text: str, first_line: int, stage, before: s
     example = example_reason([v for _, v in node.value], before, info_example)
     return [
         Unit(
-            block("yaml", example), "front-matter", text, first_line, stage, paths, slots, _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
+            block("yaml", example), "front-matter", text, first_line, stage, paths, slots, _variant(slots),
         )
     ]
 
@@ -540,7 +545,7 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
         paths, slots = _structure(node, raw)
         text = "".join(lines).rstrip("\n") + "\n" if content.strip() else content
         return [
-            Unit(built, str(node.value[0][0].value), text, first_line, stage, paths, slots, _variant(dict(slots)))
+            Unit(built, str(node.value[0][0].value), text, first_line, stage, paths, slots, _variant(slots))
         ]
     units = []
     for i, (key, value) in enumerate(node.value):
@@ -548,7 +553,7 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
         while chunk and not chunk[-1].strip():
             chunk.pop()
         paths, slots = _structure(value, raw)
-        variant = _variant({p: v for p, v in slots if "." not in p and "[" not in p})
+        variant = _variant(slots)
         units.append(
             Unit(
                 built, str(key.value), "".join(chunk), first_line + starts[i], stage, paths, slots, variant,
