@@ -429,10 +429,12 @@ def _holds_marker_line(data: bytes) -> bool:
 
 
 def region_indent(data: bytes, region: Region) -> bytes:
-    """The blanks before the region's begin marker on its line (``b"   "`` in a list item); empty at column 1."""
+    """The spaces before the region's begin marker on its line (``b"   "`` in a list item); empty at column 1, and
+    for a marker after a tab (a tab's width is the reader's: the region is not indented)."""
     begin = line_start(data, region.marker.start)
     indent = data[begin : region.marker.start]
-    return indent[len(BOM) :] if begin == 0 and indent.startswith(BOM) else indent
+    indent = indent[len(BOM) :] if begin == 0 and indent.startswith(BOM) else indent
+    return b"" if indent.strip(b" ") else indent
 
 
 def indented(data: bytes, indent: bytes) -> bytes:
