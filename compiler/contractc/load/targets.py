@@ -190,7 +190,7 @@ class CurrentLines:
             # starts and ends.  A line at the top of a file with a BOM is left to the careful path.
             if line in lines or len(lines) >= self._LIMIT or data[region.content.start - 1 : region.content.start] != b"\n":
                 continue
-            if b"\r" in line or line.startswith((BOM, b" ", b"\t")):  # an indented region: the careful path
+            if b"\r" in line or line.startswith(BOM):
                 continue
             filled = fill(region)
             if filled is None:
@@ -202,7 +202,7 @@ class CurrentLines:
                 continue
             if held and not held.endswith(b"\n"):
                 continue
-            lines[line] = (region.kind, region.ref, held)
+            lines[line] = (region.kind, region.ref, indented(held, region_indent(data, region)))  # as the file holds it
 
     def managed(self, data: bytes) -> list[tuple[int, int]] | None:
         """The (start, end) of every region's bytes when each marker of ``data`` sits on a learnt begin line,
