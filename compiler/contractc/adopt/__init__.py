@@ -232,17 +232,20 @@ def plan_adoption(
     except ContractcError as exc:  # adopt's own slip, never the user's: those groups are left, the rest adopted
         return without_unwritable(exc)
     # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
-    # three spaces in, or in a quote): where it does not, the plan says so rather than promise a report
+    # three spaces in, or in a quote): where it does not, it is recorded with the drift adopt left out
+    # (unresolved), so that check reports it all the same
     seen = {(d.path, d.line) for d, _ in found}
-    plan.kept = [
-        dataclasses.replace(k, why=k.why.replace(
+    unseen = [i for i, k in enumerate(plan.kept) if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen]
+    for i in unseen:
+        plan.kept[i] = dataclasses.replace(plan.kept[i], why=plan.kept[i].why.replace(
             "check reports it (drift-restatement) until you fix it by hand",
-            "check cannot see it (a fence more than three spaces in): fix it by hand",
-        ))
-        if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen
-        else k
-        for k in plan.kept
-    ]
+            "check's restatement finder cannot see it (a fence more than three spaces in): it is recorded under "
+            "unresolved, so check reports it until you fix it by hand",
+        ))  # fmt: skip
+    if unseen:
+        left_drift = [(k.unit.block.path, k.unit.line, k.shape, f"drifted copy of {k.shape}: {k.why}") for k in map(plan.kept.__getitem__, unseen)]
+        plan.unresolved = sorted({*plan.unresolved, *left_drift})
+        config = render_config(contract_path, targets, [], out, recorded, plan.unresolved)
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
     unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
