@@ -65,26 +65,31 @@ def _outside_regions(data: bytes) -> list[bytes]:
     return out
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
 @pytest.mark.parametrize("drifted", [False, True], ids=["same", "drifted-body"])
 @pytest.mark.parametrize("variant", sorted(FRONTS))
-def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, run_cli, variant, drifted):
+def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, run_cli, variant, drifted, newline):
     front = FRONTS[variant]
-    root = write_tree(tmp_path, _tree(front, drifted))
+    root = write_tree(tmp_path, {p: t.replace("\n", newline) for p, t in _tree(front, drifted).items()})
     before = snapshot(root)
     run = run_cli("adopt", str(root), "--write", "--no-diff")
     assert run.code == 0, run.err
     assert _fences(front, drifted)["agents/beta.md"] != front or not drifted
+    data = DATA.replace("\n", newline).encode()
     for path in ("agents/alpha.md", "agents/beta.md"):
         old, new = before[path], (root / path).read_bytes()
         # the one block adopted is the data shape; every other line of the file is as it was, in order
-        expected = old.replace(DATA.encode(), b"", 1).splitlines(keepends=True)
+        expected = old.replace(data, b"", 1).splitlines(keepends=True)
         assert _hashes(_outside_regions(new)) == _hashes(expected), path
         held = new.split(b"<!-- contractc:begin shape=handoff", 1)[1].split(b"\n", 1)[1].split(b"<!-- contractc:end", 1)[0]
-        assert held == DATA.encode()  # the region holds exactly the block it was made from
-        fence = _fences(front, drifted)[path].encode()
+        # the region holds exactly the block it was made from (in the contract's line breaks, as documented)
+        assert held.replace(b"\r\n", b"\n") == DATA.encode()
+        fence = _fences(front, drifted)[path].replace("\n", newline).encode()
         assert new.count(fence) == 1 and fence in b"".join(_outside_regions(new))  # the fence, front matter and all
     assert "in a fenced front matter: left as it is" in run.out
-    assert "differ from the owning copy's block" not in run.out  # no copy is said to change bytes it keeps
+    # no copy is said to change bytes it keeps (with CRLF the data shape's copies do take the contract's LF)
+    assert ("differ from the owning copy's block" in run.out) == (newline == "\r\n")
+    assert all(": handoff: " in line for line in run.out.splitlines() if "differ from the owning copy's block" in line)
     contract = next((root / "contracts").glob("*.md")).read_text()
     assert "---" not in contract.split("\n## ", 1)[1]  # no front matter or its body went into the contract
     # a body that drifted stays as it is, and check keeps reporting it (contractc.yaml, unresolved)
