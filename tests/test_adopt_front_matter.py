@@ -12,6 +12,7 @@ the line that was there before.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,46 @@ def test_front_matter_bodies_alone_leave_nothing_to_adopt_and_say_what_diverges(
     assert "divergent copies left as they are (adopt writes no contractc.yaml: `contractc scan` keeps reporting them):\n  agents/beta.md:10: section-a: drifted copy of section-a" in run.out
     assert run.out.rstrip().endswith("left as it is (listed above); 1 divergent copy among them, which scan reports")
     assert run_cli("scan", str(root), "-q").code == 1
+
+
+def _plugins(tmp_path: Path) -> dict[str, Path]:
+    from adopt_plugin import write_plugin
+    from scan_traps import write_traps
+
+    fronts = "".join(f"\n## {name}\n\n{front}" for name, front in sorted(FRONTS.items()))
+    every = {f"agents/{n}.md": f"# {n}\n{fronts}\nReturn:\n\n{DATA}" for n in ("alpha", "beta", "gamma")}
+    return {
+        "traps": write_traps(tmp_path / "desk"),
+        "docs-pipeline": write_plugin(tmp_path / "docs-pipeline"),
+        "front-matters": write_tree(tmp_path / "fronts", every),
+    }
+
+
+@pytest.mark.parametrize("options", [(), ("--accept-drift",)], ids=["default", "accept-drift"])
+@pytest.mark.parametrize("plugin", ["traps", "docs-pipeline", "front-matters"])
+def test_on_the_fixture_plugins_a_region_replaces_only_its_blocks_lines(tmp_path, run_cli, plugin, options):
+    """The same rule on the two large fixture plugins (front matters at file tops and in fences, multi-key
+    blocks, instances, examples): every byte outside the blocks adopt replaces is kept, in order, and what
+    replaces a block holds, outside its regions, only lines of that block (the keys it did not adopt)."""
+    from contractc.adopt import plan_adoption
+
+    root = _plugins(tmp_path)[plugin]
+    before = snapshot(root)
+    plan = plan_adoption(root, accept_drift=bool(options))
+    assert plan.replaced
+    assert run_cli("adopt", str(root), "--write", *options).code == 0
+    for path, spans in plan.replaced.items():
+        old, new = before[path], (root / path).read_bytes()
+        spans = sorted(spans)
+        kept = [old[a:b] for a, b in zip([0] + [e for _, e in spans], [s for s, _ in spans] + [len(old)])]
+        # the bytes between the replaced blocks, unchanged and in order; each replacement ends with a region's
+        # end marker line or a fence line (a key it did not adopt, in a fence of its own)
+        replacement = rb"(.*?(?:<!-- contractc:end -->|```|~~~)[^\n]*\n)"
+        found = re.fullmatch(replacement.join(re.escape(k) for k in kept), new, re.DOTALL)
+        assert found is not None, path
+        for (start, end), held in zip(spans, found.groups()):
+            block = [line.rstrip(b"\r") for line in old[start:end].splitlines()]
+            outside = [line.rstrip(b"\r\n") for line in _outside_regions(held)]
+            assert all(line in block for line in outside if line.strip()), (path, start)  # only the block's own lines
+            if not options:  # and none of its lines lost: the copies adopted hold the owner's bytes, or their own
+                assert all(line in held.replace(b"\r", b"").split(b"\n") for line in block if line.strip()), (path, start)
