@@ -247,8 +247,8 @@ def plan_adoption(
         plan.unresolved = sorted({*plan.unresolved, *left_drift})
         config = render_config(contract_path, targets, [], out, recorded, plan.unresolved)
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
-    unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
-    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
+    undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
+    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
         plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
