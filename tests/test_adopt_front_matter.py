@@ -103,7 +103,7 @@ def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, 
 
 
 def _drop_examples(scan_plugin):
-    """scan as it was when adopt's guard knew only front matters that are grouped copies: no examples."""
+    """scan with its examples withheld from adopt (a front matter of plain values is one)."""
     import dataclasses
 
     return lambda *args: dataclasses.replace(scan_plugin(*args), examples=())
@@ -114,21 +114,20 @@ def _drop_examples(scan_plugin):
     [
         # the guard sees no front matter: the body's region would cut the fence in two
         ("guard", "but the block holds a yaml block and a template after it (a front matter and its body)"),
-        # the front matter (an example) is unknown to adopt: the body's region would delete its lines
-        ("examples", "but this line is no part of the copies it adopts ('---'): the region would delete it"),
+        # and the front matter (an example) unknown to adopt too: the body's region would delete its lines
+        ("guard and examples", "but this line is no part of the copies it adopts ('---'): the region would delete it"),
     ],
 )
 def test_a_slip_in_the_labels_is_refused_before_a_region_changes_a_line(tmp_path, run_cli, monkeypatch, slip, said):
-    """The safety rule holds on its own: with the front-matter guard switched off, or the examples the guard
-    reads withheld (the slip that deleted user text), adopt refuses at the front matter's first line and
-    writes nothing."""
+    """The safety rule holds on its own: with the front-matter guard switched off, and the examples withheld
+    too (the slip that deleted user text: a guard that knew only grouped front matters), adopt refuses at
+    the front matter's first line and writes nothing."""
     import contractc.adopt as adopt
 
     root = write_tree(tmp_path, _tree(FRONTS["quoted-plain"]))
     before = snapshot(root)
-    if slip == "guard":
-        monkeypatch.setattr(adopt, "FRONT_MATTER", "no-such-key")  # no unit is known as a front matter
-    else:
+    monkeypatch.setattr(adopt, "_opens_with_front_matter", lambda block, data: False)  # no fence is known as one
+    if slip == "guard and examples":
         monkeypatch.setattr(adopt, "scan_plugin", _drop_examples(adopt.scan_plugin))
     run = run_cli("adopt", str(root), "--write")
     assert run.code == 2, run.out
@@ -136,6 +135,18 @@ def test_a_slip_in_the_labels_is_refused_before_a_region_changes_a_line(tmp_path
     assert "agents/beta.md:6:1: error[adopt-region-span]" in run.err and "; nothing is written" in run.err
     assert "--exclude agents/alpha.md" in run.err
     assert snapshot(root) == before
+
+
+def test_a_front_matter_whose_yaml_scan_cannot_read_is_left_as_it_is_with_its_body(tmp_path, run_cli):
+    """No front-matter unit at all (its YAML does not parse), the body still a template: the fence is known
+    by its own text, so adopt leaves it as it is rather than refuse the whole plugin."""
+    front = FRONTS["quoted-plain"].replace('title: "Weekly Report"', "title: [Weekly: Report")
+    root = write_tree(tmp_path, _tree(front))
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "  agents/alpha.md:10: report-title: in a fenced front matter: left as it is" in run.out
+    for path in ("agents/alpha.md", "agents/beta.md"):
+        assert front.encode() in b"".join(_outside_regions((root / path).read_bytes()))
 
 
 def test_a_block_the_contract_cannot_hold_is_left_as_it_is_and_the_rest_adopted(tmp_path, run_cli, monkeypatch):

@@ -75,10 +75,11 @@ def plan_adoption(
     result = _unwritable[0] if _unwritable else scan_plugin(root, include, exclude, owners)
     # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
     # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
-    # Every unit scan found says where the front matters are, whatever its label: one of plain values is a
-    # worked example, and its body a template that must not become a region over the whole fence.
+    # A fenced front matter is known by the fence's own text, never by scan's labels: one of plain values is a
+    # worked example, one whose YAML scan cannot read is no unit at all, and the body of either is still a
+    # template that must not become a region over the whole fence.
     every = list({id(u): u for u in (*result_units(result), *result.examples)}.values())
-    fronts = {(u.block.path, u.block.start) for u in every if u.key == FRONT_MATTER and u.text.startswith("---")}
+    fronts = {(u.block.path, u.block.start) for u in every if _opens_with_front_matter(u.block, result.data[u.block.path])}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     left.update(_unwritable[1] if _unwritable else {})
@@ -559,6 +560,14 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     if problems:
         raise ContractcError(problems)
     return [by_id[g.id] for g in groups], resolved
+
+
+def _opens_with_front_matter(block, data: bytes) -> bool:
+    """Whether ``block``'s text (between its fence lines) opens with front matter."""
+    from contractc.scan.blocks import opens_with_front_matter
+
+    text = data[block.start : block.end].decode("utf-8", "replace")
+    return opens_with_front_matter(text.split("\n", 1)[1] if "\n" in text else "")
 
 
 def _stray(units: list[Unit], stray: tuple[int, str], refs: dict[int, str]) -> Diagnostic:

@@ -687,3 +687,9 @@ def _depth(value: Any) -> int:
             deepest = max(deepest, depth)
             stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
     return deepest
+
+
+def opens_with_front_matter(content: str) -> bool:
+    """Whether a fence's text opens with front matter (``---`` lines around YAML), whatever that YAML holds:
+    adopt leaves such a fence as it is (docs/adopt.md, "What adopt leaves out")."""
+    return _front_matter(content) is not None
