@@ -25,6 +25,12 @@ The plan is computed in full before anything is written:
    region starts at column 1, so adopt cannot rewrite it even with
    ``--accept-drift``): check reports it as a ``drift-restatement``.
 
+What a contract has no form for (a fenced front matter and its body, known by the fence's text) or could not
+hold (compiling the plan failed on adopt's own contract: :func:`_unwritable_groups`) is left as it is; a
+divergent copy among it is recorded under ``unresolved`` in contractc.yaml, so check keeps reporting it.
+Every region is planned under one safety rule (:func:`contractc.adopt.rewrite.stray_line`): a block is
+replaced only when the copies scan found in it hold every line of it, else adopt refuses (``adopt-region-span``).
+
 ``--write`` applies every change through the output writer, all-or-nothing.
 """
 
