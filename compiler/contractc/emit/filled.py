@@ -46,13 +46,14 @@ class Refill:
         return made[key]
 
 
-    def leaving_undecided(self, target: TargetFile) -> bytes:
-        """``target`` refilled, but a region never filled that already holds other bytes left as it is (what
-        ``build`` refuses to overwrite unseen, ``drift-region-new-differs``): adopt writes a drifted copy so."""
+    def leaving_undecided(self, target: TargetFile, fill_undecided: bool = False) -> bytes:
+        """``target`` with each region never filled stamped where it holds the contract's bytes already; a region
+        never filled that holds other bytes (what ``build`` refuses to overwrite unseen, ``drift-region-new-differs``)
+        is left as it is unless ``fill_undecided``, and so is every region filled before: what adopt writes."""
 
         def fill(region: Region) -> tuple[bytes, bytes] | None:
-            filled = self.fill(region)
-            if filled is not None and region.recorded is None and target.data[region.content.start : region.content.end] != filled[0]:
+            filled = self.fill(region) if region.recorded is None else None
+            if filled is not None and not fill_undecided and target.data[region.content.start : region.content.end] != filled[0]:
                 return None
             return filled
 
