@@ -142,11 +142,11 @@ def test_owner_glob_decides_whose_bytes_win(plugin, run_cli):
     assert "<reason>" in (plugin / "skills/review/SKILL.md").read_text()
 
 
-def test_a_plugin_with_a_configuration_and_unmanaged_copies_is_refused(plugin, run_cli):
+def test_a_plugin_whose_configuration_is_broken_is_refused_located_and_nothing_is_written(plugin, run_cli):
     (plugin / "contractc.yaml").write_text("contracts: []\n")
     before = snapshot(plugin)
     run = run_cli("adopt", str(plugin), "--write")
-    assert run.code == 2 and "error[adopt-configured]" in run.err
+    assert run.code == 2 and run.err.startswith("contractc.yaml:1:1: error[config-invalid]")
     assert snapshot(plugin) == before
 
 
@@ -292,9 +292,7 @@ def test_format_github_annotates_each_copy_that_changes_and_bad_input_stays_loca
     assert refused.code == 2
     doc = json.loads(refused.out)
     _report_schema().validate(doc)
-    # one refusal per shape with unmanaged copies, each at its owning copy
-    assert len(doc["diagnostics"]) == 11 and {d["code"] for d in doc["diagnostics"]} == {"adopt-configured"}
-    assert all(d["line"] > 0 and d["path"] != "contractc.yaml" for d in doc["diagnostics"])
+    assert [(d["path"], d["line"], d["code"]) for d in doc["diagnostics"]] == [("contractc.yaml", 1, "config-invalid")]
 
 
 @pytest.mark.parametrize("accept", [(), ("--accept-drift",)])

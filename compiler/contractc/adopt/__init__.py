@@ -84,8 +84,8 @@ def plan_adoption(
     if existing is not None:
         _refuse_resolved_away(groups, resolved, existing)
     new = [g for g in groups if existing is None or _at(g.owner) not in existing.ids]
-    undecided = existing.undecided if existing is not None and accept_drift else {}
-    if not groups and not undecided:
+    unfilled = existing.undecided if existing is not None and accept_drift else {}
+    if not groups and not unfilled:
         return Plan("", scan=result)
     base, contract_path = _contract_for(root, name, existing, bool(new))
     plan = Plan(contract_path, scan=result, configured=existing is not None)
@@ -220,10 +220,10 @@ def plan_adoption(
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**(existing.files if existing else {}), **{p: result.data[p] for p in covered if p not in files}, **files}
     try:
-        outputs, found, digests = _compile(root, contracts, config, files, bool(undecided))
+        outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
     except ContractcError as exc:
         raise ContractcError([_at_owner(d, contract_path, contracts.get(contract_path, b""), placed) for d in exc.diagnostics]) from None
-    plan.filled = sorted(undecided.items()) if undecided else []
+    plan.filled = sorted(unfilled.items())
     # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
     # three spaces in, or in a quote): where it does not, the plan says so rather than promise a report
     seen = {(d.path, d.line) for d, _ in found}
@@ -243,7 +243,7 @@ def plan_adoption(
         plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
         config = configured(plan.allowed)
-        outputs, found, digests = _compile(root, contracts, config, files, bool(undecided))
+        outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
     written = {path: (data, "contract") for path, data in contracts.items()} | {CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
     guard_adoption(root, written)

@@ -32,7 +32,7 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append("\ntitles and anchors a contract of the project has already, given a suffix (nothing existing is reused):\n")
         out += [visible(f"  {r}\n") for r in plan.renamed]
     if plan.filled:
-        out.append("\nregions a first adoption left holding a drifted copy, filled with the contract's bytes (--accept-drift; the diff is in the file's):\n")
+        out.append("\nregions never filled that hold other bytes (a drifted copy an earlier adoption left), filled with the contract's bytes (--accept-drift; the diff is in the file's):\n")
         out += [visible(f"  {path}:{line}: {ref}\n") for path, found in plan.filled for line, ref in found]
     if plan.rewritten:
         out.append(visible(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n"))
