@@ -317,30 +317,6 @@ def test_an_indented_drifted_copy_is_never_allowed_and_check_reports_it_located(
     assert "a region starts at column 1: move lines 5-9 out of the list item or quote" in check.out
 
 
-def test_an_adopted_plugin_refuses_what_adopt_cannot_do_safely_and_changes_nothing(plugin, run_cli):
-    assert run_cli("adopt", str(plugin), "--write").code == 0  # drift left unresolved
-    contract = next((plugin / "contracts").glob("*.md")).read_bytes()
-    before = snapshot(plugin)
-    again = run_cli("adopt", str(plugin), "--write")
-    assert again.code == 0 and "nothing to adopt" in again.out  # idempotent
-    for option in (("--accept-drift",), ("--resolve", "x=agents/a.md:1")):
-        run = run_cli("adopt", str(plugin), "--write", *option)
-        assert run.code == 2
-        assert f"contractc.yaml:1:1: error[adopt-configured]: {option[0]}" in run.err
-        assert "contractc build --force" in run.err
-    # a new pasted copy of a new shape: refused at its owning copy, the contract untouched
-    block = "```yaml\nfresh_note:\n  text: string\n  level: low | high\n```\n"
-    for name in ("new-one", "new-two"):
-        (plugin / f"agents/{name}.md").write_text(f"# {name}\n\n{block}")
-    added = snapshot(plugin)
-    run = run_cli("adopt", str(plugin), "--write")
-    assert run.code == 2
-    assert re.search(r"agents/new-(one|two)\.md:4:1: error\[adopt-configured\]: shape fresh_note has 2 unmanaged copies", run.err)
-    assert snapshot(plugin) == added
-    assert next((plugin / "contracts").glob("*.md")).read_bytes() == contract
-    assert {k: v for k, v in snapshot(plugin).items() if "new-" not in k} == before
-
-
 def test_a_drifted_copy_check_cannot_see_is_not_promised_a_report(tmp_path, run_cli):
     block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
     # a fence six spaces in (a list item in a list item): check's finder reads fences at most three spaces in

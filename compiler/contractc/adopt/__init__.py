@@ -211,7 +211,7 @@ def plan_adoption(
             return render_config(contract_path, targets, allowed, out, recorded)
     else:
         added = [] if contract_path in existing.contracts else [contract_path]
-        reached = set(existing.files)
+        reached = existing.targets
         targets = [t for t in targets if not {m.relative_to(root).as_posix() for m in root.glob(t)} <= reached]
 
         def configured(allowed: list) -> bytes:
@@ -246,11 +246,10 @@ def plan_adoption(
         outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
     written = {path: (data, "contract") for path, data in contracts.items()} | {CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
+    olds = {path: _read(root / path) for path in written}
+    written = {path: found for path, found in written.items() if olds[path] != found[0]}  # an adopted plugin's other files stay
     guard_adoption(root, written)
-    for path, (data, kind) in sorted(written.items()):
-        old = _read(root / path)
-        if old != data:
-            plan.changes.append(Change(path, data, old, Output(data, kind)))
+    plan.changes = [Change(path, data, olds[path], Output(data, kind)) for path, (data, kind) in sorted(written.items())]
     return plan
 
 
@@ -340,6 +339,8 @@ class Existing:
     titles: frozenset[str]
     files: dict[str, bytes]
     """Every other file the project's compile reads: targets, role files, the output folders' files."""
+    targets: frozenset[str]
+    """The files its ``targets:`` reach."""
     undecided: dict[str, list[tuple[int, str]]]
     """Per target, (line, reference) of each region never filled that holds other bytes than the contract's."""
 
@@ -393,6 +394,7 @@ def _existing(root: Path) -> Existing:
         frozenset({s.anchor for c in project.contracts for s in c.sections} | set(ids.values())),
         frozenset(s.title.casefold() for c in project.contracts for s in c.sections),
         files,
+        frozenset(project.targets.paths),
         undecided,
     )
 
@@ -423,8 +425,9 @@ def _contract_for(root: Path, name: str | None, existing: Existing | None, new: 
             )
         )
     if os.path.lexists(root / contract_path):
+        why = "" if existing is None else ": the new shapes go into a contract of their own (the configuration names several, or a pinned one)"
         raise ContractcError(
-            Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
+            Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists{why}", "choose another name with --name")
         )
     return b"", contract_path
 
