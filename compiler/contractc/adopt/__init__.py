@@ -26,6 +26,13 @@ The plan is computed in full before anything is written:
    ``--accept-drift``): check reports it as a ``drift-restatement``.
 
 ``--write`` applies every change through the output writer, all-or-nothing.
+
+On a plugin adopted before (it has a ``contractc.yaml``, :class:`Existing`), each shape's block in its
+contracts joins scan's grouping as the owner of its group, so a copy pasted since is judged against the
+contract; the groups that hold no contract block are new shapes, appended to the one contract the
+configuration names (:func:`_contract_for`), with any title, anchor or id the project has suffixed; the
+configuration is merged line by line (:func:`contractc.adopt.contract.merge_config`), and the scratch
+compile holds every contract and every file the project's compile reads.
 """
 
 from __future__ import annotations
