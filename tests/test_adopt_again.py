@@ -279,3 +279,34 @@ def test_a_failed_write_on_an_adopted_plugin_changes_nothing(adopted, run_cli, m
     monkeypatch.undo()
     assert run.code == 2 and "write-failed" in run.err
     assert snapshot(adopted) == before
+
+
+def test_a_pinned_contract_is_never_appended_to(adopted, run_cli):
+    contract = (adopted / "contracts/relay.md").read_bytes()
+    config = (adopted / "contractc.yaml").read_text()
+    pin = f'  - path: "contracts/relay.md"\n    sha256: {hashlib.sha256(contract).hexdigest()}\n'
+    (adopted / "contractc.yaml").write_text(config.replace('  - path: "contracts/relay.md"\n', pin))
+    _paste(adopted, checker=False)
+    run = run_cli("adopt", str(adopted), "--write", "--name", "relay-more", "--no-diff")
+    assert run.code == 0, run.err
+    assert "a new contract added to contractc.yaml: contracts/relay.md is pinned (sha256:)" in run.out
+    assert (adopted / "contracts/relay.md").read_bytes() == contract
+    assert run_cli("check", "--root", str(adopted), "--no-cache").code == 0
+
+
+def test_the_json_plan_on_an_adopted_plugin_is_one_located_document(adopted, run_cli):
+    import json
+
+    from test_adopt import _report_schema
+
+    _paste(adopted)
+    before = snapshot(adopted)
+    run = run_cli("adopt", str(adopted), "--format", "json")
+    assert run.code == 0, run.err
+    doc = json.loads(run.out)
+    _report_schema().validate(doc)
+    said = {d["message"] for d in doc["diagnostics"] if d["path"] == "contracts/relay.md"}
+    assert any("new shapes alert, progress_ping appended to contracts/relay.md" in m for m in said)
+    kept = {(d["path"], d["line"]) for d in doc["diagnostics"] if d["code"] == "adopt-kept"}
+    assert {("agents/summarizer.md", 34), ("agents/summarizer.md", 40), ("agents/checker.md", 14)} <= kept
+    assert snapshot(adopted) == before

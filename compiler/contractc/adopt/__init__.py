@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
-from contractc.adopt.contract import merge_config, render_config, render_contract
+from contractc.adopt.contract import Taken, merge_config, render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks
 from contractc.report.diagnostics import ContractcError, Diagnostic
@@ -351,9 +351,7 @@ class Existing:
     undecided: dict[str, list[tuple[int, str]]]
     """Per target, (line, reference) of each region never filled that holds other bytes than the contract's."""
 
-    def taken(self):
-        from contractc.adopt.contract import Taken
-
+    def taken(self) -> Taken:
         return Taken(set(self.anchors), set(self.titles))
 
 
