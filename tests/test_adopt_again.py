@@ -132,6 +132,7 @@ def test_adopting_again_appends_the_new_shapes_and_check_reports_only_the_drift_
     before = snapshot(adopted)
     again = run_cli("adopt", str(adopted), "--write")
     assert again.code == 0 and "nothing to adopt" in again.out
+    assert "1 region holds a drifted copy check reports (`--accept-drift` fills them" in again.out
     assert snapshot(adopted) == before
 
 

@@ -85,15 +85,18 @@ def plan_adoption(
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
+    twice = []
     if existing is not None:  # a shape the contract holds goes by its id there
-        candidates = [dataclasses.replace(g, id=existing.ids[_at(g.owner)]) if _at(g.owner) in existing.ids else g for g in candidates]
+        # a group holding two of the contract's blocks is two shapes alike: which one a copy belongs to is unclear
+        twice = [g for g in candidates if sum(_at(u) in existing.ids for u in g.copies) > 1]
+        candidates = [dataclasses.replace(g, id=existing.ids[_at(g.owner)]) if _at(g.owner) in existing.ids else g for g in candidates if g not in twice]
     groups, resolved = resolve_groups(candidates, resolve)
     if existing is not None:
         _refuse_resolved_away(groups, resolved, existing)
     new = [g for g in groups if existing is None or _at(g.owner) not in existing.ids]
     unfilled = existing.undecided if existing is not None and accept_drift else {}
     if not groups and not unfilled:
-        return Plan("", scan=result)
+        return Plan("", scan=result, pending=sum(map(len, existing.undecided.values())) if existing else 0)
     base, contract_path = _contract_for(root, name, existing, bool(new))
     plan = Plan(contract_path, scan=result, configured=existing is not None)
     if existing is not None and new:
@@ -105,6 +108,7 @@ def plan_adoption(
                else f"{CONFIG_NAME} names {len(existing.contracts)} contracts, so adopt appends to none of them")
         )  # fmt: skip
     plan.skipped += [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
+    plan.skipped += [(u, "alike to two shapes of the contract: left as it is (wrap it by hand in the region of the right one)") for g in twice for u in g.copies if u.block.path in result.data]
     carried = carried_checks(new, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
@@ -463,27 +467,24 @@ def _refuse_resolved_away(groups: list[Group], resolved: set[str], existing: Exi
 def _refuse_renamed(existing: Existing, refs: dict[tuple[str, int], tuple[str, bytes]], new: list[Group]) -> None:
     """A new shape that would change the id of a shape the project has (a data shape's key used in another
     section qualifies both): a located refusal at its owning copy, since the regions name the old id."""
-    problems = []
     changed = {old: refs[at][0] for at, old in existing.ids.items() if refs.get(at, ("",))[0] != old}
-    for g in new:
-        if g.kind == "yaml" and any(old.rsplit(".", 1)[-1] == g.key for old in changed):
-            old = next(o for o in changed if o.rsplit(".", 1)[-1] == g.key)
-            problems.append(
-                Diagnostic(
-                    g.owner.block.path,
-                    g.owner.line,
-                    g.owner.block.col,
-                    "adopt-configured",
-                    f"shape {g.id}: its key {g.key} is already the shape {old} of the contract, whose structure these copies "
-                    f"do not share; adding it would rename {old} to {changed[old]}, and the regions name {old}",
-                    f"rename the key in these copies (or, if they are copies of {old}, make them so); then run adopt again",
-                )
-            )
-    if changed and not problems:
-        old = next(iter(changed))
-        problems.append(Diagnostic(CONFIG_NAME, 1, 1, "adopt-configured", f"adding the new shapes would rename {old} to {changed[old]}", "run adopt with --exclude on the new copies, and add them to the contract by hand"))
-    if problems:
-        raise ContractcError(problems)
+    if not changed:
+        return
+    problems = [
+        Diagnostic(
+            g.owner.block.path,
+            g.owner.line,
+            g.owner.block.col,
+            "adopt-configured",
+            f"shape {g.id}: its key {g.key} is already the shape {old} of the contract, whose structure these copies "
+            f"do not share; adding it would rename {old} to {changed[old]}, and the regions name {old}",
+            f"rename the key in these copies (or, if they are copies of {old}, make them so); then run adopt again",
+        )
+        for g in new
+        if g.kind == "yaml" and (old := next((o for o in changed if o.rsplit(".", 1)[-1] == g.key), None))
+    ]
+    old = next(iter(changed))
+    raise ContractcError(problems or Diagnostic(CONFIG_NAME, 1, 1, "adopt-configured", f"adding the new shapes would rename {old} to {changed[old]}", "leave the new copies out with --exclude and add them to the contract by hand"))
 
 
 def result_units(result: ScanResult) -> list[Unit]:

@@ -67,6 +67,8 @@ class Plan:
     """The plugin was adopted before (it has a ``contractc.yaml``)."""
     added: list[str] = field(default_factory=list)
     """On an adopted plugin: the shapes new to its contracts (the others are shapes a contract holds)."""
+    pending: int = 0
+    """On an adopted plugin with nothing to adopt: the regions never filled that hold other bytes (--accept-drift fills them)."""
     where: str = ""
     """On an adopted plugin: where the new shapes go, and why there."""
     renamed: list[str] = field(default_factory=list)

@@ -100,7 +100,8 @@ def unchecked(chosen: CheckList) -> str:
 
 def summary(plan: Plan, written: bool) -> str:
     if not plan.changes:
-        return "contractc: nothing to adopt: no shape has two or more unmanaged copies"
+        pending = f"; {_n(plan.pending, 'region holds', 'regions hold')} a drifted copy check reports (`--accept-drift` fills them with the contract's bytes)" if plan.pending else ""
+        return f"contractc: nothing to adopt: no shape has two or more unmanaged copies{pending}"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
     if plan.configured:
         held = len(plan.shapes) - len(plan.added)
