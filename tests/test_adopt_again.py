@@ -311,3 +311,12 @@ def test_the_json_plan_on_an_adopted_plugin_is_one_located_document(adopted, run
     kept = {(d["path"], d["line"]) for d in doc["diagnostics"] if d["code"] == "adopt-kept"}
     assert {("agents/summarizer.md", 34), ("agents/summarizer.md", 40), ("agents/checker.md", 14)} <= kept
     assert snapshot(adopted) == before
+
+
+def test_a_lone_new_copy_of_a_held_template_becomes_its_region(adopted, run_cli):
+    (adopted / "agents/new.md").write_text(f"# New\n\n## Back\n\n{HANDBACK}")
+    run = run_cli("adopt", str(adopted), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "new copies of 1 shape the contracts hold" in run.out and "new shape" not in run.out
+    assert "<!-- contractc:begin shape=handback sha256=" in (adopted / "agents/new.md").read_text()
+    assert run_cli("check", "--root", str(adopted), "--no-cache").code == 0
