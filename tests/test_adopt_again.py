@@ -320,3 +320,33 @@ def test_a_lone_new_copy_of_a_held_template_becomes_its_region(adopted, run_cli)
     assert "new copies of 1 shape the contracts hold" in run.out and "new shape" not in run.out
     assert "<!-- contractc:begin shape=handback sha256=" in (adopted / "agents/new.md").read_text()
     assert run_cli("check", "--root", str(adopted), "--no-cache").code == 0
+
+
+@pytest.mark.parametrize(
+    ("old", "merged"),
+    [
+        pytest.param(
+            'contracts:\n  - path: "c.md"\ntargets:\n    - "a/*.md"   # ours\n    # more later\n\n# site\nsite_url: "https://x.invalid/"\n',
+            'contracts:\n  - path: "c.md"\ntargets:\n    - "a/*.md"   # ours\n    # more later\n    - "b/*.md"\n\n# site\nsite_url: "https://x.invalid/"\n',
+            id="block list, its indentation, comments",
+        ),
+        pytest.param('contracts: [{path: "c.md"}]\ntargets: []\n', 'contracts: [{path: "c.md"}]\ntargets: ["b/*.md"]\n', id="empty flow list"),
+        pytest.param('contracts:\r\n  - path: "c.md"\r\n', 'contracts:\r\n  - path: "c.md"\r\ntargets:\r\n  - "b/*.md"\r\n', id="CRLF, key missing"),
+        pytest.param('contracts:\n  - path: "c.md"\ntargets:\n  - "a/*.md"', 'contracts:\n  - path: "c.md"\ntargets:\n  - "a/*.md"\n  - "b/*.md"\n', id="no final newline"),
+    ],
+)
+def test_merge_config_adds_lines_and_keeps_every_line_of_yours(old, merged):
+    from contractc.adopt.contract import merge_config
+
+    assert merge_config(old.encode(), [], ["b/*.md"], [], {}).decode() == merged
+
+
+def test_merge_config_refuses_a_form_it_cannot_add_to_line_by_line():
+    from contractc.adopt.contract import merge_config
+    from contractc.report.diagnostics import ContractcError
+
+    with pytest.raises(ContractcError) as raised:
+        merge_config(b'contracts: [{path: "c.md"}]\ntargets: [\n  "a/*.md",\n]\n', [], ["b/*.md"], [], {})
+    (d,) = raised.value.diagnostics
+    assert (d.path, d.line, d.code) == ("contractc.yaml", 2, "adopt-configured")
+    assert "write targets as a block list" in d.hint

@@ -216,7 +216,7 @@ def merge_config(
         value, (line, _) = mapping[key], mapping.lc.key(key)
         if value is None:
             edits.append((line + 1, 0, [f"{indent}  - {item}{nl}" for item in block]))
-        elif isinstance(value, list) and value.fa.flow_style():
+        elif isinstance(value, list) and (not value or value.fa.flow_style()):  # `[]` is always flow
             close = lines[line].rfind("]")
             if close < 0 or "[" not in lines[line]:
                 raise refuse(key, line + 1)
