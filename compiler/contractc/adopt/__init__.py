@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 import glob
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -368,8 +369,7 @@ def _existing(root: Path) -> Existing:
     from contractc.scan.blocks import file_units
 
     project = load_project(root)
-    starts = _contract_ids({c.path: c.data for c in project.contracts})[0]
-    ids = {at: ref for at, (ref, _) in starts.items()}
+    ids = {at: ref for at, (ref, _) in _block_starts(project.contracts).items()}
     units = tuple(
         dataclasses.replace(u, block=dataclasses.replace(u.block, example=""))  # the contract's block is the shape
         for c in project.contracts
@@ -534,26 +534,31 @@ def _contract_ids(contracts: dict[str, bytes]) -> tuple[dict[tuple[str, int], tu
     from contractc.load import parse_contract, qualify_shape_ids
     from contractc.load.source import source_from_bytes
     from contractc.model.notation import interpret
-    from contractc.model.records import DataShape
 
     parsed = qualify_shape_ids([parse_contract(source_from_bytes(path, data)) for path, data in contracts.items()])
-    starts = {}
-    for contract in parsed:
-        for shape in contract.shapes:
-            span = shape.block if isinstance(shape, DataShape) else shape.template
-            if span is not None:
-                starts[(contract.path, span.start)] = (shape.id, contract.slice(span))
     try:
         read, _ = interpret(parsed)
     except ContractcError:
         read = ()
-    shapes = {}
-    for contract in read:
+    by_id = {shape.id: (shape, text.decode("utf-8", "replace")) for _, shape, text in _blocks(read)}
+    return _block_starts(parsed), by_id
+
+
+def _blocks(contracts) -> Iterator[tuple[tuple[str, int], object, bytes]]:
+    """(contract path, byte offset) of each shape's block (a data shape's YAML, a text shape's template), the
+    shape, and the block's bytes."""
+    from contractc.model.records import DataShape
+
+    for contract in contracts:
         for shape in contract.shapes:
             span = shape.block if isinstance(shape, DataShape) else shape.template
             if span is not None:
-                shapes[shape.id] = (shape, contract.slice(span).decode("utf-8", "replace"))
-    return starts, shapes
+                yield (contract.path, span.start), shape, contract.slice(span)
+
+
+def _block_starts(contracts) -> dict[tuple[str, int], tuple[str, bytes]]:
+    """(contract path, byte offset of a shape's block) -> (the shape's id, the bytes its regions hold)."""
+    return {at: (shape.id, data) for at, shape, data in _blocks(contracts)}
 
 
 def _breaks(unit: Unit, ref: str, shapes: dict[str, tuple], data: dict[str, bytes]) -> str:
