@@ -350,3 +350,20 @@ def test_merge_config_refuses_a_form_it_cannot_add_to_line_by_line():
     (d,) = raised.value.diagnostics
     assert (d.path, d.line, d.code) == ("contractc.yaml", 2, "adopt-configured")
     assert "write targets as a block list" in d.hint
+
+
+def test_adopt_refreshes_a_region_the_appended_contract_made_stale_and_never_a_hand_edit(adopted, run_cli):
+    # a region of the contract's level-1 section (the whole file): appending makes it stale, build would refresh it
+    config = (adopted / "contractc.yaml").read_text()
+    (adopted / "contractc.yaml").write_text(config.replace('targets:\n', 'targets:\n  - "docs/*.md"\n'))
+    write_tree(adopted, {"docs/whole.md": "# All\n\n<!-- contractc:begin section=relay-hand-offs -->\n<!-- contractc:end -->\n"})
+    assert run_cli("build", "--root", str(adopted)).code == 0
+    edited = (adopted / "agents/fetcher.md").read_text().replace("# the page or file to work on", "# edited here")
+    (adopted / "agents/fetcher.md").write_text(edited)
+    _paste(adopted, {"agents/summarizer.md": ADDED["agents/summarizer.md"], "skills/relay/SKILL.md": f"\n## Progress\n\n{PING}"}, checker=False)
+    run = run_cli("adopt", str(adopted), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "progress_ping" in (adopted / "docs/whole.md").read_text()  # refreshed, as build would
+    assert "# edited here" in (adopted / "agents/fetcher.md").read_text()  # a hand edit is build --force's to decide
+    check = run_cli("check", "--root", str(adopted), "--no-cache")
+    assert [line.split(": ")[0:2] for line in check.out.splitlines() if ": error[" in line] == [["agents/fetcher.md:5:1", "error[drift-region-edited]"]]

@@ -383,8 +383,9 @@ def _existing(root: Path) -> Existing:
     for target in project.targets.scan(problems):
         files[target.path] = target.data
         for region in target.regions:
-            filled = refill.fill(region) if region.recorded is None else None
-            if filled is not None and target.data[region.content.start : region.content.end] != filled[0]:
+            held = target.data[region.content.start : region.content.end]
+            filled = refill.fill(region) if region.recorded is None and held.strip() else None
+            if filled is not None and held != filled[0]:
                 undecided.setdefault(target.path, []).append((target.data.count(b"\n", 0, region.marker.start) + 1, region.label))
     if problems:
         raise ContractcError(problems)

@@ -47,15 +47,18 @@ class Refill:
 
 
     def leaving_undecided(self, target: TargetFile, fill_undecided: bool = False) -> bytes:
-        """``target`` with each region never filled stamped where it holds the contract's bytes already; a region
-        never filled that holds other bytes (what ``build`` refuses to overwrite unseen, ``drift-region-new-differs``)
-        is left as it is unless ``fill_undecided``, and so is every region filled before: what adopt writes."""
+        """``target`` refilled as ``build`` (without ``--force``) would: a region filled before is refreshed only
+        while nobody edited it since (its bytes are the ones its marker records), and a region never filled that
+        holds other bytes (``drift-region-new-differs``) is left as it is unless ``fill_undecided``: what adopt writes."""
 
         def fill(region: Region) -> tuple[bytes, bytes] | None:
-            filled = self.fill(region) if region.recorded is None else None
-            if filled is not None and not fill_undecided and target.data[region.content.start : region.content.end] != filled[0]:
-                return None
-            return filled
+            filled = self.fill(region)
+            held = target.data[region.content.start : region.content.end]
+            if filled is None or held == filled[0]:
+                return filled
+            if region.recorded is not None:
+                return filled if hashlib.sha256(held).hexdigest() == region.recorded else None
+            return filled if fill_undecided or not held.strip() else None
 
         return _render(target, fill)
 
