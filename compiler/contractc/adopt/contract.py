@@ -135,31 +135,15 @@ def render_config(
     out: dict[str, str] | None = None,
     recorded: Mapping[str, list[str]] | None = None,
 ) -> bytes:
-    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output
-    folders, and the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files."""
-    lines = [
-        "# Written by `contractc adopt`; every key: `contractc explain config-invalid`.",
-        "contracts:",
-        f"  - path: {json.dumps(contract)}",
-        "targets:",
-        *(f"  - {json.dumps(t, ensure_ascii=False)}" for t in targets),  # globs, escaped by the caller
-    ]
+    """``contractc.yaml``: the contract, the output folders, the files holding its copies, the blocks left on
+    purpose, and the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files."""
     from contractc.load.config import DEFAULT_OUT
 
+    lines = ["# Written by `contractc adopt`; every key: `contractc explain config-invalid`.", "contracts:", f"  - path: {json.dumps(contract)}"]
     if out and out != DEFAULT_OUT:
         lines.append("out:  # folders contractc owns: it removes files there that no contract produces")
         lines += [f"  {kind}: {json.dumps(folder)}" for kind, folder in sorted(out.items())]
-    given = {k: v for k, v in (recorded or {}).items() if v}
-    if given:
-        lines.append("scan:  # the options adopt was given: scan and adopt read them again")
-        for key, values in given.items():
-            lines.append(f"  {key}: [{', '.join(json.dumps(v, ensure_ascii=False) for v in values)}]")
-    if allowed:
-        lines.append("allow_restatements:")
-        for path, shape, line, why, digest in allowed:
-            # named by its bytes, not its line: prose added around the copy never unpins it (docs/adopt.md)
-            lines.append(f"  - {_allowed_entry(path, shape, line, why, digest)}  # line {line} when adopted: {why}")
-    return ("\n".join(lines) + "\n").encode()
+    return merge_config(("\n".join(lines) + "\n").encode(), [], targets, allowed, recorded or {})
 
 
 def merge_config(
@@ -250,8 +234,8 @@ def merge_config(
         for k, vs in given.items():
             quoted = [json.dumps(v, ensure_ascii=False) for v in vs]
             add(scan, k, quoted, quoted, indent, limit)
-    for at, count, new in sorted(edits, key=lambda e: e[0], reverse=True):
-        lines[at : at + count] = new
+    for _, (at, count, new) in sorted(enumerate(edits), key=lambda e: (e[1][0], e[0]), reverse=True):
+        lines[at : at + count] = new  # from the end, so each index holds; two at one place keep their order
     merged = "".join(lines)
     expected = dict(before)
     for key, items in (("contracts", [{"path": c} for c in contracts]), ("targets", targets)):
