@@ -213,10 +213,10 @@ def merge_config(
         else:
             raise refuse(key, line + 1)
 
-    have = {k: [str(v) for v in (before.get(k) or [])] for k in ("targets",)}
     add(doc, "contracts", [f"path: {json.dumps(c)}" for c in contracts], [f"{{path: {json.dumps(c)}}}" for c in contracts], "", len(lines))
-    targets = [t for t in targets if t not in have["targets"]]
-    add(doc, "targets", [json.dumps(t, ensure_ascii=False) for t in targets], [json.dumps(t, ensure_ascii=False) for t in targets], "", len(lines))
+    targets = [t for t in targets if t not in (before.get("targets") or [])]
+    quoted = [json.dumps(t, ensure_ascii=False) for t in targets]
+    add(doc, "targets", quoted, quoted, "", len(lines))
     entries = [(_allowed_entry(*a), f"  # line {a[2]} when adopted: {a[3]}") for a in allowed]
     add(doc, "allow_restatements", [e + c for e, c in entries], [e for e, _ in entries], "", len(lines))
     scan = doc.get("scan") if isinstance(doc.get("scan"), dict) else None
