@@ -342,14 +342,14 @@ def _with_recorded(path: Path, include: tuple[str, ...], exclude: tuple[str, ...
 @click.option(
     "--accept-drift",
     is_flag=True,
-    help="Rewrite every drifted copy to its owning copy's bytes (the plan shows each copy's diff). Without it, drifted copies stay as they are and check reports them.",
+    help="Rewrite every drifted copy to its owning copy's bytes (the plan shows each copy's diff); on an adopted plugin the contract's block owns its shape, and regions never filled that hold a drifted copy are filled. Without it, drifted copies stay as they are and check reports them.",
 )
 @click.option(
     "--resolve",
     "resolve",
     multiple=True,
     metavar="ID=PATH:LINE",
-    help="For the group ID (as scan names it), the copy at PATH:LINE is right: it owns the shape and the group's drifted copies are rewritten to it (repeatable).",
+    help="For the group ID (as scan names it), the copy at PATH:LINE is right: it owns the shape and the group's drifted copies are rewritten to it (repeatable; for a shape a contract holds, only the contract's block).",
 )
 @format_option(
     "text: the plan for people; json: one document (every file with its SHA-256 and diff, every copy that "
