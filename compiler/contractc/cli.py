@@ -539,8 +539,6 @@ def hook(root: Path, producer: str | None) -> int:
     """
     from contractc.validate.hook import run_hook
 
-    import sys
-
     return _print(run_hook(root, sys.stdin.buffer.read().decode("utf-8", "replace"), producer))
 
 
