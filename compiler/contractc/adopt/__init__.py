@@ -94,7 +94,8 @@ def plan_adoption(
     # A fenced front matter is known by the fence's own text, never by scan's labels: one of plain values is a
     # worked example, one whose YAML scan cannot read is no unit at all, and the body of either is still a
     # template that must not become a region over the whole fence.
-    every = list({id(u): u for u in (*result_units(result), *result.examples)}.values())
+    # (the plugin's units: on an adopted plugin, scan's units also hold the contracts' own blocks)
+    every = list({id(u): u for u in (*result_units(result), *result.examples) if u.block.path in result.data}.values())
     fronts = {(u.block.path, u.block.start) for u in every if _opens_with_front_matter(u.block, result.data[u.block.path])}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
@@ -162,7 +163,7 @@ def plan_adoption(
 
     by_block: dict[tuple[str, int], list[Unit]] = {}
     # every unit of a block, examples too (a block is replaced only with all it holds), not the contract's own blocks
-    for unit in (u for u in every if u.block.path in result.data):
+    for unit in every:
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     adopted: dict[int, tuple[str, bytes]] = {}
     own: set[int] = set()
@@ -290,7 +291,7 @@ def plan_adoption(
     if unseen:
         left_drift = [(k.unit.block.path, k.unit.line, k.shape, f"drifted copy of {k.shape}: {k.why}") for k in map(plan.kept.__getitem__, unseen)]
         plan.unresolved = sorted({*plan.unresolved, *left_drift})
-        config = render_config(contract_path, targets, [], out, recorded, plan.unresolved)
+        config = configured([])
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
     undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
