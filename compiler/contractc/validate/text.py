@@ -209,15 +209,11 @@ def _status_line(rule: rules.StatusLine, ret: Return) -> list[Problem]:
     if bare != first and bare.startswith(rule.prefix) and bare[len(rule.prefix) :] in rule.values:
         # the quoted line looks right to a reader: say what cannot be seen
         lead, trail = first[: first.index(bare)], first[first.index(bare) + len(bare) :]
-        what = " and ".join(
-            part
-            for part in (
-                ("a byte order mark (U+FEFF)" if "\ufeff" in lead else "blanks") + " before it" if lead else "",
-                "trailing blanks" if trail else "",
-            )
-            if part
-        )
-        return [Problem(f"line 1 is `{bare}` with {what}; it must be exactly `{bare}`", 1, (ret.quote(0),))]
+        what = [("a byte order mark (U+FEFF)" if "\ufeff" in lead else "blanks") + " before it"] if lead else []
+        if trail:
+            what.append("trailing blanks")
+        said = f"line 1 is `{bare}` with {' and '.join(what)}; it must be exactly `{bare}`"
+        return [Problem(said, 1, (ret.quote(0),))]
     later = next((i for i in range(1, ret.count) if ret.lines[i].startswith(rule.prefix)), None)
     if later is not None:
         quotes = tuple(ret.quote(i) for i in range(0, later + 1) if ret.lines[i].strip() or i == 0)[:QUOTE_LIMIT]
