@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from contractc.model.checks.forms import form_pattern
 from contractc.model.checks import rules
@@ -269,7 +268,6 @@ def _heading(rule: rules.Heading, ret: Return) -> list[Problem]:
     return [Problem(f"no line is the heading `{rule.text}` (`## {rule.text}` or `**{rule.text}**`)", max(ret.count, 1))]
 
 
-@lru_cache(maxsize=64)
 def _heading_line(text: str) -> re.Pattern[str]:
     words = re.escape(text)
     return re.compile(rf"[ \t]*(?:#{{1,6}}[ \t]+{words}[ \t]*#*|\*\*{words}:?\*\*:?)[ \t]*")
@@ -493,7 +491,6 @@ def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
     return problems
 
 
-@lru_cache(maxsize=64)
 def _key_line(key: str) -> re.Pattern[str]:
     """A line beginning ``key``, indented or not, as an item of its own (``  - where:``, ``1. where:``) or not."""
     return re.compile(rf"^[ \t]*(?:[-*+] |\d{{1,9}}[.)] )?{re.escape(key)}", re.MULTILINE)
