@@ -74,13 +74,21 @@ def plan_adoption(
     fronts = {(u.block.path, u.block.start) for u in result_units(result) if u.key == FRONT_MATTER}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
+    # a block scan reads but a contract or region cannot hold (an unfenced section, JSON in notation, Markdown
+    # under a ```yaml fence): its whole shape is left as it is, and scan keeps reporting its drift
+    left.update(
+        (g.id, f"{u.block.path}:{u.line} in this shape is {u.block.left}: the shape is left as it is, scan keeps reporting it")
+        for g in result.groups
+        if g.id not in left and (u := next((m.unit for m in g.members if m.unit.block.left), None))
+    )
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
     if (root / CONFIG_NAME).exists():
         _refuse_adopted(candidates, accept_drift, resolve)
     groups, resolved = resolve_groups(candidates, resolve)
+    left_out = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
     if not groups:
-        return Plan("", scan=result)
+        return Plan("", scan=result, skipped=left_out)
     slug = _contract_name(root, name)
     contract_path = f"contracts/{slug}.md"
     if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
@@ -99,7 +107,7 @@ def plan_adoption(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
         )
     plan = Plan(contract_path, scan=result)
-    plan.skipped += [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
+    plan.skipped += left_out
     carried = carried_checks(groups, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]

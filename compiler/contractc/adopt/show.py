@@ -91,6 +91,8 @@ def unchecked(chosen: CheckList) -> str:
 
 
 def summary(plan: Plan, written: bool) -> str:
+    if not plan.changes and plan.skipped:
+        return f"contractc: nothing to adopt: {_n(len(plan.skipped), 'copy', 'copies')} left as they are (listed above, with why)"
     if not plan.changes:
         return "contractc: nothing to adopt: no shape has two or more unmanaged copies"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")

@@ -43,6 +43,8 @@ class ScanResult:
     """Whether .gitignore was honoured (git was found)."""
     links: tuple[str, ...] = ()
     """Markdown files not read because they are symbolic links (adopt must not write through them)."""
+    unread: tuple[Diagnostic, ...] = ()
+    """A ``scan-unread`` note at each block whose info string names data or a template that scan could not read."""
 
     @property
     def divergent(self) -> int:
@@ -76,6 +78,7 @@ def scan_plugin(
     data: dict[str, bytes] = {}
     dispatchers = set()
     problems = []
+    unread: list[Diagnostic] = []
     inside = root.resolve()
     from contractc.report.progress import counted
 
@@ -99,7 +102,7 @@ def scan_plugin(
             problems.extend(d._replace(hint=skip) if d.code == "not-utf8" else d for d in exc.diagnostics)
             continue
         try:
-            found = file_units(src)
+            found = file_units(src, unread)
         except ContractcError as exc:  # a block too deep to read: say where, and how to leave it out
             problems.extend(exc.diagnostics)
             continue
@@ -123,6 +126,7 @@ def scan_plugin(
         frozenset(dispatchers),
         listing.ignored_by_git,
         listing.links,
+        tuple(unread),
     )
 
 

@@ -40,12 +40,14 @@ from contractc.load.source import SourceFile
 from contractc.load.worked import Scalar as _Scalar
 from contractc.load.worked import example_reason
 from contractc.load.worked import is_notation as _is_notation
-from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
 
 Kind = Literal["yaml", "json", "template"]
 
 _YAML_INFO = {"yaml", "yml"}
 _TEMPLATE_INFO = {"", "text", "txt", "markdown", "md", "plain"}
+_MARKUP_INFO = {"xml", "html", "htm", "xhtml"}
+"""Markup fences: read as a template when their body is one (a tag-wrapped form with placeholders), never as data."""
 _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
@@ -93,6 +95,9 @@ class Block:
     """The nearest non-blank line above the fence (the sentence that introduces it)."""
     heading: str = ""
     """The nearest heading above the fence, as written (a name for a JSON shape, never a reason to group)."""
+    left: str = ""
+    """Why adopt must leave this block as it is (an unfenced section, JSON in notation, Markdown under a
+    ```yaml fence); empty when adopt may write a region for it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +133,13 @@ def _block_parser() -> Any:
     return MarkdownIt("commonmark").disable("inline")
 
 
-def file_units(src: SourceFile) -> list[Unit]:
-    """Every unit of one file, in source order; blocks that are none of the three kinds are skipped."""
+def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[Unit]:
+    """Every unit of one file, in source order.
+
+    A block whose info string says it is data (``yaml``, ``json``) or markup that scan cannot read
+    as any unit is not dropped without a word: a ``scan-unread`` note is appended to ``unread``
+    with the reason.  Blocks of other languages (``bash``, ``python``) are no candidates.
+    """
     if "```" not in src.text and "~~~" not in src.text:
         return []  # no fence, no copy: most prose files, decided without parsing
     tokens = _block_parser().parse(src.text)
@@ -143,7 +153,7 @@ def file_units(src: SourceFile) -> list[Unit]:
             continue
         start, end = tok.map
         try:
-            units.extend(_units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
+            found = _units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else "")
         except _TooDeep:
             deep.append(
                 Diagnostic(
@@ -152,9 +162,32 @@ def file_units(src: SourceFile) -> list[Unit]:
                     f"leave the file out with --exclude {shlex.quote(src.path)}, or flatten the block",
                 )
             )  # fmt: skip
+            continue
+        if isinstance(found, str):
+            if unread is not None:
+                unread.append(_unread(src, start, tok, found))
+            continue
+        units.extend(found)
     if deep:
         raise ContractcError(deep)
     return units
+
+
+def _unread(src: SourceFile, start: int, tok: Any, reason: str) -> Diagnostic:
+    info = (tok.info.split() or [""])[0]
+    opening = src.line_text(start)
+    col = len(opening) - len(opening.lstrip(" \t>")) + 1
+    return Diagnostic(
+        src.path, start + 1, col, "scan-unread", f"this {tok.markup}{info} block is not read: {reason}; no copy of it is compared",
+        _UNREAD_HINT.get(info.lower(), "if it is a shape, make it plain YAML, JSON or a Markdown template"), Severity.NOTE,
+    )  # fmt: skip
+
+
+_UNREAD_HINT = {
+    "json": "if it is a shape, write it as JSON (quote a placeholder: \"{TOTAL}\"); if it is no shape, nothing to do",
+    "yaml": "if it is a shape, make it a YAML mapping, or give a Markdown template the info string `markdown`",
+    "yml": "if it is a shape, make it a YAML mapping, or give a Markdown template the info string `markdown`",
+}
 
 
 class _TooDeep(Exception):
@@ -172,25 +205,35 @@ def _stage(headings: list[tuple[int, int, str]]) -> str | None:
     return None
 
 
-def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit]:
+_CANDIDATE_INFO = _YAML_INFO | _MARKUP_INFO | {"json", "jsonc", "json5", "markdown", "md"}
+"""Info strings that say a block is data or a template: one scan cannot read is reported (``scan-unread``)."""
+
+
+def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit] | str:
+    """The block's units, or why a block whose info string names data or a template yields none."""
     info = (tok.info.split() or [""])[0].lower()
     content = tok.content
+    candidate = info in _CANDIDATE_INFO and bool(content.strip())
     opening = src.line_text(start)
     col = len(opening) - len(opening.lstrip(" \t>")) + 1
     closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
-    if not closed or any(line.lstrip().startswith(("```", "~~~")) for line in tok.content.splitlines()):
-        return []  # an unclosed fence, or a fence line inside: the file's fences are unbalanced, nothing to compare
+    if not closed:
+        return "its fence is never closed" if candidate else []
+    if any(line.lstrip().startswith(("```", "~~~")) for line in tok.content.splitlines()):
+        # a fence line inside: a nested code block, or the file's fences do not balance; nothing to compare
+        return "it holds a fence line (a nested code block, or fences that do not balance)" if candidate else []
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
     closing = src.data[src.offset(end - 1) : src.offset(end)]
     newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
 
     shown = illustration(before, content)
+    left = ""
 
     def block(kind: Kind, example: str) -> Block:
         return Block(
             src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline,
-            shown or example, before, heading,
+            shown or example, before, heading, left,
         )
 
     first_line = start + 2
@@ -207,16 +250,59 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         if labelled is not None:
             return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
     if info in _YAML_INFO:
-        return _yaml_units(content, first_line, stage, before, block, info_example)
+        found = _yaml_units(content, first_line, stage, before, block, info_example)
+        if found or not content.strip():
+            return found
+        # not a YAML mapping: Markdown label lines under a ```yaml fence (`- **Status:** {x}`) are a template
+        left = f"a {tok.markup}{info} fence holding a Markdown template, not YAML: a contract would read it as YAML"
+        labelled = _label_lines(content)
+        if labelled is not None:
+            return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
+        if _compose(content) is not None and not any(_MD_LABEL.match(line) for line in content.splitlines()):
+            return _not_yaml(content)  # YAML, just no mapping (a list): no Markdown to read either
+        return _template_units(content, first_line, stage, before, block, info_example) or _not_yaml(content)
     if info == "" and _TOP_KEY.match(_first(content)):
         found = _yaml_units(content, first_line, stage, before, block, info_example)
         if found:
             return found  # plain YAML, placeholders inside its strings or not
-    if info == "json":
-        return _json_units(content, first_line, stage, before, block, info_example)
+    if info in ("json", "jsonc", "json5"):
+        doc, why = _json_doc(content)
+        if doc is None:
+            return why if candidate else []
+        if why:
+            left = why  # JSON in notation: a contract's ```json block must be JSON, so adopt leaves it
+        return _json_units(doc, content, first_line, stage, before, block, info_example) or (
+            "it is no JSON object (a list or a single value): scan compares objects" if candidate else []
+        )
+    if info in _MARKUP_INFO:
+        # a tag-wrapped form with placeholders (```xml <reply_form> **Label:** [x] </reply_form>) is a template
+        # (markup proper, elements with attributes and children, is XML scan does not compare: it is reported unread)
+        if sum(1 for line in content.splitlines() if _MD_LABEL.match(line) or _HEADING.match(line)) < 2:
+            return "markup (elements, not a Markdown template of headings or **Label:** lines): scan does not compare it"
+        left = f"a {tok.markup}{info} fence: adopt writes regions for YAML, JSON and Markdown blocks only"
+        return _template_units(content, first_line, stage, before, block, info_example) or (
+            "a Markdown form in markup, but without placeholders: no template"
+        )
     if info in _TEMPLATE_INFO:
-        return _template_units(content, first_line, stage, before, block, info_example)
+        found = _template_units(content, first_line, stage, before, block, info_example)
+        return found  # prose or a filled-in document: no template, nothing unread
     return []
+
+
+def _not_yaml(content: str) -> str:
+    """Why a ```yaml block is no unit: its YAML error, or the kind of document it is."""
+    import yaml
+
+    try:
+        node = yaml.compose(content, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        return f"not YAML ({where}{getattr(exc, 'problem', None) or 'unreadable'}) nor a Markdown template"
+    except RecursionError:
+        return "not YAML scan can read safely"
+    kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value" if node is not None else "empty"
+    return f"its YAML is {kind}, not a mapping of keys, and it is no Markdown template"
 
 
 def _front_matter(content: str) -> tuple[str, int] | None:
@@ -598,20 +684,7 @@ def _fields(value: Any) -> list[str]:
     return []
 
 
-def _json_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
-    try:
-        doc = json.loads(content)
-    except RecursionError:
-        raise _TooDeep from None
-    except ValueError:
-        if not content.lstrip().startswith('"'):
-            return []
-        try:  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs often paste one
-            doc = json.loads("{" + content.strip().rstrip(",") + "}")
-        except RecursionError:
-            raise _TooDeep from None
-        except ValueError:
-            return []
+def _json_units(doc: Any, content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     if _depth(doc) > MAX_DEPTH:
         raise _TooDeep
     if not isinstance(doc, dict) or not doc:
@@ -644,6 +717,75 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
 
     visit(doc, "", 0)
     return [unit, *nested]
+
+
+NOTATION_JSON = "JSON written in notation (an unquoted placeholder, `[...]`, `a|b`): a contract's JSON block must be strict JSON"
+"""Why adopt leaves a ```json block that only parses once its notation is quoted."""
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_JSON_WORDS = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+_JSON_JOIN = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*\|\s*(?:"((?:[^"\\\n]|\\.)*)"|([^\s,:\[\]{}"]+))')
+_JSON_NOTATION = re.compile(
+    r"//[^\n]*|/\*.*?\*/"  # a comment
+    r"|\{\{\s*[A-Za-z_][\w .|-]*?\s*\}\}|\{\s*[A-Za-z_][\w .|-]*?\s*\}"  # an unquoted {PLACEHOLDER} or {{x}}
+    r"|\[\s*(?:\.\.\.|…)\s*\]"  # an elided list
+    r"|<[^<>\n\"]+>(?:\s*\|\s*[^\s,:\[\]{}\"]+)*"  # an <angle placeholder>, spaces and all
+    r"|[^\s,:\[\]{}\"]+(?:\s*\|\s*[^\s,:\[\]{}\"]+)*",  # a bare word or enum: true|false, number, <x>, ...
+    re.S,
+)
+
+
+def _json_doc(content: str) -> tuple[Any, str]:
+    """(the parsed document, "" or NOTATION_JSON when it parsed only as notation), or (None, why it is not JSON)."""
+    texts = [content]
+    if content.lstrip().startswith('"'):  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs paste one
+        texts.append("{" + content.strip().rstrip(",") + "}")
+    first: ValueError | None = None
+    for strict in (True, False):
+        for text in texts:
+            try:
+                return json.loads(text if strict else _quoted_notation(text)), "" if strict else NOTATION_JSON
+            except RecursionError:
+                raise _TooDeep from None
+            except ValueError as exc:
+                first = first or exc
+    assert isinstance(first, json.JSONDecodeError)
+    return None, f"not JSON, even with its notation quoted (line {first.lineno}, column {first.colno}: {first.msg})"
+
+
+def _quoted_notation(text: str) -> str:
+    """``text`` with the notation docs write inside JSON made strict: a bare ``{TOTAL}``, ``<x>``, ``a|b``, ``...``
+    or type word quoted, ``"a" | "b"`` joined into one string, ``[...]`` a list of one ``"..."``, ``// comments``,
+    an elided ``...`` member and trailing commas removed.  Strings are kept as written."""
+    while True:  # "a" | "b" | null -> "a|b|null"
+        joined = _JSON_JOIN.sub(_join, text)
+        if joined == text:
+            break
+        text = joined
+    parts: list[str] = []
+    pos = 0
+    for m in _JSON_STRING.finditer(text):
+        parts += [_JSON_NOTATION.sub(_quote_notation, text[pos : m.start()]), m.group()]
+        pos = m.end()
+    parts.append(_JSON_NOTATION.sub(_quote_notation, text[pos:]))
+    out = "".join(parts)
+    out = re.sub(r',\s*"(?:\.\.\.|…)"\s*(?=\})|(?<=\{)\s*"(?:\.\.\.|…)"\s*,', "", out)  # an elided member
+    return re.sub(r",(\s*[}\]])", r"\1", out)
+
+
+def _join(m: re.Match[str]) -> str:
+    return '"' + m[1] + "|" + (m[2] if m[2] is not None else m[3].replace('"', '\\"')) + '"'
+
+
+def _quote_notation(m: re.Match[str]) -> str:
+    word = m.group()
+    if word.startswith(("//", "/*")):
+        return ""
+    if word.startswith("[") and word.endswith("]"):
+        return '["..."]'
+    if _JSON_WORDS.fullmatch(word):
+        return word
+    return json.dumps(re.sub(r"\s*\|\s*", "|", " ".join(word.split())))
 
 
 def _json_name(doc: dict, heading: str) -> str:
