@@ -116,3 +116,114 @@ def test_a_placeholder_form_in_an_xml_fence_is_a_template(tmp_path):
     (group,) = scan_plugin(root).groups
     assert [u.block.path for u in group.divergent] == ["agents/gamma.md"]
     assert {"tag:reply_form", "label:summary", "label:verdict", "label:next step"} == group.owner.paths
+
+
+def test_an_unfenced_tag_section_pasted_into_agents_is_a_unit_and_its_drift_is_reported(tmp_path, run_cli):
+    files = {
+        f"agents/{n}.md": f"# Agent {n}\n\nYou do things.\n\n{_form('Decision' if n == 'gamma' else 'Verdict')}\nMore prose.\n"
+        for n in ("alpha", "beta", "gamma")
+    }
+    root = _write(tmp_path, files)
+    (group,) = scan_plugin(root).groups
+    assert [f"{u.block.path}:{u.line}" for u in group.divergent] == ["agents/gamma.md:5"]
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "-**Decision:** [pass or fail]\n+**Verdict:** [pass or fail]" in run.out
+
+
+def test_the_same_form_fenced_and_unfenced_is_one_shape(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            "agents/alpha.md": f"# Alpha\n\n{_form('Verdict')}",
+            "agents/beta.md": f"# Beta\n\n```\n{_form('Verdict')}```\n",
+            "agents/gamma.md": f"# Gamma\n\n```xml\n{_form('Decision')}```\n",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert [u.block.path for u in group.divergent] == ["agents/gamma.md"]
+
+
+def _criteria(items: list[str]) -> str:
+    return "<success_criteria>\n" + "".join(f"- [ ] {item}\n" for item in items) + "</success_criteria>\n"
+
+
+def test_a_checklist_section_is_compared_item_by_item(tmp_path):
+    same = ["Tests pass", "Docs updated", "Changelog entry written", "Reviewed by a peer"]
+    own = ["Every finding fixed or skipped", "Each fix committed", "No file left broken", "Report written"]
+    root = _write(
+        tmp_path,
+        {
+            "agents/a.md": "# A\n\n" + _criteria(same),
+            "agents/b.md": "# B\n\n" + _criteria(same),
+            "agents/c.md": "# C\n\n" + _criteria([*same[:3], "Reviewed by two peers"]),
+            "agents/d.md": "# D\n\n" + _criteria(own),  # its own checklist under the same tag: another shape
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert sorted(u.block.path for u in group.copies) == ["agents/a.md", "agents/b.md", "agents/c.md"]
+    assert [u.block.path for u in group.divergent] == ["agents/c.md"]
+
+
+def test_a_section_of_prose_or_inside_code_is_no_unit(tmp_path):
+    prose = "<instructions>\nRead the plan first.\nThen write the code, one step at a time.\n**Note:** be brief.\n</instructions>\n"
+    inside = f"```text\n{_form('Verdict')}```\n"
+    root = _write(tmp_path, {f"agents/{n}.md": f"# {n}\n\n{prose}\n" for n in "ab"} | {"agents/c.md": inside, "agents/d.md": inside.replace("text", "bash")})
+    assert not [m for g in scan_plugin(root).groups for m in g.members if not m.unit.block.fence]
+
+
+MINOR = "# Plan: v{{MAJOR}} - [Name]\n\n## Overview\n[What this release does]\n\n## Scope\n[In and out]\n\n## Tasks\n- [task one]\n\n## Risks\n[What may go wrong]\n\n## Gates\n[What must pass]\n"
+STALE = MINOR.replace("## Tasks\n", "## Tasks Overview\n").split("\n## Gates")[0] + "\n"
+
+
+def test_a_whole_template_file_is_the_definition_its_stale_fenced_copies_are_held_to(tmp_path, run_cli):
+    root = _write(
+        tmp_path,
+        {
+            "templates/minor.md": "---\ndescription: the minor plan\n---\n" + MINOR,
+            "commands/one.md": f"# One\n\nWrite the plan:\n\n```markdown\n{STALE}```\n",
+            "commands/two.md": f"# Two\n\nWrite the plan:\n\n```markdown\n{STALE}```\n",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert f"{group.owner.block.path}:{group.owner.line}" == "templates/minor.md:4"  # the body, after its front matter
+    assert "declares it as the definition" in group.owner_reason
+    assert sorted(u.block.path for u in group.divergent) == ["commands/one.md", "commands/two.md"]
+
+
+def test_a_section_of_a_template_file_pasted_on_its_own_is_an_excerpt_not_drift(tmp_path):
+    part = "## Overview\n[What this release does]\n\n## Scope\n[In and out]\n\n## Tasks\n- [task one]\n\n## Risks\n[What may go wrong]\n"
+    root = _write(tmp_path, {"templates/minor.md": MINOR, "commands/one.md": f"# One\n\nWrite the section:\n\n```markdown\n{part}```\n"})
+    (group,) = scan_plugin(root).groups
+    (member,) = [m for m in group.members if m.unit.block.path == "commands/one.md"]
+    assert member.label == "instance" and not member.divergent and "excerpt" in member.reason
+
+
+def test_a_file_in_templates_with_fences_or_of_prose_is_no_whole_file_unit(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            "templates/guide.md": "# Guide\n\nSome prose about plans, and nothing to fill in.\n\nMore prose.\n",
+            "templates/holder.md": f"# Holder\n\n```markdown\n{STALE}```\n",
+            "commands/one.md": f"```markdown\n{STALE}```\n",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert sorted(f"{u.block.path}:{u.line}" for u in group.copies) == ["commands/one.md:2", "templates/holder.md:4"]
+
+
+def test_adopt_leaves_every_unfenced_unit_byte_for_byte_and_says_why(tmp_path, run_cli):
+    files = {f"agents/{n}.md": f"# Agent {n}\n\n{_form('Decision' if n == 'gamma' else 'Verdict')}" for n in ("alpha", "beta", "gamma")}
+    files |= {"templates/minor.md": MINOR, "commands/one.md": f"```markdown\n{STALE}```\n", "commands/two.md": f"```markdown\n{STALE}```\n"}
+    ping = "```yaml\nping:\n  at: string\n  from: string\n```\n"
+    files |= {"agents/p.md": ping, "agents/q.md": ping}  # one ordinary shape, so adopt has something to write
+    root = _write(tmp_path, files)
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "is an unfenced <tag> section: adopt writes regions around fenced blocks only" in run.out
+    assert "is a whole template file, not a fenced block" in run.out
+    after = _hashes(root)
+    changed = {p for p in before if before[p] != after.get(p)}
+    assert changed == {"agents/p.md", "agents/q.md"}  # only the fenced shape's files got regions
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+    assert run_cli("scan", str(root)).code == 1  # the unfenced drift is still reported

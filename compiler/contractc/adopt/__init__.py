@@ -79,7 +79,7 @@ def plan_adoption(
     left.update(
         (g.id, f"{u.block.path}:{u.line} in this shape is {u.block.left}: the shape is left as it is, scan keeps reporting it")
         for g in result.groups
-        if g.id not in left and (u := next((m.unit for m in g.members if m.unit.block.left), None))
+        if g.id not in left and (u := next((m.unit for m in g.members if m.unit.block.left and m.label != "example"), None))
     )
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]

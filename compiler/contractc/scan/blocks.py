@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import textwrap
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
@@ -136,41 +137,129 @@ def _block_parser() -> Any:
 def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[Unit]:
     """Every unit of one file, in source order.
 
-    A block whose info string says it is data (``yaml``, ``json``) or markup that scan cannot read
-    as any unit is not dropped without a word: a ``scan-unread`` note is appended to ``unread``
-    with the reason.  Blocks of other languages (``bash``, ``python``) are no candidates.
+    Fenced blocks first; then what a plugin pastes without a fence (:func:`_unfenced_units`): a
+    template file that is its own skeleton, and ``<tag>`` sections holding a form.  A block whose
+    info string says it is data (``yaml``, ``json``) or markup that scan cannot read as any unit is
+    not dropped without a word: a ``scan-unread`` note is appended to ``unread`` with the reason.
+    Blocks of other languages (``bash``, ``python``) are no candidates.
     """
-    if "```" not in src.text and "~~~" not in src.text:
-        return []  # no fence, no copy: most prose files, decided without parsing
-    tokens = _block_parser().parse(src.text)
-    headings: list[tuple[int, int, str]] = []  # (line, level, title)
+    text = src.text
+    fenced = "```" in text or "~~~" in text
+    whole = _whole_file_template(src.path)
+    if not fenced and not whole and "</" not in text:
+        return []  # no fence, no section, no template file: most prose files, decided without parsing
     units: list[Unit] = []
-    deep: list[Diagnostic] = []
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.map:
-            headings.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
-        if tok.type != "fence" or tok.map is None:
+    code: list[tuple[int, int]] = []  # (first line, line past) of every fenced or indented code block
+    if fenced:
+        tokens = _block_parser().parse(text)
+        headings: list[tuple[int, int, str]] = []  # (line, level, title)
+        deep: list[Diagnostic] = []
+        for i, tok in enumerate(tokens):
+            if tok.type == "heading_open" and tok.map:
+                headings.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
+            if tok.type == "code_block" and tok.map:
+                code.append((tok.map[0], tok.map[1]))
+            if tok.type != "fence" or tok.map is None:
+                continue
+            start, end = tok.map
+            code.append((start, end))
+            try:
+                found = _units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else "")
+            except _TooDeep:
+                deep.append(
+                    Diagnostic(
+                        src.path, start + 1, 1, "scan-too-deep",
+                        f"this fenced block nests deeper than {MAX_DEPTH} levels: scan cannot read it safely, so it read nothing of the plugin",
+                        f"leave the file out with --exclude {shlex.quote(src.path)}, or flatten the block",
+                    )
+                )  # fmt: skip
+                continue
+            if isinstance(found, str):
+                if unread is not None:
+                    unread.append(_unread(src, start, tok, found))
+                continue
+            units.extend(found)
+        if deep:
+            raise ContractcError(deep)
+    unfenced = _unfenced_units(src, code, whole and not any(True for _ in code))
+    return sorted([*units, *unfenced], key=lambda u: u.line) if unfenced else units
+
+
+WHOLE_FILE = "a whole template file, not a fenced block: adopt writes regions around fenced blocks only"
+SECTION = "an unfenced <tag> section: adopt writes regions around fenced blocks only"
+_WHOLE_FILE_LINES = 300
+"""A template file longer than this many lines is a document, not a skeleton pasted elsewhere."""
+_SECTION_LINES = 80
+_CLOSE_TAG = re.compile(r"^[ \t]*</(?P<tag>[A-Za-z_][\w-]*)>[ \t]*\r?$", re.M)
+_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s+\S")
+
+
+def _whole_file_template(path: str) -> bool:
+    """A file directly in a ``templates/`` folder: when it has no fence, its body may be the template itself."""
+    parts = path.split("/")
+    return len(parts) >= 2 and parts[-2].lower() == "templates"
+
+
+def _unfenced_units(src: SourceFile, code: list[tuple[int, int]], whole: bool) -> list[Unit]:
+    """Templates written without a fence, each a unit of kind ``template`` whose :attr:`Block.left` says why adopt
+    leaves it (a region needs a fence):
+
+    * a whole file directly in a ``templates/`` folder, with no fence and at most 300 lines, whose body
+      (after its front matter) reads as a template: its own skeleton, with headings and placeholders;
+    * a ``<tag>`` … ``</tag>`` section (each tag line alone on its line, outside code) of at most 80
+      lines whose lines are mostly a form: two or more ``**Label:** value`` lines or checkbox lines,
+      at least half of its lines (the innermost such section, when they nest).
+    """
+    text = src.text
+    if whole:
+        lines = text.splitlines(keepends=True)
+        body_at = 0
+        if lines and lines[0].strip() == "---":
+            body_at = next((i + 1 for i in range(1, len(lines)) if lines[i].strip() == "---"), 0)
+        body = "".join(lines[body_at:])
+        if body.strip() and len(lines) - body_at <= _WHOLE_FILE_LINES:
+            block = _unfenced_block(src, body_at, len(lines), WHOLE_FILE)
+            found = _template_units(body, body_at + 1, None, "", lambda kind, example: block, False)
+            if found:
+                return found
+    if "</" not in text:
+        return []
+    inside = [range(lo, hi) for lo, hi in code]
+    sections: list[tuple[int, int]] = []
+    for m in _CLOSE_TAG.finditer(text):
+        close = text.count("\n", 0, m.start())
+        if any(close in r for r in inside):
             continue
-        start, end = tok.map
-        try:
-            found = _units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else "")
-        except _TooDeep:
-            deep.append(
-                Diagnostic(
-                    src.path, start + 1, 1, "scan-too-deep",
-                    f"this fenced block nests deeper than {MAX_DEPTH} levels: scan cannot read it safely, so it read nothing of the plugin",
-                    f"leave the file out with --exclude {shlex.quote(src.path)}, or flatten the block",
-                )
-            )  # fmt: skip
+        opening = re.compile(rf"^[ \t]*<{re.escape(m['tag'])}>[ \t]*\r?$", re.M)
+        found = None
+        for o in opening.finditer(text, max(0, m.start() - 200 * _SECTION_LINES), m.start()):
+            found = o  # the nearest opening line above
+        if found is None:
             continue
-        if isinstance(found, str):
-            if unread is not None:
-                unread.append(_unread(src, start, tok, found))
+        open_line = text.count("\n", 0, found.start())
+        if close - open_line > _SECTION_LINES or any(open_line < lo < close for lo, _ in code):
             continue
-        units.extend(found)
-    if deep:
-        raise ContractcError(deep)
+        inner = [line for line in text.splitlines()[open_line + 1 : close] if line.strip()]
+        form = sum(1 for line in inner if _MD_LABEL.match(line) or _CHECKBOX.match(line))
+        if form >= 2 and 2 * form >= len(inner):
+            sections.append((open_line, close))
+    units = []
+    for lo, hi in sections:
+        if any(lo < a and b < hi for a, b in sections):
+            continue  # the innermost section is the form; its container holds it and more
+        body = textwrap.dedent("".join(src.line_text(n) + "\n" for n in range(lo, hi + 1)))
+        block = _unfenced_block(src, lo, hi + 1, SECTION)
+        units += _template_units(body, lo + 1, None, _line_before(src, lo), lambda kind, example: block, False)
     return units
+
+
+def _unfenced_block(src: SourceFile, lo: int, hi: int, left: str) -> Block:
+    """The Block of unfenced lines ``[lo, hi)``: no fence (``fence`` empty), and left as they are by adopt."""
+    last = src.data[src.offset(hi - 1) : src.offset(hi)]
+    newline = last[len(last.rstrip(b"\r\n")) :].decode()
+    opening = src.line_text(lo)
+    col = len(opening) - len(opening.lstrip(" \t")) + 1
+    return Block(src.path, "template", lo + 1, col, src.offset(lo), src.offset(hi), "", "", newline, "", _line_before(src, lo), "", left)
 
 
 def _unread(src: SourceFile, start: int, tok: Any, reason: str) -> Diagnostic:
@@ -424,8 +513,16 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     structure: list[tuple[str, str]] = []
     prose: list[str] = []
     closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
+    # a checklist in one tag section (`<criteria>`, two or more `- [ ] item` lines, no heading, no **Label:** line):
+    # each item is its structure, so two agents' own checklists under one tag are not one shape
+    wrapped = _TAG_LINE.match(lines[0]) and lines[-1].strip() == f"</{lines[0].strip()[1:]}"
+    checklist = bool(wrapped) and sum(1 for line in lines if _CHECKBOX.match(line)) >= 2 and not any(
+        _HEADING.match(line) or _MD_LABEL.match(line) for line in lines
+    )
     for line in lines:
         found = _structure_line(line, closed)
+        if checklist and found is None and _CHECKBOX.match(line):
+            found = (f"check:{_normal(line.split(']', 1)[1]).lower()}", "")
         if found:
             structure.append(found)
         elif structure:
@@ -438,7 +535,7 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     skeleton = headings >= 1 and labels >= 2
     status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
     lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
-    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
+    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status)) or (checklist and tags)):
         return []
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
