@@ -227,3 +227,16 @@ def test_adopt_leaves_every_unfenced_unit_byte_for_byte_and_says_why(tmp_path, r
     assert changed == {"agents/p.md", "agents/q.md"}  # only the fenced shape's files got regions
     assert run_cli("check", "--root", str(root), "--no-cache").code == 0
     assert run_cli("scan", str(root)).code == 1  # the unfenced drift is still reported
+
+
+def test_an_unfenced_section_under_a_bad_label_is_an_example(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            "agents/a.md": f"# A\n\n{_form('Verdict')}",
+            "agents/b.md": f"# B\n\n{_form('Verdict')}",
+            "agents/c.md": f"# C\n\nBad:\n\n{_form('Decision')}",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert not group.divergent and [m.label for m in group.members if m.unit.block.path == "agents/c.md"] == ["example"]

@@ -190,7 +190,7 @@ SECTION = "an unfenced <tag> section: adopt writes regions around fenced blocks 
 _WHOLE_FILE_LINES = 300
 """A template file longer than this many lines is a document, not a skeleton pasted elsewhere."""
 _SECTION_LINES = 80
-_CLOSE_TAG = re.compile(r"^[ \t]*</(?P<tag>[A-Za-z_][\w-]*)>[ \t]*\r?$", re.M)
+_TAG_ALONE = re.compile(r"^[ \t]*<(?P<close>/?)(?P<tag>[A-Za-z_][\w-]*)>[ \t]*\r?$", re.M)
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s+\S")
 
 
@@ -226,23 +226,25 @@ def _unfenced_units(src: SourceFile, code: list[tuple[int, int]], whole: bool) -
         return []
     inside = [range(lo, hi) for lo, hi in code]
     sections: list[tuple[int, int]] = []
-    for m in _CLOSE_TAG.finditer(text):
-        close = text.count("\n", 0, m.start())
-        if any(close in r for r in inside):
+    opened: dict[str, int] = {}  # tag -> line of its latest opening line
+    line, at = 0, 0
+    lines: list[str] = []
+    for m in _TAG_ALONE.finditer(text):
+        line += text.count("\n", at, m.start())  # line numbers counted once over the file, not per tag
+        at = m.start()
+        if any(line in r for r in inside):
             continue
-        opening = re.compile(rf"^[ \t]*<{re.escape(m['tag'])}>[ \t]*\r?$", re.M)
-        found = None
-        for o in opening.finditer(text, max(0, m.start() - 200 * _SECTION_LINES), m.start()):
-            found = o  # the nearest opening line above
-        if found is None:
+        if not m["close"]:
+            opened[m["tag"]] = line
             continue
-        open_line = text.count("\n", 0, found.start())
-        if close - open_line > _SECTION_LINES or any(open_line < lo < close for lo, _ in code):
+        lo = opened.pop(m["tag"], None)
+        if lo is None or line - lo > _SECTION_LINES or any(lo < a < line for a, _ in code):
             continue
-        inner = [line for line in text.splitlines()[open_line + 1 : close] if line.strip()]
-        form = sum(1 for line in inner if _MD_LABEL.match(line) or _CHECKBOX.match(line))
+        lines = lines or text.split("\n")
+        inner = [t for t in lines[lo + 1 : line] if t.strip()]
+        form = sum(1 for t in inner if _MD_LABEL.match(t) or _CHECKBOX.match(t))
         if form >= 2 and 2 * form >= len(inner):
-            sections.append((open_line, close))
+            sections.append((lo, line))
     units = []
     for lo, hi in sections:
         if any(lo < a and b < hi for a, b in sections):
@@ -259,7 +261,9 @@ def _unfenced_block(src: SourceFile, lo: int, hi: int, left: str) -> Block:
     newline = last[len(last.rstrip(b"\r\n")) :].decode()
     opening = src.line_text(lo)
     col = len(opening) - len(opening.lstrip(" \t")) + 1
-    return Block(src.path, "template", lo + 1, col, src.offset(lo), src.offset(hi), "", "", newline, "", _line_before(src, lo), "", left)
+    before = _line_before(src, lo)
+    shown = illustration(before, "\n".join(src.line_text(n) for n in range(lo, min(hi, lo + 2))))
+    return Block(src.path, "template", lo + 1, col, src.offset(lo), src.offset(hi), "", "", newline, shown, before, "", left)
 
 
 def _unread(src: SourceFile, start: int, tok: Any, reason: str) -> Diagnostic:
