@@ -1,7 +1,7 @@
-"""Stage 1 of ``scan``: the fenced blocks of one Markdown file, cut into the units that are grouped.
+"""Stage 1 of ``scan``: the blocks of one Markdown file, cut into the units that are grouped.
 
-Blocks come from markdown-it-py's fence tokens (their line maps give the byte
-span; no fence scanner here).  Three kinds are read:
+Fenced blocks come from markdown-it-py's fence tokens (their line maps give the
+byte span; no fence scanner here).  Three kinds are read:
 
 * a YAML block (info ``yaml``/``yml``, or no info and a ``key:`` first line):
   one unit per top-level key, so a block holding two shapes is two units; a
@@ -13,6 +13,15 @@ span; no fence scanner here).  Three kinds are read:
   comment is not one) with a status line, headings, ``Label: value`` lines or
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
   ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``).
+
+Beside them: a ``yaml`` fence holding Markdown label lines and an ``xml``/``html``
+fence holding a Markdown form are read as templates, a ``json`` block written in
+notation (``{TOTAL}``, ``[...]``, ``a|b``) as JSON once its notation is quoted;
+and two templates written without a fence are units too (:func:`_unfenced_units`):
+a whole file in a ``templates/`` folder and a ``<tag>`` section holding a form.
+:attr:`Block.left` says why adopt leaves such a unit as it is.  A data or markup
+block that is none of these is reported (``scan-unread``), never dropped without
+a word.
 
 Each unit carries its *structure* (:attr:`Unit.paths`: key paths at every
 depth, headings, labels, tags) and its *slots* (:attr:`Unit.slots`: the value
