@@ -43,6 +43,9 @@ SITE = st.fixed_dictionaries(
     },
 )
 ALLOW = st.fixed_dictionaries({"path": GOOD_TEXT}, optional={"shape": GOOD_TEXT, "line": st.sampled_from([1, 7, 1.0]), "sha256": SHA})
+UNRESOLVED = st.fixed_dictionaries(
+    {"path": GOOD_TEXT, "line": st.sampled_from([1, 12, 1.0]), "shape": GOOD_TEXT}, optional={"why": st.sampled_from(["", "drifted copy (lacks x)"])}
+)
 AGENT_NAMES = st.sampled_from(["echoer", "a.b-c_d", "9lives", "x"])
 VALID = st.fixed_dictionaries(
     {"contracts": st.lists(CONTRACT, min_size=1, max_size=2)},
@@ -56,6 +59,7 @@ VALID = st.fixed_dictionaries(
             {}, optional={"agents": st.dictionaries(AGENT_NAMES, st.sampled_from([1, 900, 2.0]), max_size=2), "shapes": st.dictionaries(GOOD_TEXT, st.sampled_from([1, 40]), max_size=2)}
         ),
         "allow_restatements": st.lists(ALLOW, max_size=2),
+        "unresolved": st.lists(UNRESOLVED, max_size=2),
         "out": st.fixed_dictionaries({}, optional={"prompts": GOOD_TEXT, "schemas": GOOD_TEXT, "site": GOOD_TEXT}),
     },
 )
@@ -119,6 +123,7 @@ def test_the_plain_reading_accepts_exactly_what_the_schema_accepts(document):
             "targets": ["docs/*.md"],
             "agents": {"echoer": "agents/echoer.md"},
             "allow_restatements": [{"path": "docs/*.md", "shape": "s", "line": 3}],
+            "unresolved": [{"path": "docs/a.md", "line": 6, "shape": "front-matter", "why": "drifted copy (lacks used)"}],
             "out": {"prompts": "p", "schemas": "s", "site": "docs"},
         },
     ],

@@ -80,6 +80,17 @@ def test_a_second_failure_lets_the_stop_through_and_shows_the_failed_checks(plug
     assert err.startswith("contractc hook: contractc: code-reviewer fails check 2 of the 3 receiver checks of FindingsReturn")
 
 
+@pytest.mark.parametrize("written", ["false", "False", " false "])
+def test_stop_hook_active_written_as_the_string_false_is_read_as_false_and_blocks(written, plugin, tmp_path, run_cli, monkeypatch):
+    event = json.loads(_payload("subagent-stop.json", plugin, tmp_path, BAD))
+    event["stop_hook_active"] = written
+    answer, _ = _hook(run_cli, monkeypatch, plugin, json.dumps(event))
+    assert answer["decision"] == "block"  # a first failure: the agent returns again, once
+    event["stop_hook_active"] = "true"
+    again, _ = _hook(run_cli, monkeypatch, plugin, json.dumps(event))
+    assert "decision" not in again and "again after one re-dispatch" in again["systemMessage"]
+
+
 def test_an_agent_that_produces_no_shape_is_let_through_silently(plugin, tmp_path, run_cli, monkeypatch):
     event = json.loads(_payload("subagent-stop.json", plugin, tmp_path, "whatever"))
     event["agent_type"] = "general-purpose"
@@ -97,8 +108,12 @@ def test_an_agent_that_produces_no_shape_is_let_through_silently(plugin, tmp_pat
         ('{"hook_event_name": "SubagentStop", "agent_type": "code-reviewer", "stop_hook_active": false}',
          "code-reviewer's last message is neither in the hook input nor in its transcript"),
         ("", "the hook input is not JSON"),
+        ('{"hook_event_name": "SubagentStop", "agent_type": "code-reviewer", "stop_hook_active": "yes"}',
+         "stop_hook_active is 'yes', neither true nor false"),
+        ('{"hook_event_name": "SubagentStop", "agent_type": "code-reviewer", "stop_hook_active": 0}',
+         "stop_hook_active is 0, neither true nor false"),
     ],
-    ids=["not-json", "not-an-object", "other-event", "no-message", "empty"],
+    ids=["not-json", "not-an-object", "other-event", "no-message", "empty", "active-not-boolean", "active-a-number"],
 )
 def test_a_malformed_payload_never_blocks_and_says_why(plugin, run_cli, monkeypatch, payload, why):
     answer, err = _hook(run_cli, monkeypatch, plugin, payload)

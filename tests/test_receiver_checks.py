@@ -142,6 +142,15 @@ def test_the_example_plugins_return_is_judged_by_its_last_line_and_numbered_line
     assert verdict.failed == failed
 
 
+@pytest.mark.parametrize("text", [None, 3, ["status: done"]])
+def test_a_return_that_is_no_text_is_a_type_error_that_says_so(text):
+    from contractc import Receiver
+
+    receiver = Receiver.load(REPO / "examples" / "review-plugin")
+    with pytest.raises(TypeError, match=rf"the return must be str or bytes, not {type(text).__name__}"):
+        receiver.validate("findingsreturn", text)
+
+
 # --- the command line -------------------------------------------------------------------------
 
 
@@ -640,6 +649,10 @@ def test_every_item_has_its_fields_at_any_indent_in_markdown_or_yaml_lists(text,
         ("an ASP.NET service", False),
         ("on .NET 8", False),
         ("e.g. the tests", False),
+        ("i.e. none", False),
+        ("fixed in a.py", True),
+        ("x.js throws", True),
+        ("at 9 a.m. it ran", False),
         ("version v1.2", False),
         ("https://example.com/a.md", False),
     ],

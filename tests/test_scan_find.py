@@ -225,8 +225,11 @@ def test_adopt_leaves_every_unfenced_unit_byte_for_byte_and_says_why(tmp_path, r
     after = _hashes(root)
     changed = {p for p in before if before[p] != after.get(p)}
     assert changed == {"agents/p.md", "agents/q.md"}  # only the fenced shape's files got regions
-    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
-    assert run_cli("scan", str(root)).code == 1  # the unfenced drift is still reported
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    assert check.code == 1  # the drift adopt left is not hidden: check reports each divergent copy it left
+    found = sorted(line.split(":")[0] for line in check.out.splitlines() if "error[drift-unresolved]" in line)
+    assert found == ["agents/gamma.md", "commands/one.md", "commands/two.md"]
+    assert run_cli("scan", str(root)).code == 1  # and scan still reports it
 
 
 def test_an_unfenced_section_under_a_bad_label_is_an_example(tmp_path):

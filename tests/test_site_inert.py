@@ -41,3 +41,12 @@ def test_placeholders_in_a_template_stay_as_written_while_html_after_it_is_escap
     for page in (plain_page, hostile_page):
         assert "echo: <text>\n<div onclick=x()>\n" in page  # the template, byte for byte
     assert "&lt;i onmouseover=x()>hi&lt;/i>" in hostile_page and "<i onmouseover" not in hostile_page
+
+
+def test_an_unsafe_autolink_inside_an_html_block_is_escaped_once(tmp_path, run_cli):
+    """Its `<` is both raw HTML and an unsafe autolink: written `&lt;` once, so the page shows the text as written."""
+    contract = ECHO_CONTRACT.replace("Read me.", "Read me.\n\n<div>\n<javascript:alert(1)>\n</div>")
+    root = write_tree(tmp_path, {"contractc.yaml": ECHO_CONFIG, "contracts/c.md": contract})
+    assert run_cli("build", "--root", str(root), "--site-pages", "docs").code == 0
+    page = (root / "docs/contracts/c.md").read_text("utf-8")
+    assert "&lt;div>\n&lt;javascript:alert(1)>\n&lt;/div>" in page and "&lt;lt;" not in page

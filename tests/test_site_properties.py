@@ -211,16 +211,22 @@ def spanned_contracts(draw):
 @settings(max_examples=400, deadline=None)
 @given(spanned_contracts(), st.booleans())
 def test_a_contract_page_is_its_annotated_text_with_visible_spans(data, with_notes):
-    """Spans found in the contract's own text land where the annotated text's own reading puts them."""
-    from contractc.site.annotate import contract_page_markdown
+    """Spans found in the contract's own text land where the annotated text's own reading puts them.
+
+    Raw HTML is the exception, by design: made inert, its backticks may read as a span in the annotated
+    text, but the page's spans are the contract's own reading (the loader's one parse)."""
+    from hypothesis import assume
+
+    from contractc.site.annotate import spaced_spans
     from contractc.site.code_spans import visible_code_spans
 
+    assume(b"<" not in data)
     try:
         contract = parse_contract(source_from_bytes("c.md", data))
     except ContractcError:
         return
     notes = {s.anchor: "*Shape page:* [Return](shapes/x.md), produced by [`a`](agents/a.md)" for s in contract.sections} if with_notes else {}
-    assert contract_page_markdown(contract, notes) == visible_code_spans(annotate_contract(contract, notes))
+    assert annotate_contract(contract, notes, spaced_spans(contract)) == visible_code_spans(annotate_contract(contract, notes))
 
 
 @settings(max_examples=400, deadline=None)

@@ -33,12 +33,13 @@ from __future__ import annotations
 import dataclasses
 import glob
 import os
+import shlex
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
 from contractc.adopt.contract import render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
-from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks
+from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 from contractc.load.slug import slugify
@@ -63,15 +64,21 @@ def plan_adoption(
     owners: tuple[str, ...] = (),
     accept_drift: bool = False,
     resolve: tuple[str, ...] = (),
+    _unwritable: tuple[ScanResult, dict[str, str]] | None = None,
 ) -> Plan:
     """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is.
 
     ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
-    each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies."""
-    result = scan_plugin(root, include, exclude, owners)
+    each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies.
+    ``_unwritable``: the scan, and the groups the contract could not hold (by id, why), when the plan is made
+    again without them (:func:`_unwritable_groups`)."""
+    result = _unwritable[0] if _unwritable else scan_plugin(root, include, exclude, owners)
     # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
     # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
-    fronts = {(u.block.path, u.block.start) for u in result_units(result) if u.key == FRONT_MATTER}
+    # Every unit scan found says where the front matters are, whatever its label: one of plain values is a
+    # worked example, and its body a template that must not become a region over the whole fence.
+    every = list({id(u): u for u in (*result_units(result), *result.examples)}.values())
+    fronts = {(u.block.path, u.block.start) for u in every if u.key == FRONT_MATTER and u.text.startswith("---")}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
     # a block scan reads but a contract or region cannot hold (an unfenced section, JSON in notation, Markdown
@@ -81,14 +88,15 @@ def plan_adoption(
         for g in result.groups
         if g.id not in left and (u := next((m.unit for m in g.members if m.unit.block.left and m.label != "example"), None))
     )
+    left.update(_unwritable[1] if _unwritable else {})
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
     if (root / CONFIG_NAME).exists():
         _refuse_adopted(candidates, accept_drift, resolve)
     groups, resolved = resolve_groups(candidates, resolve)
-    left_out = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
     if not groups:
-        return Plan("", scan=result, skipped=left_out)
+        skipped = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
+        return Plan("", scan=result, skipped=skipped, unresolved=_unresolved(result, skipped))
     slug = _contract_name(root, name)
     contract_path = f"contracts/{slug}.md"
     if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
@@ -107,18 +115,31 @@ def plan_adoption(
             Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
         )
     plan = Plan(contract_path, scan=result)
-    plan.skipped += left_out
+    plan.skipped += [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
     carried = carried_checks(groups, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
     plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
     checks = {group_id: found.chosen.text for group_id, found in carried.items()}
     contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks, result.data)
-    refs, shapes = _contract_ids(contract_path, contract_bytes, placed)
+
+    def without_unwritable(exc: ContractcError) -> Plan:
+        """The plan made again without the groups the contract cannot hold through adopt's own slip; else the
+        refusal, located at the owning copy (the contract is not on disk yet)."""
+        cannot = _unwritable_groups(exc.diagnostics, contract_path, contract_bytes, placed)
+        if not cannot:
+            raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
+        again = (result, {**(_unwritable[1] if _unwritable else {}), **cannot})
+        return plan_adoption(root, name, include, exclude, owners, accept_drift, resolve, again)
+
+    try:
+        refs, shapes = _contract_ids(contract_path, contract_bytes, placed)
+    except ContractcError as exc:
+        return without_unwritable(exc)
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
     by_block: dict[tuple[str, int], list[Unit]] = {}
-    for unit in result_units(result):
+    for unit in every:  # every unit of a block, examples too: a block is replaced only with all it holds
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     adopted: dict[int, tuple[str, bytes]] = {}
     own: set[int] = set()
@@ -180,8 +201,15 @@ def plan_adoption(
                 continue
             adopted[id(unit)] = (ref, region)
     replacements: dict[str, list[Replacement]] = {}
+    strays: list[Diagnostic] = []
     for (path, _), units in sorted(by_block.items()):
         units.sort(key=lambda u: u.line)
+        wrapped = any(id(u) in adopted for u in units) or (len(units) == 1 and id(units[0]) in instances)
+        stray = stray_line(units[0].block, units, result.data[path]) if wrapped else None
+        if stray is not None:
+            # the safety rule of every region adopt writes: it replaces exactly the copies it was made from
+            strays.append(_stray(units, stray, {**{i: r for i, (r, _) in adopted.items()}, **instances}))
+            continue
         if any(id(u) in adopted for u in units):
             replacement = block_replacement(units[0].block, units, adopted)
             replacements.setdefault(path, []).append(replacement)
@@ -192,20 +220,24 @@ def plan_adoption(
             # an instance sharing its block with other keys: left as it is (an instance region holds one key)
             plan.kept = [k for k in plan.kept if not (k.label == "instance" and any(k.unit is u for u in units))]
             plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
-    files = {path: replace_blocks(result.data[path], found) for path, found in replacements.items()}
+    if strays:
+        raise ContractcError(strays)
+    files = {path: replace_blocks(result.data[path], held) for path, held in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
     # a drifted copy left as it is sits in a target too, so that check reports it
     watched = {*files, *(k.unit.block.path for k in plan.kept if k.label == "drifted")}
     targets, covered = _targets(root, sorted(watched), result)
     out = _out_folders(root)
     recorded = {"include": list(include), "exclude": list(exclude), "owner": list(owners)}
-    config = render_config(contract_path, targets, [], out, recorded)
+    # drift adopt leaves as it is, outside any region, is recorded so that check keeps reporting it
+    plan.unresolved = _unresolved(result, plan.skipped)
+    config = render_config(contract_path, targets, [], out, recorded, plan.unresolved)
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**{p: result.data[p] for p in covered if p not in files}, **files}
     try:
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
-    except ContractcError as exc:
-        raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
+    except ContractcError as exc:  # adopt's own slip, never the user's: those groups are left, the rest adopted
+        return without_unwritable(exc)
     # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
     # three spaces in, or in a quote): where it does not, the plan says so rather than promise a report
     seen = {(d.path, d.line) for d, _ in found}
@@ -224,7 +256,7 @@ def plan_adoption(
     if allow:
         plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
-        config = render_config(contract_path, targets, plan.allowed, out, recorded)
+        config = render_config(contract_path, targets, plan.allowed, out, recorded, plan.unresolved)
         outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
     written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
@@ -533,6 +565,37 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     return [by_id[g.id] for g in groups], resolved
 
 
+def _stray(units: list[Unit], stray: tuple[int, str], refs: dict[int, str]) -> Diagnostic:
+    """The refusal of a region over a block that holds a line none of the adopted copies hold."""
+    block = units[0].block
+    line, why = stray
+    shapes = ", ".join(sorted({refs[id(u)] for u in units if id(u) in refs}))
+    return Diagnostic(
+        block.path,
+        line,
+        1,
+        "adopt-region-span",
+        f"adopt would replace the block at line {block.line} with a region of {shapes}, but {why}; nothing is written",
+        f"a bug in contractc adopt: leave the file out with --exclude {shlex.quote(block.path)} and report it",
+    )
+
+
+def _unresolved(result: ScanResult, skipped: list[tuple[Unit, str]]) -> list[tuple[str, int, str, str]]:
+    """(path, line, shape, why) of each divergent member scan reports that adopt leaves as it is, outside any
+    region: the ``unresolved`` entries of contractc.yaml, which check reports (``drift-unresolved``)."""
+    left = {id(u): why for u, why in skipped}
+    found = []
+    for group in result.groups:
+        for m in group.members:
+            if m.divergent and id(m.unit) in left:
+                against = m.against or group.owner
+                what = "drifted copy" if m.label == "drifted" else "instance"
+                side = "its owning copy" if against is group.owner else "its identical peers, first"
+                why = f"{what} of {group.id} ({m.reason}) against {side} at {against.block.path}:{against.line}; adopt: {left[id(m.unit)]}"
+                found.append((m.unit.block.path, m.unit.line, group.id, why))
+    return sorted(found)
+
+
 def _choice(group: Group, unit: Unit) -> str:
     """The ``--resolve`` argument that makes ``unit`` the owner of ``group``."""
     return f"{group.id}={unit.block.path}:{unit.line}"
@@ -566,6 +629,28 @@ def _block_digest(data: bytes, block) -> str:
     import hashlib
 
     return hashlib.sha256(data[block.start : block.end]).hexdigest()
+
+
+def _unwritable_groups(problems: list[Diagnostic], contract_path: str, contract: bytes, placed) -> dict[str, str]:
+    """The groups whose block in the contract-to-be does not compile through no fault in the owning copy's own
+    notation (a syntax error where adopt wrote the block, or a line adopt wrote around it), each with why.
+
+    A contract adopt writes must compile: such a group is left as it is and the plan says why, located at its
+    owning copy, rather than exit 2 on adopt's own contract.  A problem in a data shape's notation, inside the
+    owning copy's text, is the user's to fix: it is not here, and adopt refuses at the owning copy."""
+    cannot: dict[str, str] = {}
+    for d in problems:
+        if d.path != contract_path:
+            continue
+        for p in placed:
+            fence_line = contract.count(b"\n", 0, p.offset) + 1
+            closing = fence_line + p.group.owner.text.count("\n") + 1
+            if not fence_line <= d.line <= closing:
+                continue
+            owners = fence_line < d.line < closing and p.group.kind in ("yaml", "json") and not d.code.endswith("-syntax")
+            if not owners:
+                cannot.setdefault(p.group.id, f"the contract cannot hold it as adopt would write it ({d.code}: {d.message}): left as it is")
+    return cannot
 
 
 def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:

@@ -99,9 +99,11 @@ def render_config(
     allowed: list[tuple[str, str, int, str, str]],
     out: dict[str, str] | None = None,
     recorded: Mapping[str, list[str]] | None = None,
+    unresolved: list[tuple[str, int, str, str]] | None = None,
 ) -> bytes:
     """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output
-    folders, and the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files."""
+    folders, the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files, and
+    the divergent copies it left as they are (``unresolved``), so check reports them."""
     lines = [
         "# Written by `contractc adopt`; every key: `contractc explain config-invalid`.",
         "contracts:",
@@ -125,6 +127,10 @@ def render_config(
             where = json.dumps(glob.escape(path), ensure_ascii=False)  # a glob: `[old] x.md` must match itself
             # named by its bytes, not its line: prose added around the copy never unpins it (docs/adopt.md)
             lines.append(f"  - {{ path: {where}, shape: {json.dumps(shape)}, sha256: {digest} }}  # line {line} when adopted: {why}")
+    if unresolved:
+        lines.append("unresolved:  # divergent copies adopt left as they are: check reports each until the copies agree and you delete its entry")
+        for path, line, shape, why in unresolved:
+            lines.append(f"  - {{ path: {json.dumps(path, ensure_ascii=False)}, line: {line}, shape: {json.dumps(shape)}, why: {json.dumps(why, ensure_ascii=False)} }}")
     return ("\n".join(lines) + "\n").encode()
 
 

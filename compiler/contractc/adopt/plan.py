@@ -60,6 +60,9 @@ class Plan:
     """(shape id as scan named it, a copy that carries no receiver-check list while another copy does)."""
     carried: dict[str, CheckList] = field(default_factory=dict)
     """Shape id as scan named it -> the receiver-check list the contract holds (the first copy's)."""
+    unresolved: list[tuple[str, int, str, str]] = field(default_factory=list)
+    """(path, line, shape, why) of each divergent copy left as it is outside any region, recorded in
+    contractc.yaml (``unresolved``) so that check reports it."""
     replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
     scan: ScanResult | None = None

@@ -8,7 +8,7 @@ document of ``data/check-report.schema.json``:
 * ``adopt-rewritten`` (warning) at each copy whose bytes change, and why;
 * ``adopt-checks-differ`` (warning) at each copy's receiver-check list that differs from the one the contract holds;
 * ``adopt-checks-missing`` (warning) at each copy that carries no receiver-check list while the contract holds one;
-* ``adopt-skipped`` (note) at each copy left as it is, and why;
+* ``adopt-skipped`` (note) at each copy left as it is, and why (a divergent one: recorded under ``unresolved``);
 * ``adopt-kept`` (note) at each instance, example and unresolved drifted copy, left byte for byte (a drifted one with its diff);
 * ``adopt-allowed`` (note) at each block allowed under ``allow_restatements``.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 
 from contractc.adopt.plan import Plan
-from contractc.adopt.show import LABELS, checks_change, differs, summary, unchecked
+from contractc.adopt.show import LABELS, UNRESOLVED_TITLE, checks_change, differs, summary, unchecked
 from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.report.format import Report
 
@@ -80,9 +80,11 @@ def adopt_report(plan: Plan, written: bool) -> Report:
                 Severity.WARNING,
             )
         )
+    recorded = {(path, line) for path, line, _, _ in plan.unresolved} if plan.changes else set()
     for unit, why in plan.skipped:
+        hint = UNRESOLVED_TITLE.replace("divergent copies left as they are, r", "divergent: r") if (unit.block.path, unit.line) in recorded else ""
         diagnostics.append(
-            Diagnostic(unit.block.path, unit.line, unit.block.col, "adopt-skipped", f"copy of {unit.key} left as it is: {why}", "", Severity.NOTE)
+            Diagnostic(unit.block.path, unit.line, unit.block.col, "adopt-skipped", f"copy of {unit.key} left as it is: {why}", hint, Severity.NOTE)
         )
     for path, shape, line, why, sha256 in plan.allowed:
         diagnostics.append(

@@ -6,6 +6,10 @@ are not adopted stay in a fenced block of their own, with the block's fence
 and info string, in their place.  An instance is wrapped as it is in an instance
 region (:func:`instance_replacement`): its block's bytes stay byte for byte.  The begin markers are written without a hash:
 the regions emitter fills and stamps them, exactly as ``build`` would.
+
+A block is replaced only when the units scan found in it hold every line of it
+(:func:`stray_line`): a region never covers a line that is no copy's (a fenced
+front matter above a template, another key's lines), whatever the labels say.
 """
 
 from __future__ import annotations
@@ -69,3 +73,29 @@ def instance_replacement(block: Block, ref: str, data: bytes) -> Replacement:
     if not block.newline:
         text = text[: -len(nl)]
     return Replacement(block, text, ())
+
+
+def stray_line(block: Block, units: Iterable[Unit], data: bytes) -> tuple[int, str] | None:
+    """Why replacing ``block`` by regions of ``units`` (every unit scan found in it) would change what it
+    says, at which 1-based file line; None when it would not.  adopt refuses to write such a region.
+
+    Two ways: a line between the fence lines that is not blank and that no unit holds as it is written
+    (the region would delete it); or units of two kinds, a front matter and the template of its body
+    (the fence would be cut in two, its front matter put in a fence of its own)."""
+    units = [u for u in units if not u.within]  # a nested part is no text of the block (its lines are its block's unit's)
+    lines = data[block.start : block.end].decode("utf-8", "replace").split("\n")
+    body = lines[1 : len(lines) - (2 if lines[-1] == "" else 1)]
+    held: dict[int, str] = {}
+    for unit in units:
+        held.update((unit.line + i, line) for i, line in enumerate(unit.text.split("\n")))
+    for i, line in enumerate(body):
+        number = block.line + 1 + i
+        if line.strip() and held.get(number, "").rstrip("\r") != line.rstrip("\r"):
+            return number, f"this line is no part of the copies it adopts ({line.strip()[:60]!r}): the region would delete it"
+    if len({u.block.kind for u in units}) > 1:
+        first = min(units, key=lambda u: u.line)
+        return first.line, (
+            f"the block holds a {first.block.kind} block and a {max(units, key=lambda u: u.line).block.kind} after it "
+            "(a front matter and its body): a region of one would cut the fence in two"
+        )
+    return None

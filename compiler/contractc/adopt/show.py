@@ -14,6 +14,11 @@ KEPT_TITLES = {
     "example": "examples, left byte for byte as they are",
     "drifted": "drifted copies kept byte for byte, each in a region build has not filled: check reports them",
 }
+UNRESOLVED_TITLE = (
+    "divergent copies left as they are, recorded under `unresolved` in contractc.yaml: check reports each "
+    "until the copies agree and you delete its entry"
+)
+UNRECORDED_TITLE = "divergent copies left as they are (adopt writes no contractc.yaml: `contractc scan` keeps reporting them)"
 DRIFT_CHOICE = " until you choose (--accept-drift rewrites every one to its owner, --resolve ID=PATH:LINE names the right copy)"
 DRIFT_WRITTEN = " until you carry what each has into the contract, or accept the contract's bytes with `contractc build --force`"
 
@@ -58,6 +63,10 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append("\ncopies left as they are:\n")
         for unit, why in plan.skipped:
             out.append(visible(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n"))
+    if plan.unresolved:
+        out.append(visible(f"\n{UNRESOLVED_TITLE if plan.changes else UNRECORDED_TITLE}:\n"))
+        for path, line, shape, why in plan.unresolved:
+            out.append(visible(f"  {path}:{line}: {shape}: {why}\n"))
     if plan.allowed:
         out.append("\nblocks check would call restatements, allowed in contractc.yaml:\n")
         for path, shape, line, why, _ in plan.allowed:
@@ -91,9 +100,10 @@ def unchecked(chosen: CheckList) -> str:
 
 
 def summary(plan: Plan, written: bool) -> str:
-    if not plan.changes and plan.skipped:
-        return f"contractc: nothing to adopt: {_n(len(plan.skipped), 'copy', 'copies')} left as they are (listed above, with why)"
     if not plan.changes:
+        if plan.skipped:
+            drift = f"; {_n(len(plan.unresolved), 'divergent copy', 'divergent copies')} among them, which scan reports" if plan.unresolved else ""
+            return f"contractc: nothing to adopt: every shape with two or more unmanaged copies is left as it is (listed above){drift}"
         return "contractc: nothing to adopt: no shape has two or more unmanaged copies"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
     counts = (
@@ -104,8 +114,10 @@ def summary(plan: Plan, written: bool) -> str:
     left = sum(1 for k in plan.kept if k.label == "drifted")
     if left:
         counts += f", {_n(left, 'drifted copy', 'drifted copies')} left for check to report"
+    if plan.unresolved:
+        counts += f", {_n(len(plan.unresolved), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
     if written:
-        clean = "(it reports the drift left)" if left else "(clean)"
+        clean = "(it reports the drift left)" if left or plan.unresolved else "(clean)"
         return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
 

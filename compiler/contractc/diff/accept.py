@@ -19,7 +19,7 @@ and one of those that matches no change is stale.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -52,7 +52,7 @@ class Acceptance:
 @dataclass(frozen=True, slots=True)
 class Approvals:
     accepted: tuple[Acceptance, ...] = ()
-    redirects: dict[str, str] | None = None
+    redirects: dict[str, str] = field(default_factory=dict)
 
 
 @cache
@@ -62,11 +62,9 @@ def changes_schema() -> dict:
 
 def read_approvals(data: bytes | None, label: str = CHANGES_NAME) -> Approvals:
     """Parse the approval file's bytes (None: there is none); problems are ``changes-invalid``, located."""
-    if data is None:
-        return Approvals((), {})
-    doc = _load(data, label)
+    doc = None if data is None else _load(data, label)
     if doc is None:
-        return Approvals((), {})
+        return Approvals()
     from jsonschema import Draft202012Validator
 
     from contractc.load.yaml_safe import locate, plain

@@ -49,15 +49,6 @@ _STOP = frozenset(
 )
 
 
-def fully_mechanised(check: Check) -> bool:
-    """Whether every clause of ``check`` compiled to a rule: only then can its rules say which way a change goes.
-
-    The one place the diff asks.  Receiver checks are compiled whole or not at all (a clause
-    not read leaves ``Check.rules`` None), so this is :attr:`Check.mechanised`.
-    """
-    return check.mechanised
-
-
 class Pair(NamedTuple):
     """One check in both revisions, or in one only (the other side None), and which pairing step matched it."""
 
@@ -103,7 +94,7 @@ def pair_checks(old: tuple[Check, ...], new: tuple[Check, ...]) -> list[Pair]:
 
 
 def _rule_key(check: Check) -> tuple[Rule, ...] | None:
-    return check.rules if check.rules and fully_mechanised(check) else None
+    return check.rules if check.rules else None  # a check is compiled whole or not at all
 
 
 def similarity(old: Check, new: Check) -> float:
@@ -159,14 +150,14 @@ Classified = tuple[str, str, tuple[Verdict, ...]]
 def classify_reworded(old: Check, new: Check) -> Classified:
     """(kind, message, verdicts) for a check whose words changed: from the two compiled rules when both
     checks are fully mechanised, else unclassified (never a guessed direction)."""
-    if not (fully_mechanised(old) and fully_mechanised(new)):
+    if not (old.mechanised and new.mechanised):
         return "check-reworded", f"reworded; {unread(old, new)}", verdicts("unclassified")
     return classify_rules(old.rules, new.rules, "reworded")  # type: ignore[arg-type]
 
 
 def unread(old: Check, new: Check) -> str:
     """Why a change to a check gets no direction: which revision's check is not fully mechanised."""
-    sides = [side for side, c in (("older", old), ("newer", new)) if not fully_mechanised(c)]
+    sides = [side for side, c in (("older", old), ("newer", new)) if not c.mechanised]
     which = "either revision's check" if len(sides) == 2 else f"the {sides[0]} revision's check"
     return f"unclassified: read it ({which} is not fully mechanised, so no direction is guessed)"
 
@@ -227,20 +218,13 @@ def _compare(old: tuple[Rule, ...], new: tuple[Rule, ...]) -> Iterator[tuple[Dir
 def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
     yield from _when(old.when, new.when)
     if isinstance(old, rules.StatusLine) and isinstance(new, rules.StatusLine):
-        added = [v for v in new.values if v not in old.values]
-        removed = [v for v in old.values if v not in new.values]
-        if removed:
-            yield "stricter", f"status value(s) {_codes(removed)} no longer allowed"
-        if added:
-            yield "looser", f"status value(s) {_codes(added)} now allowed"
+        gone, came = "status value(s) {} no longer allowed", "status value(s) {} now allowed"
+        yield from _listed(old.values, new.values, gone, came)
     elif isinstance(old, rules.MaxLines) and isinstance(new, rules.MaxLines):
         if new.limit != old.limit:
             yield ("stricter" if new.limit < old.limit else "looser"), f"line limit {old.limit} -> {new.limit}"
     elif isinstance(old, rules.ItemLines) and isinstance(new, rules.ItemLines):
-        if added := [k for k in new.keys if k not in old.keys]:
-            yield "stricter", f"each item now needs {_codes(added)}"
-        if removed := [k for k in old.keys if k not in new.keys]:
-            yield "looser", f"items no longer need {_codes(removed)}"
+        yield from _listed(new.keys, old.keys, "each item now needs {}", "items no longer need {}")
     elif isinstance(old, rules.Bullets) and isinstance(new, rules.Bullets):
         yield from _required_text("bullets begin", old.begins, new.begins)
         yield from _form(old.form, new.form)
@@ -261,16 +245,12 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
     elif isinstance(old, rules.CarriesForm) and isinstance(new, rules.CarriesForm):
         yield from _form(old.form, new.form)
     elif isinstance(old, rules.LineIs) and isinstance(new, rules.LineIs):
-        if removed := [v for v in old.values if v not in new.values]:
-            yield "stricter", f"{_line(old.line)} may no longer be {_codes(removed)}"
-        if added := [v for v in new.values if v not in old.values]:
-            yield "looser", f"{_line(old.line)} may now be {_codes(added)}"
+        line = _line(old.line)
+        yield from _listed(old.values, new.values, f"{line} may no longer be {{}}", f"{line} may now be {{}}")
     elif isinstance(old, rules.Contains) and isinstance(new, rules.Contains) and old.mode in ("all", "none"):
         # every value required (all) or every value kept out (none): a value more asks more
-        if added := [v for v in new.values if v not in old.values]:
-            yield "stricter", f"now also {_CONTAINS[old.mode]} {_codes(added)}"
-        if removed := [v for v in old.values if v not in new.values]:
-            yield "looser", f"no longer {_CONTAINS[old.mode]} {_codes(removed)}"
+        verb = _CONTAINS[old.mode]
+        yield from _listed(new.values, old.values, f"now also {verb} {{}}", f"no longer {verb} {{}}")
     elif isinstance(old, rules.Count) and isinstance(new, rules.Count):
         yield from _bound(f"at most {{}} {old.unit}", old.most, new.most, lower_is_stricter=True)
         yield from _bound(f"at least {{}} {old.unit}", old.least, new.least, lower_is_stricter=False)
@@ -282,6 +262,15 @@ def _rule_change(old: Rule, new: Rule) -> Iterator[tuple[Direction, str]]:
 
 
 _CONTAINS = {"all": "requires", "none": "keeps out"}
+
+
+def _listed(kept: tuple, other: tuple, stricter: str, looser: str) -> Iterator[tuple[Direction, str]]:
+    """A rule's list of values: those of ``kept`` that ``other`` lacks ask more of a return (said first), those
+    of ``other`` that ``kept`` lacks ask less; each message holds ``{}`` for the values."""
+    if tighter := [v for v in kept if v not in other]:
+        yield "stricter", stricter.format(_codes(tighter))
+    if wider := [v for v in other if v not in kept]:
+        yield "looser", looser.format(_codes(wider))
 
 
 def _bound(what: str, old: int | None, new: int | None, lower_is_stricter: bool) -> Iterator[tuple[Direction, str]]:

@@ -12,7 +12,6 @@ from contractc.diff.data import compare_data_shape
 from contractc.diff.records import ChangeRecord, Location, verdicts
 from contractc.diff.sections import compare_sections
 from contractc.diff.text import compare_text_shape, template_bytes
-from contractc.model.notation import ShapeSpec
 from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
 from contractc.model.schemas import schema_paths
 
@@ -148,7 +147,7 @@ def _compare_shapes(
     moved: dict[str, str],
 ) -> list[ChangeRecord]:
     records: list[ChangeRecord] = []
-    old_specs, new_specs = _specs(old_project), _specs(new_project)
+    old_specs, new_specs = old_project.specs, new_project.specs
     for shape in old.shapes:
         twin = twins.get(shape.id)
         if twin is None:
@@ -227,7 +226,7 @@ def _same_content(
             return True
         exact = [p for p in pair_checks(shape.checks, other.checks) if p.by in ("rule", "words")]
         return bool(shape.checks) and 2 * len(exact) >= len(shape.checks)
-    return not compare_data_shape(_specs(old_project)[shape.id], _specs(new_project)[other.id], old.path)
+    return not compare_data_shape(old_project.specs[shape.id], new_project.specs[other.id], old.path)
 
 
 def _moved_shapes(twins: dict[str, dict[str, Shape]]) -> dict[str, str]:
@@ -251,8 +250,8 @@ def _renamed_record(
         readers = [f"the skills that dispatch {twin.producer} with it ({', '.join(twin.consumers) or 'none named'})"]
         agents: tuple[str, ...] = (twin.producer,)
     else:
-        before = schema_paths(old_project.config.out.schemas, _specs(old_project)[shape.id])[0]
-        after = schema_paths(new_project.config.out.schemas, _specs(new_project)[twin.id])[0]
+        before = schema_paths(old_project.config.out.schemas, old_project.specs[shape.id])[0]
+        after = schema_paths(new_project.config.out.schemas, new_project.specs[twin.id])[0]
         what, readers, agents = "schema (and its `$id`)", ["whoever validates its documents"], ()
     moves = f"its {what} {before} is now {after}" if before != after else f"its {what} stays {after}"
     message = (
@@ -271,10 +270,6 @@ def _renamed_record(
         _line_of(twin),
         agents,
     )
-
-
-def _specs(project: Project) -> dict[str, ShapeSpec]:
-    return project.specs
 
 
 def _line_of(shape: Shape) -> Location:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from contractc.diff.records import ChangeRecord, Location, Verdict, verdicts
+from contractc.diff.records import BOTH, PRODUCERS, RECEIVERS, ChangeRecord, Location, Verdict
 from contractc.model.notation import Prop, ShapeSpec, Spec
 
 # One family per JSON type: kinds in a family compile to the same schema type.
@@ -62,9 +62,8 @@ class _Walk:
         self.removed: list[_Field] = []
         self.added: list[_Field] = []
 
-    def record(
-        self, kind: str, path: str, message: str, found: tuple[Verdict, ...], old_line: int, new_line: int
-    ) -> None:
+    def record(self, kind: str, path: str, message: str, found: tuple[Verdict, ...], old, new) -> None:
+        """One change at ``path``; ``old`` and ``new`` are the two sides (a spec or a property), or None."""
         self.records.append(
             ChangeRecord(
                 kind,
@@ -73,8 +72,8 @@ class _Walk:
                 self.new.contract,
                 f"{self.new.id} {path}: {message}",
                 found,
-                Location(self.old_path, old_line) if old_line else None,
-                Location(self.new.contract, new_line) if new_line else None,
+                Location(self.old_path, old.line) if old is not None and old.line else None,
+                Location(self.new.contract, new.line) if new is not None and new.line else None,
             )
         )
 
@@ -83,75 +82,36 @@ class _Walk:
         if o != n:
             self.kind_changed(old, new, path)
         elif o == "enum":
-            self.enum(old, new, path)
+            if added := [v for v in new.enum if v not in old.enum]:
+                self.record("enum-values-added", path, f"new value(s) {', '.join(added)}", RECEIVERS, old, new)
+            if removed := [v for v in old.enum if v not in new.enum]:
+                message = f"value(s) {', '.join(removed)} no longer allowed"
+                self.record("enum-values-removed", path, message, PRODUCERS, old, new)
         elif o == "object":
             self.object(old, new, path)
         elif o == "array":
-            self.array(old, new, path)
+            if old.items and new.items:
+                self.spec(old.items[0], new.items[0], f"{path}[*]")
+            elif old.items:
+                self.record("type-changed", path, "items of any form are now allowed", RECEIVERS, old, new)
+            elif new.items:
+                self.record("type-changed", path, f"items must now be {_describe(new.items[0])}", PRODUCERS, old, new)
         elif o == "ref" and self.moved.get(old.ref, old.ref) != new.ref:
             was = f"{old.ref}, since renamed {self.moved[old.ref]}" if old.ref in self.moved else old.ref
-            self.record(
-                "type-changed",
-                path,
-                f"now the shape {new.ref} (was {was})",
-                verdicts("producers", "receivers"),
-                old.line,
-                new.line,
-            )
+            self.record("type-changed", path, f"now the shape {new.ref} (was {was})", BOTH, old, new)
 
     def kind_changed(self, old: Spec, new: Spec, path: str) -> None:
         if _nesting(old, new):
-            self.record(
-                "nesting-changed",
-                path,
-                f"{_describe(old)} became {_describe(new)}",
-                verdicts("producers", "receivers"),
-                old.line,
-                new.line,
-            )
+            self.record("nesting-changed", path, f"{_describe(old)} became {_describe(new)}", BOTH, old, new)
             return
         o, n = _FAMILY.get(old.kind, old.kind), _FAMILY.get(new.kind, new.kind)
         if (o, n) in _WIDER or n in _ANYTHING:
-            found = verdicts("receivers")  # accepts more: a receiver may now see values it never handled
+            found = RECEIVERS  # accepts more: a receiver may now see values it never handled
         elif (n, o) in _WIDER or o in _ANYTHING:
-            found = verdicts("producers")  # accepts less: what a producer emits today may be refused
+            found = PRODUCERS  # accepts less: what a producer emits today may be refused
         else:
-            found = verdicts("producers", "receivers")
-        self.record("type-changed", path, f"type {_describe(old)} became {_describe(new)}", found, old.line, new.line)
-
-    def enum(self, old: Spec, new: Spec, path: str) -> None:
-        added = [v for v in new.enum if v not in old.enum]
-        removed = [v for v in old.enum if v not in new.enum]
-        if added:
-            self.record(
-                "enum-values-added", path, f"new value(s) {', '.join(added)}", verdicts("receivers"), old.line, new.line
-            )
-        if removed:
-            self.record(
-                "enum-values-removed",
-                path,
-                f"value(s) {', '.join(removed)} no longer allowed",
-                verdicts("producers"),
-                old.line,
-                new.line,
-            )
-
-    def array(self, old: Spec, new: Spec, path: str) -> None:
-        if old.items and new.items:
-            self.spec(old.items[0], new.items[0], f"{path}[*]")
-        elif old.items and not new.items:
-            self.record(
-                "type-changed", path, "items of any form are now allowed", verdicts("receivers"), old.line, new.line
-            )
-        elif new.items and not old.items:
-            self.record(
-                "type-changed",
-                path,
-                f"items must now be {_describe(new.items[0])}",
-                verdicts("producers"),
-                old.line,
-                new.line,
-            )
+            found = BOTH
+        self.record("type-changed", path, f"type {_describe(old)} became {_describe(new)}", found, old, new)
 
     def object(self, old: Spec, new: Spec, path: str) -> None:
         before = {p.name: p for p in old.props}
@@ -163,44 +123,23 @@ class _Walk:
                 self.removed.append(_Field(path, prop))
         self.added.extend(_Field(path, p) for p in new.props if p.name not in before)
         if old.open and not new.open:
-            self.record(
-                "object-closed",
-                path,
-                "no longer accepts keys the contract does not list",
-                verdicts("producers"),
-                old.line,
-                new.line,
-            )
+            self.record("object-closed", path, "no longer accepts keys the contract does not list", PRODUCERS, old, new)
         elif new.open and not old.open:
-            self.record(
-                "object-opened",
-                path,
-                "now accepts keys the contract does not list",
-                verdicts("receivers"),
-                old.line,
-                new.line,
-            )
+            self.record("object-opened", path, "now accepts keys the contract does not list", RECEIVERS, old, new)
 
     def prop(self, old: Prop, new: Prop, path: str) -> None:
         if bool(old.optional) != bool(new.optional):
             if new.optional:
-                self.record(
-                    "field-made-optional",
-                    path,
-                    f"now optional (rule: {new.optional})",
-                    verdicts("receivers"),
-                    old.line,
-                    new.line,
-                )
+                self.record("field-made-optional", path, f"now optional (rule: {new.optional})", RECEIVERS, old, new)
             else:
-                self.record("field-made-required", path, "now required", verdicts("producers"), old.line, new.line)
+                self.record("field-made-required", path, "now required", PRODUCERS, old, new)
         if old.transient != new.transient:
             if new.transient:
-                message, found = "now transient: never in the artifact", verdicts("producers", "receivers")
+                message, found = "now transient: never in the artifact", BOTH
             else:
                 message = "no longer transient: written to the artifact"
-                found = () if new.optional else verdicts("producers")
-            self.record("transient-changed", path, message, found, old.line, new.line)
+                found = () if new.optional else PRODUCERS
+            self.record("transient-changed", path, message, found, old, new)
         self.spec(old.spec, new.spec, path)
 
     def pair_moves(self) -> None:
@@ -216,42 +155,25 @@ class _Walk:
                 same_form = []
             if len(same_name) == 1:
                 new = same_name[0]
-                self.record(
-                    "nesting-changed",
-                    gone.path,
-                    f"moved to {new.path}",
-                    verdicts("producers", "receivers"),
-                    gone.prop.line,
-                    new.prop.line,
-                )
+                self.record("nesting-changed", gone.path, f"moved to {new.path}", BOTH, gone.prop, new.prop)
             elif len(same_form) == 1:
                 new = same_form[0]
-                self.record(
-                    "field-renamed",
-                    gone.path,
-                    f"renamed to {new.prop.name}",
-                    verdicts("producers", "receivers"),
-                    gone.prop.line,
-                    new.prop.line,
-                )
+                self.record("field-renamed", gone.path, f"renamed to {new.prop.name}", BOTH, gone.prop, new.prop)
             else:
                 continue
             self.removed.remove(gone)
             if new in self.added:
                 self.added.remove(new)
         for gone in self.removed:
-            found = verdicts("producers") if gone.prop.optional else verdicts("producers", "receivers")
+            found = PRODUCERS if gone.prop.optional else BOTH
             what = "an optional field" if gone.prop.optional else "a required field"
-            self.record("field-removed", gone.path, f"{what} was removed", found, gone.prop.line, 0)
+            self.record("field-removed", gone.path, f"{what} was removed", found, gone.prop, None)
         for new in self.added:
             if new.prop.optional:
-                self.record(
-                    "field-added-optional", new.path, f"new optional field (rule: {new.prop.optional})", (), 0, new.prop.line
-                )
+                message = f"new optional field (rule: {new.prop.optional})"
+                self.record("field-added-optional", new.path, message, (), None, new.prop)
             else:
-                self.record(
-                    "field-added-required", new.path, "new required field", verdicts("producers"), 0, new.prop.line
-                )
+                self.record("field-added-required", new.path, "new required field", PRODUCERS, None, new.prop)
 
 
 def _nesting(old: Spec, new: Spec) -> bool:

@@ -69,7 +69,7 @@ def run_diff(
     stage(f"comparing with {old.label}")
     approvals = read_approvals(today.changes)
     history = read_approvals(old.changes, f"{old.label}:{CHANGES_NAME}")
-    records = compare_projects(old.project, today.project, approvals.redirects or {})
+    records = compare_projects(old.project, today.project, approvals.redirects)
     fresh = new_entries(approvals, history)
     accepted = {}
     for record in records:
@@ -101,45 +101,24 @@ def code_for(record: ChangeRecord) -> str:
 def diagnostics(result: DiffResult) -> list[Diagnostic]:
     found = []
     for record in result.records:
-        where = record.new or record.old
-        path = where.path if where else record.contract
-        if record.new is None and record.old is not None:
-            # gone: located where it stood in today's file (line 0 when the file is gone too); the message says where it was
-            path, line = (record.stood.path, record.stood.line) if record.stood else (record.contract, 0)
-        else:
-            line = where.line if where else 0
+        gone = record.new is None and record.old is not None
+        # gone: located where it stood in today's file (line 0 when the file is gone too); the message says where it was
+        where = record.stood if gone else record.new or record.old
+        path, line = (where.path, where.line) if where else (record.contract, 0)
         message = f"{record.message} [{record.id}]"
-        if record.old is not None and record.new is None:
+        if gone:
             message += f" (was at {result.against}:{record.old})"
         if record.agents and not all(a in record.message for a in record.agents):
             message += f"; dispatches: {', '.join(record.agents)}"
-        code = code_for(record)
         if record.id in result.accepted:
-            entry = result.accepted[record.id]
-            found.append(
-                Diagnostic(
-                    path,
-                    line,
-                    1,
-                    "change-accepted",
-                    f"{message}, {record.verdict_text}, accepted: {entry.why}",
-                    severity=Severity.NOTE,
-                )
-            )
+            said = f"{message}, {record.verdict_text}, accepted: {result.accepted[record.id].why}"
+            found.append(Diagnostic(path, line, 1, "change-accepted", said, severity=Severity.NOTE))
         elif record.breaking:
-            found.append(
-                Diagnostic(
-                    path,
-                    line,
-                    1,
-                    code,
-                    f"{record.verdict_text}: {message}",
-                    f"if this is intended, say why in {CHANGES_NAME}: `{result.accept_command}`",
-                )
-            )
+            hint = f"if this is intended, say why in {CHANGES_NAME}: `{result.accept_command}`"
+            found.append(Diagnostic(path, line, 1, code_for(record), f"{record.verdict_text}: {message}", hint))
         else:
-            found.append(Diagnostic(path, line, 1, code, f"compatible: {message}", severity=Severity.NOTE))
-    redirects = result.today.redirects or {}
+            found.append(Diagnostic(path, line, 1, code_for(record), f"compatible: {message}", severity=Severity.NOTE))
+    redirects = result.today.redirects
     for entry in result.stale:
         anchor = entry.change.removeprefix("anchor-removed:")
         redirected = anchor != entry.change and anchor in redirects

@@ -13,6 +13,10 @@ skill (may now see something it rejects), a published link (an anchor is gone), 
 tell (a reworded rule): ``unclassified`` is never compatible."""
 
 VERDICT_ORDER: tuple[Verdict, ...] = ("producers", "receivers", "links", "unclassified")
+PRODUCERS: tuple[Verdict, ...] = ("producers",)
+RECEIVERS: tuple[Verdict, ...] = ("receivers",)
+BOTH: tuple[Verdict, ...] = ("producers", "receivers")
+"""The verdicts most changes carry, in :data:`VERDICT_ORDER`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from contractc.diff.records import ChangeRecord, Location, verdicts
+from contractc.diff.records import PRODUCERS, RECEIVERS, ChangeRecord, Location, verdicts
 from contractc.model.records import Contract, Section
 
 SIMILAR = 0.8
@@ -31,11 +31,11 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
         [s for s in new.sections if s.anchor not in before],
     )
 
-    def record(kind, section: Section, message, found, old_section, new_section, agents=()) -> None:
+    def record(kind, subject: Section, message, found, old_section, new_section, agents=()) -> None:
         records.append(
             ChangeRecord(
                 kind,
-                section.anchor,
+                subject.anchor,
                 "",
                 new.path if new_section else old.path,
                 message,
@@ -46,111 +46,58 @@ def compare_sections(old: Contract, new: Contract) -> tuple[list[ChangeRecord], 
             )
         )
 
+    def gone_or_new(kind: str, section: Section, contract: Contract, gone: bool) -> None:
+        """A section removed (``gone``) or added; a shared one reaches every dispatch."""
+        sides = (section, None) if gone else (None, section)
+        if section.anchor not in contract.shared:
+            record(kind, section, f"section {_title(section)} {'was removed' if gone else 'is new'}", (), *sides)
+            return
+        agents = carriers(contract, section)
+        said = (
+            f"was removed from every dispatch ({_names(agents)}): a receiver may now get returns its rules no longer"
+            " shape"
+            if gone
+            else f"is new in every dispatch ({_names(agents)}): its rules are new to those agents"
+        )
+        found = RECEIVERS if gone else PRODUCERS
+        record(f"shared-{kind}", section, f"shared section {_title(section)} {said}", found, *sides, agents)
+
     for section in old.sections:
         target = after.get(renamed.get(section.anchor, section.anchor))
         if target is None:
-            if section.anchor in old.shared:
-                agents = carriers(old, section)
-                record(
-                    "shared-section-removed",
-                    section,
-                    f"shared section {_title(section)} was removed from every dispatch ({_names(agents)}): a receiver may now get returns its rules no longer shape",
-                    verdicts("receivers"),
-                    section,
-                    None,
-                    agents,
-                )
-            else:
-                record("section-removed", section, f"section {_title(section)} was removed", (), section, None)
+            gone_or_new("section-removed", section, old, gone=True)
             continue
+        pair = (section, target)
         if target.anchor != section.anchor:
-            record(
-                "section-anchor-renamed",
-                section,
-                f"section {_title(section)} is now #{target.anchor} ({_title(target)})",
-                (),
-                section,
-                target,
-            )
+            said = f"section {_title(section)} is now #{target.anchor} ({_title(target)})"
+            record("section-anchor-renamed", section, said, (), *pair)
         elif target.title != section.title:  # an explicit {#id} kept the anchor
-            record(
-                "section-retitled",
-                section,
-                f"section #{section.anchor} is now titled {_title(target)} (was {_title(section)}); its anchor stays",
-                (),
-                section,
-                target,
-            )
+            said = f"section #{section.anchor} is now titled {_title(target)} (was {_title(section)}); its anchor stays"
+            record("section-retitled", section, said, (), *pair)
         if renamed.get(section.parent or "", section.parent) != target.parent:
-            record(
-                "section-moved",
-                target,
-                f"section {_title(target)} moved from {_under(section.parent)} to {_under(target.parent)}",
-                (),
-                section,
-                target,
-            )
+            said = f"section {_title(target)} moved from {_under(section.parent)} to {_under(target.parent)}"
+            record("section-moved", target, said, (), *pair)
         was_shared, is_shared = section.anchor in old.shared, target.anchor in new.shared
         if is_shared and not was_shared:
             agents = carriers(new, target)
-            record(
-                "section-now-shared",
-                target,
-                f"section {_title(target)} now travels with every dispatch ({_names(agents)}): its rules are new to those agents",
-                verdicts("producers"),
-                section,
-                target,
-                agents,
-            )
+            said = f"now travels with every dispatch ({_names(agents)}): its rules are new to those agents"
+            record("section-now-shared", target, f"section {_title(target)} {said}", PRODUCERS, *pair, agents)
         elif was_shared and not is_shared:
             agents = carriers(old, section)
-            record(
-                "section-no-longer-shared",
-                section,
-                f"section {_title(section)} no longer travels with every dispatch ({_names(agents)})",
-                verdicts("receivers"),
-                section,
-                target,
-                agents,
-            )
+            said = f"section {_title(section)} no longer travels with every dispatch ({_names(agents)})"
+            record("section-no-longer-shared", section, said, RECEIVERS, *pair, agents)
         if _prose(old, section) != _prose(new, target):
             agents = carriers(new, target)
             if agents:
-                message = f"the prose of {_title(target)} changed in the dispatch snippets of {_names(agents)}"
-                record(
-                    "shared-section-changed" if is_shared else "section-changed",
-                    target,
-                    message,
-                    verdicts("unclassified"),
-                    section,
-                    target,
-                    agents,
-                )
+                said = f"the prose of {_title(target)} changed in the dispatch snippets of {_names(agents)}"
+                kind = "shared-section-changed" if is_shared else "section-changed"
+                record(kind, target, said, verdicts("unclassified"), *pair, agents)
             else:
-                record(
-                    "section-changed",
-                    target,
-                    f"the prose of {_title(target)} changed; no dispatch carries it",
-                    (),
-                    section,
-                    target,
-                )
+                said = f"the prose of {_title(target)} changed; no dispatch carries it"
+                record("section-changed", target, said, (), *pair)
     for section in new.sections:
-        if section.anchor in before or section.anchor in renamed.values():
-            continue
-        if section.anchor in new.shared:
-            agents = carriers(new, section)
-            record(
-                "shared-section-added",
-                section,
-                f"shared section {_title(section)} is new in every dispatch ({_names(agents)}): its rules are new to those agents",
-                verdicts("producers"),
-                None,
-                section,
-                agents,
-            )
-        else:
-            record("section-added", section, f"section {_title(section)} is new", (), None, section)
+        if section.anchor not in before and section.anchor not in renamed.values():
+            gone_or_new("section-added", section, new, gone=False)
     return records, renamed
 
 

@@ -9,7 +9,8 @@ Two named tables, both pure:
   ``drift-output`` message.
 * :data:`FINDERS` -- drift that is not a difference of one output, found in
   the project: broken pins, links in the contracts to anchors that do not exist,
-  allow_restatements entries that no longer allow anything, dispatch snippets
+  allow_restatements entries that no longer allow anything, divergent copies adopt left as they are
+  (``unresolved``), dispatch snippets
   over their context budget.
 * :data:`TARGET_FINDERS` -- the same, found in one target file at a time, as
   the pipeline's one pass over the targets reaches it: orphaned regions,
@@ -28,7 +29,7 @@ from typing import Protocol
 
 from contractc.drift.budgets import find_over_budget
 from contractc.report.diagnostics import Diagnostic
-from contractc.drift.allowances import find_stale_allowances
+from contractc.drift.allowances import find_stale_allowances, find_unresolved
 from contractc.drift.links import dangling_links_in, find_dangling_links
 from contractc.drift.outputs import drift_diagnostic
 from contractc.drift.pins import find_broken_pins
@@ -65,6 +66,7 @@ EXPLAINERS: dict[str, Explainer] = {
 
 FINDERS: dict[str, Finder] = {
     "allowances": find_stale_allowances,
+    "unresolved": find_unresolved,
     "pins": find_broken_pins,
     "links": find_dangling_links,
     "budgets": find_over_budget,

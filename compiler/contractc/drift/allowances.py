@@ -1,4 +1,10 @@
-"""``allow_restatements`` entries that no longer do anything: each is reported where it is written.
+"""The configuration's lists of copies left on purpose: ``allow_restatements`` entries that no longer do
+anything, each reported where it is written; and ``unresolved`` entries, each reported at its copy.
+
+An ``unresolved`` entry is a divergent copy ``adopt`` left as it is (a contract has no form for it: a fenced
+front matter; or the contract could not hold it): check reports it, an error at the copy's file and line,
+for as long as the entry is there, so drift adopt could not put under a contract never turns check green.
+Deleting the entry, once the copies agree, is the decision that ends it.
 
 An entry that names a shape no contract defines, matches no target file, or
 points at a line where no copy starts (the text above the copy changed, so the
@@ -73,4 +79,23 @@ def find_stale_allowances(project: Project) -> list[Diagnostic]:
             report(f"allow_restatements entry allows line {line} of {path}, but no copy starts there{moved}", "point `line` at the copy's opening fence, or name the copy by `sha256` so it may move, or delete the entry")
         elif not matching:
             report(f"allow_restatements entry for {path}{' (' + shape + ')' if shape else ''} matches no copy", _HINT)
+    return found
+
+
+def find_unresolved(project: Project) -> list[Diagnostic]:
+    """A ``drift-unresolved`` error at each copy the configuration's ``unresolved`` list names."""
+    found = []
+    for i, entry in enumerate(project.config.unresolved):
+        where = project.config.where(f"$.unresolved[{i}]")
+        found.append(
+            Diagnostic(
+                entry.path,
+                entry.line,
+                1,
+                "drift-unresolved",
+                f"unresolved drift that adopt left as it is: {entry.why or 'a divergent copy of ' + entry.shape}",
+                "make the copies agree by hand (`contractc scan` shows the diff), then delete this entry from "
+                f"{where.path} (unresolved, line {where.line})",
+            )
+        )
     return found

@@ -16,9 +16,7 @@ import json
 import os
 import posixpath
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from markupsafe import Markup  # jinja2's own string type; this module only loads to render
@@ -28,11 +26,11 @@ from contractc.output.files import dump_json
 from contractc.load.paths import confined
 from contractc.model.budget import snippet_size
 from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
-from contractc.site.annotate import contract_page_markdown, inert_markdown
+from contractc.site.annotate import annotate_contract, check_markdown, spaced_spans
 from contractc.site.changes import Since, changes_context, changes_page_path
 from contractc.model.fields import field_rows, references
 from contractc.model.layout import Layout, field_anchor, page_url, shape_title, site_address, site_layout
-from contractc.site.code_spans import visible_code_spans
+from contractc.site.code_spans import plain_text
 from contractc.site.graph import graph_svg
 
 BACKTICKS = re.compile(r"`+")
@@ -64,6 +62,7 @@ def render_site(
     since: Since,
     directory_urls: bool | None = None,
     home: bool = False,
+    layout: Layout | None = None,
 ) -> dict[str, bytes]:
     """Every generated file of the site, docs-relative path -> bytes.
 
@@ -74,9 +73,10 @@ def render_site(
     ``directory_urls`` follows mkdocs' ``use_directory_urls`` (default:
     ``site.directory_urls`` in contractc.yaml, else true).  ``home`` also renders the
     contracts index as the site's home page (``index.md``), for a ``docs/`` without one.
+    ``layout`` is the project's ``site_layout(project, holdings=True)`` when the caller has made it.
     """
     root = Path(project.root) if root is None else root
-    layout = site_layout(project, holdings=True)
+    layout = layout or site_layout(project, holdings=True)
     if layout.problems:  # a target the site cannot read: its copies would be missing from the pages
         raise ContractcError(list(layout.problems))
     if directory_urls is None:
@@ -91,13 +91,14 @@ def render_site(
     for agent in layout.agents:
         for held in agent.holds:
             holders.setdefault(held.shape, []).append({"agent": agent.name, "page": agent_pages[agent.name], "held": held})
-    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders, "page_style": _markup(PAGE_STYLE)}
+    common = {"agent_pages": agent_pages, "layout": layout, "holders": holders, "page_style": Markup(PAGE_STYLE)}
     # Looked up by key, not found by a scan per page (quadratic in P).  Keys are unique:
     # one page per contract (else site-collision), one id per shape (else duplicate-shape).
     contracts_by_path = {c.path: c for c in project.contracts}
     shapes_by_id = {s.id: (c, s) for c, s in project.shapes()}
     agents = {a.name: a for a in reversed(layout.agents)}  # the first of a name, as a scan would find
     relative = _relative_paths()
+    spans = {c.path: spaced_spans(c) for c in project.contracts}  # from the loader's parse, once a contract
 
     files: dict[str, str | bytes] = {}
     roles = _role_prompts(project)
@@ -108,25 +109,26 @@ def render_site(
         link = _linker(page.path, relative)
         context: dict[str, Any] = {**common, "page": page, "link": link}
         if page.kind == "index":
-            index = _index_context(project, layout, contract_pages, shape_pages, link)
-            files[page.path] = _render(env, "index.md", context | index)
-            if home and page.path != HOME_PAGE:
-                link = _linker(HOME_PAGE, relative)
-                again = {**common, "page": page, "link": link}
-                files[HOME_PAGE] = _render(env, "index.md", again | _index_context(project, layout, contract_pages, shape_pages, link))
+            for path in (page.path, HOME_PAGE) if home and page.path != HOME_PAGE else (page.path,):
+                link = _linker(path, relative)
+                index = _index_context(project, layout, contract_pages, shape_pages, link)
+                files[path] = _render(env, "index.md", {**common, "page": page, "link": link} | index)
         elif page.kind == "contract":
             contract = contracts_by_path[page.key]
             notes = section_notes(contract, link, shape_pages, agent_pages)
             context |= {
                 "contract": contract,
-                "body": _markup(contract_page_markdown(contract, notes)),
+                "body": Markup(annotate_contract(contract, notes, spans[contract.path])),
                 "shapes": [{"title": shape_title(s), "page": shape_pages[s.id]} for s in contract.shapes],
                 "changes_page": changes_page_path(f"{layout.prefix}/" if layout.prefix else "", contract.path),
             }
             files[page.path] = _render(env, "contract.md", context)
         elif page.kind == "shape":
             contract, shape = shapes_by_id[page.key]
-            context |= _shape_context(env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link)
+            context |= _shape_context(
+                env, layout, contract, shape, snippets, schemas, raw, contract_pages, shape_pages, link,
+                spans[contract.path],
+            )
             context["role_prompt"] = _role_prompt_context(shape, roles, raw)
             context["referenced_by"] = [
                 {"title": shape_title(shapes_by_id[by][1]), "page": shape_pages[by], "field": field,
@@ -161,7 +163,7 @@ def _index_context(project: Project, layout: Layout, contract_pages: dict, shape
             {"shape": s, "title": shape_title(s), "page": shape_pages[s.id], "held_by": _held_by(layout, s.id)}
             for _, s in project.shapes()
         ],
-        "graph": _markup(graph_svg(layout, [s for _, s in project.shapes()], link)),
+        "graph": Markup(graph_svg(layout, [s for _, s in project.shapes()], link)),
     }
 
 
@@ -198,7 +200,7 @@ def _changes_pages(project: Project, since: Since, env, layout: Layout, contract
             "contract": contract,
             "contract_page": contract_pages[contract.path],
             "link": _linker(path, relative),
-            "page_style": _markup(PAGE_STYLE),
+            "page_style": Markup(PAGE_STYLE),
         }
         pages[path] = _render(env, "changes.md", context | changes_context(contract.path, since))
     return pages
@@ -234,9 +236,9 @@ class RawFiles(NamedTuple):
     files: dict[str, bytes]
     snippets: dict[str, str]
     """Shape id -> site path of its dispatch snippet (``<prefix>/snippets/<agent>/<shape>.md.txt``)."""
-    role_prompts: Mapping[str, str] = MappingProxyType({})
+    role_prompts: dict[str, str]
     """Shape id -> site path of its role-file prompt (``<prefix>/snippets/<agent>/<shape>.full.md.txt``)."""
-    agent_files: Mapping[str, str] = MappingProxyType({})
+    agent_files: dict[str, str]
     """Project path of an agent's file -> its site path (``<prefix>/files/<agent>.md.txt``)."""
 
 
@@ -244,8 +246,8 @@ def raw_files(
     layout: Layout,
     snippets: dict[str, tuple[str, bytes]],
     schemas: dict,
-    roles: dict[str, tuple[str, bytes]] | None = None,
-    agent_files: dict[str, tuple[str, bytes]] | None = None,
+    roles: dict[str, tuple[str, bytes]],
+    agent_files: dict[str, tuple[str, bytes]],
 ) -> RawFiles:
     """Every dispatch snippet, role-file prompt and agent's file (as ``.md.txt``, so no engine renders
     it) and schema, with its SHA-256 file.
@@ -254,18 +256,18 @@ def raw_files(
     """
     base = f"{layout.prefix}/" if layout.prefix else ""
     files: dict[str, bytes] = {}
-    where: dict[str, str] = {}
-    for shape_id, (project_path, data) in snippets.items():
-        agent, name = project_path.split("/")[-2:]
-        path = where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
-        files[path] = data
-    role_where: dict[str, str] = {}
-    for shape_id, (project_path, data) in (roles or {}).items():
-        agent, name = project_path.split("/")[-2:]
-        path = role_where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
-        files[path] = data
+
+    def placed(prompts: dict[str, tuple[str, bytes]]) -> dict[str, str]:
+        where = {}
+        for shape_id, (project_path, data) in prompts.items():
+            agent, name = project_path.split("/")[-2:]
+            path = where[shape_id] = f"{base}snippets/{agent}/{name}.txt"
+            files[path] = data
+        return where
+
+    where, role_where = placed(snippets), placed(roles)
     agent_where: dict[str, str] = {}
-    for agent, (project_path, data) in (agent_files or {}).items():
+    for agent, (project_path, data) in agent_files.items():
         path = agent_where[project_path] = f"{base}files/{agent}.md.txt"  # a plain name, whatever the file's
         files[path] = data
     for entries in schemas.values():
@@ -320,19 +322,14 @@ def section_notes(contract: Contract, link, shape_pages: dict[str, str], agent_p
     for anchor, shapes in defined.items():
         parts = []
         for shape in shapes:
-            item = f"[{_md_text(shape_title(shape))}]({link(shape_pages[shape.id])})"
+            item = f"[{plain_text(shape_title(shape))}]({link(shape_pages[shape.id])})"
             if isinstance(shape, TextShape):
                 producer = f"[`{shape.producer}`]({link(agent_pages[shape.producer])})"
-                mode = f" {_md_text(shape.qualifier)}" if shape.qualifier else ""
+                mode = f" {plain_text(shape.qualifier)}" if shape.qualifier else ""
                 item += f", produced by {producer}{mode}"
             parts.append(item)
         notes[anchor] = "*Shape page:* " + " · ".join(parts)
     return notes
-
-
-def _md_text(text: str) -> str:
-    """Plain text for a Markdown line: every punctuation character as a character reference."""
-    return "".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in text)
 
 
 def template_environment(project: Project, root: Path):
@@ -356,15 +353,7 @@ def template_environment(project: Project, root: Path):
                 )
             )
         loaders.append(_regular_files_loader(folder.resolve(), override))
-    loaders += _shipped_loaders()
-    env = _environment(loaders)
-    env.project_root = root  # for locating errors in override templates
-    return env
-
-
-def _environment(loaders: list):
-    import jinja2
-
+    loaders.append(jinja2.FileSystemLoader(shipped_templates()))  # compiled from source as a build loads them
     # Autoescape everywhere: in Markdown an HTML entity renders as its character,
     # so escaping is right for .md templates too, and contract values never
     # become markup.  Verbatim text goes through the filters below, which are safe.
@@ -376,14 +365,8 @@ def _environment(loaders: list):
         auto_reload=False,  # one build: a template is loaded once, not stat()ed again for each page
     )
     env.filters.update(code=code_span, fence=fenced, anchor=attr_anchor)
+    env.project_root = root  # for locating errors in override templates
     return env
-
-
-def _shipped_loaders() -> list:
-    """The shipped templates, compiled from their source by jinja2 as a build loads them."""
-    import jinja2
-
-    return [jinja2.FileSystemLoader(shipped_templates())]
 
 
 def shipped_templates() -> Path:
@@ -455,6 +438,7 @@ def _shape_context(
     contract_pages: dict[str, str],
     shape_pages: dict[str, str],
     link,
+    spans: list,
 ) -> dict[str, Any]:
     contract_page = contract_pages[contract.path]
     context: dict[str, Any] = {
@@ -472,7 +456,7 @@ def _shape_context(
                 {
                     "number": c.number,
                     "anchor": c.anchor,
-                    "markdown": _markup(visible_code_spans(inert_markdown(c.text)).replace("\n", "\n    ")),
+                    "markdown": Markup(check_markdown(contract, c, spans).replace("\n", "\n    ")),
                     "kinds": sorted({r.kind for r in c.rules}) if c.rules else [],
                     "explicit": c.explicit,
                 }
@@ -483,7 +467,7 @@ def _shape_context(
             "snippet_file": raw.snippets[shape.id],
             "snippet_sha256": hashlib.sha256(data).hexdigest(),
             "snippet_size": snippet_size(data),
-            "snippet_block": _markup(snippet_html(data)),
+            "snippet_block": Markup(snippet_html(data)),
         }
     else:
         assert isinstance(shape, DataShape)
@@ -500,7 +484,7 @@ def _shape_context(
             "rows": rows,
             "enums": [row for row in rows if row["meanings"]],
             "example": dump_json(wire["examples"][0]).decode("utf-8") if wire.get("examples") else "",
-            "field_table": _markup(_render(env, "fields.html", {"rows": rows})),
+            "field_table": Markup(_render(env, "fields.html", {"rows": rows})),
             "schemas": [
                 {
                     "label": label,
@@ -573,7 +557,7 @@ def _role_prompt_context(shape: Shape, roles: dict[str, tuple[str, bytes]], raw:
         "file": raw.role_prompts[shape.id],
         "sha256": hashlib.sha256(data).hexdigest(),
         "size": snippet_size(data),
-        "block": _markup(snippet_html(data)),
+        "block": Markup(snippet_html(data)),
     }
 
 
@@ -596,61 +580,24 @@ def _schema_files(project: Project) -> dict[str, list[tuple[str, str, bytes]]]:
     return found
 
 
-def _linker(page_path: str, relative=None):
+def _linker(page_path: str, relative):
     """``link(target)``: the relative path from this page's folder to ``target`` (both docs-relative)."""
     here = posixpath.dirname(page_path) or "."
-    relative = relative or _relative_paths()
-
-    def link(target: str) -> str:
-        return relative(target, here)
-
-    return link
+    return lambda target: relative(target, here)
 
 
 def _relative_paths():
-    """``posixpath.relpath`` for one render, memoised: every page links the same few hundred targets.
+    """``posixpath.relpath``, memoised for one render: every page links the same few hundred targets.
+    ``typed``: a ``str`` subclass (``Markup``) gets relpath's own answer for it, not a plain string's."""
+    from functools import lru_cache
 
-    Plain relative paths (no empty, ``.`` or ``..`` part) are related by their parts
-    alone, which is what ``relpath`` computes after prefixing both with the working
-    directory; anything else (and any ``str`` subclass, such as ``Markup``) goes to
-    ``relpath`` itself, unmemoised, so the result is always ``relpath``'s.
-    """
-    memo: dict[tuple[str, str], str] = {}
-
-    def relative(target: str, here: str) -> str:
-        if type(target) is not str or type(here) is not str:
-            return posixpath.relpath(target, here)
-        key = (target, here)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _plain_relpath(target, here)
-        return found
-
-    return relative
-
-
-def _plain_relpath(target: str, here: str) -> str:
-    to = target.split("/")
-    start = [] if here == "." else here.split("/")
-    if not target or any(part in ("", ".", "..") for part in (*to, *start)):
-        return posixpath.relpath(target, here)
-    common = 0
-    for a, b in zip(to, start):
-        if a != b:
-            break
-        common += 1
-    parts = [".."] * (len(start) - common) + to[common:]
-    return "/".join(parts) if parts else "."
+    return lru_cache(maxsize=None, typed=True)(posixpath.relpath)
 
 
 def _fence_body(block: bytes) -> str:
     """The lines between a fenced block's fences."""
     lines = block.decode("utf-8").splitlines(keepends=True)
     return "".join(lines[1:-1])
-
-
-def _markup(text: str):
-    return Markup(text)
 
 
 def code_span(text: Any):
@@ -663,11 +610,11 @@ def code_span(text: Any):
     if text.strip(" ") != text and text.strip(" "):
         from contractc.site.code_spans import html_code
 
-        return _markup(html_code(text))
+        return Markup(html_code(text))
     run = max((len(m) for m in BACKTICKS.findall(text)), default=0) if "`" in text else 0
     ticks = "`" * (run + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return _markup(f"{ticks}{pad}{text}{pad}{ticks}")
+    return Markup(f"{ticks}{pad}{text}{pad}{ticks}")
 
 
 def fenced(text: Any, info: str = ""):
@@ -676,9 +623,9 @@ def fenced(text: Any, info: str = ""):
     run = max((len(m) for m in FENCES.findall(text)), default=0) if "```" in text else 0
     ticks = "`" * max(3, run + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
-    return _markup(f"{ticks}{info}\n{body}{ticks}")
+    return Markup(f"{ticks}{info}\n{body}{ticks}")
 
 
 def attr_anchor(anchor: Any):
     """``{#anchor}``: attr_list syntax, so every engine uses the compiler's id."""
-    return _markup(f"{{#{anchor}}}")
+    return Markup(f"{{#{anchor}}}")

@@ -26,6 +26,7 @@ from contractc.model.records import (
     ScanOptions,
     SiteOptions,
     Span,
+    Unresolved,
 )
 
 CONFIG_NAME = "contractc.yaml"
@@ -117,6 +118,10 @@ def load_config(root: Path, name: str = CONFIG_NAME) -> Config:
         allow_restatements=tuple(
             AllowedRestatement(a["path"], a.get("shape"), int(a["line"]) if "line" in a else None, a.get("sha256"))
             for a in plain.get("allow_restatements", ())
+        ),
+        unresolved=tuple(
+            Unresolved(confined(root, u["path"], _locate(doc, ["unresolved", i, "path"])), int(u["line"]), u["shape"], u.get("why", ""))
+            for i, u in enumerate(plain.get("unresolved", ()))
         ),
         budgets=Budgets(
             agents=tuple(sorted((k, int(v)) for k, v in plain.get("budgets", {}).get("agents", {}).items())),

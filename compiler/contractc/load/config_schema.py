@@ -25,7 +25,7 @@ def conforms(doc: Any) -> bool:
     return (
         isinstance(doc, dict)
         and "contracts" in doc
-        and _only(doc, {"site_url", "docs_url", "site", "contracts", "targets", "agents", "budgets", "allow_restatements", "out", "scan"})
+        and _only(doc, {"site_url", "docs_url", "site", "contracts", "targets", "agents", "budgets", "allow_restatements", "unresolved", "out", "scan"})
         and _optional(doc, "site_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
         and _optional(doc, "docs_url", lambda v: isinstance(v, str) and _SITE_URL.search(v) is not None)
         and _optional(doc, "site", _site)
@@ -34,6 +34,7 @@ def conforms(doc: Any) -> bool:
         and _optional(doc, "agents", _agents)
         and _optional(doc, "budgets", _budgets)
         and _optional(doc, "allow_restatements", lambda v: isinstance(v, list) and all(_allowed(i) for i in v))
+        and _optional(doc, "unresolved", lambda v: isinstance(v, list) and all(_unresolved(i) for i in v))
         and _optional(doc, "out", _out)
         and _optional(doc, "scan", _scan)
     )
@@ -103,6 +104,18 @@ def _allowed(value: Any) -> bool:
         and _optional(value, "shape", _text)
         and _optional(value, "line", _positive_integer)
         and _optional(value, "sha256", lambda v: isinstance(v, str) and re.search(_SHA256, v) is not None)
+    )
+
+
+def _unresolved(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and {"path", "line", "shape"} <= value.keys()
+        and _only(value, {"path", "line", "shape", "why"})
+        and _text(value["path"])
+        and _positive_integer(value["line"])
+        and _text(value["shape"])
+        and _optional(value, "why", lambda v: isinstance(v, str))
     )
 
 

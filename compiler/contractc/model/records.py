@@ -500,6 +500,16 @@ class AllowedRestatement:
 
 
 @dataclass(frozen=True, slots=True)
+class Unresolved:
+    """One ``unresolved:`` entry: a divergent copy adopt left as it is, which check reports until it is deleted."""
+
+    path: str
+    line: int
+    shape: str
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ScanOptions:
     """``scan:`` in contractc.yaml: the options adopt was given, read again by ``scan`` and ``adopt``."""
 
@@ -542,6 +552,8 @@ class Config:
     agents: tuple[tuple[str, str], ...] = ()
     """(agent, role file path as written) by agent name."""
     allow_restatements: tuple[AllowedRestatement, ...] = ()
+    unresolved: tuple[Unresolved, ...] = ()
+    """Divergent copies adopt left as they are: reported by check (``drift-unresolved``) until deleted."""
     budgets: Budgets = Budgets()
     positions: Mapping[str, tuple[int, int]] = field(default_factory=_empty)
     """1-based (line, column) of every key path, e.g. ``$.contracts[0].path``."""

@@ -126,6 +126,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-instance-reshaped": (ExitCode.DRIFT, "an instance region both lacks parts of its shape's structure and holds foreign ones"),
     "drift-instance-unreadable": (ExitCode.DRIFT, "an instance region holds no block whose structure check can read"),
     "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),
+    "drift-unresolved": (ExitCode.DRIFT, "a divergent copy adopt left as it is (contractc.yaml, unresolved): reported until its entry is deleted"),
     "drift-allowance": (ExitCode.DRIFT, "an allow_restatements entry matches nothing, names an unknown shape, or points at a line that moved"),
     "drift-pin": (ExitCode.DRIFT, "a contract's bytes no longer match the sha256 it is pinned to"),
     # drift: links and anchors
@@ -157,6 +158,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
     "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, or no copy of it"),
+    "adopt-region-span": (ExitCode.BAD_INPUT, "adopt would write a region over a line that is none of the copies it adopts (a fenced front matter): refused"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
     # init: the starter project
     "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),

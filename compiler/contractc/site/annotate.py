@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 from contractc.load.slug import split_explicit
-from contractc.model.records import Contract
+from contractc.model.records import Check, Contract
+from contractc.site.code_spans import _apply, spaced_span_edits
 
 _CLOSING_HASHES = re.compile(r"(?:\s+#+)?\s*$")
 _ITEM_MARKER = re.compile(r"^(\s*\d+[.)]\s*)")
@@ -26,70 +27,45 @@ _ITEM_MARKER = re.compile(r"^(\s*\d+[.)]\s*)")
 PERMALINK = '[§](#{anchor} "Permanent link to this check")'
 
 
-def annotate_contract(contract: Contract, notes: dict[str, str] | None = None) -> str:
-    """The contract's Markdown with its anchors; ``notes`` (section anchor -> Markdown) go after headings."""
-    annotated = _annotate(contract, notes or {}, [])
-    assert annotated is not None  # without spans to place, nothing can disagree
-    return annotated
-
-
-def contract_page_markdown(contract: Contract, notes: dict[str, str]) -> str:
-    """What the contract's page shows: ``visible_code_spans(annotate_contract(contract, notes))``.
-
-    The spaced code spans are found in the contract's own text, parsed once, when that
-    reading is provably the annotated text's (:func:`_spans_in_source`); else in the
-    annotated text, parsed again.
-    """
-    from contractc.site.code_spans import visible_code_spans
-
-    spans = _spans_in_source(contract, notes)
-    annotated = _annotate(contract, notes, spans) if spans is not None else None
-    return annotated if annotated is not None else visible_code_spans(annotate_contract(contract, notes))
-
-
-_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-"""What ``str.splitlines`` breaks lines at besides ``\\n``: the span finder counts lines with it."""
-
-
-def _spans_in_source(contract: Contract, notes: dict[str, str]) -> list[tuple[int, int, bytes]] | None:
-    """The spaced code spans of the contract's text as byte edits, or None when the annotation could
-    change how its spans read (then the annotated text is read instead).
-
-    The annotation adds, to a contract with no raw HTML, no link reference definitions
-    and plain line ends: text without backticks at the end of heading lines and after
-    each check (its mark and anchor lines), blank lines, and notes after top-level
-    headings, which hold no spaced span.  None of these can open, close or hide a code
-    span, nor move one to another block: the spans are the same, in the same lines.
-    """
-    data = contract.data
-    if data.startswith(b"\xef\xbb\xbf") or any(" `" in note or "` " in note for note in notes.values()):
-        return None
-    text = data.decode("utf-8")
-    if any(brk in text for brk in _LINE_BREAKS):
-        return None
-    if any(b"<" in data[s.heading.start : s.heading.end] for s in contract.sections) or _inert_html(contract) or _inert_links(contract):
-        return None  # raw HTML or a link made inert changes what the text around it parses as
+def spaced_spans(contract: Contract) -> list[tuple[int, int, str]]:
+    """(start, end, HTML) in bytes of each code span of the contract with an edge space, in order, read
+    from the loader's one parse of the contract (:attr:`~contractc.model.records.Contract.blocks`)."""
+    text = contract.data.decode("utf-8")
     if "` " not in text and " `" not in text:
         return []
-    from contractc.site.code_spans import spaced_span_edits
-
-    tokens, env = contract.blocks
-    if env.get("references"):
-        return None
     edits, at, offset = [], 0, 0  # str offsets -> byte offsets, in one pass (the edits are in order)
-    for start, stop, html in spaced_span_edits(text, tokens, env):
+    for start, stop, html in spaced_span_edits(text, *contract.blocks):
         offset += len(text[at:start].encode("utf-8"))
         width = len(text[start:stop].encode("utf-8"))
-        edits.append((offset, offset + width, html.encode("utf-8")))
+        edits.append((offset, offset + width, html))
         offset, at = offset + width, stop
     return edits
 
 
-def _annotate(contract: Contract, notes: dict[str, str], spans: list[tuple[int, int, bytes]]) -> str | None:
-    """The annotated Markdown with ``spans`` (byte edits of the contract's text) applied too;
-    None when a span reaches into what a heading's rewrite drops (the caller reads the annotated text then)."""
+def check_markdown(contract: Contract, check: Check, spans: list[tuple[int, int, str]]) -> str:
+    """A receiver check's text as its shape page shows it: made inert (:func:`inert_markdown`), with the
+    spaced code spans the contract's reading found in the check's list item (``spans``: :func:`spaced_spans`)."""
+    text = inert_markdown(check.text)
+    edits, at = [], 0
+    for start, end, html in spans:
+        if check.span.start <= start < check.span.end:
+            written = contract.data[start:end].decode("utf-8")
+            found = text.find(written, at)
+            if found >= 0:
+                at = found + len(written)
+                edits.append((found, at, html))
+    return _apply(text, edits)
+
+
+def annotate_contract(
+    contract: Contract, notes: dict[str, str] | None = None, spans: list[tuple[int, int, str]] = ()
+) -> str:
+    """The contract's Markdown with its anchors; ``notes`` (section anchor -> Markdown) go after headings, and
+    ``spans`` (:func:`spaced_spans`, as the contract's page shows them) become HTML that keeps their edge
+    spaces; a span that reaches into what a heading's rewrite changes is left as written."""
+    notes = notes or {}
     data = contract.data
-    edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement), applied back to front
+    edits: list[tuple[int, int, bytes]] = []  # (start, end, replacement)
     in_headings: set[int] = set()
     for section in contract.sections:
         start = section.heading.start
@@ -102,12 +78,11 @@ def _annotate(contract: Contract, notes: dict[str, str], spans: list[tuple[int, 
         if text.lstrip().startswith("#"):
             text = _CLOSING_HASHES.sub("", text)
         kept = _inert_heading(text.rstrip()).encode()
-        inside = [i for i, (s, e, _) in enumerate(spans) if s < end and e > start]
-        if inside:
-            if kept != data[start : start + len(kept)] or any(spans[i][1] > start + len(kept) for i in inside):
-                return None
-            kept = _apply(kept, [(s - start, e - start, html) for s, e, html in (spans[i] for i in inside)])
-            in_headings.update(inside)
+        inside = {i for i, (s, e, _) in enumerate(spans) if s < end and e > start}
+        in_headings |= inside
+        if inside and kept == data[start : start + len(kept)]:
+            placed = [(s - start, e - start, html.encode()) for s, e, html in (spans[i] for i in sorted(inside))]
+            kept = _apply(kept, [edit for edit in placed if edit[1] <= len(kept)])
         edits.append((start, end, kept + f" {{#{section.anchor}}}".encode()))
         note = notes.get(section.anchor)
         if note:
@@ -126,47 +101,13 @@ def _annotate(contract: Contract, notes: dict[str, str], spans: list[tuple[int, 
             mark = "*mechanised*" if check.rules else "**not mechanised** (the receiver judges it by reading)"
             if check.rules and check.explicit:
                 mark += f", by an explicit rule (`{check.explicit}`)"
-            permalink = PERMALINK.format(anchor=check.anchor)
-            edits.append(
-                (
-                    check.span.end,
-                    check.span.end,
-                    newline + f"{indent}{mark} {permalink}\n{indent}{{#{check.anchor}}}\n".encode(),
-                )
-            )
+            lines = f"{indent}{mark} {PERMALINK.format(anchor=check.anchor)}\n{indent}{{#{check.anchor}}}\n"
+            edits.append((check.span.end, check.span.end, newline + lines.encode()))
     edits.extend(_inert_html(contract))
     edits.extend(_inert_links(contract))
-    edits.extend(span for i, span in enumerate(spans) if i not in in_headings)
-    if spans and _overlapping(edits):
-        return None
+    edits.extend((s, e, html.encode()) for i, (s, e, html) in enumerate(spans) if i not in in_headings)
     text = _apply(data, edits).decode("utf-8")
     return text.removeprefix("\ufeff")
-
-
-def _overlapping(edits: list[tuple[int, int, bytes]]) -> bool:
-    """Whether one edit reaches into another's range (an insertion strictly inside a replaced range)."""
-    ordered = sorted(edits, key=lambda e: (e[0], e[1]))
-    return any(later[0] < earlier[1] for earlier, later in zip(ordered, ordered[1:]))
-
-
-def _apply(data: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
-    """``data`` with each edit's range replaced, as if applied back to front (later offsets first).
-
-    When no edit reaches into the range of one applied before it (the case for every contract),
-    the result is assembled front to back in one pass; else each edit is spliced in turn.
-    """
-    ordered = sorted(edits, key=lambda e: (e[0], e[1]), reverse=True)
-    if any(later[1] > earlier[0] for earlier, later in zip(ordered, ordered[1:])):
-        out = bytearray(data)
-        for start, end, replacement in ordered:
-            out[start:end] = replacement
-        return bytes(out)
-    parts, cursor = [], 0
-    for start, end, replacement in reversed(ordered):
-        parts += [data[cursor:start], replacement]
-        cursor = end
-    parts.append(data[cursor:])
-    return b"".join(parts)
 
 
 def _follows_blank_line(data: bytes, offset: int) -> bool:

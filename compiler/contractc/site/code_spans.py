@@ -11,7 +11,8 @@ the character that is copied, and a dotted underline shows it.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from typing import Any
 
 from contractc.load.blocks import inline_children, parse_blocks
 
@@ -21,13 +22,12 @@ SPACE = (
 )
 
 
-@lru_cache(maxsize=4096)
-def visible_code_spans(text: str) -> str:
-    """``text`` (Markdown) with each code span whose content has an edge space written as HTML.
+_LINE_END = re.compile(r"\r\n?|\n")
+"""Where CommonMark (markdown-it-py) ends a line: its token maps count these."""
 
-    Memoised: the shape pages show each receiver check on its own, and checks repeat
-    word for word across shapes (the result depends on the text alone).
-    """
+
+def visible_code_spans(text: str) -> str:
+    """``text`` (Markdown) with each code span whose content has an edge space written as HTML."""
     if "` " not in text and " `" not in text:
         return text  # no span can begin or end with a space
     tokens, env = parse_blocks(text)
@@ -37,10 +37,9 @@ def visible_code_spans(text: str) -> str:
 def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int, str]]:
     """(start, end, HTML) of each code span of ``text`` with an edge space, in order; ``tokens`` and
     ``env`` are :func:`~contractc.load.blocks.parse_blocks` of ``text``."""
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
+    starts = [0, *(m.end() for m in _LINE_END.finditer(text))]
+    if starts[-1] < len(text):
+        starts.append(len(text))
     edits: list[tuple[int, int, str]] = []
     done = 0  # past the last span found: the cells of a table row share their line, not their spans
     for token in tokens:
@@ -48,7 +47,7 @@ def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int
         # block's content; a block without one holds none, so its inlines are not parsed.
         if token.type != "inline" or token.map is None or ("` " not in token.content and " `" not in token.content):
             continue
-        begin, end = starts[token.map[0]], starts[min(token.map[1], len(lines))]
+        begin, end = starts[token.map[0]], starts[min(token.map[1], len(starts) - 1)]
         cursor = max(begin, done)
         for child in inline_children(token, env):
             if child.type != "code_inline":
@@ -65,18 +64,15 @@ def spaced_span_edits(text: str, tokens: list, env: dict) -> list[tuple[int, int
     return edits
 
 
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    """``text`` with each edit's range replaced; the edits are in document order and do not overlap.
-
-    Assembled in one pass: splicing each into the whole text would copy a contract of many
-    shapes once per span.
-    """
+def _apply(text, edits: list[tuple[int, int, Any]]):
+    """``text`` (a ``str`` or ``bytes``) with each edit's range replaced, assembled in one pass; the edits do
+    not overlap, and one written twice (the ``<`` of an autolink in an HTML block) is applied once."""
     parts, cursor = [], 0
-    for start, stop, html in edits:
-        parts += [text[cursor:start], html]
+    for start, stop, new in sorted(dict.fromkeys(edits), key=lambda edit: edit[:2]):
+        parts += [text[cursor:start], new]
         cursor = stop
     parts.append(text[cursor:])
-    return "".join(parts)
+    return text[:0].join(parts)
 
 
 def _find_span(text: str, ticks: str, content: str, start: int, end: int) -> tuple[int, int] | None:
@@ -95,5 +91,9 @@ def html_code(content: str) -> str:
     """``<code>`` holding ``content``: punctuation as character references so no Markdown rule reads it."""
     core = content.strip(" ")
     lead, trail = len(content) - len(content.lstrip(" ")), len(content) - len(content.rstrip(" "))
-    body = "".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in core)
-    return f"<code>{SPACE * lead}{body}{SPACE * trail}</code>"
+    return f"<code>{SPACE * lead}{plain_text(core)}{SPACE * trail}</code>"
+
+
+def plain_text(text: str) -> str:
+    """``text`` with every punctuation character as a character reference: no Markdown rule reads it."""
+    return "".join(c if c.isalnum() or c == " " or ord(c) > 127 else f"&#{ord(c)};" for c in text)

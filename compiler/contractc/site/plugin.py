@@ -71,7 +71,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
                 f"add {', '.join(missing)} under markdown_extensions:",
             )
             raise PluginError("contractc: " + problem.format())
-        if _theme_name(config) == "material" and "font" not in _user_theme(config):
+        if getattr(config.theme, "name", None) == "material" and "font" not in _user_theme(config):
             config.theme["font"] = False  # the theme's default fetches Google Fonts
         # The nav as the user wrote it: each build places the pages in it afresh (serve rebuilds).
         self.user_nav = copy.deepcopy(config.nav)
@@ -91,7 +91,10 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
         try:
             project = with_mkdocs_site_url(load_project(root), config.site_url)
             since = since_last_release(root, project)
-            pages = render_site(project, root, since=since, directory_urls=config.use_directory_urls, home=home)
+            layout = site_layout(project, holdings=True)
+            pages = render_site(
+                project, root, since=since, directory_urls=config.use_directory_urls, home=home, layout=layout
+            )
         except ContractcError as exc:
             raise PluginError(
                 "contractc could not build the contract pages:\n" + "\n".join(d.format() for d in exc.diagnostics)
@@ -101,7 +104,7 @@ class ContractSitePlugin(BasePlugin[ContractSiteOptions]):
             LOG.warning("contractc: %s", problem.format())
         self.generated = {path for path in pages if path.endswith(".md")}
         if self.user_nav:
-            config.nav = place_in_nav(self.user_nav, site_layout(project, holdings=True).pages)
+            config.nav = place_in_nav(self.user_nav, layout.pages)
         for path, data in pages.items():
             # Pages stored on disk by `contractc build --site-pages` are the same bytes; the
             # in-memory ones win so a stale stored copy never reaches the site.
@@ -193,10 +196,6 @@ def _nav_paths(items) -> Iterator[str]:
         elif isinstance(item, dict):
             for value in item.values():
                 yield from _nav_paths(value)
-
-
-def _theme_name(config) -> str | None:
-    return getattr(config.theme, "name", None)
 
 
 def _user_theme(config) -> dict:

@@ -4,7 +4,8 @@ Claude Code runs the hook command with the event's JSON on standard input.  For
 ``SubagentStop`` that holds ``agent_type`` (the agent that returned; a plugin's
 agent is ``plugin:name``), ``agent_transcript_path``, ``last_assistant_message``
 (its final message, when Claude Code has it) and ``stop_hook_active`` (true when
-this stop follows a block by a stop hook); ``Stop`` holds ``transcript_path``,
+this stop follows a block by a stop hook; the strings ``"true"`` and ``"false"`` are read
+as what they say, any other value that is no boolean is the hook's own error); ``Stop`` holds ``transcript_path``,
 ``stop_hook_active`` and ``last_assistant_message``.  The hook answers on
 standard output, exit 0:
 
@@ -70,6 +71,11 @@ def answer(root: Path, payload: str, producer: str | None = None) -> Answer:
     name = event.get("hook_event_name")
     if name not in EVENTS:
         return _let_through(f"hook_event_name is {name!r}; contractc hook answers {' and '.join(EVENTS)}")
+    active = event.get("stop_hook_active", False)
+    if isinstance(active, str):  # read as what it says: the string "false" is no second stop
+        active = {"true": True, "false": False}.get(active.strip().lower(), active)
+    if not isinstance(active, bool):
+        return _let_through(f"stop_hook_active is {active!r}, neither true nor false")
     agent = producer or _agent(event)
     if not agent:
         return Answer()  # a Stop of the main session with no --producer: nothing of ours returned
@@ -96,7 +102,7 @@ def answer(root: Path, payload: str, producer: str | None = None) -> Answer:
     if verdict.passed:
         return Answer()
     evidence = receiver.evidence(verdict)
-    if not event.get("stop_hook_active"):
+    if not active:
         return Answer({"decision": "block", "reason": evidence})
     from contractc.validate.render import summary
 

@@ -121,7 +121,6 @@ class Receiver:
 
     def __init__(self, project: Project) -> None:
         self.project = project
-        self._urls: dict[str, str] = {}
         self._schemas: dict | None = None  # compiled on the first is-data rule
         self._contracts = {s.id: c for c, s in project.shapes() if isinstance(s, TextShape)}
 
@@ -141,7 +140,10 @@ class Receiver:
 
         Nothing checked is not a pass: a shape with no mechanised check raises :class:`ContractcError`
         (``nothing-checked``), and so does any check that is not mechanised when ``require_all`` is set
-        (``check-not-run``), each located on the contract, as ``validate`` exits 2 for them."""
+        (``check-not-run``), each located on the contract, as ``validate`` exits 2 for them.  A ``text`` that
+        is neither ``str`` nor ``bytes`` (None: no return was read) is a ``TypeError``."""
+        if not isinstance(text, (str, bytes)):
+            raise TypeError(f"Receiver.validate: the return must be str or bytes, not {type(text).__name__}")
         if isinstance(text, bytes):
             try:
                 text = text.decode("utf-8")
@@ -150,11 +152,9 @@ class Receiver:
                 raise ContractcError(Diagnostic("<return>", 0, 0, "not-utf8", why, "send the return as UTF-8")) from None
         if isinstance(shape, str):
             shape = self.shape(shape)
-        refuse_unjudged(self._contracts[shape.id], shape, require_all)
-        url = self._urls.get(shape.id)
-        if url is None:
-            url = self._urls[shape.id] = check_page_url(self.project, self._contracts[shape.id])
-        return judge(shape, text, url, self._data_problems)
+        contract = self._contracts[shape.id]
+        refuse_unjudged(contract, shape, require_all)
+        return judge(shape, text, check_page_url(self.project, contract), self._data_problems)
 
     def _data_problems(self, shape_id: str, value: object) -> list[str]:
         """Why ``value`` does not match the data shape ``shape_id`` (by id or key): its wire schema's errors."""

@@ -44,8 +44,6 @@ def _quoted(quotes: tuple[Quote, ...], indent: str) -> list[str]:
     return [f"{indent}{q.line:>{width}} |" + (f" {visible(q.text)}" if q.text else "") for q in quotes]
 
 
-
-
 def render_text(path: str, verdict: Verdict, docs_url: str = "") -> str:
     """Each failed check as a located diagnostic, then the check's text, anchor and quoted lines, then a summary."""
     out = []
@@ -70,10 +68,6 @@ def summary(path: str, verdict: Verdict) -> str:
         f"contractc: {path} fails {_numbers(verdict.failed)} of the {verdict.checks} receiver checks of {verdict.name}{unjudged}; "
         f"discard it and re-dispatch once with the evidence (`--evidence`) appended to the original prompt"
     )
-
-
-def _them(numbers: tuple[int, ...]) -> str:
-    return "it" if len(numbers) == 1 else "them"
 
 
 def _numbers(numbers: tuple[int, ...]) -> str:
@@ -136,7 +130,7 @@ def render_evidence(verdict: Verdict) -> str:
         "previous return.",
     ]
     if verdict.unmechanised:
-        out += ["", f"Not run, because not mechanised (the receiver judges {_them(verdict.unmechanised)} by reading): "
+        out += ["", f"Not run, because not mechanised (the receiver judges {'it' if len(verdict.unmechanised) == 1 else 'them'} by reading): "
                 f"{_numbers(verdict.unmechanised)}."]
     for failure in verdict.failures:
         out += ["", f"### Check {failure.number}" + (f" ({failure.url})" if failure.url else ""), ""]

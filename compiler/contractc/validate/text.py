@@ -523,8 +523,8 @@ def names_file(text: str) -> bool:
         if token.startswith(".") and "/" not in token:
             continue  # `.NET`, `.5`: no name before the extension
         if _FILE_NAME.fullmatch(token) and token.lower() not in _NOT_FILES and not token.endswith(".NET"):
-            stem = name.rsplit(".", 1)[0]
-            if "/" in token or len(stem) >= 2:
+            stem, extension = name.rsplit(".", 1)
+            if "/" in token or len(stem) >= 2 or len(extension) >= 2:  # `a.py` is a file; `e.g`, `i.e`, `a.m` are not
                 return True
     return False
 

@@ -166,13 +166,8 @@ def _after_status(m, when, ctx) -> Rule:
     return rules.LineBegins(0, m["prefix"], when)
 
 
-def _last_line(m, when, ctx) -> Rule:
-    return rules.LineBegins(-1, m["prefix"], when)
-
-
-def _nth_line(m, when, ctx) -> Rule:
-    number = int(m["n"]) if m["n"] else _ORDINALS.index(m["ord"].lower()) + 1
-    return rules.LineBegins(number, m["prefix"], when)
+def _line_begins(m, when, ctx) -> Rule:
+    return rules.LineBegins(_line_number(m), m["prefix"], when)
 
 
 def _exempt(m, when, ctx) -> Rule:
@@ -294,11 +289,11 @@ PHRASINGS: dict[str, tuple[str, Build]] = {
     "status-line": (rf"Line 1 is exactly `(?P<prefix>[^`]*)` followed by one of (?P<values>{_ALTERNATIVES})", _status),
     "status-alternatives": (rf"Line 1 is (?:exactly )?(?P<alts>{_ALTERNATIVES})", _status_alternatives),
     "line-after-status": (r"[Tt]he first non-blank line after the status line begins `(?P<prefix>[^`]+)`", _after_status),
-    "nth-line": (
-        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>{'|'.join(_ORDINALS)}) line) begins (?:with )?`(?P<prefix>[^`]+)`",
-        _nth_line,
+    "line-begins": (
+        rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS)}) line) begins"
+        r" (?:with )?`(?P<prefix>[^`]+)`",
+        _line_begins,
     ),
-    "last-line": (r"[Tt]he (?:last|final) line begins (?:with )?`(?P<prefix>[^`]+)`", _last_line),
     "line-is": (
         rf"(?:[Ll]ine (?P<n>\d+)|[Tt]he (?P<ord>last|final|{'|'.join(_ORDINALS)}) line) is (?:exactly )?(?:one of )?"
         rf"(?P<alts>{_ALTERNATIVES})",

@@ -11,8 +11,8 @@ two versions of a rule field by field (fewer ``StatusLine.values`` is stricter,
 a lower ``MaxLines.limit`` is stricter, a new ``RequiredLine`` is stricter ...).
 Nothing here runs a check; :mod:`contractc.validate.text` does.
 
-Each kind is a frozen dataclass, its ``kind`` a property: two rules are equal
-when they are of one kind with equal fields.
+Each kind is a frozen dataclass, its ``kind`` its class name in kebab case: two rules
+are equal when they are of one kind with equal fields.
 
 Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is dropped):
 
@@ -24,8 +24,9 @@ Terms every rule uses, on a return split at ``\\n`` (a ``\\r`` before it is drop
   with ``<digits>. `` or ``<digits>) ``.
 """
 
+import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 RuleKind = Literal[
     "status-line",
@@ -67,8 +68,18 @@ class Form:
     """1-based contract line of the definition (where, not what: not compared)."""
 
 
+class _Kind:
+    """What every rule shares: its ``kind``, its class name in kebab case (``StatusLine`` -> ``status-line``)."""
+
+    __slots__ = ()
+    kind: ClassVar[RuleKind]
+
+    def __init_subclass__(cls) -> None:
+        cls.kind = re.sub(r"(?<=[a-z])(?=[A-Z])", "-", cls.__name__).lower()
+
+
 @dataclass(frozen=True, slots=True)
-class StatusLine:
+class StatusLine(_Kind):
     """Line 1 is exactly ``prefix`` followed by one of ``values``."""
 
     prefix: str
@@ -77,13 +88,9 @@ class StatusLine:
     """The allowed values, in the check's order."""
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "status-line"
-
 
 @dataclass(frozen=True, slots=True)
-class LineBegins:
+class LineBegins(_Kind):
     """A given line begins with ``prefix``."""
 
     line: int
@@ -91,13 +98,9 @@ class LineBegins:
     prefix: str
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "line-begins"
-
 
 @dataclass(frozen=True, slots=True)
-class Bullets:
+class Bullets(_Kind):
     """Every bullet begins with ``begins`` and carries ``form`` (either may be unset)."""
 
     begins: str = ""
@@ -108,13 +111,9 @@ class Bullets:
     """A first bullet beginning with this is excused (``after the opening `- **No pattern bears**` bullet``)."""
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "bullets"
-
 
 @dataclass(frozen=True, slots=True)
-class NumberedList:
+class NumberedList(_Kind):
     """The body holds a numbered list starting at ``start``; each item carries ``form`` and, if asked, names a file."""
 
     start: int = 1
@@ -123,13 +122,9 @@ class NumberedList:
     names_file: bool = False
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "numbered-list"
-
 
 @dataclass(frozen=True, slots=True)
-class HeadingBullets:
+class HeadingBullets(_Kind):
     """Where a line begins with ``heading``, it is ``heading`` alone, and every non-blank
     line after it begins ``bullet`` or continues the bullet above it."""
 
@@ -138,37 +133,25 @@ class HeadingBullets:
     bullet: str = "- "
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "heading-bullets"
-
 
 @dataclass(frozen=True, slots=True)
-class RequiredLine:
+class RequiredLine(_Kind):
     """Some line begins with ``prefix``, line 1 included (``a `**Deliberately skipped**` section is present``)."""
 
     prefix: str
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "required-line"
-
 
 @dataclass(frozen=True, slots=True)
-class ForbiddenLine:
+class ForbiddenLine(_Kind):
     """No line of the return begins with ``prefix`` (``Reject the return when a `TODO:` line is present``)."""
 
     prefix: str
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "forbidden-line"
-
 
 @dataclass(frozen=True, slots=True)
-class LineIs:
+class LineIs(_Kind):
     """A given line is exactly one of ``values`` (``The last line is exactly `PASS` or `FAIL` ``)."""
 
     line: int
@@ -176,13 +159,9 @@ class LineIs:
     values: tuple[str, ...]
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "line-is"
-
 
 @dataclass(frozen=True, slots=True)
-class LineEnds:
+class LineEnds(_Kind):
     """A given line ends with ``suffix``."""
 
     line: int
@@ -190,42 +169,30 @@ class LineEnds:
     suffix: str
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "line-ends"
-
 
 @dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(_Kind):
     """Some line is a heading reading ``text``: a Markdown heading (``## Risks``, any level) or a bold label
     line (``**Risks**``, ``**Risks:**``, ``**Risks**:``), with nothing else on it."""
 
     text: str
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "heading"
-
 
 ContainsMode = Literal["any", "all", "none", "not-all"]
 
 
 @dataclass(frozen=True, slots=True)
-class Contains:
+class Contains(_Kind):
     """The return holds ``values`` as ``mode`` says: any one of them, all of them, none of them, or not all of them."""
 
     values: tuple[str, ...]
     mode: ContainsMode = "any"
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "contains"
-
 
 @dataclass(frozen=True, slots=True)
-class Matches:
+class Matches(_Kind):
     """The return matches the regular expression ``pattern`` (Python syntax, ``^``/``$`` at each line), or with
     ``negate`` does not."""
 
@@ -233,16 +200,12 @@ class Matches:
     negate: bool = False
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "matches"
-
 
 CountUnit = Literal["lines", "words", "chars"]
 
 
 @dataclass(frozen=True, slots=True)
-class Count:
+class Count(_Kind):
     """The return has at least ``least`` and at most ``most`` ``unit``s (None: no bound).  Words are runs of
     non-blank characters; characters are code points, line endings included.  (At most so many lines is
     :class:`MaxLines`.)"""
@@ -252,13 +215,9 @@ class Count:
     most: int | None = None
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "count"
-
 
 @dataclass(frozen=True, slots=True)
-class IsData:
+class IsData(_Kind):
     """The whole return is a YAML (``yaml``) or JSON (``json``) document valid against the data shape ``shape``
     (its wire schema); an empty ``shape`` asks only that it parse."""
 
@@ -266,13 +225,9 @@ class IsData:
     shape: str = ""
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "is-data"
-
 
 @dataclass(frozen=True, slots=True)
-class ItemLines:
+class ItemLines(_Kind):
     """Every outermost list item (a bullet, a numbered item or a YAML sequence entry, at any indent) holds a
     line beginning with each key: its first line after the marker, or a line under it (``  - where:``)."""
 
@@ -282,47 +237,31 @@ class ItemLines:
     """What the check calls an item (``finding``); a status named by its plural is the rule's ``when``."""
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "item-lines"
-
 
 @dataclass(frozen=True, slots=True)
-class MaxLines:
+class MaxLines(_Kind):
     """The whole return has at most ``limit`` lines: each ``\\n`` ends one, and text after the last is one more."""
 
     limit: int
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "max-lines"
-
 
 @dataclass(frozen=True, slots=True)
-class NamesFile:
+class NamesFile(_Kind):
     """The body names at least one file: a path with a ``/``, a name with an extension (``SKILL.md``,
-    ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
-    ``Dockerfile``, ``README``); a URL, ``e.g.``, a version number or a product name (``Node.js``,
-    ``ASP.NET``) is not one."""
+    ``a.py``, ``agents/a.md:12``), a dotfile (``~/.bashrc``) or a file known by its bare name (``Makefile``,
+    ``Dockerfile``, ``README``); a URL, a one-letter name with a one-letter extension (``e.g.``), a version
+    number or a product name (``Node.js``, ``ASP.NET``) is not one."""
 
     when: When = ()
 
-    @property
-    def kind(self) -> RuleKind:
-        return "names-file"
-
 
 @dataclass(frozen=True, slots=True)
-class CarriesForm:
+class CarriesForm(_Kind):
     """The body carries ``form`` at least once."""
 
     form: Form
     when: When = ()
-
-    @property
-    def kind(self) -> RuleKind:
-        return "carries-form"
 
 
 Rule = (

@@ -1,0 +1,209 @@
+"""A fenced front matter and the template in its body are never rewritten by ``adopt``, whatever scan labels them.
+
+A fence that opens with front matter (``---`` lines around YAML) and goes on with a Markdown
+template is two units to scan: the front matter and the body.  A front matter of plain values is a
+worked example, and the body a template; adopt once made the body a region over the whole fence,
+deleting the front matter from every copy (and, under a ``yaml`` fence, wrote a contract that would
+not compile).  Each fixture here pastes such a fence into two agents beside an ordinary data shape
+that adopt does adopt, and proves, by hashing, that every line outside the regions adopt wrote is
+the line that was there before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from conftest import snapshot, write_tree
+
+DATA = "```yaml\nhandoff:\n  task: string\n  done: boolean\n```\n"
+"""The shape adopt adopts in every fixture: it makes the regions whose span is checked."""
+
+FRONTS = {
+    # blind2-5: quoted plain values under a markdown fence, the body a [x] template
+    "quoted-plain": '```markdown\n---\ntitle: "Weekly Report"\nowner: "Team Lead"\n---\n# Report Title\n\n## Summary\n[one paragraph summary]\n\n## Risks\n[list each risk]\n```\n',
+    # blind1-3: unquoted plain values under a yaml fence, the body headings and [x] lines
+    "unquoted-plain-yaml": "```yaml\n---\nname: planner\ndescription: Plans the work\n---\n\n## Section A\n[fill this]\n\n## Section B\n[fill that]\n```\n",
+    # placeholder values: the front matter is a shape of its own, the body another
+    "placeholders": "```markdown\n---\nname: <agent name>\nmodel: opus | sonnet\n---\n# <Agent Title>\n\n## Role\n<what it does>\n\n## Inputs\n<what it reads>\n```\n",
+    # quoted placeholder values, no info string
+    "quoted-placeholders": '```\n---\ntitle: "{title}"\ndate: "{YYYY-MM-DD}"\n---\n## {Heading}\n\n**Status:** {status}\n**Owner:** {owner}\n```\n',
+}
+
+
+def _agent(name: str, front: str) -> str:
+    return f"# {name}\n\nStart every report from:\n\n{front}\nThen return:\n\n{DATA}\nDone.\n"
+
+
+def _fences(front: str, drifted: bool = False) -> dict[str, str]:
+    """Each agent's fence; a drifted body differs in one placeholder's words."""
+    beta = front.replace("[fill this]", "[fill this part]").replace("<what it does>", "<what it does, briefly>") if drifted else front
+    beta = beta.replace("{status}", "{status word}").replace("[list each risk]", "[list every risk]") if drifted else beta
+    return {"agents/alpha.md": front, "agents/beta.md": beta}
+
+
+def _tree(front: str, drifted: bool = False) -> dict[str, str]:
+    return {path: _agent(path[7:-3].capitalize(), fence) for path, fence in _fences(front, drifted).items()}
+
+
+def _hashes(lines: list[bytes]) -> list[str]:
+    return [hashlib.sha256(line).hexdigest() for line in lines]
+
+
+def _outside_regions(data: bytes) -> list[bytes]:
+    """The file's lines outside every managed region (begin marker through end marker)."""
+    out, inside = [], False
+    for line in data.splitlines(keepends=True):
+        if line.startswith(b"<!-- contractc:begin "):
+            inside = True
+        elif line.startswith(b"<!-- contractc:end"):
+            inside = False
+        elif not inside:
+            out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("drifted", [False, True], ids=["same", "drifted-body"])
+@pytest.mark.parametrize("variant", sorted(FRONTS))
+def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, run_cli, variant, drifted):
+    front = FRONTS[variant]
+    root = write_tree(tmp_path, _tree(front, drifted))
+    before = snapshot(root)
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert _fences(front, drifted)["agents/beta.md"] != front or not drifted
+    for path in ("agents/alpha.md", "agents/beta.md"):
+        old, new = before[path], (root / path).read_bytes()
+        # the one block adopted is the data shape; every other line of the file is as it was, in order
+        expected = old.replace(DATA.encode(), b"", 1).splitlines(keepends=True)
+        assert _hashes(_outside_regions(new)) == _hashes(expected), path
+        held = new.split(b"<!-- contractc:begin shape=handoff", 1)[1].split(b"\n", 1)[1].split(b"<!-- contractc:end", 1)[0]
+        assert held == DATA.encode()  # the region holds exactly the block it was made from
+        fence = _fences(front, drifted)[path].encode()
+        assert new.count(fence) == 1 and fence in b"".join(_outside_regions(new))  # the fence, front matter and all
+    assert "in a fenced front matter: left as it is" in run.out
+    assert "differ from the owning copy's block" not in run.out  # no copy is said to change bytes it keeps
+    contract = next((root / "contracts").glob("*.md")).read_text()
+    assert "---" not in contract.split("\n## ", 1)[1]  # no front matter or its body went into the contract
+    # a body that drifted stays as it is, and check keeps reporting it (contractc.yaml, unresolved)
+    checked = run_cli("check", "--root", str(root), "--no-cache")
+    if _fences(front, drifted)["agents/beta.md"] == front:
+        assert checked.code == 0, checked.out
+    else:
+        assert checked.code == 1 and checked.out.count("error[drift-unresolved]") == 1, checked.out
+        assert checked.out.startswith("agents/beta.md:") and "unresolved drift that adopt left as it is: drifted copy of" in checked.out
+
+
+def _drop_examples(scan_plugin):
+    """scan as it was when adopt's guard knew only front matters that are grouped copies: no examples."""
+    import dataclasses
+
+    return lambda *args: dataclasses.replace(scan_plugin(*args), examples=())
+
+
+@pytest.mark.parametrize(
+    ("slip", "said"),
+    [
+        # the guard sees no front matter: the body's region would cut the fence in two
+        ("guard", "but the block holds a yaml block and a template after it (a front matter and its body)"),
+        # the front matter (an example) is unknown to adopt: the body's region would delete its lines
+        ("examples", "but this line is no part of the copies it adopts ('---'): the region would delete it"),
+    ],
+)
+def test_a_slip_in_the_labels_is_refused_before_a_region_changes_a_line(tmp_path, run_cli, monkeypatch, slip, said):
+    """The safety rule holds on its own: with the front-matter guard switched off, or the examples the guard
+    reads withheld (the slip that deleted user text), adopt refuses at the front matter's first line and
+    writes nothing."""
+    import contractc.adopt as adopt
+
+    root = write_tree(tmp_path, _tree(FRONTS["quoted-plain"]))
+    before = snapshot(root)
+    if slip == "guard":
+        monkeypatch.setattr(adopt, "FRONT_MATTER", "no-such-key")  # no unit is known as a front matter
+    else:
+        monkeypatch.setattr(adopt, "scan_plugin", _drop_examples(adopt.scan_plugin))
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 2, run.out
+    assert run.err.startswith("agents/alpha.md:6:1: error[adopt-region-span]: adopt would replace the block at line 5 with a region of report-title, " + said)
+    assert "agents/beta.md:6:1: error[adopt-region-span]" in run.err and "; nothing is written" in run.err
+    assert "--exclude agents/alpha.md" in run.err
+    assert snapshot(root) == before
+
+
+def test_a_block_the_contract_cannot_hold_is_left_as_it_is_and_the_rest_adopted(tmp_path, run_cli, monkeypatch):
+    """A contract adopt writes must compile: where it would not (here a template written under a ``yaml``
+    fence, as adopt once wrote the body of a fenced front matter), that shape's copies are listed, located,
+    left as they are, and every other shape is adopted; adopt never exits 2 on its own contract."""
+    import contractc.adopt.contract as contract
+
+    template = "```markdown\n# Status\n\n## Done\n[what is done]\n\n## Next\n[what comes next]\n```\n"
+    files = {f"agents/{n}.md": f"# {n}\n\nReport:\n\n{template}\nThen return:\n\n{DATA}" for n in ("alpha", "beta")}
+    root = write_tree(tmp_path, files)
+    real = contract.fenced
+    monkeypatch.setattr(contract, "fenced", lambda unit: real(unit).replace("```markdown", "```yaml", 1))
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    for path in files:
+        line = f"  {path}:6: status: the contract cannot hold it as adopt would write it (yaml-syntax: "
+        assert line in run.out
+        assert template.encode() in (root / path).read_bytes() and b"shape=status" not in (root / path).read_bytes()
+        assert b"<!-- contractc:begin shape=handoff" in (root / path).read_bytes()
+    monkeypatch.undo()
+    assert run_cli("check", "--root", str(root)).code == 0
+
+
+MIRRORED = "```yaml\n---\nagent: <agent name>\nticket: <ticket id>\nstate: open | closed\nused: <tokens used>\n---\n```\n"
+"""A completion header whose every copy is a fenced front matter: a group adopt leaves out (no contract form)."""
+
+
+def _mirror_tree() -> dict[str, str]:
+    """Three agents holding the header, a defaults page holding it twice with a key lost in each, and an
+    ordinary data shape pasted in two agents so that adopt has something to write."""
+    short = MIRRORED.replace("used: <tokens used>\n", "")
+    files = {f"agents/{n}.md": f"# {n}\n\nEnd with:\n\n{MIRRORED}\nReturn:\n\n{DATA}" for n in ("alpha", "beta", "gamma")}
+    files["docs/defaults.md"] = f"# Defaults\n\n## First\n\n{short}\n## Second\n\n{short}"
+    return files
+
+
+def test_drift_adopt_leaves_out_is_recorded_and_check_keeps_reporting_it(tmp_path, run_cli):
+    """blind2-6: after adopt, check is never green over divergent copies adopt left as they are."""
+    root = write_tree(tmp_path, _mirror_tree())
+    scanned = run_cli("scan", str(root), "-q")
+    divergent = sorted(line.split(": error")[0] for line in scanned.out.splitlines() if "error[scan-divergent]" in line)
+    assert scanned.code == 1 and divergent == ["docs/defaults.md:16:1", "docs/defaults.md:6:1"]
+    planned = run_cli("adopt", str(root), "--no-diff")
+    assert "divergent copies left as they are, recorded under `unresolved` in contractc.yaml" in planned.out
+    assert "2 divergent copies left as they are (unresolved) for check to report" in planned.out
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0 and "(it reports the drift left)" in run.out
+    config = (root / "contractc.yaml").read_text()
+    assert '  - { path: "docs/defaults.md", line: 6, shape: "front-matter", why: "drifted copy of front-matter (lacks used)' in config
+    checked = run_cli("check", "--root", str(root))
+    assert checked.code == 1
+    found = [line for line in checked.out.splitlines() if "error[" in line]
+    assert [line.split(": error")[0] for line in found] == ["docs/defaults.md:6:1", "docs/defaults.md:16:1"]
+    assert all("error[drift-unresolved]: unresolved drift that adopt left as it is: drifted copy of front-matter" in line for line in found)
+    assert "then delete this entry from contractc.yaml (unresolved, line " in checked.out
+    assert run_cli("scan", str(root), "-q").code == 1  # scan agrees: the drift is still there
+    # the user makes the copies agree and deletes the entries: check is clean
+    write_tree(root, {"docs/defaults.md": f"# Defaults\n\n## First\n\n{MIRRORED}\n## Second\n\n{MIRRORED}"})
+    (root / "contractc.yaml").write_text(config.split("unresolved:")[0])
+    assert run_cli("check", "--root", str(root)).code == 0
+
+
+def test_front_matter_bodies_alone_leave_nothing_to_adopt_and_say_what_diverges(tmp_path, run_cli):
+    """blind1-3 as it was found: the only group is the body of a fenced front matter (a ``yaml`` fence), one
+    copy's placeholder reworded.  Adopt once exited 2 on its own contract; now it writes nothing, lists both
+    copies and names the divergent one, which scan goes on reporting."""
+    fences = _fences(FRONTS["unquoted-plain-yaml"], drifted=True)
+    root = write_tree(tmp_path, {path: f"# {path[7:-3]}\n\nStart each plan from:\n\n{fence}" for path, fence in fences.items()})
+    before = snapshot(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.err
+    assert snapshot(root) == before
+    assert "  agents/alpha.md:10: section-a: in a fenced front matter: left as it is" in run.out
+    assert "divergent copies left as they are (adopt writes no contractc.yaml: `contractc scan` keeps reporting them):\n  agents/beta.md:10: section-a: drifted copy of section-a" in run.out
+    assert run.out.rstrip().endswith("left as it is (listed above); 1 divergent copy among them, which scan reports")
+    assert run_cli("scan", str(root), "-q").code == 1
