@@ -346,7 +346,7 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         body = "".join(content.splitlines(keepends=True)[body_at:])
         if body.strip():
             units += _template_units(body, first_line + body_at, stage, before, block, info_example)
-        return units
+        return units or ("its front matter (`---` lines) is no YAML mapping, and no template follows it" if candidate else [])
     if info in _TEMPLATE_INFO:
         labelled = _label_lines(content)
         if labelled is not None:
