@@ -560,14 +560,14 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     example = example_reason(values, before, info_example) if values else ""
     if not example.startswith("the text above"):
         example = ""  # a template's plain field descriptions are its definition; only the text above makes it an example
-    key = _template_label(lines)
+    key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
     return [
         Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
     ]
 
 
-def _template_label(lines: list[str]) -> str:
+def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> str:
     """The template's name: its status line's label, its title heading, its first tag or its first label."""
     first = lines[0]
     heading = _HEADING.match(first)
@@ -577,7 +577,7 @@ def _template_label(lines: list[str]) -> str:
     if status:
         return status["label"].lower()
     for line in lines:
-        found = _structure_line(line)
+        found = _structure_line(line, closed)  # a `<tag>` line is a tag when its `</tag>` is in the block
         if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
             return slugify(found[0].split(":", 1)[1].replace("<>", ""))
     for line in lines:  # a box or message: its first line with words, in at most five of them
