@@ -125,7 +125,7 @@ def test_an_unfenced_tag_section_pasted_into_agents_is_a_unit_and_its_drift_is_r
     }
     root = _write(tmp_path, files)
     (group,) = scan_plugin(root).groups
-    assert group.id == "reply-form"  # named from its tag, as a tag-wrapped template is
+    assert group.id == "reply_form"  # named from its tag, as a tag-wrapped template is
     assert [f"{u.block.path}:{u.line}" for u in group.divergent] == ["agents/gamma.md:5"]
     run = run_cli("scan", str(root))
     assert run.code == 1 and "-**Decision:** [pass or fail]\n+**Verdict:** [pass or fail]" in run.out
