@@ -46,15 +46,19 @@ class Refill:
         return made[key]
 
 
-    def leaving_undecided(self, target: TargetFile) -> bytes:
-        """``target`` refilled, but a region never filled that already holds other bytes left as it is (what
-        ``build`` refuses to overwrite unseen, ``drift-region-new-differs``): adopt writes a drifted copy so."""
+    def leaving_undecided(self, target: TargetFile, fill_undecided: bool = False) -> bytes:
+        """``target`` refilled as ``build`` (without ``--force``) would: a region filled before is refreshed only
+        while nobody edited it since (its bytes are the ones its marker records), and a region never filled that
+        holds other bytes (``drift-region-new-differs``) is left as it is unless ``fill_undecided``: what adopt writes."""
 
         def fill(region: Region) -> tuple[bytes, bytes] | None:
             filled = self.fill(region)
-            if filled is not None and region.recorded is None and target.data[region.content.start : region.content.end] != filled[0]:
-                return None
-            return filled
+            held = target.data[region.content.start : region.content.end]
+            if filled is None or held == filled[0]:
+                return filled
+            if region.recorded is not None:
+                return filled if hashlib.sha256(held).hexdigest() == region.recorded else None
+            return filled if fill_undecided or not held.strip() else None
 
         return _render(target, fill)
 

@@ -45,7 +45,7 @@ def load_project(root: Path) -> Project:
     if problems:
         raise ContractcError(problems)
     contracts, specs = interpret(contracts)
-    project = Project(
+    return Project(
         config=config,
         contracts=tuple(contracts),
         targets=loaded["targets"],
@@ -54,7 +54,6 @@ def load_project(root: Path) -> Project:
         root=str(root),
         specs=specs,
     )
-    return project
 
 
 def _regions_in_front_matter(targets: Targets, roles: tuple[RoleFile, ...]) -> list[Diagnostic]:

@@ -56,45 +56,30 @@ def example_reason(values: list[Any], before: str, info_example: bool) -> str:
 
 def yaml_example_reason(content: str, before: str, info_example: bool) -> str:
     """:func:`example_reason` of a YAML block's text; empty when it is not a plain YAML mapping."""
-    import yaml
+    from ruamel.yaml.nodes import MappingNode
 
-    from contractc.load.yaml_safe import MAX_DEPTH
+    from contractc.load.yaml_safe import compose_yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     if len(content) > 1 << 20:
         return ""
-    try:
-        depth = 0
-        for event in yaml.parse(content, Loader=loader):  # no alias, bounded depth: decided before any node is built
-            if isinstance(event, yaml.AliasEvent):
-                return ""
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    return ""
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-        node = yaml.compose(content, Loader=loader)
-    except (yaml.YAMLError, RecursionError):
-        return ""
-    if not isinstance(node, yaml.MappingNode) or not node.value:
+    node = compose_yaml(content, any_tag=True, aliases=False)  # bounded depth, no alias
+    if not isinstance(node, MappingNode) or not node.value:
         return ""
     return example_reason([v for _, v in node.value], before, info_example)
 
 
 def _scalars(node: Any) -> list[Any]:
-    import yaml
-
     if isinstance(node, Scalar):
         return [node.value]
-    if isinstance(node, yaml.ScalarNode):
+    kind = getattr(node, "id", None)  # a YAML node's kind, as ruamel.yaml and PyYAML both name it
+    if kind == "scalar":
         if node.style in ("|", ">"):
             return []  # a block of prose says nothing about notation
         if node.value == "" and not node.style:
             return []  # an empty key (`owner:`) is a value not written yet, not a null
         return [node.value]
-    if isinstance(node, yaml.MappingNode):
+    if kind == "mapping":
         return [s for _, v in node.value for s in _scalars(v)]
-    if isinstance(node, yaml.SequenceNode):
+    if kind == "sequence":
         return [s for v in node.value for s in _scalars(v)]
     return []

@@ -78,8 +78,6 @@ def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
             record[path] = hashlib.sha256(out.data).hexdigest()
     if record == old:
         return  # a build that wrote nothing writes nothing here either
-    from contractc.output.journal import write_state
-
     try:
         write_state(state_folder(root), NAME, json.dumps(dict(sorted(record.items())), indent=0).encode("utf-8"))
     except (OSError, ContractcError):

@@ -157,9 +157,9 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-skipped": (ExitCode.CLEAN, "note: a copy adopt leaves as it is (adopt --format json|github)"),
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
-    "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, or no copy of it"),
+    "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, no copy of it, or a copy over the contract's block"),
     "adopt-region-span": (ExitCode.BAD_INPUT, "adopt would write a region over a line that is none of the copies it adopts (a fenced front matter): refused"),
-    "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
+    "adopt-configured": (ExitCode.BAD_INPUT, "adopt cannot add to what the plugin has without changing it (a contract file, a shape id, contractc.yaml)"),
     # init: the starter project
     "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),
     "init-plugin": (ExitCode.BAD_INPUT, "`init` found pasted copies in agents/ or skills/: start with scan and adopt"),

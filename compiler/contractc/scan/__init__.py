@@ -52,9 +52,16 @@ class ScanResult:
 
 
 def scan_plugin(
-    root: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), owners: tuple[str, ...] = ()
+    root: Path,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    owners: tuple[str, ...] = (),
+    defined: tuple[Unit, ...] = (),
 ) -> ScanResult:
-    """Scan the plugin at ``root``; raise :class:`ContractcError` (exit 2) for input that cannot be read."""
+    """Scan the plugin at ``root``; raise :class:`ContractcError` (exit 2) for input that cannot be read.
+
+    ``defined`` (adopt on an adopted plugin): the contract's own shape blocks, grouped with the plugin's and
+    always the owner of their group, so a copy pasted since is judged against the contract."""
     if not root.is_dir():
         raise ContractcError(
             Diagnostic(root.as_posix(), 0, 0, "file-missing", f"{root.as_posix()} is not a folder", "pass the plugin's root folder")
@@ -114,7 +121,8 @@ def scan_plugin(
     if problems:
         raise ContractcError(problems)
     history = History(root) if listing.work_tree else None
-    groups, single, near = group_units(units, dispatchers, owners, history)
+    units.extend(defined)
+    groups, single, near = group_units(units, dispatchers, owners, history, frozenset(u.block.path for u in defined))
     return ScanResult(
         root,
         listing.paths,
