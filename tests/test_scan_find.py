@@ -244,3 +244,23 @@ def test_an_unfenced_section_under_a_bad_label_is_an_example(tmp_path):
     )
     (group,) = scan_plugin(root).groups
     assert not group.divergent and [m.label for m in group.members if m.unit.block.path == "agents/c.md"] == ["example"]
+
+
+def test_each_common_json_notation_is_read_and_strings_are_kept_as_written(tmp_path):
+    block = (
+        '```json\n{\n  "kind": "a" | "b",  // which one\n  "count": <int 1-10>,\n  "ids": [...],\n  "url": "https://x.io/{id}|y",\n'
+        '  "when": {{DATE}},\n  "type": string,\n  ...\n  "last": null,\n}\n```\n'
+    )
+    root = _write(tmp_path, {"a.md": block, "b.md": block})
+    (group,) = scan_plugin(root).groups
+    slots = dict(group.owner.slots)
+    assert slots == {
+        "kind": '"a|b"', "count": '"<int 1-10>"', "ids": '["..."]', "url": '"https://x.io/{id}|y"', "when": '"{{DATE}}"',
+        "type": '"string"', "last": "null",
+    }  # fmt: skip
+
+
+def test_a_huge_unreadable_json_block_is_refused_quickly_as_unread(tmp_path, run_cli):
+    root = _write(tmp_path, {"a.md": "```json\n{\"a\": {a" + " " * 200_000 + "x\n```\n"})
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0 and "note[scan-unread]: this ```json block is not read: not JSON" in run.out

@@ -832,12 +832,14 @@ def _json_units(doc: Any, content: str, first_line: int, stage: str | None, befo
 NOTATION_JSON = "JSON written in notation (an unquoted placeholder, `[...]`, `a|b`): a contract's JSON block must be strict JSON"
 """Why adopt leaves a ```json block that only parses once its notation is quoted."""
 
+_NOTATION_SIZE = 1 << 16
+"""A JSON block larger than this is read as strict JSON only: no pasted shape written in notation is."""
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _JSON_WORDS = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 _JSON_JOIN = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*\|\s*(?:"((?:[^"\\\n]|\\.)*)"|([^\s,:\[\]{}"]+))')
 _JSON_NOTATION = re.compile(
     r"//[^\n]*|/\*.*?\*/"  # a comment
-    r"|\{\{\s*[A-Za-z_][\w .|-]*?\s*\}\}|\{\s*[A-Za-z_][\w .|-]*?\s*\}"  # an unquoted {PLACEHOLDER} or {{x}}
+    r"|\{\{ *[A-Za-z_][\w.|-]*(?: +[\w.|-]+)* *\}\}|\{ *[A-Za-z_][\w.|-]*(?: +[\w.|-]+)* *\}"  # {PLACEHOLDER}, {{x}}
     r"|\[\s*(?:\.\.\.|…)\s*\]"  # an elided list
     r"|<[^<>\n\"]+>(?:\s*\|\s*[^\s,:\[\]{}\"]+)*"  # an <angle placeholder>, spaces and all
     r"|[^\s,:\[\]{}\"]+(?:\s*\|\s*[^\s,:\[\]{}\"]+)*",  # a bare word or enum: true|false, number, <x>, ...
@@ -851,7 +853,7 @@ def _json_doc(content: str) -> tuple[Any, str]:
     if content.lstrip().startswith('"'):  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs paste one
         texts.append("{" + content.strip().rstrip(",") + "}")
     first: ValueError | None = None
-    for strict in (True, False):
+    for strict in (True, False) if len(content) <= _NOTATION_SIZE else (True,):
         for text in texts:
             try:
                 return json.loads(text if strict else _quoted_notation(text)), "" if strict else NOTATION_JSON
@@ -879,7 +881,8 @@ def _quoted_notation(text: str) -> str:
         pos = m.end()
     parts.append(_JSON_NOTATION.sub(_quote_notation, text[pos:]))
     out = "".join(parts)
-    out = re.sub(r',\s*"(?:\.\.\.|…)"\s*(?=\})|(?<=\{)\s*"(?:\.\.\.|…)"\s*,', "", out)  # an elided member
+    # an elided member (`"a": 1, ... }`, `{ ..., "b": 2`, a `...` line between two members)
+    out = re.sub(r'(?<=[,{])\s*"(?:\.\.\.|…)"\s*(?:,|(?=[}"]))', "", out)
     return re.sub(r",(\s*[}\]])", r"\1", out)
 
 
