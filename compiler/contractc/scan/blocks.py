@@ -190,7 +190,7 @@ def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[
             units.extend(found)
         if deep:
             raise ContractcError(deep)
-    unfenced = _unfenced_units(src, code, whole and not any(True for _ in code))
+    unfenced = _unfenced_units(src, code, whole and not code)
     return sorted([*units, *unfenced], key=lambda u: u.line) if unfenced else units
 
 
@@ -221,13 +221,13 @@ def _unfenced_units(src: SourceFile, code: list[tuple[int, int]], whole: bool) -
     """
     text = src.text
     if whole:
-        lines = text.splitlines(keepends=True)
+        lines = text.split("\n")  # lines as SourceFile counts them, so offsets and line numbers agree
         body_at = 0
-        if lines and lines[0].strip() == "---":
+        if lines[0].strip() == "---":
             body_at = next((i + 1 for i in range(1, len(lines)) if lines[i].strip() == "---"), 0)
-        body = "".join(lines[body_at:])
+        body = "\n".join(lines[body_at:])
         if body.strip() and len(lines) - body_at <= _WHOLE_FILE_LINES:
-            block = _unfenced_block(src, body_at, len(lines), WHOLE_FILE)
+            block = _unfenced_block(src, body_at, src.line_count, WHOLE_FILE)
             found = _template_units(body, body_at + 1, None, "", lambda kind, example: block, False)
             if found:
                 return found
