@@ -264,3 +264,32 @@ def test_a_huge_unreadable_json_block_is_refused_quickly_as_unread(tmp_path, run
     root = _write(tmp_path, {"a.md": "```json\n{\"a\": {a" + " " * 200_000 + "x\n```\n"})
     run = run_cli("scan", str(root), "-v")
     assert run.code == 0 and "note[scan-unread]: this ```json block is not read: not JSON" in run.out
+
+
+def test_a_nested_project_with_its_own_config_is_not_read_and_adopt_leaves_every_byte_of_it(tmp_path, run_cli):
+    ping = "```yaml\nping:\n  at: string\n  from: string\n```\n"
+    drifted = ping.replace("from: string", "from: string   # who")
+    root = _write(
+        tmp_path,
+        {
+            "agents/p.md": ping, "agents/q.md": ping,
+            "examples/demo/contractc.yaml": "contracts: []\n",
+            "examples/demo/agents/p.md": drifted, "examples/demo/agents/q.md": ping,
+            "examples/demo/prompts/x.md": ping,
+        },
+    )  # fmt: skip
+    nested = {p: h for p, h in _hashes(root).items() if p.startswith("examples/demo/")}
+    nested["examples/demo/contractc.yaml"] = hashlib.sha256((root / "examples/demo/contractc.yaml").read_bytes()).hexdigest()
+    scan = run_cli("scan", str(root))
+    assert scan.code == 0  # the nested project's drifted copy is its own business
+    last = scan.out.splitlines()[-1]
+    assert "1 nested project not read, each with its own contractc.yaml: examples/demo/; --include 'examples/demo/**' reads one" in last
+    assert scan_plugin(root).files == ("agents/p.md", "agents/q.md")
+    assert scan_plugin(root, include=("examples/demo/**",)).divergent == 1  # read when asked for by name
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    after = _hashes(root)
+    assert {p: after[p] for p in nested if p.endswith(".md")} == {p: h for p, h in nested.items() if p.endswith(".md")}
+    assert hashlib.sha256((root / "examples/demo/contractc.yaml").read_bytes()).hexdigest() == nested["examples/demo/contractc.yaml"]
+    assert not (root / "examples/demo/contracts").exists()
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0

@@ -43,6 +43,8 @@ class ScanResult:
     """Whether .gitignore was honoured (git was found)."""
     links: tuple[str, ...] = ()
     """Markdown files not read because they are symbolic links (adopt must not write through them)."""
+    nested: tuple[str, ...] = ()
+    """Folders below the root holding a contractc.yaml of their own: other projects, not read (unless --include names them)."""
     unread: tuple[Diagnostic, ...] = ()
     """A ``scan-unread`` note at each block whose info string names data or a template that scan could not read."""
 
@@ -134,6 +136,7 @@ def scan_plugin(
         frozenset(dispatchers),
         listing.ignored_by_git,
         listing.links,
+        listing.nested,
         tuple(unread),
     )
 

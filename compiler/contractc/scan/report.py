@@ -114,6 +114,10 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
         f"stated more than once: {_n(result.divergent, 'divergent')} ({counts}), "
         f"{_n(len(result.near), 'near-copy', 'near-copies')}"
     )
+    if result.nested:
+        shown = ", ".join(result.nested[:3]) + (", ..." if len(result.nested) > 3 else "")
+        glob = f"--include '{result.nested[0]}**'"
+        headline += f" ({_n(len(result.nested), 'nested project', 'nested projects')} not read, each with its own contractc.yaml: {shown}; {glob} reads one)"
     if result.unread:
         headline += f", {_n(len(result.unread), 'block', 'blocks')} not read ({'listed above' if verbose else '-v lists them'})"
     if not result.files:
