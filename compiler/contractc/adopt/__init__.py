@@ -99,6 +99,13 @@ def plan_adoption(
     fronts = {(u.block.path, u.block.start) for u in every if _opens_with_front_matter(u.block, result.data[u.block.path])}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
+    # a block scan reads but a contract or region cannot hold (an unfenced section, JSON in notation, Markdown
+    # under a ```yaml fence): its whole shape is left as it is, and scan keeps reporting its drift
+    left.update(
+        (g.id, f"{u.block.path}:{u.line} in this shape is {u.block.left}: the shape is left as it is, scan keeps reporting it")
+        for g in result.groups
+        if g.id not in left and (u := next((m.unit for m in g.members if m.unit.block.left and m.label != "example"), None))
+    )
     left.update(_unwritable[1] if _unwritable else {})
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
