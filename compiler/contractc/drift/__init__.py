@@ -30,11 +30,11 @@ from typing import Protocol
 from contractc.drift.budgets import find_over_budget
 from contractc.report.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances, find_unresolved
-from contractc.drift.links import dangling_links_in, find_dangling_links
+from contractc.drift.links import DanglingLinks, find_dangling_links
 from contractc.drift.outputs import drift_diagnostic
 from contractc.drift.pins import find_broken_pins
-from contractc.drift.regions import explain_regions, instance_regions_in, orphaned_regions_in
-from contractc.drift.restatements import restatements_in
+from contractc.drift.regions import InstanceRegions, OrphanedRegions, explain_regions
+from contractc.drift.restatements import Restatements
 from contractc.model.records import Project, TargetFile
 from contractc.output.outputs import Change
 
@@ -73,10 +73,10 @@ FINDERS: dict[str, Finder] = {
 }
 
 TARGET_FINDERS: dict[str, TargetFinder] = {
-    "orphaned-regions": orphaned_regions_in,
-    "instances": instance_regions_in,
-    "restatements": restatements_in,
-    "links": dangling_links_in,
+    "orphaned-regions": OrphanedRegions,
+    "instances": InstanceRegions,
+    "restatements": Restatements,
+    "links": DanglingLinks,
 }
 
 # code -> True when `build --force` may override it.  A hand edit is a decision a

@@ -36,13 +36,8 @@ def find_dangling_links(project: Project) -> list[Diagnostic]:
     return [d for contract in project.contracts for d in find(contract.path, contract.data)]
 
 
-def dangling_links_in(project: Project) -> _Finder:
+class DanglingLinks:
     """The finder of dangling citations in one target file (called with a target; ``quiet`` asks its bytes first)."""
-    return _Finder(project)
-
-
-class _Finder:
-    """The finder of dangling citations in one target file, and the byte searches that pass most files."""
 
     __slots__ = ("_find", "_site_url")
 
