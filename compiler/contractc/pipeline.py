@@ -180,8 +180,6 @@ def find_drift(project: Project) -> list[Diagnostic]:
     return [d for find in FINDERS.values() for d in find(project)] + compare_targets(project, render=False)[2]
 
 
-
-
 def run(
     root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False, site_pages: str | None = None
 ) -> Result:
@@ -324,11 +322,9 @@ def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
     reference to a shape the project does not define, every receiver check that is not mechanised, an mkdocs
     ``docs_dir`` that does not exist."""
+    from contractc.load.mkdocs import docs_dir_notes
     from contractc.model.checks.compile import unmechanised_notes
     from contractc.model.notation import dangling_notes, optional_notes
 
-    from contractc.load.mkdocs import docs_dir_notes
-
-    notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts)
-    notes += docs_dir_notes(project.config)
+    notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts) + docs_dir_notes(project.config)
     return sorted(notes, key=Diagnostic.sort_key)

@@ -33,13 +33,8 @@ def emit_schemas(project: Project) -> dict[str, bytes]:
             files[c.artifact_path] = dump_json(c.artifact)
     if files:
         written = [{"path": path, "sha256": hashlib.sha256(data).hexdigest()} for path, data in sorted(files.items())]
-        files[manifest_path(project)] = dump_json({"generator": "contractc", "files": written})
+        files[f"{project.config.out.schemas}/manifest.json"] = dump_json({"generator": "contractc", "files": written})
     return files
-
-
-def manifest_path(project: Project) -> str:
-    """Where the record of the schema files is: ``manifest.json`` in the schemas folder."""
-    return f"{project.config.out.schemas}/manifest.json"
 
 
 def verify_examples(project: Project, paths: set[str]) -> list[Diagnostic]:

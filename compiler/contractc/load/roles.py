@@ -80,7 +80,6 @@ def front_matter_end(src: SourceFile) -> int:
     return src.offset(front.closing + 1)
 
 
-
 def _kind(value: Any) -> str:
     """What a front matter that is no mapping is: ``list``, or the Python type of the scalar (``str``, ``int``)."""
     from contractc.load.yaml_safe import plain

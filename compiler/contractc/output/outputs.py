@@ -202,7 +202,7 @@ def write_changes(root: Path, changes: list[Change]) -> None:
             for c in changes
         ]
         created = _missing_folders(root, changes)
-        entries = [{"target": p.rel, "tmp": None if p.tmp is None else _rel(root, p.tmp), "backup": journal.staging_name(p.rel, run, "bak")} for p in plan]
+        entries = [{"target": p.rel, "tmp": None if p.tmp is None else os.path.relpath(p.tmp, root).replace(os.sep, "/"), "backup": journal.staging_name(p.rel, run, "bak")} for p in plan]
         _fault()
         umask = _umask()
         try:
@@ -488,10 +488,6 @@ def _rollback(done: list[_Done]) -> list[str]:
         except OSError:
             left.append(item.planned.rel)
     return left
-
-
-def _rel(root: Path, path: str) -> str:
-    return os.path.relpath(path, root).replace(os.sep, "/")
 
 
 def _backup(target: str, backup: str) -> None:
