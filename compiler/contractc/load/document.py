@@ -46,16 +46,9 @@ def load_document(file: Path) -> Document:
         from contractc.load.paths import unreadable
 
         raise ContractcError(unreadable(label, exc)) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
-        line, col = data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
-        raise ContractcError(
-            Diagnostic(
-                label, line, col, "not-utf8", f"byte 0x{data[start]:02x} is not valid UTF-8", "save the file as UTF-8"
-            )
-        ) from None
+    from contractc.load.source import source_from_bytes
+
+    text = source_from_bytes(label, data).text  # a bad byte is a located not-utf8 error
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)
