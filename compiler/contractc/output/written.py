@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.report.diagnostics import ContractcError
-from contractc.output.files import dump_json, read_bytes, read_generated
+from contractc.output.files import dump_json, first_link, read_bytes, read_generated
 from contractc.output.journal import state_folder, write_state
 from contractc.model.names import all_plain
 
@@ -112,7 +112,4 @@ def _manifest_entries(root: Path, rel: str) -> dict[str, str]:
 
 def _inside(root: Path, folder: str, path: str) -> bool:
     """``path`` is a plain path under ``folder`` and no folder on its way is a symbolic link."""
-    if not path.startswith(folder + "/") or not all_plain(path[len(folder) + 1 :]):
-        return False
-    parts = path.split("/")
-    return not any(os.path.islink(os.path.join(root, *parts[:n])) for n in range(1, len(parts)))
+    return path.startswith(folder + "/") and all_plain(path[len(folder) + 1 :]) and not first_link(root, path.rpartition("/")[0])
