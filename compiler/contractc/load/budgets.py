@@ -32,13 +32,8 @@ def check_budget_names(root: Path, config: Config, contracts: list[Contract]) ->
                 continue
             where = config.where(f"$.budgets.{kind}.{name}")
             problems.append(
-                Diagnostic(
-                    where.path,
-                    where.line,
-                    where.col,
-                    code,
-                    f"budget for {what.format(name)}: it would limit nothing",
-                    f"budgets.{kind} takes one of: {', '.join(known) or 'none'}",
+                Diagnostic.at(
+                    where, code, f"budget for {what.format(name)}: it would limit nothing", f"budgets.{kind} takes one of: {', '.join(known) or 'none'}"
                 )
             )
     if problems:

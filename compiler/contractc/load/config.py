@@ -164,7 +164,7 @@ def _validate(plain: Any, doc: Any) -> None:
             key_path.append(extra)
             message = f"unknown key {extra!r}; allowed keys: {', '.join(allowed)}"
         where = _locate(doc, key_path)
-        problems.append(Diagnostic(where.path, where.line, where.col, "config-invalid", f"{json_path(key_path)}: {message}", "correct or remove the key"))
+        problems.append(Diagnostic.at(where, "config-invalid", f"{json_path(key_path)}: {message}", "correct or remove the key"))
     if not problems:  # the plain reading and the schema disagree: a bug, said as one rather than let through
         problems.append(Diagnostic(CONFIG_NAME, 1, 1, "config-invalid", "the configuration does not match its schema", "correct or remove the key"))
     raise ContractcError(problems)

@@ -32,7 +32,7 @@ def confined(root: Path, rel: str, where: Span) -> str:
             problem = "leaves the project root through a symbolic link"
     if problem:
         raise ContractcError(
-            Diagnostic(where.path, where.line, where.col, "unsafe-path", f"path {rel!r} {problem}", "use a path inside the project")
+            Diagnostic.at(where, "unsafe-path", f"path {rel!r} {problem}", "use a path inside the project")
         )
     return pure.as_posix()
 

@@ -158,10 +158,8 @@ def site_layout(project: Project, holdings: bool = False) -> Layout:
             where = project.config.where(f"$.contracts[{i}].path")
             other = seen.get(path, "the generated pages")
             problems.append(
-                Diagnostic(
-                    where.path,
-                    where.line,
-                    where.col,
+                Diagnostic.at(
+                    where,
                     "site-collision",
                     f"the site page of {contract.path} would be {path}, already used by {other}",
                     "rename the contract file: its name without .md names its site page",

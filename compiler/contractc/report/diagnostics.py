@@ -189,6 +189,11 @@ class Diagnostic(NamedTuple):
     """How to fix it, when there is something to say."""
     severity: Severity = Severity.ERROR
 
+    @classmethod
+    def at(cls, where: Any, code: str, message: str, hint: str = "", severity: Severity = Severity.ERROR) -> "Diagnostic":
+        """The diagnostic at the start of ``where`` (a :class:`~contractc.model.records.Span`)."""
+        return cls(where.path, where.line, where.col, code, message, hint, severity)
+
     @property
     def exit_code(self) -> ExitCode:
         if self.severity is not Severity.ERROR:
