@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
-from contractc.output.files import read_bytes
 
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
 
@@ -37,18 +36,11 @@ class Document:
 
 
 def load_document(file: Path) -> Document:
-    label = file.as_posix()
-    try:
-        data = read_bytes(file)
-    except (FileNotFoundError, NotADirectoryError) as exc:
-        raise ContractcError(Diagnostic(label, 0, 0, "file-missing", f"cannot read: {exc.strerror}")) from None
-    except OSError as exc:
-        from contractc.load.paths import unreadable
-
-        raise ContractcError(unreadable(label, exc)) from None
+    from contractc.load.paths import read_named
     from contractc.load.source import source_from_bytes
 
-    text = source_from_bytes(label, data).text  # a bad byte is a located not-utf8 error
+    label = file.as_posix()
+    text = source_from_bytes(label, read_named(file)).text  # a bad byte is a located not-utf8 error
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)
