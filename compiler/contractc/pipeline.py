@@ -203,8 +203,7 @@ def run(
 
 
 def _run(root: Path, mode: Mode, only: Iterable[str], force: bool, site_pages: str | None) -> Result:
-    from contractc.drift import FINDERS, explain, refuses_build
-    from contractc.drift.outputs import drift_diagnostic
+    from contractc.drift import FINDERS, drift_diagnostic, explain, refuses_build
     from contractc.report.progress import stage
 
     docs_url, sources, checked, notes = "", set(), 0, []  # what a run that stops at bad input still reports
