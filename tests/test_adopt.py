@@ -325,5 +325,11 @@ def test_a_drifted_copy_check_cannot_see_is_not_promised_a_report(tmp_path, run_
     run = run_cli("adopt", str(tmp_path), "--accept-drift")
     assert run.code == 0, run.err
     assert "agents/c.md:7: ping:" in run.out
-    assert "check cannot see it (a fence more than three spaces in): fix it by hand" in run.out
+    said = "check's restatement finder cannot see it (a fence more than three spaces in): it is recorded under unresolved"
+    assert said in run.out
     assert "check reports it (drift-restatement)" not in run.out
+    # recorded with the drift adopt left out, so check reports it all the same
+    assert run_cli("adopt", str(tmp_path), "--accept-drift", "--write").code == 0
+    assert '  - { path: "agents/c.md", line: 7, shape: "ping", why: "drifted copy of ping: ' in (tmp_path / "contractc.yaml").read_text()
+    checked = run_cli("check", "--root", str(tmp_path))
+    assert checked.code == 1 and checked.out.startswith("agents/c.md:7:1: error[drift-unresolved]: unresolved drift that adopt left as it is: drifted copy of ping")

@@ -25,6 +25,12 @@ The plan is computed in full before anything is written:
    region starts at column 1, so adopt cannot rewrite it even with
    ``--accept-drift``): check reports it as a ``drift-restatement``.
 
+What a contract has no form for (a fenced front matter and its body, known by the fence's text) or could not
+hold (compiling the plan failed on adopt's own contract: :func:`_unwritable_groups`) is left as it is; a
+divergent copy among it is recorded under ``unresolved`` in contractc.yaml, so check keeps reporting it.
+Every region is planned under one safety rule (:func:`contractc.adopt.rewrite.stray_line`): a block is
+replaced only when the copies scan found in it hold every line of it, else adopt refuses (``adopt-region-span``).
+
 ``--write`` applies every change through the output writer, all-or-nothing.
 
 On a plugin adopted before (it has a ``contractc.yaml``, :class:`Existing`), each shape's block in its
@@ -85,12 +91,21 @@ def plan_adoption(
     result = _unwritable[0] if _unwritable else scan_plugin(root, include, exclude, owners, existing.units if existing else ())
     # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
     # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
-    # Every unit scan found says where the front matters are, whatever its label: one of plain values is a
-    # worked example, and its body a template that must not become a region over the whole fence.
-    every = list({id(u): u for u in (*result_units(result), *result.examples)}.values())
-    fronts = {(u.block.path, u.block.start) for u in every if u.key == FRONT_MATTER and u.text.startswith("---")}
+    # A fenced front matter is known by the fence's own text, never by scan's labels: one of plain values is a
+    # worked example, one whose YAML scan cannot read is no unit at all, and the body of either is still a
+    # template that must not become a region over the whole fence.
+    # (the plugin's units: on an adopted plugin, scan's units also hold the contracts' own blocks)
+    every = list({id(u): u for u in (*result_units(result), *result.examples) if u.block.path in result.data}.values())
+    fronts = {(u.block.path, u.block.start) for u in every if _opens_with_front_matter(u.block, result.data[u.block.path])}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
+    # a block scan reads but a contract or region cannot hold (an unfenced section, JSON in notation, Markdown
+    # under a ```yaml fence): its whole shape is left as it is, and scan keeps reporting its drift
+    left.update(
+        (g.id, f"{u.block.path}:{u.line} in this shape is {u.block.left}: the shape is left as it is, scan keeps reporting it")
+        for g in result.groups
+        if g.id not in left and (u := next((m.unit for m in g.members if m.unit.block.left and m.label != "example"), None))
+    )
     left.update(_unwritable[1] if _unwritable else {})
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
@@ -155,7 +170,7 @@ def plan_adoption(
 
     by_block: dict[tuple[str, int], list[Unit]] = {}
     # every unit of a block, examples too (a block is replaced only with all it holds), not the contract's own blocks
-    for unit in (u for u in every if u.block.path in result.data):
+    for unit in every:
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     adopted: dict[int, tuple[str, bytes]] = {}
     own: set[int] = set()
@@ -270,20 +285,23 @@ def plan_adoption(
         return without_unwritable(exc)
     plan.filled = sorted(unfilled.items())
     # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
-    # three spaces in, or in a quote): where it does not, the plan says so rather than promise a report
+    # three spaces in, or in a quote): where it does not, it is recorded with the drift adopt left out
+    # (unresolved), so that check reports it all the same
     seen = {(d.path, d.line) for d, _ in found}
-    plan.kept = [
-        dataclasses.replace(k, why=k.why.replace(
+    unseen = [i for i, k in enumerate(plan.kept) if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen]
+    for i in unseen:
+        plan.kept[i] = dataclasses.replace(plan.kept[i], why=plan.kept[i].why.replace(
             "check reports it (drift-restatement) until you fix it by hand",
-            "check cannot see it (a fence more than three spaces in): fix it by hand",
-        ))
-        if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen
-        else k
-        for k in plan.kept
-    ]
+            "check's restatement finder cannot see it (a fence more than three spaces in): it is recorded under "
+            "unresolved, so check reports it until you fix it by hand",
+        ))  # fmt: skip
+    if unseen:
+        left_drift = [(k.unit.block.path, k.unit.line, k.shape, f"drifted copy of {k.shape}: {k.why}") for k in map(plan.kept.__getitem__, unseen)]
+        plan.unresolved = sorted({*plan.unresolved, *left_drift})
+        config = configured([])
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
-    unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
-    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
+    undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
+    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
         plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
@@ -722,6 +740,14 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     if problems:
         raise ContractcError(problems)
     return [by_id[g.id] for g in groups], resolved
+
+
+def _opens_with_front_matter(block, data: bytes) -> bool:
+    """Whether ``block``'s text (between its fence lines) opens with front matter."""
+    from contractc.scan.blocks import opens_with_front_matter
+
+    text = data[block.start : block.end].decode("utf-8", "replace")
+    return opens_with_front_matter(text.split("\n", 1)[1] if "\n" in text else "")
 
 
 def _stray(units: list[Unit], stray: tuple[int, str], refs: dict[int, str]) -> Diagnostic:

@@ -130,10 +130,12 @@ def summary(plan: Plan, written: bool) -> str:
     left = sum(1 for k in plan.kept if k.label == "drifted")
     if left:
         counts += f", {_n(left, 'drifted copy', 'drifted copies')} left for check to report"
-    if plan.unresolved:
-        counts += f", {_n(len(plan.unresolved), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
+    drifted = {(k.unit.block.path, k.unit.line) for k in plan.kept if k.label == "drifted"}  # counted above
+    others = [u for u in plan.unresolved if u[:2] not in drifted]
+    if others:
+        counts += f", {_n(len(others), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
     if written:
-        clean = "(it reports the drift left)" if left or plan.unresolved else "(clean)"
+        clean = "(it reports the drift left)" if left or others else "(clean)"
         return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
 

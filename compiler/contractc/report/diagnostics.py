@@ -148,6 +148,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
     "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
     "scan-too-deep": (ExitCode.BAD_INPUT, "a fenced block nests too deeply for scan to read it safely"),
+    "scan-unread": (ExitCode.CLEAN, "note: a YAML, JSON or template block scan could not read, and why"),
     "scan-member": (ExitCode.CLEAN, "note: a member of a shape that agrees with it (a copy, or an instance)"),
     "adopt-file": (ExitCode.CLEAN, "note: a file adopt writes, or would write (adopt --format json|github)"),
     "adopt-rewritten": (ExitCode.CLEAN, "warning: an adopted copy whose bytes change (adopt --format json|github)"),

@@ -43,6 +43,10 @@ class ScanResult:
     """Whether .gitignore was honoured (git was found)."""
     links: tuple[str, ...] = ()
     """Markdown files not read because they are symbolic links (adopt must not write through them)."""
+    nested: tuple[str, ...] = ()
+    """Folders below the root holding a contractc.yaml of their own: other projects, not read (unless --include names them)."""
+    unread: tuple[Diagnostic, ...] = ()
+    """A ``scan-unread`` note at each block whose info string names data or a template that scan could not read."""
 
     @property
     def divergent(self) -> int:
@@ -83,6 +87,7 @@ def scan_plugin(
     data: dict[str, bytes] = {}
     dispatchers = set()
     problems = []
+    unread: list[Diagnostic] = []
     inside = root.resolve()
     from contractc.report.progress import counted
 
@@ -106,7 +111,7 @@ def scan_plugin(
             problems.extend(d._replace(hint=skip) if d.code == "not-utf8" else d for d in exc.diagnostics)
             continue
         try:
-            found = file_units(src)
+            found = file_units(src, unread)
         except ContractcError as exc:  # a block too deep to read: say where, and how to leave it out
             problems.extend(exc.diagnostics)
             continue
@@ -131,6 +136,8 @@ def scan_plugin(
         frozenset(dispatchers),
         listing.ignored_by_git,
         listing.links,
+        listing.nested,
+        tuple(unread),
     )
 
 

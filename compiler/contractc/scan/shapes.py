@@ -615,6 +615,9 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
     broken = _structure(missing, extra)
+    if broken and not extra and titles[0] in missing and unit.block.kind == "template":
+        # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
+        return Member(unit, "instance", f"an excerpt of the owner: its structure lies inside the owner's, without its title{where}")
     if broken and _declared(owner) and _declared(unit):
         return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
     if broken and owner.block.kind != "template" and not _defines(owner):
