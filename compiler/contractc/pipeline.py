@@ -204,6 +204,7 @@ def run(
 
 def _run(root: Path, mode: Mode, only: Iterable[str], force: bool, site_pages: str | None) -> Result:
     from contractc.drift import FINDERS, drift_diagnostic, explain, refuses_build
+    from contractc.emit.schemas import verify_examples
     from contractc.report.progress import stage
 
     docs_url, sources, checked, notes = "", set(), 0, []  # what a run that stops at bad input still reports
@@ -227,7 +228,7 @@ def _run(root: Path, mode: Mode, only: Iterable[str], force: bool, site_pages: s
         guard_paths(root, outputs)
         stage(f"comparing {len(outputs.files)} outputs")
         changes = diff_against_disk(root, outputs)
-        verify_examples(project, changes)
+        verify_examples(project, changes)  # before anything is written or reported
         written = [*outputs.files, *project.targets.paths, *(c.path for c in changes)]
         leftovers = find_leftovers(root, {path.rpartition("/")[0] for path in written})
         drifted += [d for change in changes for d in explain(change, project)]
@@ -290,17 +291,6 @@ def sources_of(project: Project) -> set[str]:
     if templates:
         sources.add(templates.rstrip("/") + "/")
     return sources
-
-
-def verify_examples(project: Project, changes: list[Change]) -> None:
-    """Raise when a data shape whose schema changed has a derived example its own schema rejects."""
-    schemas = {c.path for c in changes if c.expected is not None and c.output is not None and c.output.kind == "schemas"}
-    if schemas:
-        from contractc.emit.schemas import verify_examples as examples_of
-
-        problems = examples_of(project, schemas)
-        if problems:
-            raise ContractcError(problems)
 
 
 def verify_changes(changes: list[Change]) -> None:
