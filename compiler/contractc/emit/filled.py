@@ -21,7 +21,7 @@ from collections.abc import Callable
 from contractc.load.references import region_bytes
 from contractc.model.records import Project, Region, TargetFile
 
-__all__ = ["Refill", "begin_marker", "render_target", "renderer", "role_prompts"]
+__all__ = ["Refill", "begin_marker", "emit_role_prompts", "render_target", "role_prompts"]
 
 
 class Refill:
@@ -45,7 +45,6 @@ class Refill:
             made[key] = None if data is None else (data, begin_marker(region, data))
         return made[key]
 
-
     def leaving_undecided(self, target: TargetFile, fill_undecided: bool = False) -> bytes:
         """``target`` refilled as ``build`` (without ``--force``) would: a region filled before is refreshed only
         while nobody edited it since (its bytes are the ones its marker records), and a region never filled that
@@ -63,11 +62,6 @@ class Refill:
         return _render(target, fill)
 
 
-def renderer(project: Project) -> Refill:
-    """:func:`render_target` for many targets (a :class:`Refill`)."""
-    return Refill(project)
-
-
 def begin_marker(region: Region, data: bytes) -> bytes:
     """The begin marker that records ``data`` as the region's bytes."""
     return f"<!-- contractc:begin {region.label} sha256={hashlib.sha256(data).hexdigest()} -->".encode()
@@ -75,7 +69,7 @@ def begin_marker(region: Region, data: bytes) -> bytes:
 
 def render_target(project: Project, target: TargetFile) -> bytes:
     """``target`` with every resolvable region refilled; orphaned regions are left exactly as they are."""
-    return renderer(project)(target)
+    return Refill(project)(target)
 
 
 def _render(target: TargetFile, fill: Callable[[Region], tuple[bytes, bytes] | None]) -> bytes:
@@ -127,6 +121,11 @@ def role_prompts(project: Project) -> dict[str, tuple[str, str, bytes]]:
         for contract, shape in produced.get(role.agent, ()):
             found[f"{folder}/{role.agent}/{shape.id}.full.md"] = (role.agent, shape.id, body + contract.bundle(shape))
     return found
+
+
+def emit_role_prompts(project: Project) -> dict[str, bytes]:
+    """The role-prompt emitter: each ``prompts/<agent>/<shape>.full.md`` (the site publishes the same bytes)."""
+    return {path: data for path, (_, _, data) in role_prompts(project).items()}
 
 
 def without_marker_lines(data: bytes) -> bytes:

@@ -14,7 +14,6 @@ from collections import Counter
 from pathlib import Path
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
-from contractc.load.budgets import check_budget_names
 from contractc.load.config import load_config
 from contractc.load.contract import parse_contract
 from contractc.load.explicit import read_sidecar
@@ -35,7 +34,7 @@ def load_project(root: Path) -> Project:
     # Targets and role files are read after the contracts, whose anchors and shapes they name;
     # their problems are collected together so one run reports them all.
     loaded: dict[str, tuple] = {}
-    for name, stage in (("targets", load_targets), ("roles", load_roles), ("budgets", check_budget_names)):
+    for name, stage in (("targets", load_targets), ("roles", load_roles), ("budgets", _check_budget_names)):
         try:
             loaded[name] = stage(root, config, contracts)
         except ContractcError as exc:
@@ -71,6 +70,28 @@ def _regions_in_front_matter(targets: Targets, roles: tuple[RoleFile, ...]) -> l
             if r.marker.start < role.body_start
         )
     return problems
+
+
+def _check_budget_names(root: Path, config: Config, contracts: list[Contract]) -> None:
+    """``unknown-agent`` / ``unknown-shape`` at each ``budgets:`` key that names no producer / no text shape: a
+    typo there must not pass as a budget that holds, which ``check`` would never compare anything with."""
+    producers = sorted({s.producer for c in contracts for s in c.text_shapes})
+    text_shapes = sorted({s.id for c in contracts for s in c.text_shapes})
+    problems = []
+    for kind, names, known, code, what in (
+        ("agents", config.budgets.agents, producers, "unknown-agent", "agent {!r} produces no shape in the contracts"),
+        ("shapes", config.budgets.shapes, text_shapes, "unknown-shape", "{!r} is no text shape of the contracts (only a text shape has a dispatch snippet)"),
+    ):
+        for name, _ in names:
+            if name not in known:
+                where = config.where(f"$.budgets.{kind}.{name}")
+                problems.append(
+                    Diagnostic.at(
+                        where, code, f"budget for {what.format(name)}: it would limit nothing", f"budgets.{kind} takes one of: {', '.join(known) or 'none'}"
+                    )
+                )
+    if problems:
+        raise ContractcError(problems)
 
 
 def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:

@@ -27,7 +27,7 @@ no date type, and ``2025-02-30`` must be a located validation error.
 
 Every YAML error, these included, becomes one :class:`Diagnostic` here, at the
 file line and column of the problem.  File-size limits and the refusal of
-non-regular files live in :func:`contractc.output.files.read_regular`.
+non-regular files live in :func:`contractc.output.files.read_bytes`.
 """
 
 import re

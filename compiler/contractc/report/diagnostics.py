@@ -11,14 +11,6 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-def doc_url(code: str, docs_url: str) -> str:
-    """Where a code is explained online: its anchor on the drift-codes page at ``docs_url``.
-
-    Empty without a ``docs_url`` (contractc.yaml): no link is printed to a page
-    nobody published; ``contractc explain CODE`` works offline either way.
-    """
-    return f"{docs_url.split('#', 1)[0]}#{code}" if docs_url else ""
-
 
 def explain_command(code: str) -> str:
     """The command that prints a code's section of the drift-codes page, offline."""
@@ -190,6 +182,11 @@ class Diagnostic(NamedTuple):
     """How to fix it, when there is something to say."""
     severity: Severity = Severity.ERROR
 
+    @classmethod
+    def at(cls, where: Any, code: str, message: str, hint: str = "", severity: Severity = Severity.ERROR) -> "Diagnostic":
+        """The diagnostic at the start of ``where`` (a :class:`~contractc.model.records.Span`)."""
+        return cls(where.path, where.line, where.col, code, message, hint, severity)
+
     @property
     def exit_code(self) -> ExitCode:
         if self.severity is not Severity.ERROR:
@@ -216,8 +213,12 @@ class Diagnostic(NamedTuple):
         return self.path.startswith("-") or self.path in ("argv", "<stdin>")
 
     def url(self, docs_url: str = "") -> str:
-        """The code's section online, or empty without a ``docs_url``."""
-        return doc_url(self.code, docs_url)
+        """Where the code is explained online: its anchor on the drift-codes page at ``docs_url``.
+
+        Empty without a ``docs_url`` (contractc.yaml): no link is printed to a page
+        nobody published; ``contractc explain CODE`` works offline either way.
+        """
+        return f"{docs_url.split('#', 1)[0]}#{self.code}" if docs_url else ""
 
     def format(
         self, paint: Callable[[str, str], str] = _plain, docs_url: str = "", *, short: bool = False, located: bool = False
