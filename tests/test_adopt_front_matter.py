@@ -12,6 +12,7 @@ the line that was there before.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -65,26 +66,31 @@ def _outside_regions(data: bytes) -> list[bytes]:
     return out
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
 @pytest.mark.parametrize("drifted", [False, True], ids=["same", "drifted-body"])
 @pytest.mark.parametrize("variant", sorted(FRONTS))
-def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, run_cli, variant, drifted):
+def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, run_cli, variant, drifted, newline):
     front = FRONTS[variant]
-    root = write_tree(tmp_path, _tree(front, drifted))
+    root = write_tree(tmp_path, {p: t.replace("\n", newline) for p, t in _tree(front, drifted).items()})
     before = snapshot(root)
     run = run_cli("adopt", str(root), "--write", "--no-diff")
     assert run.code == 0, run.err
     assert _fences(front, drifted)["agents/beta.md"] != front or not drifted
+    data = DATA.replace("\n", newline).encode()
     for path in ("agents/alpha.md", "agents/beta.md"):
         old, new = before[path], (root / path).read_bytes()
         # the one block adopted is the data shape; every other line of the file is as it was, in order
-        expected = old.replace(DATA.encode(), b"", 1).splitlines(keepends=True)
+        expected = old.replace(data, b"", 1).splitlines(keepends=True)
         assert _hashes(_outside_regions(new)) == _hashes(expected), path
         held = new.split(b"<!-- contractc:begin shape=handoff", 1)[1].split(b"\n", 1)[1].split(b"<!-- contractc:end", 1)[0]
-        assert held == DATA.encode()  # the region holds exactly the block it was made from
-        fence = _fences(front, drifted)[path].encode()
+        # the region holds exactly the block it was made from (in the contract's line breaks, as documented)
+        assert held.replace(b"\r\n", b"\n") == DATA.encode()
+        fence = _fences(front, drifted)[path].replace("\n", newline).encode()
         assert new.count(fence) == 1 and fence in b"".join(_outside_regions(new))  # the fence, front matter and all
     assert "in a fenced front matter: left as it is" in run.out
-    assert "differ from the owning copy's block" not in run.out  # no copy is said to change bytes it keeps
+    # no copy is said to change bytes it keeps (with CRLF the data shape's copies do take the contract's LF)
+    assert ("differ from the owning copy's block" in run.out) == (newline == "\r\n")
+    assert all(": handoff: " in line for line in run.out.splitlines() if "differ from the owning copy's block" in line)
     contract = next((root / "contracts").glob("*.md")).read_text()
     assert "---" not in contract.split("\n## ", 1)[1]  # no front matter or its body went into the contract
     # a body that drifted stays as it is, and check keeps reporting it (contractc.yaml, unresolved)
@@ -97,7 +103,7 @@ def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, 
 
 
 def _drop_examples(scan_plugin):
-    """scan as it was when adopt's guard knew only front matters that are grouped copies: no examples."""
+    """scan with its examples withheld from adopt (a front matter of plain values is one)."""
     import dataclasses
 
     return lambda *args: dataclasses.replace(scan_plugin(*args), examples=())
@@ -108,21 +114,20 @@ def _drop_examples(scan_plugin):
     [
         # the guard sees no front matter: the body's region would cut the fence in two
         ("guard", "but the block holds a yaml block and a template after it (a front matter and its body)"),
-        # the front matter (an example) is unknown to adopt: the body's region would delete its lines
-        ("examples", "but this line is no part of the copies it adopts ('---'): the region would delete it"),
+        # and the front matter (an example) unknown to adopt too: the body's region would delete its lines
+        ("guard and examples", "but this line is no part of the copies it adopts ('---'): the region would delete it"),
     ],
 )
 def test_a_slip_in_the_labels_is_refused_before_a_region_changes_a_line(tmp_path, run_cli, monkeypatch, slip, said):
-    """The safety rule holds on its own: with the front-matter guard switched off, or the examples the guard
-    reads withheld (the slip that deleted user text), adopt refuses at the front matter's first line and
-    writes nothing."""
+    """The safety rule holds on its own: with the front-matter guard switched off, and the examples withheld
+    too (the slip that deleted user text: a guard that knew only grouped front matters), adopt refuses at
+    the front matter's first line and writes nothing."""
     import contractc.adopt as adopt
 
     root = write_tree(tmp_path, _tree(FRONTS["quoted-plain"]))
     before = snapshot(root)
-    if slip == "guard":
-        monkeypatch.setattr(adopt, "FRONT_MATTER", "no-such-key")  # no unit is known as a front matter
-    else:
+    monkeypatch.setattr(adopt, "_opens_with_front_matter", lambda block, data: False)  # no fence is known as one
+    if slip == "guard and examples":
         monkeypatch.setattr(adopt, "scan_plugin", _drop_examples(adopt.scan_plugin))
     run = run_cli("adopt", str(root), "--write")
     assert run.code == 2, run.out
@@ -130,6 +135,18 @@ def test_a_slip_in_the_labels_is_refused_before_a_region_changes_a_line(tmp_path
     assert "agents/beta.md:6:1: error[adopt-region-span]" in run.err and "; nothing is written" in run.err
     assert "--exclude agents/alpha.md" in run.err
     assert snapshot(root) == before
+
+
+def test_a_front_matter_whose_yaml_scan_cannot_read_is_left_as_it_is_with_its_body(tmp_path, run_cli):
+    """No front-matter unit at all (its YAML does not parse), the body still a template: the fence is known
+    by its own text, so adopt leaves it as it is rather than refuse the whole plugin."""
+    front = FRONTS["quoted-plain"].replace('title: "Weekly Report"', "title: [Weekly: Report")
+    root = write_tree(tmp_path, _tree(front))
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "  agents/alpha.md:10: report-title: in a fenced front matter: left as it is" in run.out
+    for path in ("agents/alpha.md", "agents/beta.md"):
+        assert front.encode() in b"".join(_outside_regions((root / path).read_bytes()))
 
 
 def test_a_block_the_contract_cannot_hold_is_left_as_it_is_and_the_rest_adopted(tmp_path, run_cli, monkeypatch):
@@ -207,3 +224,62 @@ def test_front_matter_bodies_alone_leave_nothing_to_adopt_and_say_what_diverges(
     assert "divergent copies left as they are (adopt writes no contractc.yaml: `contractc scan` keeps reporting them):\n  agents/beta.md:10: section-a: drifted copy of section-a" in run.out
     assert run.out.rstrip().endswith("left as it is (listed above); 1 divergent copy among them, which scan reports")
     assert run_cli("scan", str(root), "-q").code == 1
+
+
+def _plugins(tmp_path: Path) -> dict[str, Path]:
+    from adopt_plugin import write_plugin
+    from scan_traps import write_traps
+
+    fronts = "".join(f"\n## {name}\n\n{front}" for name, front in sorted(FRONTS.items()))
+    every = {f"agents/{n}.md": f"# {n}\n{fronts}\nReturn:\n\n{DATA}" for n in ("alpha", "beta", "gamma")}
+    return {
+        "traps": write_traps(tmp_path / "desk"),
+        "docs-pipeline": write_plugin(tmp_path / "docs-pipeline"),
+        "front-matters": write_tree(tmp_path / "fronts", every),
+    }
+
+
+@pytest.mark.parametrize("options", [(), ("--accept-drift",)], ids=["default", "accept-drift"])
+@pytest.mark.parametrize("plugin", ["traps", "docs-pipeline", "front-matters"])
+def test_on_the_fixture_plugins_a_region_replaces_only_its_blocks_lines(tmp_path, run_cli, plugin, options):
+    """The same rule on the two large fixture plugins (front matters at file tops and in fences, multi-key
+    blocks, instances, examples): every byte outside the blocks adopt replaces is kept, in order, and what
+    replaces a block holds, outside its regions, only lines of that block (the keys it did not adopt)."""
+    from contractc.adopt import plan_adoption
+
+    root = _plugins(tmp_path)[plugin]
+    before = snapshot(root)
+    plan = plan_adoption(root, accept_drift=bool(options))
+    assert plan.replaced
+    assert run_cli("adopt", str(root), "--write", *options).code == 0
+    for path, spans in plan.replaced.items():
+        old, new = before[path], (root / path).read_bytes()
+        spans = sorted(spans)
+        kept = [old[a:b] for a, b in zip([0] + [e for _, e in spans], [s for s, _ in spans] + [len(old)])]
+        # the bytes between the replaced blocks, unchanged and in order; each replacement ends with a region's
+        # end marker line or a fence line (a key it did not adopt, in a fence of its own)
+        replacement = rb"(.*?(?:<!-- contractc:end -->|```|~~~)[^\n]*\n)"
+        found = re.fullmatch(replacement.join(re.escape(k) for k in kept), new, re.DOTALL)
+        assert found is not None, path
+        for (start, end), held in zip(spans, found.groups()):
+            block = [line.rstrip(b"\r") for line in old[start:end].splitlines()]
+            outside = [line.rstrip(b"\r\n") for line in _outside_regions(held)]
+            assert all(line in block for line in outside if line.strip()), (path, start)  # only the block's own lines
+            if not options:  # and none of its lines lost: the copies adopted hold the owner's bytes, or their own
+                assert all(line in held.replace(b"\r", b"").split(b"\n") for line in block if line.strip()), (path, start)
+
+
+def test_adopting_again_keeps_the_unresolved_entries_once_and_check_reports_them(tmp_path, run_cli):
+    """On an adopted plugin (scan's units then hold the contract's own blocks too) the front-matter guard and the
+    record still work: a new shape is appended, the drift left out stays recorded once, and check reports it."""
+    root = write_tree(tmp_path, _mirror_tree())
+    assert run_cli("adopt", str(root), "--write", "--no-diff").code == 0
+    note = "```yaml\nnote:\n  text: string\n  level: low | high\n```\n"
+    write_tree(root, {f"skills/{s}/SKILL.md": f"# {s}\n\n{note}" for s in ("one", "two")})
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "appended to" in run.out
+    config = (root / "contractc.yaml").read_text()
+    assert config.count('shape: "front-matter"') == 2 and config.count("unresolved:") == 1
+    checked = run_cli("check", "--root", str(root))
+    assert checked.code == 1 and checked.out.count("error[drift-unresolved]") == 2

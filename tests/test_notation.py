@@ -110,9 +110,7 @@ shared:
 
 def test_every_notation_problem_is_reported_at_once_with_file_line():
     with pytest.raises(ContractcError) as info:
-        from contractc.model.notation import interpret_project
-
-        interpret_project(_load(BAD))
+        _load(BAD)  # the loader interprets the notation
     assert [d.format().splitlines()[0] for d in info.value.diagnostics] == [
         "contracts/c.md:12:6: error[bad-notation]: bad: $.a: `str` is not a type of the notation",
         "contracts/c.md:13:6: error[bad-notation]: bad: $.b: `<text>` is not a type of the notation",

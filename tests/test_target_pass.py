@@ -126,11 +126,11 @@ def target(draw) -> bytes:
 def careful(project) -> tuple:
     """The pass as it was: every target's regions found, refilled, compared and searched."""
     from contractc.drift import TARGET_FINDERS
-    from contractc.emit.filled import renderer
+    from contractc.emit.filled import Refill
     from contractc.output.outputs import Change, Output
 
     finders = [prepare(project) for prepare in TARGET_FINDERS.values()]
-    refill = renderer(project)
+    refill = Refill(project)
     problems: list = []
     changes, drifted, found, compared = [], [], [], 0
     for target in project.targets.scan(problems):

@@ -111,3 +111,44 @@ def test_each_limit_is_a_located_error_in_the_words_it_always_had(text, problem,
         yaml_safe.load_yaml(text, "c.md", "yaml-syntax", first_line=1, merge_keys=False)
     (found,) = caught.value.diagnostics
     assert (found.message, (found.line, found.col)) == (f"YAML: {problem}", where)
+
+
+MKDOCS_WITH_TAGS = """\
+site_name: Plugin
+site_url: https://docs.example.org/plugin
+markdown_extensions:
+  - pymdownx.emoji:
+      emoji_index: !!python/name:material.extensions.emoji.twemoji
+      emoji_generator: !!python/name:material.extensions.emoji.to_svg
+  - pymdownx.superfences:
+      custom_fences:
+        - name: mermaid
+          format: !!python/name:pymdownx.superfences.fence_code_format
+extra:
+  analytics: !ENV [ANALYTICS, none]
+docs_dir: pages
+"""
+
+
+def test_mkdocs_yml_is_read_through_its_python_name_and_env_tags(tmp_path):
+    """mkdocs.yml goes through the one reader too: an application tag mkdocs resolves when it builds is left
+    unread on its value (not refused, never constructed), so site_url and docs_dir are still found."""
+    from contractc.load.mkdocs import read_mkdocs
+
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS_WITH_TAGS, "utf-8")
+    found = read_mkdocs(tmp_path)
+    assert found is not None
+    assert (found.site_url, found.site_url_line) == ("https://docs.example.org/plugin/", 2)
+    assert (found.docs_dir, found.docs_dir_line, found.docs_dir_exists) == ("pages", 13, False)
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS_WITH_TAGS + "nav: [unclosed\n", "utf-8")
+    assert read_mkdocs(tmp_path) is None  # a file that does not parse is mkdocs' to report
+
+
+def test_a_worked_example_is_told_from_its_nodes_tags_kept_and_an_alias_refused():
+    from contractc.load.worked import yaml_example_reason
+
+    assert yaml_example_reason("release:\n  version: 2.4.0\n  owner: Ada\n", "", False)
+    assert yaml_example_reason("release:\n  version: !semver 2.4.0\n  owner: Ada\n", "", False)
+    assert not yaml_example_reason("release:\n  version: string\n  owner: <name>\n", "", False)
+    assert not yaml_example_reason("a: &x Ada\nb: *x\n", "", False)  # an alias: not read as an example
+    assert not yaml_example_reason("a: [unclosed\n", "", False)

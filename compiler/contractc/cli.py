@@ -342,14 +342,14 @@ def _with_recorded(path: Path, include: tuple[str, ...], exclude: tuple[str, ...
 @click.option(
     "--accept-drift",
     is_flag=True,
-    help="Rewrite every drifted copy to its owning copy's bytes (the plan shows each copy's diff). Without it, drifted copies stay as they are and check reports them.",
+    help="Rewrite every drifted copy to its owning copy's bytes (the plan shows each copy's diff); on an adopted plugin the contract's block owns its shape, and regions never filled that hold a drifted copy are filled. Without it, drifted copies stay as they are and check reports them.",
 )
 @click.option(
     "--resolve",
     "resolve",
     multiple=True,
     metavar="ID=PATH:LINE",
-    help="For the group ID (as scan names it), the copy at PATH:LINE is right: it owns the shape and the group's drifted copies are rewritten to it (repeatable).",
+    help="For the group ID (as scan names it), the copy at PATH:LINE is right: it owns the shape and the group's drifted copies are rewritten to it (repeatable; for a shape a contract holds, only the contract's block).",
 )
 @format_option(
     "text: the plan for people; json: one document (every file with its SHA-256 and diff, every copy that "
@@ -393,15 +393,24 @@ def adopt(
     --write applies it all-or-nothing: the schemas and dispatch snippets
     build would write are written too, and `contractc check` is clean right
     after but for the drift left unresolved.  No byte outside the replaced
-    blocks changes; adopting an adopted plugin changes nothing.  --include,
-    --exclude and --owner are recorded in contractc.yaml (scan:), so the
-    next scan or adopt reads the same files.
+    blocks changes; a second adopt --write right after changes nothing.
+    --include, --exclude and --owner are recorded in contractc.yaml (scan:),
+    so the next scan or adopt reads the same files.
+
+    \b
+    On a plugin adopted before, new shapes are appended to the contract
+    contractc.yaml names (a new contract when it names several or a pinned
+    one), never reusing a title, anchor or id; new copies of a shape the
+    contract holds are judged against the contract's block; contractc.yaml
+    is merged, every line of yours kept; --accept-drift also fills the
+    regions an earlier run left holding a drifted copy.
 
     \b
     Exit 0 when the plan was printed or applied, 2 for bad input (a shape
-    whose notation contractc cannot read, a plugin that already has a
-    contractc.yaml, a file it would write through a symbolic link: nothing
-    is ever written outside the project).
+    whose notation contractc cannot read, a contract file that exists, a
+    new shape that would rename one the contract has, a file it would
+    write through a symbolic link: nothing is ever written outside the
+    project).
     """
     from contractc.adopt import adopt as adopt_plugin
 
@@ -529,8 +538,6 @@ def hook(root: Path, producer: str | None) -> int:
     Always exit 0: Claude Code reads exit 2 as a block.
     """
     from contractc.validate.hook import run_hook
-
-    import sys
 
     return _print(run_hook(root, sys.stdin.buffer.read().decode("utf-8", "replace"), producer))
 

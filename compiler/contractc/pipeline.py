@@ -180,8 +180,6 @@ def find_drift(project: Project) -> list[Diagnostic]:
     return [d for find in FINDERS.values() for d in find(project)] + compare_targets(project, render=False)[2]
 
 
-
-
 def run(
     root: Path, mode: Mode, only: Iterable[str] = (), force: bool = False, site_pages: str | None = None
 ) -> Result:
@@ -205,8 +203,8 @@ def run(
 
 
 def _run(root: Path, mode: Mode, only: Iterable[str], force: bool, site_pages: str | None) -> Result:
-    from contractc.drift import FINDERS, explain, refuses_build
-    from contractc.drift.outputs import drift_diagnostic
+    from contractc.drift import FINDERS, drift_diagnostic, explain, refuses_build
+    from contractc.emit.schemas import verify_examples
     from contractc.report.progress import stage
 
     docs_url, sources, checked, notes = "", set(), 0, []  # what a run that stops at bad input still reports
@@ -230,7 +228,7 @@ def _run(root: Path, mode: Mode, only: Iterable[str], force: bool, site_pages: s
         guard_paths(root, outputs)
         stage(f"comparing {len(outputs.files)} outputs")
         changes = diff_against_disk(root, outputs)
-        verify_examples(project, changes)
+        verify_examples(project, changes)  # before anything is written or reported
         written = [*outputs.files, *project.targets.paths, *(c.path for c in changes)]
         leftovers = find_leftovers(root, {path.rpartition("/")[0] for path in written})
         drifted += [d for change in changes for d in explain(change, project)]
@@ -295,17 +293,6 @@ def sources_of(project: Project) -> set[str]:
     return sources
 
 
-def verify_examples(project: Project, changes: list[Change]) -> None:
-    """Raise when a data shape whose schema changed has a derived example its own schema rejects."""
-    schemas = {c.path for c in changes if c.expected is not None and c.output is not None and c.output.kind == "schemas"}
-    if schemas:
-        from contractc.emit.schemas import verify_examples as examples_of
-
-        problems = examples_of(project, schemas)
-        if problems:
-            raise ContractcError(problems)
-
-
 def verify_changes(changes: list[Change]) -> None:
     """Run each output kind's verifier on the files about to be written; raise every problem before any write."""
     from contractc.emit import VERIFIERS
@@ -324,11 +311,9 @@ def build_notes(project: Project) -> list[Diagnostic]:
     """What ``build`` lists after its summary so nothing is silent: every optional field and why, every
     reference to a shape the project does not define, every receiver check that is not mechanised, an mkdocs
     ``docs_dir`` that does not exist."""
+    from contractc.load.mkdocs import docs_dir_notes
     from contractc.model.checks.compile import unmechanised_notes
     from contractc.model.notation import dangling_notes, optional_notes
 
-    from contractc.load.mkdocs import docs_dir_notes
-
-    notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts)
-    notes += docs_dir_notes(project.config)
+    notes = optional_notes(project.specs) + dangling_notes(project.specs) + unmechanised_notes(project.contracts) + docs_dir_notes(project.config)
     return sorted(notes, key=Diagnostic.sort_key)

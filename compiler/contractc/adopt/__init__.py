@@ -25,7 +25,20 @@ The plan is computed in full before anything is written:
    ``--accept-drift``): check reports it as a ``drift-restatement``.  A copy in
    a list item becomes a region indented like its fence.
 
+What a contract has no form for (a fenced front matter and its body, known by the fence's text) or could not
+hold (compiling the plan failed on adopt's own contract: :func:`_unwritable_groups`) is left as it is; a
+divergent copy among it is recorded under ``unresolved`` in contractc.yaml, so check keeps reporting it.
+Every region is planned under one safety rule (:func:`contractc.adopt.rewrite.stray_line`): a block is
+replaced only when the copies scan found in it hold every line of it, else adopt refuses (``adopt-region-span``).
+
 ``--write`` applies every change through the output writer, all-or-nothing.
+
+On a plugin adopted before (it has a ``contractc.yaml``, :class:`Existing`), each shape's block in its
+contracts joins scan's grouping as the owner of its group, so a copy pasted since is judged against the
+contract; the groups that hold no contract block are new shapes, appended to the one contract the
+configuration names (:func:`_contract_for`), with any title, anchor or id the project has suffixed; the
+configuration is merged line by line (:func:`contractc.adopt.contract.merge_config`), and the scratch
+compile holds every contract and every file the project's compile reads.
 """
 
 from __future__ import annotations
@@ -34,10 +47,12 @@ import dataclasses
 import glob
 import os
 import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
-from contractc.adopt.contract import render_config, render_contract
+from contractc.adopt.contract import Taken, merge_config, render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
@@ -73,55 +88,71 @@ def plan_adoption(
     each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies.
     ``_unwritable``: the scan, and the groups the contract could not hold (by id, why), when the plan is made
     again without them (:func:`_unwritable_groups`)."""
-    result = _unwritable[0] if _unwritable else scan_plugin(root, include, exclude, owners)
+    existing = _existing(root) if os.path.lexists(root / CONFIG_NAME) else None
+    result = _unwritable[0] if _unwritable else scan_plugin(root, include, exclude, owners, existing.units if existing else ())
     # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
     # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
-    # Every unit scan found says where the front matters are, whatever its label: one of plain values is a
-    # worked example, and its body a template that must not become a region over the whole fence.
-    every = list({id(u): u for u in (*result_units(result), *result.examples)}.values())
-    fronts = {(u.block.path, u.block.start) for u in every if u.key == FRONT_MATTER and u.text.startswith("---")}
+    # A fenced front matter is known by the fence's own text, never by scan's labels: one of plain values is a
+    # worked example, one whose YAML scan cannot read is no unit at all, and the body of either is still a
+    # template that must not become a region over the whole fence.
+    # (the plugin's units: on an adopted plugin, scan's units also hold the contracts' own blocks)
+    every = list({id(u): u for u in (*result_units(result), *result.examples) if u.block.path in result.data}.values())
+    fronts = {(u.block.path, u.block.start) for u in every if _opens_with_front_matter(u.block, result.data[u.block.path])}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
     left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
-    unfenced = "pasted without a fence (a <tag> section): left as it is, a region holds a fenced block"
-    left.update((g.id, unfenced) for g in result.groups if g.id not in left and not g.owner.block.fence)
+    # a block scan reads but a contract or region cannot hold (an unfenced section, JSON in notation, Markdown
+    # under a ```yaml fence): its whole shape is left as it is, and scan keeps reporting its drift
+    left.update(
+        (g.id, f"{u.block.path}:{u.line} in this shape is {u.block.left}: the shape is left as it is, scan keeps reporting it")
+        for g in result.groups
+        if g.id not in left and (u := next((m.unit for m in g.members if m.unit.block.left and m.label != "example"), None))
+    )
     left.update(_unwritable[1] if _unwritable else {})
     # a shape stated once (beside examples of it) has nothing to adopt: its copy is already the only one
     candidates = [g for g in result.groups if len(g.copies) > 1 and g.id not in left]
-    if (root / CONFIG_NAME).exists():
-        _refuse_adopted(candidates, accept_drift, resolve)
+    twice = []
+    if existing is not None:  # a shape the contract holds goes by its id there
+        # a group holding two of the contract's blocks is two shapes alike: which one a copy belongs to is unclear
+        twice = [g for g in candidates if sum(_at(u) in existing.ids for u in g.copies) > 1]
+        candidates = [dataclasses.replace(g, id=existing.ids[_at(g.owner)]) if _at(g.owner) in existing.ids else g for g in candidates if g not in twice]
     groups, resolved = resolve_groups(candidates, resolve)
-    if not groups:
+    if existing is not None:
+        _refuse_resolved_away(groups, resolved, existing)
+    new = [g for g in groups if existing is None or _at(g.owner) not in existing.ids]
+    unfilled = existing.undecided if existing is not None and accept_drift else {}
+    if not groups and not unfilled:
         skipped = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
-        return Plan("", scan=result, skipped=skipped, unresolved=_unresolved(result, skipped))
-    slug = _contract_name(root, name)
-    contract_path = f"contracts/{slug}.md"
-    if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
-        raise ContractcError(
-            Diagnostic(
-                "contracts",
-                1,
-                1,
-                "unsafe-path",
-                "contracts is not a folder: adopt writes the contract into the contracts/ folder",
-                "move it away, then run adopt again",
-            )
-        )
-    if (root / contract_path).exists():
-        raise ContractcError(
-            Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists", "choose another name with --name")
-        )
-    plan = Plan(contract_path, scan=result)
+        pending = sum(map(len, existing.undecided.values())) if existing else 0
+        return Plan("", scan=result, skipped=skipped, unresolved=_unresolved(result, skipped), pending=pending)
+    base, contract_path = _contract_for(root, name, existing, bool(new))
+    plan = Plan(contract_path, scan=result, configured=existing is not None)
+    if existing is not None and new:
+        plan.added = [g.id for g in new]
+        plan.where = (
+            f"appended to {contract_path}, the contract {CONFIG_NAME} names, as new sections" if base
+            else f"written to {contract_path}, a new contract added to {CONFIG_NAME}: "
+            + (f"{', '.join(sorted(existing.pinned))} is pinned (sha256:)" if existing.pinned and len(existing.contracts) == 1
+               else f"{CONFIG_NAME} names {len(existing.contracts)} contracts, so adopt appends to none of them")
+        )  # fmt: skip
     plan.skipped += [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
-    carried = carried_checks(groups, result.data)
+    plan.skipped += [(u, "alike to two shapes of the contract: left as it is (wrap it by hand in the region of the right one)") for g in twice for u in g.copies if u.block.path in result.data]
+    carried = carried_checks(new, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
     plan.unchecked = [(group_id, unit) for group_id, found in sorted(carried.items()) for unit in found.missing]
     plan.carried = {group_id: found.chosen for group_id, found in carried.items()}
     checks = {group_id: found.chosen.text for group_id, found in carried.items()}
-    contract_bytes, placed = render_contract(f"{_title(slug)} hand-offs", groups, result.dispatchers, checks, result.data)
+    contracts = dict(existing.contracts) if existing is not None else {}
+    placed = []
+    if new:
+        title = f"{_title(contract_path.rsplit('/', 1)[-1][:-3])} hand-offs"
+        contracts[contract_path], placed, plan.renamed = render_contract(
+            title, new, result.dispatchers, checks, result.data, base, existing.taken() if existing else None
+        )
 
     def without_unwritable(exc: ContractcError) -> Plan:
         """The plan made again without the groups the contract cannot hold through adopt's own slip; else the
         refusal, located at the owning copy (the contract is not on disk yet)."""
+        contract_bytes = contracts.get(contract_path, b"")
         cannot = _unwritable_groups(exc.diagnostics, contract_path, contract_bytes, placed)
         if not cannot:
             raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
@@ -129,13 +160,18 @@ def plan_adoption(
         return plan_adoption(root, name, include, exclude, owners, accept_drift, resolve, again)
 
     try:
-        refs, shapes = _contract_ids(contract_path, contract_bytes, placed)
+        refs, shapes = _contract_ids(contracts)
     except ContractcError as exc:
         return without_unwritable(exc)
+    if existing is not None:
+        _refuse_renamed(existing, refs, new)
+    new_ids = {g.id for g in new}
+    refs = {p.group.id: refs[(contract_path, p.offset)] for p in placed} | {g.id: refs[_at(g.owner)] for g in groups if g.id not in new_ids}
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
     by_block: dict[tuple[str, int], list[Unit]] = {}
-    for unit in every:  # every unit of a block, examples too: a block is replaced only with all it holds
+    # every unit of a block, examples too (a block is replaced only with all it holds), not the contract's own blocks
+    for unit in every:
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     adopted: dict[int, tuple[str, bytes]] = {}
     own: set[int] = set()
@@ -144,10 +180,11 @@ def plan_adoption(
     for group in groups:
         ref, region = refs[group.id]
         accepted = accept_drift or group.id in resolved
+        held = group.id not in new_ids  # the contract holds it: its drift is decided there, or by --accept-drift
         for member in group.members:
             unit = member.unit
-            if unit.within:
-                continue  # a part of another block (an element pasted elsewhere): that block is adopted as a whole
+            if unit.within or unit.block.path not in result.data:
+                continue  # a part of another block (adopted as a whole), or the contract's own block
             if (unit.block.path, unit.block.start) in fronts:
                 plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
                 continue
@@ -164,14 +201,16 @@ def plan_adoption(
                 )
                 plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
                 continue
-            if unit.block.quoted or not unit.block.fence:
-                plan.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one" if unit.block.fence else unfenced))
+            if unit.block.quoted:
+                plan.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one"))
                 continue
             if undecided:
                 # its own bytes in a region build has not filled: check reports it (drift-region-new-differs), and
                 # build refuses to overwrite it until the user decides (the contract, or build --force)
                 why = f"{member.reason}; kept, byte for byte, in a region build has not filled: check reports it"
-                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
+                if held:
+                    why += f" (the contract holds {ref}: if this copy is right, carry its difference into {group.owner.block.path}:{group.owner.line})"
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), "" if held else _choice(group, unit)))
                 adopted[id(unit)] = (ref, _own_block(unit, result.data, len(by_block[(unit.block.path, unit.block.start)])))
                 own.add(id(unit))
                 continue
@@ -223,44 +262,58 @@ def plan_adoption(
     # a drifted copy left as it is sits in a target too, so that check reports it
     watched = {*files, *(k.unit.block.path for k in plan.kept if k.label == "drifted")}
     targets, covered = _targets(root, sorted(watched), result)
-    out = _out_folders(root)
     recorded = {"include": list(include), "exclude": list(exclude), "owner": list(owners)}
     # drift adopt leaves as it is, outside any region, is recorded so that check keeps reporting it
     plan.unresolved = _unresolved(result, plan.skipped)
-    config = render_config(contract_path, targets, [], out, recorded, plan.unresolved)
+    if existing is None:
+        out = _out_folders(root)
+
+        def configured(allowed: list) -> bytes:
+            return render_config(contract_path, targets, allowed, out, recorded, plan.unresolved)
+    else:
+        added = [] if contract_path in existing.contracts else [contract_path]
+        reached = existing.targets
+        targets = [t for t in targets if not {m.relative_to(root).as_posix() for m in root.glob(t)} <= reached]
+
+        def configured(allowed: list) -> bytes:
+            return merge_config(existing.config, added, targets, allowed, recorded, plan.unresolved)
+    config = configured([])
     # the other files the target globs reach are compiled too, so what check will find there is found now
-    files = {**{p: result.data[p] for p in covered if p not in files}, **files}
+    files = {**(existing.files if existing else {}), **{p: result.data[p] for p in covered if p not in files}, **files}
     try:
-        outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
+        outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
     except ContractcError as exc:  # adopt's own slip, never the user's: those groups are left, the rest adopted
         return without_unwritable(exc)
+    plan.filled = sorted(unfilled.items())
     # a quoted drifted copy is reported by check's restatement finder only where it sees the fence (quote markers
-    # after at most three spaces each): where it does not, the plan says so rather than promise a report
+    # after at most three spaces each): where it does not, it is recorded with the drift adopt left out
+    # (unresolved), so that check reports it all the same
     seen = {(d.path, d.line) for d, _ in found}
-    plan.kept = [
-        dataclasses.replace(k, why=k.why.replace(
+    unseen = [i for i, k in enumerate(plan.kept) if k.label == "drifted" and k.unit.block.quoted and (k.unit.block.path, k.unit.block.line) not in seen]
+    for i in unseen:
+        plan.kept[i] = dataclasses.replace(plan.kept[i], why=plan.kept[i].why.replace(
             "check reports it (drift-restatement) until you fix it by hand",
-            "check cannot see it (a quote more than three spaces in): fix it by hand",
-        ))
-        if k.label == "drifted" and k.unit.block.quoted and (k.unit.block.path, k.unit.block.line) not in seen
-        else k
-        for k in plan.kept
-    ]
+            "check's restatement finder cannot see it (a quote more than three spaces in): it is recorded under "
+            "unresolved, so check reports it until you fix it by hand",
+        ))  # fmt: skip
+    if unseen:
+        left_drift = [(k.unit.block.path, k.unit.line, k.shape, f"drifted copy of {k.shape}: {k.why}") for k in map(plan.kept.__getitem__, unseen)]
+        plan.unresolved = sorted({*plan.unresolved, *left_drift})
+        config = configured([])
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
-    unresolved = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
-    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in unresolved]
+    undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
+    allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
         plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
-        config = render_config(contract_path, targets, plan.allowed, out, recorded, plan.unresolved)
-        outputs, found, digests = _compile(root, contract_path, contract_bytes, config, files)
-    written = {contract_path: (contract_bytes, "contract"), CONFIG_NAME: (config, "config")}
+        config = configured(plan.allowed)
+        outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
+    written = {path: (data, "contract") for path, data in contracts.items()} | {CONFIG_NAME: (config, "config")}
     written.update({p: (d, k) for p, (d, k) in outputs.items()})
+    olds = {path: _read(root / path) for path in written}
+    written = {path: found for path, found in written.items() if olds[path] != found[0]}  # an adopted plugin's other files stay
     guard_adoption(root, written)
-    for path, (data, kind) in sorted(written.items()):
-        old = _read(root / path)
-        if old != data:
-            plan.changes.append(Change(path, data, old, Output(data, kind)))
+    plan.changes = [Change(path, data, olds[path], Output(data, kind)) for path, (data, kind) in sorted(written.items())]
     return plan
 
 
@@ -333,41 +386,158 @@ def guard_adoption(root: Path, written: dict[str, tuple[bytes, str]]) -> None:
         raise ContractcError(problems)
 
 
-def _refuse_adopted(groups: list[Group], accept_drift: bool, resolve: tuple[str, ...]) -> None:
-    """On a plugin already adopted (it has a configuration), what adopt cannot do safely is a located refusal (exit 2).
+@dataclass(frozen=True, slots=True)
+class Existing:
+    """An adopted plugin as adopt finds it: what it adds to, and what it must leave as it is."""
 
-    Adopt never rewrites a contract it did not just write: a shape with new unmanaged copies is refused at its
-    owning copy, and ``--accept-drift`` or ``--resolve`` (the drift left by the first run sits in regions
-    ``build`` has not filled) is refused with the command that decides it instead."""
+    config: bytes
+    contracts: dict[str, bytes]
+    """Every contract the configuration names, by path."""
+    pinned: frozenset[str]
+    """Contracts whose entry pins their bytes (``sha256:``): adopt never appends to one."""
+    ids: dict[tuple[str, int], str]
+    """(contract, byte offset of a shape's block) -> the shape's id."""
+    units: tuple[Unit, ...]
+    """Each shape's block as scan reads it: grouped with the plugin's copies, and their owner."""
+    anchors: frozenset[str]
+    titles: frozenset[str]
+    files: dict[str, bytes]
+    """Every other file the project's compile reads: targets, role files, the output folders' files."""
+    targets: frozenset[str]
+    """The files its ``targets:`` reach."""
+    undecided: dict[str, list[tuple[int, str]]]
+    """Per target, (line, reference) of each region never filled that holds other bytes than the contract's."""
+
+    def taken(self) -> Taken:
+        return Taken(set(self.anchors), set(self.titles))
+
+
+def _existing(root: Path) -> Existing:
+    """The adopted plugin at ``root``: its configuration and contracts as they are (bad ones: exit 2, located)."""
+    from contractc.emit.filled import Refill
+    from contractc.load import load_project
+    from contractc.load.source import source_from_bytes
+    from contractc.output.files import read_bytes
+    from contractc.scan.blocks import file_units
+
+    project = load_project(root)
+    ids = {at: ref for at, (ref, _) in _block_starts(project.contracts).items()}
+    units = tuple(
+        dataclasses.replace(u, block=dataclasses.replace(u.block, example=""))  # the contract's block is the shape
+        for c in project.contracts
+        for u in file_units(source_from_bytes(c.path, c.data))
+        if (c.path, u.block.start) in ids and not u.within
+    )
+    files = {r.path: r.data for r in project.roles}
+    undecided: dict[str, list[tuple[int, str]]] = {}
+    refill = Refill(project)
+    problems: list[Diagnostic] = []
+    for target in project.targets.scan(problems):
+        files[target.path] = target.data
+        for region in target.regions:
+            held = target.data[region.content.start : region.content.end]
+            filled = refill.fill(region) if region.recorded is None and held.strip() else None
+            if filled is not None and held != filled[0]:
+                undecided.setdefault(target.path, []).append((target.data.count(b"\n", 0, region.marker.start) + 1, region.label))
+    if problems:
+        raise ContractcError(problems)
+    for folder in project.config.out.folders():
+        for path in sorted((root / folder).rglob("*")) if (root / folder).is_dir() else ():
+            if path.is_file() and not path.is_symlink():
+                files[path.relative_to(root).as_posix()] = read_bytes(path)
+    if (root / "mkdocs.yml").is_file():
+        files["mkdocs.yml"] = read_bytes(root / "mkdocs.yml")
+    return Existing(
+        read_bytes(root / CONFIG_NAME),
+        {c.path: c.data for c in project.contracts},
+        frozenset(e.path for e in project.config.contracts if e.sha256),
+        ids,
+        units,
+        frozenset({s.anchor for c in project.contracts for s in c.sections} | set(ids.values())),
+        frozenset(s.title.casefold() for c in project.contracts for s in c.sections),
+        files,
+        frozenset(project.targets.paths),
+        undecided,
+    )
+
+
+def _at(unit: Unit) -> tuple[str, int]:
+    return unit.block.path, unit.block.start
+
+
+def _contract_for(root: Path, name: str | None, existing: Existing | None, new: bool) -> tuple[bytes, str]:
+    """(the bytes the new shapes are appended to, b"" for a new contract; the contract's path).
+
+    On an adopted plugin whose configuration names one contract, not pinned, the new shapes are appended to it;
+    otherwise (none, several, or a pinned one) they go into a contract of their own, ``contracts/NAME.md``."""
+    if existing is not None and (not new or (len(existing.contracts) == 1 and not existing.pinned)):
+        path = next(iter(existing.contracts), "")
+        return existing.contracts.get(path, b""), path
+    slug = _contract_name(root, name)
+    contract_path = f"contracts/{slug}.md"
+    if os.path.lexists(root / "contracts") and not os.path.islink(root / "contracts") and not (root / "contracts").is_dir():  # a link: guard_adoption
+        raise ContractcError(
+            Diagnostic(
+                "contracts",
+                1,
+                1,
+                "unsafe-path",
+                "contracts is not a folder: adopt writes the contract into the contracts/ folder",
+                "move it away, then run adopt again",
+            )
+        )
+    if os.path.lexists(root / contract_path):
+        why = "" if existing is None else ": the new shapes go into a contract of their own (the configuration names several, or a pinned one)"
+        raise ContractcError(
+            Diagnostic(contract_path, 0, 0, "adopt-configured", f"{contract_path} already exists{why}", "choose another name with --name")
+        )
+    return b"", contract_path
+
+
+def _refuse_resolved_away(groups: list[Group], resolved: set[str], existing: Existing) -> None:
+    """``--resolve ID=PATH:LINE`` naming a copy of a shape the contract holds, other than the contract's block:
+    the contract is the truth, so adopt never rewrites it to a copy (exit 2, nothing written)."""
+    problems = []
+    for g in groups:
+        if g.id in resolved and _at(g.owner) not in existing.ids:
+            block = next(u for u in existing.units if existing.ids[_at(u)] == g.id)
+            problems.append(
+                Diagnostic(
+                    "--resolve",
+                    1,
+                    1,
+                    "adopt-resolve",
+                    f"--resolve {g.owner_reason.removeprefix('--resolve ')}: {g.id} is a shape of {block.block.path} (line {block.line}), "
+                    "and adopt never rewrites the contract to a copy",
+                    f"carry what this copy has into {block.block.path}:{block.line} and run `contractc build`; or name the "
+                    f"contract's block, --resolve {g.id}={block.block.path}:{block.line}, to rewrite the copies to it",
+                )
+            )
+    if problems:
+        raise ContractcError(problems)
+
+
+def _refuse_renamed(existing: Existing, refs: dict[tuple[str, int], tuple[str, bytes]], new: list[Group]) -> None:
+    """A new shape that would change the id of a shape the project has (a data shape's key used in another
+    section qualifies both): a located refusal at its owning copy, since the regions name the old id."""
+    changed = {old: refs[at][0] for at, old in existing.ids.items() if refs.get(at, ("",))[0] != old}
+    if not changed:
+        return
     problems = [
         Diagnostic(
             g.owner.block.path,
             g.owner.line,
             g.owner.block.col,
             "adopt-configured",
-            f"shape {g.id} has {len(g.copies)} unmanaged copies, but the plugin is already adopted ({CONFIG_NAME}): "
-            "adopt never adds to or rewrites an existing contract",
-            "add the shape to your contract by hand and wrap each copy in a managed region "
-            "(`contractc check` names each with the region markers to use)",
+            f"shape {g.id}: its key {g.key} is already the shape {old} of the contract, whose structure these copies "
+            f"do not share; adding it would rename {old} to {changed[old]}, and the regions name {old}",
+            f"rename the key in these copies (or, if they are copies of {old}, make them so); then run adopt again",
         )
-        for g in groups
+        for g in new
+        if g.kind == "yaml" and (old := next((o for o in changed if o.rsplit(".", 1)[-1] == g.key), None))
     ]
-    if not problems and (accept_drift or resolve):
-        option = "--accept-drift" if accept_drift else f"--resolve {resolve[0]}"
-        problems.append(
-            Diagnostic(
-                CONFIG_NAME,
-                1,
-                1,
-                "adopt-configured",
-                f"{option}: the plugin is already adopted; adopt does not rewrite the drifted copies it left "
-                "(each in a region build has not filled, or indented where no region can be)",
-                "take the contract's bytes for the regions with `contractc build --force`, fix an indented copy by hand, "
-                "or carry each difference into the contract and run `contractc build` (`contractc check` shows each diff)",
-            )
-        )
-    if problems:
-        raise ContractcError(problems)
+    old = next(iter(changed))
+    raise ContractcError(problems or Diagnostic(CONFIG_NAME, 1, 1, "adopt-configured", f"adding the new shapes would rename {old} to {changed[old]}", "leave the new copies out with --exclude and add them to the contract by hand"))
 
 
 def result_units(result: ScanResult) -> list[Unit]:
@@ -409,31 +579,39 @@ def _rewrites(
     return found
 
 
-def _contract_ids(path: str, data: bytes, placed) -> tuple[dict[str, tuple[str, bytes]], dict[str, tuple]]:
-    """Each group's id in the written contract and the bytes its regions hold, asked of the contract loader;
-    and the contract's shapes by id, each with its block's text and its notation read (empty when the notation
-    cannot be read: compiling the plan reports why, at the owning copy)."""
+def _contract_ids(contracts: dict[str, bytes]) -> tuple[dict[tuple[str, int], tuple[str, bytes]], dict[str, tuple]]:
+    """Each shape's id, by (contract, byte offset of its block), and the bytes its regions hold, asked of the
+    contract loader (ids qualified across every contract, as the compiler does); and the shapes by id, each with
+    its block's text and its notation read (empty when the notation cannot be read: compiling the plan reports
+    why, at the owning copy)."""
     from contractc.load import parse_contract, qualify_shape_ids
     from contractc.load.source import source_from_bytes
     from contractc.model.notation import interpret
+
+    parsed = qualify_shape_ids([parse_contract(source_from_bytes(path, data)) for path, data in contracts.items()])
+    try:
+        read, _ = interpret(parsed)
+    except ContractcError:
+        read = ()
+    by_id = {shape.id: (shape, text.decode("utf-8", "replace")) for _, shape, text in _blocks(read)}
+    return _block_starts(parsed), by_id
+
+
+def _blocks(contracts) -> Iterator[tuple[tuple[str, int], object, bytes]]:
+    """(contract path, byte offset) of each shape's block (a data shape's YAML, a text shape's template), the
+    shape, and the block's bytes."""
     from contractc.model.records import DataShape
 
-    (contract,) = qualify_shape_ids([parse_contract(source_from_bytes(path, data))])
-    starts = {}
-    for shape in contract.shapes:
-        span = shape.block if isinstance(shape, DataShape) else shape.template
-        if span is not None:
-            starts[span.start] = (shape.id, contract.slice(span))
-    try:
-        (read,), _ = interpret([contract])
-    except ContractcError:
-        read = None
-    shapes = {}
-    for shape in read.shapes if read is not None else ():
-        span = shape.block if isinstance(shape, DataShape) else shape.template
-        if span is not None:
-            shapes[shape.id] = (shape, read.slice(span).decode("utf-8", "replace"))
-    return {p.group.id: starts[p.offset] for p in placed}, shapes
+    for contract in contracts:
+        for shape in contract.shapes:
+            span = shape.block if isinstance(shape, DataShape) else shape.template
+            if span is not None:
+                yield (contract.path, span.start), shape, contract.slice(span)
+
+
+def _block_starts(contracts) -> dict[tuple[str, int], tuple[str, bytes]]:
+    """(contract path, byte offset of a shape's block) -> (the shape's id, the bytes its regions hold)."""
+    return {at: (shape.id, data) for at, shape, data in _blocks(contracts)}
 
 
 def _breaks(unit: Unit, ref: str, shapes: dict[str, tuple], data: dict[str, bytes]) -> str:
@@ -481,8 +659,12 @@ def _targets(root: Path, rewritten: list[str], result: ScanResult) -> tuple[list
     return sorted(patterns), covered
 
 
-def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, files: dict[str, bytes]):
-    """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find."""
+def _compile(root: Path, contracts: dict[str, bytes], config: bytes, files: dict[str, bytes], fill_undecided: bool = False):
+    """Compile the adopted plugin in a scratch folder: every output ``build`` would write, and what check would still find.
+
+    ``contracts`` holds every contract of the project, ``files`` every other file the compile reads (targets,
+    role files, the output folders); ``fill_undecided`` (``--accept-drift``) fills the regions a first adoption
+    left holding a drifted copy's own bytes."""
     from contractc.drift.restatements import find_restatements, restatement_changes, unmanaged_copies
     from contractc.emit.filled import Refill
     from contractc.pipeline import compile_project
@@ -494,7 +676,7 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
 
     with scratch(root) as folder:
         base = Path(folder)
-        for rel, data in {contract_path: contract, CONFIG_NAME: config, **files}.items():
+        for rel, data in {**files, **contracts, CONFIG_NAME: config}.items():
             (base / rel).parent.mkdir(parents=True, exist_ok=True)
             (base / rel).write_bytes(data)
         project, outputs = compile_project(base)
@@ -506,7 +688,7 @@ def _compile(root: Path, contract_path: str, contract: bytes, config: bytes, fil
         for rel, data in files.items():
             target = project.target(rel) if b"contractc:" in data else None
             # a drifted copy kept in a region of its own bytes stays so: build would refuse to overwrite it unseen
-            rendered[rel] = (refill.leaving_undecided(target), "regions") if target is not None and target.regions else rendered.get(rel, (data, "regions"))
+            rendered[rel] = (refill.leaving_undecided(target, fill_undecided), "regions") if target is not None and target.regions else rendered.get(rel, (data, "regions"))
         return rendered, [(d, diffs.get(d)) for d in found], digests
 
 
@@ -559,6 +741,14 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     if problems:
         raise ContractcError(problems)
     return [by_id[g.id] for g in groups], resolved
+
+
+def _opens_with_front_matter(block, data: bytes) -> bool:
+    """Whether ``block``'s text (between its fence lines) opens with front matter."""
+    from contractc.scan.blocks import opens_with_front_matter
+
+    text = data[block.start : block.end].decode("utf-8", "replace")
+    return opens_with_front_matter(text.split("\n", 1)[1] if "\n" in text else "")
 
 
 def _stray(units: list[Unit], stray: tuple[int, str], refs: dict[int, str]) -> Diagnostic:

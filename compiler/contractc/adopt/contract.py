@@ -16,7 +16,7 @@ import glob
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from contractc.scan.blocks import Unit
 from contractc.scan.shapes import Group
@@ -39,12 +39,21 @@ def render_contract(
     dispatchers: frozenset[str],
     checks: Mapping[str, str] | None = None,
     data: Mapping[str, bytes] | None = None,
-) -> tuple[bytes, list[Placed]]:
-    """The contract's bytes and where each group's block went; ``checks`` holds, by group id, the
-    ``Receiver checks:`` list a template's copies carry, written after its template; ``data`` the plugin's
-    files by path, whose own headings title the sections and whose mentions tell who dispatches a shape."""
+    base: bytes = b"",
+    taken: Taken | None = None,
+) -> tuple[bytes, list[Placed], list[str]]:
+    """The contract's bytes, where each group's block went, and the titles and anchors renamed (``taken``);
+    ``checks`` holds, by group id, the ``Receiver checks:`` list a template's copies carry, written after its
+    template; ``data`` the plugin's files by path, whose own headings title the sections and whose mentions
+    tell who dispatches a shape.
+
+    With ``base`` (a contract the project has), the sections are appended to it, every byte of it kept; a
+    section title, anchor or shape id ``taken`` already is never reused: it gets the first free suffix
+    (``Review stage (2)`` ``{#review-stage-2}``), and the renaming is returned for the plan to say."""
     checks = checks or {}
     data = data or {}
+    taken = taken or Taken()
+    renamed: list[str] = []
     groups = list(groups)
     by_stage: dict[str, list[Group]] = {}
     keys: set[tuple[str, str]] = set()
@@ -54,7 +63,8 @@ def render_contract(
             section = _slug(group.id)  # two shapes with one key in one section: each gets its own
         keys.add((section, group.key))
         by_stage.setdefault(section, []).append(group)
-    out: list[str] = [
+    head = base.decode("utf-8") + ("\n" if base and not base.endswith(b"\n") else "")
+    out: list[str] = [head] if base else [
         f"# {title}\n\n",
         "Adopted by `contractc adopt` from the copies pasted in this plugin's agent, skill and command files:\n"
         "each block is the owning copy, byte for byte. Edit the shapes here, then run `contractc build`.\n",
@@ -64,19 +74,36 @@ def render_contract(
     def at() -> int:
         return len("".join(out).encode())
 
+    def free(anchor: str, title: str) -> tuple[str, str]:
+        """``anchor`` and ``title``, or both with the first suffix neither has been given yet."""
+        n = 1
+        while True:
+            a, t = (anchor, title) if n == 1 else (f"{anchor}-{n}", f"{title} ({n})")
+            if a not in taken.anchors and t.casefold() not in taken.titles:
+                break
+            n += 1
+        if n > 1:
+            renamed.append(f"{title} {{#{anchor}}} -> {t} {{#{a}}}")
+        taken.anchors.add(a)
+        taken.titles.add(t.casefold())
+        return a, t
+
     titles = {anchor: _stage_title(anchor, by_stage[anchor], data) for anchor in by_stage}
     sends = dispatched_to(groups, dispatchers)
     shape_titles = _shape_titles([g for g in groups if g.kind != "yaml"], data)
     for anchor in sorted(by_stage, key=lambda a: (a == _NO_STAGE, natural_key(titles[a]), a)):
         members = by_stage[anchor]
-        out.append(f"\n## {titles[anchor]} {{#{anchor}}}\n")
+        section, section_title = free(anchor, titles[anchor])
+        # appended right after the last byte: a blank line first would change the bytes of the section before
+        out.append(f"{'' if base and len(out) == 1 else chr(10)}## {section_title} {{#{section}}}\n")
         for group in (g for g in members if g.kind == "yaml"):
             out.append("\n")
             placed.append(Placed(group, at()))
             out.append(f"```yaml\n{_ends(group.owner.text)}```\n")
         for group in (g for g in members if g.kind != "yaml"):
             producer, consumers, unsure = infer_direction(group, dispatchers, data, sends)
-            out.append(f"\n### {shape_titles[group.id]} {{#{group.id}}}\n\n")
+            shape, shape_title = free(group.id, shape_titles[group.id])
+            out.append(f"\n### {shape_title} {{#{shape}}}\n\n")
             out.append(f"Produced by `{producer}`; consumed by {', '.join(f'`{c}`' for c in consumers)}.\n\n")
             if unsure:
                 out.append(f"> **Check the line above:** `contractc adopt` was unsure of it: {unsure}.\n\n")
@@ -84,7 +111,15 @@ def render_contract(
             out.append(fenced(group.owner))
             if group.id in checks:
                 out.append(f"\n{checks[group.id]}")
-    return "".join(out).encode(), placed
+    return "".join(out).encode(), placed, renamed
+
+
+@dataclass(slots=True)
+class Taken:
+    """What a contract of the project already uses: section anchors and shape ids, and titles (casefolded)."""
+
+    anchors: set[str] = field(default_factory=set)
+    titles: set[str] = field(default_factory=set)
 
 
 def fenced(unit: Unit) -> str:
@@ -101,37 +136,140 @@ def render_config(
     recorded: Mapping[str, list[str]] | None = None,
     unresolved: list[tuple[str, int, str, str]] | None = None,
 ) -> bytes:
-    """``contractc.yaml``: the contract, the files holding its copies, the blocks left on purpose, the output
-    folders, the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files, and
+    """``contractc.yaml``: the contract, the output folders, the files holding its copies, the blocks left on
+    purpose, the options adopt was given (``scan:``, ``recorded``), so the next run reads the same files, and
     the divergent copies it left as they are (``unresolved``), so check reports them."""
-    lines = [
-        "# Written by `contractc adopt`; every key: `contractc explain config-invalid`.",
-        "contracts:",
-        f"  - path: {json.dumps(contract)}",
-        "targets:",
-        *(f"  - {json.dumps(t, ensure_ascii=False)}" for t in targets),  # globs, escaped by the caller
-    ]
     from contractc.load.config import DEFAULT_OUT
 
+    lines = ["# Written by `contractc adopt`; every key: `contractc explain config-invalid`.", "contracts:", f"  - path: {json.dumps(contract)}"]
     if out and out != DEFAULT_OUT:
         lines.append("out:  # folders contractc owns: it removes files there that no contract produces")
         lines += [f"  {kind}: {json.dumps(folder)}" for kind, folder in sorted(out.items())]
-    given = {k: v for k, v in (recorded or {}).items() if v}
-    if given:
-        lines.append("scan:  # the options adopt was given: scan and adopt read them again")
-        for key, values in given.items():
-            lines.append(f"  {key}: [{', '.join(json.dumps(v, ensure_ascii=False) for v in values)}]")
+    return merge_config(("\n".join(lines) + "\n").encode(), [], targets, allowed, recorded or {}, unresolved or [])
+
+
+def merge_config(
+    old: bytes,
+    contracts: list[str],
+    targets: list[str],
+    allowed: list[tuple[str, str, int, str, str]],
+    recorded: Mapping[str, list[str]],
+    unresolved: list[tuple[str, int, str, str]] = (),
+) -> bytes:
+    """``old`` (an adopted plugin's ``contractc.yaml``) with the new contract entries, targets, allowed blocks,
+    recorded options and unresolved copies added as new lines; every line of ``old`` is kept byte for byte (a one-line flow list,
+    ``targets: [a]``, gets the items before its ``]``). What cannot be merged so is a located refusal."""
+    from contractc.load.config import CONFIG_NAME
+    from contractc.load.yaml_safe import load_yaml, plain
+    from contractc.report.diagnostics import ContractcError, Diagnostic
+
+    text = old.decode("utf-8")
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += nl
+    doc = load_yaml(text, CONFIG_NAME, "config-syntax")
+    doc = doc if isinstance(doc, dict) else {}
+    before = plain(doc) if doc else {}
+    edits: list[tuple[int, int, list[str]]] = []  # (line index, lines replaced, new lines)
+
+    def refuse(key: str, line: int) -> ContractcError:
+        return ContractcError(
+            Diagnostic(
+                CONFIG_NAME, line, 1, "adopt-configured",
+                f"{key}: written in a form adopt cannot add to without rewriting your lines",
+                f"write {key} as a block list (one `- item` per line), then run adopt again",
+            )
+        )  # fmt: skip
+
+    def end_of(mapping: dict, key: str, limit: int) -> int:
+        """The line index past ``key``'s value: before the next key, blank lines and comments above it left out."""
+        later = [mapping.lc.key(k)[0] for k in mapping if mapping.lc.key(k)[0] > mapping.lc.key(key)[0]]
+        end = min(later, default=limit)
+        col = mapping.lc.key(key)[1]
+        while end - 1 > mapping.lc.key(key)[0] and (
+            not lines[end - 1].strip() or (lines[end - 1].lstrip().startswith("#") and len(lines[end - 1]) - len(lines[end - 1].lstrip()) <= col)
+        ):
+            end -= 1
+        return end
+
+    def add(mapping: dict, key: str, block: list[str], flow: list[str], indent: str, limit: int) -> None:
+        if not block:
+            return
+        if key not in mapping:
+            at = end_of(mapping, next(reversed(list(mapping))), limit) if mapping else limit
+            edits.append((at, 0, [f"{indent}{key}:{nl}", *(f"{indent}  - {item}{nl}" for item in block)]))
+            return
+        value, (line, _) = mapping[key], mapping.lc.key(key)
+        if value is None:
+            edits.append((line + 1, 0, [f"{indent}  - {item}{nl}" for item in block]))
+        elif isinstance(value, list) and (not value or value.fa.flow_style()):  # `[]` is always flow
+            close = lines[line].rfind("]")
+            if close < 0 or "[" not in lines[line]:
+                raise refuse(key, line + 1)
+            lead = "" if not value else ", "
+            edits.append((line, 1, [lines[line][:close] + lead + ", ".join(flow) + lines[line][close:]]))
+        elif isinstance(value, list):
+            first = lines[value.lc.item(0)[0]]
+            dash = first[: len(first) - len(first.lstrip())]
+            edits.append((end_of(mapping, key, limit), 0, [f"{dash}- {item}{nl}" for item in block]))
+        else:
+            raise refuse(key, line + 1)
+
+    add(doc, "contracts", [f"path: {json.dumps(c)}" for c in contracts], [f"{{path: {json.dumps(c)}}}" for c in contracts], "", len(lines))
+    targets = [t for t in targets if t not in (before.get("targets") or [])]
+    quoted = [json.dumps(t, ensure_ascii=False) for t in targets]
+    add(doc, "targets", quoted, quoted, "", len(lines))
+    entries = [(_allowed_entry(*a), f"  # line {a[2]} when adopted: {a[3]}") for a in allowed]
+    add(doc, "allow_restatements", [e + c for e, c in entries], [e for e, _ in entries], "", len(lines))
+    # divergent copies adopt left as they are: check reports each until the copies agree and its entry is deleted
+    known = before.get("unresolved") or []
+    left = [e for e in (_unresolved_entry(*u) for u in unresolved) if plain(load_yaml(e, CONFIG_NAME, "config-syntax")) not in known]
+    add(doc, "unresolved", left, left, "", len(lines))
+    scan = doc.get("scan") if isinstance(doc.get("scan"), dict) else None
+    given = {k: [v for v in values if v not in ((before.get("scan") or {}).get(k) or [])] for k, values in recorded.items()}
+    given = {k: v for k, v in given.items() if v}
+    if given and scan is None:
+        if "scan" in doc:
+            raise refuse("scan", doc.lc.key("scan")[0] + 1)
+        edits.append((len(lines), 0, ["scan:  # the options adopt was given: scan and adopt read them again" + nl]
+                      + [f"  {k}: [{', '.join(json.dumps(v, ensure_ascii=False) for v in vs)}]{nl}" for k, vs in given.items()]))  # fmt: skip
+    elif given:
+        sub = next(iter(scan))
+        indent = lines[scan.lc.key(sub)[0]][: scan.lc.key(sub)[1]]
+        limit = end_of(doc, "scan", len(lines))
+        for k, vs in given.items():
+            quoted = [json.dumps(v, ensure_ascii=False) for v in vs]
+            add(scan, k, quoted, quoted, indent, limit)
+    for _, (at, count, new) in sorted(enumerate(edits), key=lambda e: (e[1][0], e[0]), reverse=True):
+        lines[at : at + count] = new  # from the end, so each index holds; two at one place keep their order
+    merged = "".join(lines)
+    expected = dict(before)
+    for key, items in (("contracts", [{"path": c} for c in contracts]), ("targets", targets)):
+        if items:
+            expected[key] = [*(expected.get(key) or []), *items]
     if allowed:
-        lines.append("allow_restatements:")
-        for path, shape, line, why, digest in allowed:
-            where = json.dumps(glob.escape(path), ensure_ascii=False)  # a glob: `[old] x.md` must match itself
-            # named by its bytes, not its line: prose added around the copy never unpins it (docs/adopt.md)
-            lines.append(f"  - {{ path: {where}, shape: {json.dumps(shape)}, sha256: {digest} }}  # line {line} when adopted: {why}")
-    if unresolved:
-        lines.append("unresolved:  # divergent copies adopt left as they are: check reports each until the copies agree and you delete its entry")
-        for path, line, shape, why in unresolved:
-            lines.append(f"  - {{ path: {json.dumps(path, ensure_ascii=False)}, line: {line}, shape: {json.dumps(shape)}, why: {json.dumps(why, ensure_ascii=False)} }}")
-    return ("\n".join(lines) + "\n").encode()
+        expected["allow_restatements"] = [*(expected.get("allow_restatements") or []), *(plain(load_yaml(e, CONFIG_NAME, "config-syntax")) for e, _ in entries)]
+    if left:
+        expected["unresolved"] = [*known, *(plain(load_yaml(e, CONFIG_NAME, "config-syntax")) for e in left)]
+    if given:
+        expected["scan"] = {**(expected.get("scan") or {})}
+        for k, vs in given.items():
+            expected["scan"][k] = [*(expected["scan"].get(k) or []), *vs]
+    if plain(load_yaml(merged, CONFIG_NAME, "config-syntax")) != expected:  # a layout the line edits misread
+        raise refuse("contractc.yaml", 1)
+    return merged.encode("utf-8")
+
+
+def _unresolved_entry(path: str, line: int, shape: str, why: str) -> str:
+    """One ``unresolved`` entry, a divergent copy adopt left as it is, as a flow mapping."""
+    return f"{{ path: {json.dumps(path, ensure_ascii=False)}, line: {line}, shape: {json.dumps(shape)}, why: {json.dumps(why, ensure_ascii=False)} }}"
+
+
+def _allowed_entry(path: str, shape: str, line: int, why: str, digest: str) -> str:
+    """One ``allow_restatements`` entry, by the block's bytes (prose may move it), as a flow mapping."""
+    where = json.dumps(glob.escape(path), ensure_ascii=False)  # a glob: `[old] x.md` must match itself
+    return f"{{ path: {where}, shape: {json.dumps(shape)}, sha256: {digest} }}"
 
 
 def _section_of(group: Group) -> str:

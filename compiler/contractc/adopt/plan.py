@@ -66,3 +66,16 @@ class Plan:
     replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
     scan: ScanResult | None = None
+    configured: bool = False
+    """The plugin was adopted before (it has a ``contractc.yaml``)."""
+    added: list[str] = field(default_factory=list)
+    """On an adopted plugin: the shapes new to its contracts (the others are shapes a contract holds)."""
+    pending: int = 0
+    """On an adopted plugin with nothing to adopt: the regions never filled that hold other bytes (--accept-drift fills them)."""
+    where: str = ""
+    """On an adopted plugin: where the new shapes go, and why there."""
+    renamed: list[str] = field(default_factory=list)
+    """Titles and anchors given a suffix, since a contract of the project has them already (``old -> new``)."""
+    filled: list[tuple[str, list[tuple[int, str]]]] = field(default_factory=list)
+    """``--accept-drift`` on an adopted plugin: per target, (line, reference) of each region a first adoption
+    left holding a drifted copy's bytes, filled now with the contract's."""

@@ -31,7 +31,14 @@ def adopt_report(plan: Plan, written: bool) -> Report:
         state = "new" if change.actual is None else "changed"
         kind = change.output.kind if change.output else "file"
         hint = "" if written else "run `contractc adopt --write` to apply the plan"
-        diagnostics.append(Diagnostic(change.path, 0, 0, "adopt-file", f"{verb} {change.path} ({state}, {kind})", hint, Severity.NOTE))
+        said = f"{verb} {change.path} ({state}, {kind})"
+        if change.path == plan.contract and plan.where:
+            said += f": new shapes {', '.join(plan.added)} {plan.where}" + (f"; renamed: {'; '.join(plan.renamed)}" if plan.renamed else "")
+        diagnostics.append(Diagnostic(change.path, 0, 0, "adopt-file", said, hint, Severity.NOTE))
+    for path, found in plan.filled:
+        for line, ref in found:
+            done = "filled" if written else "will be filled"
+            diagnostics.append(Diagnostic(path, line, 1, "adopt-rewritten", f"region {ref} {done} with the contract's bytes (--accept-drift): it held a drifted copy", "", Severity.WARNING))
     for r in plan.rewritten:
         diagnostics.append(
             Diagnostic(

@@ -87,14 +87,14 @@ def stray_line(block: Block, units: Iterable[Unit], data: bytes) -> tuple[int, s
     units = [u for u in units if not u.within]  # a nested part is no text of the block (its lines are its block's unit's)
     held_bytes = data[block.start : block.end]
     # a block in a list item: its units hold its lines less the item's indent
-    lines = (dedented(held_bytes, block.indent.encode()) or held_bytes).decode("utf-8", "replace").split("\n")
+    lines = _lines((dedented(held_bytes, block.indent.encode()) or held_bytes).decode("utf-8", "replace"))
     body = lines[1 : len(lines) - (2 if lines[-1] == "" else 1)]
     held: dict[int, str] = {}
     for unit in units:
-        held.update((unit.line + i, line) for i, line in enumerate(unit.text.split("\n")))
+        held.update((unit.line + i, line) for i, line in enumerate(_lines(unit.text)))
     for i, line in enumerate(body):
         number = block.line + 1 + i
-        if line.strip() and held.get(number, "").rstrip("\r") != line.rstrip("\r"):
+        if line.strip() and held.get(number) != line:
             return number, f"this line is no part of the copies it adopts ({line.strip()[:60]!r}): the region would delete it"
     if len({u.block.kind for u in units}) > 1:
         first = min(units, key=lambda u: u.line)
@@ -103,3 +103,8 @@ def stray_line(block: Block, units: Iterable[Unit], data: bytes) -> tuple[int, s
             "(a front matter and its body): a region of one would cut the fence in two"
         )
     return None
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines as the Markdown parser reads them: CRLF, CR and LF line breaks, NUL as U+FFFD."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd").split("\n")

@@ -31,6 +31,14 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append(visible(f"{verb} {change.path} ({state}, {change.output.kind if change.output else 'file'})\n"))
         if diff and not written:
             out.append(unified_diff(change, LABELS))
+    if plan.where:
+        out.append(visible(f"\nnew shapes ({', '.join(plan.added)}): {plan.where}\n"))
+    if plan.renamed:
+        out.append("\ntitles and anchors a contract of the project has already, given a suffix (nothing existing is reused):\n")
+        out += [visible(f"  {r}\n") for r in plan.renamed]
+    if plan.filled:
+        out.append("\nregions never filled that hold other bytes (a drifted copy an earlier adoption left), filled with the contract's bytes (--accept-drift; the diff is in the file's):\n")
+        out += [visible(f"  {path}:{line}: {ref}\n") for path, found in plan.filled for line, ref in found]
     if plan.rewritten:
         out.append(visible(f"\ncopies whose bytes {'changed' if written else 'will change'} (the owning copy wins):\n"))
         for r in plan.rewritten:
@@ -101,23 +109,33 @@ def unchecked(chosen: CheckList) -> str:
 
 def summary(plan: Plan, written: bool) -> str:
     if not plan.changes:
+        pending = f"; {_n(plan.pending, 'region holds', 'regions hold')} a drifted copy check reports (`--accept-drift` fills them with the contract's bytes)" if plan.pending else ""
         if plan.skipped:
             drift = f"; {_n(len(plan.unresolved), 'divergent copy', 'divergent copies')} among them, which scan reports" if plan.unresolved else ""
-            return f"contractc: nothing to adopt: every shape with two or more unmanaged copies is left as it is (listed above){drift}"
-        return "contractc: nothing to adopt: no shape has two or more unmanaged copies"
+            return f"contractc: nothing to adopt: every shape with two or more unmanaged copies is left as it is (listed above){drift}{pending}"
+        return f"contractc: nothing to adopt: no shape has two or more unmanaged copies{pending}"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
+    if plan.configured:
+        held = len(plan.shapes) - len(plan.added)
+        into = f"{_n(len(plan.added), 'new shape', 'new shapes')} {'appended to' if plan.where.startswith('appended') else 'into'} {plan.contract}, " if plan.added else ""
+        into += f"new copies of {_n(held, 'shape', 'shapes')} the contracts hold, " if held else ""
+        into += f"{_n(sum(len(r) for _, r in plan.filled), 'region', 'regions')} filled with the contract's bytes (--accept-drift), " if plan.filled else ""
+    else:
+        into = f"{_n(len(plan.shapes), 'shape', 'shapes')} into {plan.contract}, "
     counts = (
-        f"{_n(len(plan.shapes), 'shape', 'shapes')} into {plan.contract}, "
+        into + 
         f"{_n(targets, 'file', 'files')} rewritten with managed regions, {len(plan.changes)} files in all, "
         f"{_n(len(plan.rewritten), 'copy changes', 'copies change')} bytes"
     )
     left = sum(1 for k in plan.kept if k.label == "drifted")
     if left:
         counts += f", {_n(left, 'drifted copy', 'drifted copies')} left for check to report"
-    if plan.unresolved:
-        counts += f", {_n(len(plan.unresolved), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
+    drifted = {(k.unit.block.path, k.unit.line) for k in plan.kept if k.label == "drifted"}  # counted above
+    others = [u for u in plan.unresolved if u[:2] not in drifted]
+    if others:
+        counts += f", {_n(len(others), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
     if written:
-        clean = "(it reports the drift left)" if left or plan.unresolved else "(clean)"
+        clean = "(it reports the drift left)" if left or others else "(clean)"
         return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
 

@@ -6,7 +6,8 @@ Two named tables, both pure:
   output (a :class:`~contractc.output.outputs.Change`) of the loaded project.
   ``regions`` says which region of a target drifted and why (stale,
   hand-edited, both ...).  A kind without an explainer gets the generic
-  ``drift-output`` message.
+  message of :func:`drift_diagnostic` (an output that differs, is missing, or
+  that no contract produces any more), located at its first differing line.
 * :data:`FINDERS` -- drift that is not a difference of one output, found in
   the project: broken pins, links in the contracts to anchors that do not exist,
   allow_restatements entries that no longer allow anything, divergent copies adopt left as they are
@@ -30,11 +31,10 @@ from typing import Protocol
 from contractc.drift.budgets import find_over_budget
 from contractc.report.diagnostics import Diagnostic
 from contractc.drift.allowances import find_stale_allowances, find_unresolved
-from contractc.drift.links import dangling_links_in, find_dangling_links
-from contractc.drift.outputs import drift_diagnostic
+from contractc.drift.links import DanglingLinks, find_dangling_links
 from contractc.drift.pins import find_broken_pins
-from contractc.drift.regions import explain_regions, instance_regions_in, orphaned_regions_in
-from contractc.drift.restatements import restatements_in
+from contractc.drift.regions import InstanceRegions, OrphanedRegions, explain_regions
+from contractc.drift.restatements import Restatements
 from contractc.model.records import Project, TargetFile
 from contractc.output.outputs import Change
 
@@ -73,10 +73,10 @@ FINDERS: dict[str, Finder] = {
 }
 
 TARGET_FINDERS: dict[str, TargetFinder] = {
-    "orphaned-regions": orphaned_regions_in,
-    "instances": instance_regions_in,
-    "restatements": restatements_in,
-    "links": dangling_links_in,
+    "orphaned-regions": OrphanedRegions,
+    "instances": InstanceRegions,
+    "restatements": Restatements,
+    "links": DanglingLinks,
 }
 
 # code -> True when `build --force` may override it.  A hand edit is a decision a
@@ -101,3 +101,49 @@ def explain(change: Change, project: Project, target: TargetFile | None = None) 
     """
     explainer = EXPLAINERS.get(change.output.kind) if change.output else None
     return (explainer(change, project, target) if explainer else []) or [drift_diagnostic(change)]
+
+
+def drift_diagnostic(change: Change) -> Diagnostic:
+    """The located message for one drifted output."""
+    fix = "run `contractc build`"
+    if change.expected is None and change.edited:
+        return Diagnostic(
+            change.path,
+            0,
+            0,
+            "drift-orphan",
+            "no contract produces this file any more, and it was edited since contractc wrote it",
+            "build never removes a file whose bytes are not the ones it recorded: remove it by hand, or move it out of the output folder",
+        )
+    if change.expected is None and not change.removable:
+        return Diagnostic(
+            change.path,
+            0,
+            0,
+            "drift-orphan",
+            "no contract produces this file, and contractc has no record of writing it",
+            "build removes only files it wrote: remove it by hand, or move it out of the output folder",
+        )
+    if change.expected is None:
+        return Diagnostic(change.path, 0, 0, "drift-orphan", "no contract produces this file any more", f"{fix} to remove it")
+    if change.actual is None:
+        kind = change.output.kind if change.output else "output"
+        return Diagnostic(change.path, 0, 0, "drift-missing", f"{kind} output has not been generated", f"{fix} to create it")
+    line = first_difference(change.expected, change.actual)
+    return Diagnostic(
+        change.path,
+        line,
+        1,
+        "drift-output",
+        "differs from what the contracts compile to",
+        f"{fix} to regenerate it; edit the contract, not the copy",
+    )
+
+
+def first_difference(expected: bytes, actual: bytes) -> int:
+    """1-based line of the first byte where ``actual`` departs from ``expected``."""
+    n = 0
+    limit = min(len(expected), len(actual))
+    while n < limit and expected[n] == actual[n]:
+        n += 1
+    return actual.count(b"\n", 0, n) + 1

@@ -42,7 +42,7 @@ def find_stale_allowances(project: Project) -> list[Diagnostic]:
         path, shape, line = entry.path, entry.shape, entry.line
 
         def report(message: str, hint: str = _HINT, severity: Severity = Severity.ERROR) -> None:
-            found.append(Diagnostic(where.path, where.line, where.col, "drift-allowance", message, hint, severity))
+            found.append(Diagnostic.at(where, "drift-allowance", message, hint, severity))
 
         if shape is not None and shape not in ids:
             qualified = sorted(i for i, s in ids.items() if isinstance(s, DataShape) and s.key == shape)

@@ -39,7 +39,7 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
             return Report.of(exc.diagnostics), ""
     options = {k: v for k, v in params.items() if k not in REPORT_ONLY}
     if use_cache:
-        from contractc.output.cache import confirm
+        from contractc.output.cache import FOLDER, NAME, confirm
         from contractc.output.journal import state_folder
 
         try:  # the cache is read from .contractc only when that is a plain folder of the project
@@ -48,8 +48,13 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
             return Report.of(exc.diagnostics), ""
 
         checked = confirm(root, options)
-        if checked is not None and _committed_cache(root):
-            checked, use_cache = None, False  # a cache git tracks came with the tree (a pull request's): never used nor rewritten
+        if checked is not None:
+            from contractc.load.git import tracked
+
+            # A cache git tracks was force-added: it came with the tree (a pull request's), and whoever wrote
+            # the tree could make it say "current", so it is never used nor rewritten.
+            if tracked(root, f"{FOLDER}/{NAME}"):
+                checked, use_cache = None, False
         if checked is not None:  # every file the last clean run read is byte-identical
             return Report.of([], checked=checked, since=changed_since), ""
     from contractc.output.outputs import Mode
@@ -75,11 +80,3 @@ def check(root: Path, params: Mapping[str, object]) -> tuple[Report, str]:
     kept = set(diagnostics)
     attached = {d: c for d, c in result.attached.items() if d in kept}
     return Report.of(diagnostics, changes, result.checked, changed_since, hidden)._replace(attached=attached), result.docs_url
-
-
-def _committed_cache(root) -> bool:
-    """Git tracks the cache: it was force-added, so whoever wrote the tree wrote it (and could make it say "current")."""
-    from contractc.load.git import tracked
-    from contractc.output.cache import FOLDER, NAME
-
-    return tracked(root, f"{FOLDER}/{NAME}")

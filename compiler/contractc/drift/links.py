@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from contractc.report.diagnostics import Diagnostic
@@ -32,53 +31,43 @@ _BARE_URL = rb"https?://[^\s)>\]\"'`]+"
 
 def find_dangling_links(project: Project) -> list[Diagnostic]:
     """A ``drift-link`` diagnostic for every dangling citation in the contracts."""
-    find = _finder(project)
+    find = DanglingLinks(project).find
     return [d for contract in project.contracts for d in find(contract.path, contract.data)]
 
 
-def dangling_links_in(project: Project) -> _Finder:
+class DanglingLinks:
     """The finder of dangling citations in one target file (called with a target; ``quiet`` asks its bytes first)."""
-    return _Finder(project)
 
-
-class _Finder:
-    """The finder of dangling citations in one target file, and the byte searches that pass most files."""
-
-    __slots__ = ("_find", "_site_url")
+    __slots__ = ("_project", "_site_url", "_index")
 
     def __init__(self, project: Project):
-        self._find = _finder(project)
+        self._project = project
         self._site_url = project.config.site_url.encode("utf-8")
+        self._index: _Index | None = None  # built when a file first may cite: most projects' targets never do
 
     def __call__(self, target: TargetFile) -> list[Diagnostic]:
-        return self._find(target.path, target.data)
+        return self.find(target.path, target.data)
 
     def quiet(self, data: bytes, managed: list[tuple[int, int]]) -> bool:
         """True when ``data`` cites nothing (:meth:`contractc.drift.TargetFind.quiet`); the regions do not matter."""
         return _cites_nothing(data, self._site_url)
 
-
-def _finder(project: Project) -> Callable[[str, bytes], list[Diagnostic]]:
-    index: list[_Index] = []  # built when a file first may cite: most projects' targets never do
-    site_url = project.config.site_url.encode("utf-8")
-
-    def find(path: str, data: bytes) -> list[Diagnostic]:
-        if _cites_nothing(data, site_url):
+    def find(self, path: str, data: bytes) -> list[Diagnostic]:
+        """The dangling citations in the file ``path`` holding ``data``."""
+        if _cites_nothing(data, self._site_url):
             return []
-        if not index:
+        if self._index is None:
             from contractc.model.layout import site_layout
 
-            index.append(_Index(project, site_layout(project)))
+            self._index = _Index(self._project, site_layout(self._project))
         problems = []
         for offset, target in _links(data):
-            message = index[0].dangling(path, target)
+            message = self._index.dangling(path, target)
             if message:
                 line = data.count(b"\n", 0, offset) + 1
                 col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
                 problems.append(Diagnostic(path, line, col, "drift-link", message[0], message[1]))
         return problems
-
-    return find
 
 
 def _cites_nothing(data: bytes, site_url: bytes) -> bool:

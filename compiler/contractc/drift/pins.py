@@ -26,10 +26,8 @@ def find_broken_pins(project: Project) -> list[Diagnostic]:
             summary = "which sections changed is unknown: prompts/manifest.json holds no record of the pinned bytes"
         where = project.config.where(f"$.contracts[{i}].sha256")
         found.append(
-            Diagnostic(
-                where.path,
-                where.line,
-                where.col,
+            Diagnostic.at(
+                where,
                 "drift-pin",
                 f"{entry.path} no longer matches its pin sha256 {entry.sha256[:12]}: {summary}",
                 f"review the change, then pin the new bytes: sha256: {contract.sha256}",

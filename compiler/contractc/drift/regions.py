@@ -103,7 +103,7 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
     return Diagnostic(path, region.marker.line, region.marker.col, code, message, hint)
 
 
-def instance_verdict(path: str, region: Region, held: bytes, compared: Compared) -> Diagnostic | None:
+def instance_verdict(path: str, region: Region, compared: Compared) -> Diagnostic | None:
     """The verdict on one instance region, compared with its shape; None when it keeps the structure."""
     label = region.label
     at = (region.marker.line, region.marker.col)
@@ -139,13 +139,9 @@ def instance_verdict(path: str, region: Region, held: bytes, compared: Compared)
     return Diagnostic(path, at[0], at[1], code, message, hint)
 
 
-def instance_regions_in(project: Project) -> _InstanceFinder:
-    """The finder of instance regions that break their shape's structure, in one target."""
-    return _InstanceFinder(project)
-
-
-class _InstanceFinder:
-    """Each instance region of a target compared with its shape (:func:`instance_verdict`)."""
+class InstanceRegions:
+    """The finder of instance regions that break their shape's structure, in one target: each compared with
+    its shape (:func:`instance_verdict`)."""
 
     __slots__ = ("_project", "_shapes")
 
@@ -170,7 +166,7 @@ class _InstanceFinder:
                 target.path,
                 region.content.line,
             )
-            verdict = instance_verdict(target.path, region, held, compared)
+            verdict = instance_verdict(target.path, region, compared)
             if verdict is not None:
                 found.append((verdict, compared))
         return found
@@ -188,7 +184,7 @@ def instance_changes(project: Project, diagnostics: list[Diagnostic]) -> dict[Di
     wanted = {d for d in diagnostics if d.code.startswith("drift-instance-")}
     if not wanted:
         return {}
-    find = _InstanceFinder(project)
+    find = InstanceRegions(project)
     changes = {}
     for path in sorted({d.path for d in wanted}):
         target = project.target(path)
@@ -210,15 +206,13 @@ def _listed(items, limit: int = 4) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def orphaned_regions_in(project: Project) -> _OrphanFinder:
+class OrphanedRegions:
     """The finder of orphaned regions in one target: a region whose reference no longer resolves."""
-    return _OrphanFinder()
-
-
-class _OrphanFinder:
-    """The finder of orphaned regions in one target file."""
 
     __slots__ = ()
+
+    def __init__(self, project: Project):
+        pass
 
     def __call__(self, target: TargetFile) -> list[Diagnostic]:
         return [

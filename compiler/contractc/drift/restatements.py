@@ -66,8 +66,9 @@ Shapes = tuple[dict[str, list[tuple[DataShape, set[str]]]], list[tuple[TextShape
 template line the templates (by position) holding it."""
 
 
-class _Finder:
-    """The finder of restatements in one target; the shapes' keys and template lines are read once."""
+class Restatements:
+    """The finder of restatements in one target (called with a target; ``quiet`` asks its bytes first); the
+    shapes' keys and template lines are read once."""
 
     __slots__ = ("_project", "_shapes")
 
@@ -85,14 +86,9 @@ class _Finder:
         return not _fence_outside(data, managed)
 
 
-def restatements_in(project: Project) -> _Finder:
-    """The finder of restatements in one target (called with a target; ``quiet`` asks its bytes first)."""
-    return _Finder(project)
-
-
 def find_restatements(project: Project) -> list[Diagnostic]:
-    """Every restatement in the project's targets (a pass of its own; ``check`` uses :func:`restatements_in`)."""
-    find = restatements_in(project)
+    """Every restatement in the project's targets (a pass of its own; ``check`` uses :class:`Restatements`)."""
+    find = Restatements(project)
     problems: list[Diagnostic] = []
     found = [d for target in project.targets.scan(problems) for d in find(target)]
     if problems:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contractc.report.diagnostics import Diagnostic
+from contractc.emit.filled import emit_role_prompts
 from contractc.emit.prompts import emit_prompts
 from contractc.emit.regions import emit_regions
-from contractc.emit.roles import emit_role_prompts
 from contractc.emit.schemas import emit_schemas, verify_schema_file
 from contractc.model.records import Project
 

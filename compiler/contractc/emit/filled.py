@@ -22,7 +22,7 @@ from contractc.load.references import region_bytes
 from contractc.load.targets import indented, region_held, region_indent
 from contractc.model.records import Project, Region, TargetFile
 
-__all__ = ["Refill", "begin_marker", "render_target", "renderer", "role_prompts"]
+__all__ = ["Refill", "begin_marker", "emit_role_prompts", "render_target", "role_prompts"]
 
 
 class Refill:
@@ -46,23 +46,21 @@ class Refill:
             made[key] = None if data is None else (data, begin_marker(region, data))
         return made[key]
 
-
-    def leaving_undecided(self, target: TargetFile) -> bytes:
-        """``target`` refilled, but a region never filled that already holds other bytes left as it is (what
-        ``build`` refuses to overwrite unseen, ``drift-region-new-differs``): adopt writes a drifted copy so."""
+    def leaving_undecided(self, target: TargetFile, fill_undecided: bool = False) -> bytes:
+        """``target`` refilled as ``build`` (without ``--force``) would: a region filled before is refreshed only
+        while nobody edited it since (its bytes are the ones its marker records), and a region never filled that
+        holds other bytes (``drift-region-new-differs``) is left as it is unless ``fill_undecided``: what adopt writes."""
 
         def fill(region: Region) -> tuple[bytes, bytes] | None:
             filled = self.fill(region)
-            if filled is not None and region.recorded is None and region_held(target.data, region) != filled[0]:
-                return None
-            return filled
+            held = region_held(target.data, region)  # a region in a list item is compared less its indent
+            if filled is None or held == filled[0]:
+                return filled
+            if region.recorded is not None:
+                return filled if hashlib.sha256(held).hexdigest() == region.recorded else None
+            return filled if fill_undecided or not held.strip() else None
 
         return _render(target, fill)
-
-
-def renderer(project: Project) -> Refill:
-    """:func:`render_target` for many targets (a :class:`Refill`)."""
-    return Refill(project)
 
 
 def begin_marker(region: Region, data: bytes) -> bytes:
@@ -72,7 +70,7 @@ def begin_marker(region: Region, data: bytes) -> bytes:
 
 def render_target(project: Project, target: TargetFile) -> bytes:
     """``target`` with every resolvable region refilled; orphaned regions are left exactly as they are."""
-    return renderer(project)(target)
+    return Refill(project)(target)
 
 
 def _render(target: TargetFile, fill: Callable[[Region], tuple[bytes, bytes] | None]) -> bytes:
@@ -124,6 +122,11 @@ def role_prompts(project: Project) -> dict[str, tuple[str, str, bytes]]:
         for contract, shape in produced.get(role.agent, ()):
             found[f"{folder}/{role.agent}/{shape.id}.full.md"] = (role.agent, shape.id, body + contract.bundle(shape))
     return found
+
+
+def emit_role_prompts(project: Project) -> dict[str, bytes]:
+    """The role-prompt emitter: each ``prompts/<agent>/<shape>.full.md`` (the site publishes the same bytes)."""
+    return {path: data for path, (_, _, data) in role_prompts(project).items()}
 
 
 def without_marker_lines(data: bytes) -> bytes:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from contractc.emit.filled import renderer
+from contractc.emit.filled import Refill
 from contractc.model.records import Project, TargetFile
 from contractc.report.diagnostics import ContractcError, Diagnostic
 
@@ -47,7 +47,7 @@ def stream_regions(project: Project, render: bool = True, label: str = "checking
     from contractc.load.targets import CurrentLines
     from contractc.report.progress import counted
 
-    refill = renderer(project)
+    refill = Refill(project)
     targets = project.targets
     reader: TargetReader = targets.reader  # type: ignore[assignment]  # load_targets makes every Targets' reader
     current = CurrentLines()

@@ -11,8 +11,9 @@ metaschema (:func:`verify_schema_file`) before writing any.
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
-from contractc.report.diagnostics import Diagnostic, json_path
+from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
 from contractc.output.files import dump_json
 from contractc.model.records import Project
 from contractc.model.schemas import (  # noqa: F401  (re-exported: the schemas' API as the tests and users know it)
@@ -22,6 +23,9 @@ from contractc.model.schemas import (  # noqa: F401  (re-exported: the schemas' 
     schema_registry,
     validator,
 )
+
+if TYPE_CHECKING:
+    from contractc.output.outputs import Change
 
 
 def emit_schemas(project: Project) -> dict[str, bytes]:
@@ -33,17 +37,12 @@ def emit_schemas(project: Project) -> dict[str, bytes]:
             files[c.artifact_path] = dump_json(c.artifact)
     if files:
         written = [{"path": path, "sha256": hashlib.sha256(data).hexdigest()} for path, data in sorted(files.items())]
-        files[manifest_path(project)] = dump_json({"generator": "contractc", "files": written})
+        files[f"{project.config.out.schemas}/manifest.json"] = dump_json({"generator": "contractc", "files": written})
     return files
 
 
-def manifest_path(project: Project) -> str:
-    """Where the record of the schema files is: ``manifest.json`` in the schemas folder."""
-    return f"{project.config.out.schemas}/manifest.json"
-
-
-def verify_examples(project: Project, paths: set[str]) -> list[Diagnostic]:
-    """Check the derived example of every shape whose schema file is among ``paths`` against its schemas.
+def verify_examples(project: Project, changes: list[Change]) -> None:
+    """Raise when a data shape whose schema file is among ``changes`` has a derived example its own schemas reject.
 
     Run by ``build`` and ``check`` on the schema files that differ from disk: a
     schema that no document could satisfy fails, located at the offending field,
@@ -51,9 +50,14 @@ def verify_examples(project: Project, paths: set[str]) -> list[Diagnostic]:
     passed this check when it was written, so ``check`` need not import jsonschema
     to pass it again.
     """
+    paths = {c.path for c in changes if c.expected is not None and c.output is not None and c.output.kind == "schemas"}
+    if not paths:
+        return
     compiled = compile_schemas(project, check=False)
     wanted = {sid for sid, c in compiled.items() if c.path in paths or c.artifact_path in paths}
-    return check_compiled(compiled, wanted) if wanted else []
+    problems = check_compiled(compiled, wanted) if wanted else []
+    if problems:
+        raise ContractcError(problems)
 
 
 def verify_schema_file(path: str, data: bytes) -> list[Diagnostic]:

@@ -209,24 +209,13 @@ def _changes_pages(project: Project, since: Since, env, layout: Layout, contract
 def anchors_json(project: Project, layout: Layout, directory_urls: bool = True) -> bytes:
     """Every anchor with its page URL and the source ``file:line`` it came from."""
     base = project.config.site_url
-    urls: dict[str, tuple[str, str]] = {}  # a page carries many anchors: name its URLs once
-    entries = []
-    for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id)):
-        urls_of = urls.get(a.page)
-        if urls_of is None:
-            urls_of = urls[a.page] = (
-                page_url(a.page, directory_urls),
-                site_address(project.config, a.page, directory_urls),
-            )
-        entries.append(
-            {
-                "anchor": a.id,
-                "kind": a.kind,
-                "page": urls_of[0],
-                "url": f"{urls_of[1]}#{a.id}",
-                "source": f"{a.source}:{a.line}",
-            }
-        )
+    pages = {a.page for a in layout.anchors}  # a page carries many anchors: its URLs are made once
+    urls = {p: (page_url(p, directory_urls), site_address(project.config, p, directory_urls)) for p in pages}
+    entries = [
+        {"anchor": a.id, "kind": a.kind, "page": urls[a.page][0], "url": f"{urls[a.page][1]}#{a.id}",
+         "source": f"{a.source}:{a.line}"}
+        for a in sorted(layout.anchors, key=lambda a: (a.source, a.line, a.page, a.id))
+    ]  # fmt: skip
     return dump_json({"generator": "contractc", "site_url": base, "anchors": entries})
 
 

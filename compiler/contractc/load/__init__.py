@@ -8,46 +8,33 @@ stages that need them (:func:`contractc.model.layout.site_layout`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 import json
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
-
-if TYPE_CHECKING:
-    from contractc.model.records import Config, Contract, PinRecord, Project, RoleFile, Targets
+from contractc.load.config import load_config
+from contractc.load.contract import parse_contract
+from contractc.load.explicit import read_sidecar
+from contractc.load.roles import load_roles
+from contractc.load.source import read_source
+from contractc.load.targets import load_targets
+from contractc.model.records import Config, Contract, DataShape, PinRecord, Project, RoleFile, Targets
+from contractc.model.notation import interpret
 
 __all__ = ["load_config", "load_project", "parse_contract", "parse_contracts", "qualify_shape_ids", "read_source"]
-_EXPORTED = {"load_config": "config", "parse_contract": "contract", "read_source": "source"}
-
-
-def __getattr__(name: str) -> Any:
-    # Lazy, so a command that needs one loader (scan reads sources, never a contract) does not import them all.
-    if name in _EXPORTED:
-        from importlib import import_module
-
-        return getattr(import_module(f"contractc.load.{_EXPORTED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_project(root: Path) -> Project:
     """Read and parse everything; raise one :class:`ContractcError` holding every problem."""
-    from contractc.load.budgets import check_budget_names
-    from contractc.load.config import load_config
-    from contractc.load.roles import load_roles
-    from contractc.load.targets import load_targets
-    from contractc.model.notation import interpret
-    from contractc.model.records import Project
-
     config = load_config(root)
     contracts = parse_contracts(root, config)
     problems: list[Diagnostic] = []
     # Targets and role files are read after the contracts, whose anchors and shapes they name;
     # their problems are collected together so one run reports them all.
     loaded: dict[str, tuple] = {}
-    for name, stage in (("targets", load_targets), ("roles", load_roles), ("budgets", check_budget_names)):
+    for name, stage in (("targets", load_targets), ("roles", load_roles), ("budgets", _check_budget_names)):
         try:
             loaded[name] = stage(root, config, contracts)
         except ContractcError as exc:
@@ -57,7 +44,7 @@ def load_project(root: Path) -> Project:
     if problems:
         raise ContractcError(problems)
     contracts, specs = interpret(contracts)
-    project = Project(
+    return Project(
         config=config,
         contracts=tuple(contracts),
         targets=loaded["targets"],
@@ -66,7 +53,6 @@ def load_project(root: Path) -> Project:
         root=str(root),
         specs=specs,
     )
-    return project
 
 
 def _regions_in_front_matter(targets: Targets, roles: tuple[RoleFile, ...]) -> list[Diagnostic]:
@@ -86,11 +72,32 @@ def _regions_in_front_matter(targets: Targets, roles: tuple[RoleFile, ...]) -> l
     return problems
 
 
+def _check_budget_names(root: Path, config: Config, contracts: list[Contract]) -> None:
+    """``unknown-agent`` / ``unknown-shape`` at each ``budgets:`` key that names no producer / no text shape: a
+    typo there must not pass as a budget that holds, which ``check`` would never compare anything with."""
+    producers = sorted({s.producer for c in contracts for s in c.text_shapes})
+    text_shapes = sorted({s.id for c in contracts for s in c.text_shapes})
+    problems = []
+    for kind, names, known, code, what in (
+        ("agents", config.budgets.agents, producers, "unknown-agent", "agent {!r} produces no shape in the contracts"),
+        ("shapes", config.budgets.shapes, text_shapes, "unknown-shape", "{!r} is no text shape of the contracts (only a text shape has a dispatch snippet)"),
+    ):
+        for name, _ in names:
+            if name not in known:
+                where = config.where(f"$.budgets.{kind}.{name}")
+                problems.append(
+                    Diagnostic.at(
+                        where, code, f"budget for {what.format(name)}: it would limit nothing", f"budgets.{kind} takes one of: {', '.join(known) or 'none'}"
+                    )
+                )
+    if problems:
+        raise ContractcError(problems)
+
+
 def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
     """The section hashes build recorded for pinned contracts (see drift/pins.py); {} when none."""
     if not any(entry.sha256 for entry in config.contracts):
         return {}
-    from contractc.model.records import PinRecord
     from contractc.output.files import read_generated
 
     data = read_generated(root, f"{config.out.prompts}/manifest.json")  # never through a symbolic link
@@ -103,10 +110,6 @@ def _pin_records(root: Path, config: Config) -> dict[str, PinRecord]:
 
 def parse_contracts(root: Path, config: Config) -> list[Contract]:
     """Every contract ``config`` lists, parsed, its shape ids qualified; raise every problem at once."""
-    from contractc.load.contract import parse_contract
-    from contractc.load.explicit import read_sidecar
-    from contractc.load.source import read_source
-
     problems: list[Diagnostic] = []
     contracts: list[Contract] = []
     for i, entry in enumerate(config.contracts):
@@ -123,8 +126,6 @@ def parse_contracts(root: Path, config: Config) -> list[Contract]:
 
 def qualify_shape_ids(contracts: list[Contract]) -> list[Contract]:
     """A data-shape key used in several sections gets the id ``<section>.<key>``; ids must be unique."""
-    from contractc.model.records import DataShape
-
     places = {(c.path, s.section, s.key) for c in contracts for s in c.data_shapes}
     sections_per_key = Counter(key for _, _, key in places)
     qualified = []

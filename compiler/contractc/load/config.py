@@ -157,33 +157,17 @@ def _validate(plain: Any, doc: Any) -> None:
     validator = Draft202012Validator(config_schema())
     problems = []
     for error in validator.iter_errors(plain):
-        key_path = list(error.absolute_path)
+        key_path, message = list(error.absolute_path), error.message
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            allowed = error.schema.get("properties", {})
-            key_path.append(next(k for k in error.instance if k not in allowed))
+            allowed = sorted(error.schema.get("properties", {}))
+            extra = next(k for k in error.instance if k not in allowed)
+            key_path.append(extra)
+            message = f"unknown key {extra!r}; allowed keys: {', '.join(allowed)}"
         where = _locate(doc, key_path)
-        key_path = json_path(key_path)
-        problems.append(
-            Diagnostic(
-                where.path,
-                where.line,
-                where.col,
-                "config-invalid",
-                f"{key_path}: {_message(error)}",
-                "correct or remove the key",
-            )
-        )
+        problems.append(Diagnostic.at(where, "config-invalid", f"{json_path(key_path)}: {message}", "correct or remove the key"))
     if not problems:  # the plain reading and the schema disagree: a bug, said as one rather than let through
         problems.append(Diagnostic(CONFIG_NAME, 1, 1, "config-invalid", "the configuration does not match its schema", "correct or remove the key"))
     raise ContractcError(problems)
-
-
-def _message(error: Any) -> str:
-    if error.validator == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in allowed]
-        return f"unknown key {extra[0]!r}; allowed keys: {', '.join(allowed)}"
-    return error.message
 
 
 def _locate(doc: Any, key_path: list) -> Span:

@@ -61,14 +61,7 @@ def parse_contract(
             where = shared_at or Span(src.path, 0, 0, 0, 0)
             known = ", ".join(s.anchor for s in sections if s.level > 1) or "none"
             problems.append(
-                Diagnostic(
-                    where.path,
-                    where.line,
-                    where.col,
-                    "unknown-section",
-                    f"shared section {anchor!r} is not an anchor of {src.path}",
-                    f"known anchors: {known}",
-                )
+                Diagnostic.at(where, "unknown-section", f"shared section {anchor!r} is not an anchor of {src.path}", f"known anchors: {known}")
             )
     layout = _Layout(src, tokens, sections)
     shapes = [*_text_shapes(src, tokens, layout, problems), *_data_shapes(src, tokens, layout, problems)]

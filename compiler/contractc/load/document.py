@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, json_path
-from contractc.output.files import read_bytes
 
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
 
@@ -37,25 +36,11 @@ class Document:
 
 
 def load_document(file: Path) -> Document:
-    label = file.as_posix()
-    try:
-        data = read_bytes(file)
-    except (FileNotFoundError, NotADirectoryError) as exc:
-        raise ContractcError(Diagnostic(label, 0, 0, "file-missing", f"cannot read: {exc.strerror}")) from None
-    except OSError as exc:
-        from contractc.load.paths import unreadable
+    from contractc.load.paths import read_named
+    from contractc.load.source import source_from_bytes
 
-        raise ContractcError(unreadable(label, exc)) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
-        line, col = data.count(b"\n", 0, start) + 1, start - (data.rfind(b"\n", 0, start) + 1) + 1
-        raise ContractcError(
-            Diagnostic(
-                label, line, col, "not-utf8", f"byte 0x{data[start]:02x} is not valid UTF-8", "save the file as UTF-8"
-            )
-        ) from None
+    label = file.as_posix()
+    text = source_from_bytes(label, read_named(file)).text  # a bad byte is a located not-utf8 error
     first_line, front = 1, file.suffix.lower() in MARKDOWN_SUFFIXES
     if front:
         text, first_line = _front_matter(label, text)

@@ -6,10 +6,10 @@ receiver checks' links in ``validate``, the schemas' ``$id``).  ``docs_dir``
 must exist for mkdocs to start at all, before any plugin runs, so ``build``
 says so when it does not.
 
-The file is composed, never constructed: a tag such as
-``!!python/name:material.extensions.emoji.twemoji`` is read as a node and left
-alone, and a file that does not parse is mkdocs' to report (contractc reads
-nothing from it).
+The file is composed, never constructed (:func:`~contractc.load.yaml_safe.compose_yaml`):
+a tag such as ``!!python/name:material.extensions.emoji.twemoji`` stays on its
+node, unread, as mkdocs' own loader would resolve it only when it builds; a file
+that does not parse is mkdocs' to report (contractc reads nothing from it).
 """
 
 from __future__ import annotations
@@ -31,18 +31,16 @@ def read_mkdocs(root: Path) -> MkdocsFile | None:
         text = read_bytes(root / MKDOCS_NAME).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    import yaml
+    from ruamel.yaml.nodes import MappingNode, ScalarNode
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        node = yaml.compose(text, Loader=loader)
-    except yaml.YAMLError:
-        return None
-    if not isinstance(node, yaml.MappingNode):
+    from contractc.load.yaml_safe import compose_yaml
+
+    node = compose_yaml(text, any_tag=True)
+    if not isinstance(node, MappingNode):
         return None
     found: dict[str, tuple[str, int]] = {}
     for key, value in node.value:
-        if isinstance(key, yaml.ScalarNode) and key.value in ("site_url", "docs_dir") and isinstance(value, yaml.ScalarNode):
+        if isinstance(key, ScalarNode) and key.value in ("site_url", "docs_dir") and isinstance(value, ScalarNode):
             found[key.value] = (value.value.strip(), key.start_mark.line + 1)
     site_url, site_line = found.get("site_url", ("", 0))
     docs_dir, docs_line = found.get("docs_dir", (DEFAULT_DOCS_DIR, 0))

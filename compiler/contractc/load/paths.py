@@ -32,7 +32,7 @@ def confined(root: Path, rel: str, where: Span) -> str:
             problem = "leaves the project root through a symbolic link"
     if problem:
         raise ContractcError(
-            Diagnostic(where.path, where.line, where.col, "unsafe-path", f"path {rel!r} {problem}", "use a path inside the project")
+            Diagnostic.at(where, "unsafe-path", f"path {rel!r} {problem}", "use a path inside the project")
         )
     return pure.as_posix()
 
@@ -45,6 +45,17 @@ def unreadable(label: str, exc: OSError, where: Span | None = None) -> Diagnosti
     return Diagnostic(at.path, at.line or 1, at.col or 1, "file-unreadable", f"{label} {reason}" if isinstance(exc, FileRefused) else f"cannot read {label}: {reason}", "contractc reads only regular files it may open")
 
 
+def read_named(path: Path) -> bytes:
+    """The bytes of a file named on the command line; a missing one is ``file-missing``, an unreadable one
+    ``file-unreadable`` (raised)."""
+    try:
+        return read_bytes(path)
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ContractcError(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}")) from None
+    except OSError as exc:
+        raise ContractcError(unreadable(path.as_posix(), exc)) from None
+
+
 def hash_files(paths: Iterable[Path]) -> Outcome:
     """``contractc hash``: each file's SHA-256 in sha256sum format; an unreadable one is a diagnostic (exit 2)."""
     import hashlib
@@ -54,9 +65,7 @@ def hash_files(paths: Iterable[Path]) -> Outcome:
     lines, problems = [], []
     for path in paths:
         try:
-            lines.append(f"{hashlib.sha256(read_bytes(path)).hexdigest()}  {path.as_posix()}\n")
-        except (FileNotFoundError, NotADirectoryError) as exc:
-            problems.append(Diagnostic(path.as_posix(), 0, 0, "file-missing", f"cannot read: {exc.strerror}"))
-        except OSError as exc:
-            problems.append(unreadable(path.as_posix(), exc))
+            lines.append(f"{hashlib.sha256(read_named(path)).hexdigest()}  {path.as_posix()}\n")
+        except ContractcError as exc:
+            problems += exc.diagnostics
     return Outcome.failed(problems)._replace(out="".join(lines))

@@ -27,13 +27,8 @@ def load_roles(root: Path, config: Config, contracts: list[Contract]) -> tuple[R
         try:
             if agent not in producers:
                 raise ContractcError(
-                    Diagnostic(
-                        where.path,
-                        where.line,
-                        where.col,
-                        "unknown-agent",
-                        f"agent {agent!r} produces no shape in the contracts",
-                        f"agents that produce a shape: {', '.join(producers) or 'none'}",
+                    Diagnostic.at(
+                        where, "unknown-agent", f"agent {agent!r} produces no shape in the contracts", f"agents that produce a shape: {', '.join(producers) or 'none'}"
                     )
                 )
             src = read_source(root, confined(root, rel, where), referenced_from=where)
@@ -78,7 +73,6 @@ def front_matter_end(src: SourceFile) -> int:
             )
         )
     return src.offset(front.closing + 1)
-
 
 
 def _kind(value: Any) -> str:

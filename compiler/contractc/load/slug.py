@@ -6,7 +6,8 @@ A heading ``{#id}`` written by the author always wins over the derived slug.
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from contractc.model.names import ascii_folded
 
 _EXPLICIT = re.compile(r"\s*\{:?\s*#([A-Za-z_][\w.:-]*)\s*\}\s*$")
 _NOT_WORD = re.compile(r"[^\w\s-]")
@@ -15,8 +16,7 @@ _SPACES = re.compile(r"[-\s]+")
 
 def slugify(title: str) -> str:
     """``Return shapes — the skill↔agent contract`` -> ``return-shapes-the-skillagent-contract``."""
-    ascii_only = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
-    return _SPACES.sub("-", _NOT_WORD.sub("", ascii_only).strip().lower())
+    return _SPACES.sub("-", _NOT_WORD.sub("", ascii_folded(title)).strip().lower())
 
 
 def split_explicit(raw: str) -> tuple[str, str | None]:

@@ -110,16 +110,7 @@ def read_source(root: Path, rel: str, *, referenced_from: Span | None = None) ->
         data = read_bytes(root / rel)
     except (FileNotFoundError, NotADirectoryError):
         where = referenced_from or Span(rel, 0, 0, 0, 0)
-        raise ContractcError(
-            Diagnostic(
-                where.path,
-                where.line,
-                where.col,
-                "file-missing",
-                f"{rel} does not exist",
-                "fix the path in contractc.yaml or create the file",
-            )
-        ) from None
+        raise ContractcError(Diagnostic.at(where, "file-missing", f"{rel} does not exist", "fix the path in contractc.yaml or create the file")) from None
     except OSError as exc:
         from contractc.load.paths import unreadable
 

@@ -27,7 +27,7 @@ hold the same few marker lines, each followed by the same bytes.
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -39,8 +39,9 @@ from contractc.load.references import References, copied_bytes, resolve
 from contractc.load.source import BOM, count_newlines, line_start
 from contractc.model.records import Config, Contract, Region, Span, TargetFile, Targets
 
-# Searched with a literal prefix (fast, :func:`_marker_lines`); a hit is a marker only when nothing but blanks
-# precedes it on its line, and the line is read by :func:`read_marker`, the grammar's one reader.
+# ``contractc:`` is searched for as bytes (:func:`_markers`); a hit is a marker when its line starts with _LEAD,
+# and the line is read by :func:`read_marker`, the grammar's one reader.
+_LEAD = re.compile(rb"[ \t]*<!--[ \t]*contractc:")
 _MARKER = re.compile(rb"[ \t]*(?P<marker><!--[ \t]*contractc:(?P<verb>\S*?)(?P<args>(?:[ \t]+\S+?)*?)[ \t]*-->)[ \t]*")
 _REF = re.compile(r"(?P<kind>shape|section|bundle|instance)=(?P<ref>\S+)")
 _SHA = re.compile(r"sha256=(?P<hex>[0-9a-f]{64})")
@@ -145,15 +146,14 @@ def scan_regions(
     drift report re-reads regions from bytes that way.  ``resolved`` remembers what
     each reference resolved to, across the files of one scan.
     """
-    first = data.find(b"contractc:")
-    if first < 0:  # the common case, decided without a regex
+    problems: list[Diagnostic] = []
+    markers = _markers(path, data, problems)
+    if not markers:
         return ()
-    memo = {} if resolved is None else resolved
     if contracts is not None and not isinstance(contracts, References):
         contracts = References(contracts)
-    problems: list[Diagnostic] = []
-    pairs = _pair(path, _markers(path, data, problems, first), problems)
-    regions = tuple(_region(path, begin, end, contracts, problems, memo) for begin, end in pairs)
+    memo = {} if resolved is None else resolved
+    regions = tuple(_region(path, begin, end, contracts, problems, memo) for begin, end in _pair(path, markers, problems))
     if problems:
         raise ContractcError(problems)
     return regions
@@ -308,32 +308,23 @@ def read_marker(text: bytes) -> MarkerLine:
     return MarkerLine(*parsed, col, strict.start("marker"), strict.end("marker"))
 
 
-def _marker_lines(data: bytes, at: int) -> Iterator[tuple[int, int, int, int]]:
-    """(line start, text start, text end, line end) of every line from offset ``at`` on where only blanks
-    precede ``<!--[ \t]*contractc:`` (the text starts past a BOM, ends before the line ending)."""
-    size = len(data)
-    at = data.find(b"contractc:", at)
-    while at >= 0:
-        found = at
-        while found > 0 and data[found - 1] in b" \t":
-            found -= 1
-        if found >= 4 and data.startswith(b"<!--", found - 4):
-            begin = line_start(data, found - 4)
-            offset = begin + (len(BOM) if begin == 0 and data.startswith(BOM) else 0)
-            if not data[offset : found - 4].strip(b" \t"):  # text before it: a mention of a marker, not a marker
-                newline = data.find(b"\n", at)
-                text_end = data.find(b"\r", at, size if newline < 0 else newline)
-                if text_end < 0:
-                    text_end = size if newline < 0 else newline
-                line_end = text_end + (2 if data.startswith(b"\r\n", text_end) else 1 if text_end < size else 0)
-                yield begin, offset, text_end, line_end
-        at = data.find(b"contractc:", at + 10)
-
-
-def _markers(path: str, data: bytes, problems: list[Diagnostic], first: int = 0) -> list[_Marker]:
+def _markers(path: str, data: bytes, problems: list[Diagnostic]) -> list[_Marker]:
+    """Every marker of ``data``: a line whose first characters past its blanks (and a BOM at the
+    top of the file) are ``<!--[ \t]*contractc:``; ``contractc:`` anywhere else is a mention of a marker."""
     markers = []
-    line, counted = 1, 0
-    for begin, offset, text_end, line_end in _marker_lines(data, first):
+    line, counted, size = 1, 0, len(data)
+    at = data.find(b"contractc:")
+    while at >= 0:
+        begin = line_start(data, at)
+        offset = begin + (len(BOM) if begin == 0 and data.startswith(BOM) else 0)
+        if _LEAD.fullmatch(data, offset, at + 10) is None:
+            at = data.find(b"contractc:", at + 10)
+            continue
+        newline = data.find(b"\n", at)
+        text_end = data.find(b"\r", at, size if newline < 0 else newline)
+        if text_end < 0:
+            text_end = size if newline < 0 else newline
+        line_end = text_end + (2 if data.startswith(b"\r\n", text_end) else 1 if text_end < size else 0)
         line += count_newlines(data, counted, begin)
         counted = begin
         m = read_marker(data[offset:text_end])
@@ -341,6 +332,7 @@ def _markers(path: str, data: bytes, problems: list[Diagnostic], first: int = 0)
             # Still paired with its partner, so one typo is one error, not a cascade of unmatched markers.
             problems.append(Diagnostic(path, line, m.col, "marker-syntax", m.problem, _SYNTAX_HINT))
         markers.append(_Marker(m.verb, m.kind, m.ref, m.recorded, line, m.col, offset + m.start, offset + m.end, begin, line_end))
+        at = data.find(b"contractc:", line_end)
     return markers
 
 
@@ -389,30 +381,16 @@ def _region(path: str, begin: _Marker, end: _Marker, contracts, problems: list[D
     sources, missing = None, ""
     if contracts is not None:
         key = (begin.kind, begin.ref)
-        found = resolved.get(key)
-        if found is None:
-            found = resolved[key] = _resolve(begin.kind, begin.ref, contracts)
-        sources, missing = found
-    if sources is None and begin.recorded is None and contracts is not None:
-        # Never built: a typo, not a reference that went away.  Orphans (built once) are drift instead.
-        problems.append(
-            _at(
-                path,
-                begin,
-                "marker-reference",
-                missing,
-                "name a shape id or a section anchor of a configured contract",
-            )
-        )
-    return Region(
-        kind=begin.kind,  # type: ignore[arg-type]
-        ref=begin.ref,
-        recorded=begin.recorded,
-        marker=Span(path, begin.line, begin.col, begin.start, begin.end),
-        content=Span(path, begin.line + 1, 1, begin.line_end, end.line_start),
-        sources=sources,
-        missing=missing,
-    )
+        if key not in resolved:
+            resolved[key] = _resolve(begin.kind, begin.ref, contracts)
+        sources, missing = resolved[key]
+        if sources is None and begin.recorded is None:
+            # Never built: a typo, not a reference that went away.  Orphans (built once) are drift instead.
+            hint = "name a shape id or a section anchor of a configured contract"
+            problems.append(_at(path, begin, "marker-reference", missing, hint))
+    marker = Span(path, begin.line, begin.col, begin.start, begin.end)
+    content = Span(path, begin.line + 1, 1, begin.line_end, end.line_start)
+    return Region(begin.kind, begin.ref, begin.recorded, marker, content, sources, missing)  # type: ignore[arg-type]
 
 
 def is_marker_line(line: bytes) -> bool:
@@ -422,7 +400,7 @@ def is_marker_line(line: bytes) -> bool:
 
 
 def _holds_marker_line(data: bytes) -> bool:
-    return next(_marker_lines(data, 0), None) is not None
+    return bool(_markers("", data, []))
 
 
 # -- indented regions (a region inside a list item): the bytes are compared dedented and written re-indented -------

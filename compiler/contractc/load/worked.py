@@ -54,78 +54,32 @@ def example_reason(values: list[Any], before: str, info_example: bool) -> str:
     return ""
 
 
-class TooDeep(Exception):
-    """A YAML block nested deeper than MAX_DEPTH: no pasted shape is, and walking it is unbounded."""
-
-
-def compose_plain(content: str) -> Any:
-    """The YAML node of a block pasted in a Markdown file (PyYAML's C composer: scan reads thousands of them), or
-    None when it is not plain YAML: a syntax error, an alias (a bomb, walked as a tree, never ends), over 1 MiB;
-    :class:`TooDeep` when it nests past MAX_DEPTH. The event stream is read first only when the text could hold
-    an alias or nest that deep (see load/yaml_safe.py for the files contractc loads itself)."""
-    import yaml
-
-    from contractc.load.yaml_safe import MAX_DEPTH
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        if _may_nest(content, MAX_DEPTH):
-            if len(content) > 1 << 20:
-                return None
-            depth = 0
-            for event in yaml.parse(content, Loader=loader):  # decided before any node is built
-                if isinstance(event, yaml.AliasEvent):
-                    return None
-                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                    depth += 1
-                    if depth > MAX_DEPTH:
-                        raise TooDeep
-                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                    depth -= 1
-        return yaml.compose(content, Loader=loader)
-    except RecursionError:
-        raise TooDeep from None
-    except yaml.YAMLError as exc:  # libyaml's scanner stops past its own limit before the events get deep
-        if "maximum nesting depth" in str(exc):
-            raise TooDeep from None
-        return None
-
-
-def _may_nest(content: str, limit: int) -> bool:
-    """Whether ``content`` could hold an alias or nest past ``limit``: only then is its event stream read first."""
-    if "&" in content or "*" in content or len(content) > 1 << 16:
-        return True
-    if content.count("[") + content.count("{") > limit:
-        return True
-    return max((len(line) - len(line.lstrip(" -")) for line in content.splitlines()), default=0) > limit
-
-
 def yaml_example_reason(content: str, before: str, info_example: bool) -> str:
     """:func:`example_reason` of a YAML block's text; empty when it is not a plain YAML mapping."""
-    import yaml
+    from ruamel.yaml.nodes import MappingNode
 
-    try:
-        node = compose_plain(content)
-    except TooDeep:
+    from contractc.load.yaml_safe import compose_yaml
+
+    if len(content) > 1 << 20:
         return ""
-    if not isinstance(node, yaml.MappingNode) or not node.value:
+    node = compose_yaml(content, any_tag=True, aliases=False)  # bounded depth, no alias
+    if not isinstance(node, MappingNode) or not node.value:
         return ""
     return example_reason([v for _, v in node.value], before, info_example)
 
 
 def _scalars(node: Any) -> list[Any]:
-    import yaml
-
     if isinstance(node, Scalar):
         return [node.value]
-    if isinstance(node, yaml.ScalarNode):
+    kind = getattr(node, "id", None)  # a YAML node's kind, as ruamel.yaml and PyYAML both name it
+    if kind == "scalar":
         if node.style in ("|", ">"):
             return []  # a block of prose says nothing about notation
         if node.value == "" and not node.style:
             return []  # an empty key (`owner:`) is a value not written yet, not a null
         return [node.value]
-    if isinstance(node, yaml.MappingNode):
+    if kind == "mapping":
         return [s for _, v in node.value for s in _scalars(v)]
-    if isinstance(node, yaml.SequenceNode):
+    if kind == "sequence":
         return [s for v in node.value for s in _scalars(v)]
     return []

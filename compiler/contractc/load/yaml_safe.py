@@ -27,7 +27,7 @@ no date type, and ``2025-02-30`` must be a located validation error.
 
 Every YAML error, these included, becomes one :class:`Diagnostic` here, at the
 file line and column of the problem.  File-size limits and the refusal of
-non-regular files live in :func:`contractc.output.files.read_regular`.
+non-regular files live in :func:`contractc.output.files.read_bytes`.
 """
 
 import re
@@ -161,20 +161,33 @@ def _key(mapping: dict, name: str) -> Any:
     return next((key for key in mapping if str(key) == name), None)
 
 
-def _round_trip(merge_keys: bool) -> Any:
+def compose_yaml(text: str, *, any_tag: bool = False, aliases: bool = True) -> Any:
+    """``text`` composed into ruamel.yaml's nodes, never constructed, within the limits of :func:`load_yaml`;
+    None when it is not YAML read here.  ``any_tag``: an application tag (mkdocs.yml's
+    ``!!python/name:...``) stays on its node instead of being refused; ``aliases=False``: a text holding an
+    alias is not read either."""
+    yaml = _round_trip(True, any_tag)
+    try:
+        node = yaml.compose(text)
+    except Exception:  # noqa: BLE001  every failure of a file read on the side is "not read", never a traceback
+        return None
+    return None if not aliases and yaml.composer._aliases else node
+
+
+def _round_trip(merge_keys: bool, any_tag: bool = False) -> Any:
     """ruamel.yaml in round-trip mode, bounded, quotes kept, dates left as the text that was written."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True  # `"8"` is a string to the notation, `8` an integer
-    yaml.Composer = _bounded_composer(merge_keys)
+    yaml.Composer = _bounded_composer(merge_keys, any_tag)
     yaml.Scanner = _bounded_scanner()
     yaml.Constructor = _text_dates_constructor()
     return yaml
 
 
 @cache
-def _bounded_composer(merge_keys: bool) -> type:
+def _bounded_composer(merge_keys: bool, any_tag: bool) -> type:
     from ruamel.yaml.composer import Composer
     from ruamel.yaml.error import MarkedYAMLError
     from ruamel.yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
@@ -205,7 +218,7 @@ def _bounded_composer(merge_keys: bool) -> type:
                     raise MarkedYAMLError(None, None, f"more than {MAX_ALIASES} aliases in one document", event.start_mark)
                 return super().compose_node(parent, index)
             tag = _tag(event)
-            if tag is not None and tag not in ("!", "?") and tag not in _CORE_TAGS:
+            if tag is not None and tag not in ("!", "?") and tag not in _CORE_TAGS and not any_tag:
                 raise MarkedYAMLError(None, None, f"tag {_shown(tag)} is not allowed (only plain YAML data is read)", event.start_mark)
             if isinstance(event, ScalarEvent) and not event.style and len(event.value) > MAX_INT_DIGITS and re.fullmatch(_INTEGER, event.value):
                 problem = f"integer of {len(event.value)} digits: at most {MAX_INT_DIGITS} are read"

@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.model.fields import field_rows
 from contractc.model.records import DEFAULT_SITE_URL, Config, Contract, DataShape, Project, Shape, ShapeSpec, TextShape
-from contractc.model.names import name_problem
+from contractc.model.names import ascii_folded, name_problem
 
 RESERVED = {"index", "shapes", "agents", "schemas", "snippets", "files"}
 """Names under the prefix that the generated pages use themselves."""
@@ -158,10 +158,8 @@ def site_layout(project: Project, holdings: bool = False) -> Layout:
             where = project.config.where(f"$.contracts[{i}].path")
             other = seen.get(path, "the generated pages")
             problems.append(
-                Diagnostic(
-                    where.path,
-                    where.line,
-                    where.col,
+                Diagnostic.at(
+                    where,
                     "site-collision",
                     f"the site page of {contract.path} would be {path}, already used by {other}",
                     "rename the contract file: its name without .md names its site page",
@@ -205,7 +203,7 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
     for path, held in _holdings(project, problems) if problems is not None else ():
         name = next((n for n, p in files.items() if p == path), None) or agent_name(path)
         if name_problem(name):  # it names a page: `agents/rédacteur.md` is the page of `redacteur`
-            name = _ascii(name)
+            name = ascii_folded(name)
             if name_problem(name):
                 continue  # no page can carry its name; its shapes' pages still list nothing of it
         files.setdefault(name, path)
@@ -222,13 +220,6 @@ def participants(project: Project, problems: list[Diagnostic] | None = None) -> 
         Agent(n, tuple(produces.get(n, ())), tuple(receives.get(n, ())), files.get(n, ""), tuple(holds.get(n, ())))
         for n in names
     )
-
-
-def _ascii(name: str) -> str:
-    """``name`` without its accents (``rédacteur`` -> ``redacteur``), the way a producer's name is written."""
-    import unicodedata
-
-    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
 
 
 def agent_name(path: str) -> str:

@@ -43,12 +43,16 @@ def check_name(name: str, what: str, where: Span) -> Diagnostic | None:
     )
 
 
-def _suggestion(name: str) -> str:
-    """``, such as `redacteur``` for ``rédacteur``: the name with accents dropped and other characters as '-'."""
+def ascii_folded(name: str) -> str:
+    """``name`` without its accents (``rédacteur`` -> ``redacteur``), the way a producer's name is written."""
     import unicodedata
 
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    plain = re.sub(r"[^A-Za-z0-9._-]+", "-", folded).strip("-")
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+
+
+def _suggestion(name: str) -> str:
+    """``, such as `redacteur``` for ``rédacteur``: the name with accents dropped and other characters as '-'."""
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "-", ascii_folded(name)).strip("-")
     return f", such as `{plain}`" if plain and plain != name and name_problem(plain) is None else ""
 
 

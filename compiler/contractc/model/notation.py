@@ -18,9 +18,9 @@ from dataclasses import replace
 from typing import Any
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
-from contractc.model.records import Contract, DataShape, Field, Node, Project, Prop, ShapeSpec, Spec
+from contractc.model.records import Contract, DataShape, Field, Node, Prop, ShapeSpec, Spec
 
-__all__ = ["Prop", "ShapeSpec", "Spec", "interpret", "interpret_project", "dangling_notes", "optional_notes", "transient_paths", "walk_props"]
+__all__ = ["Prop", "ShapeSpec", "Spec", "interpret", "dangling_notes", "optional_notes", "transient_paths", "walk_props"]
 
 TYPE_WORDS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
 # Words that look like a type but are not notation: a typo here must fail, not become an example value.
@@ -91,11 +91,6 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
         for c in contracts
     ]
     return interpreted, specs
-
-
-def interpret_project(project: Project) -> dict[str, ShapeSpec]:
-    """The data shapes of a loaded project by id: interpreted once, by ``load`` (kept for callers of the API)."""
-    return project.specs
 
 
 def optional_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:

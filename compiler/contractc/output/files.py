@@ -76,15 +76,26 @@ def read_generated(root: str | os.PathLike[str], rel: str) -> bytes | None:
     through a symbolic link (which may lead out of the project; ``check`` reports it as
     ``unsafe-path``), or what is not a regular file (:func:`read_bytes`).
     """
-    path = os.fspath(root)
-    for part in rel.split("/"):
-        path = os.path.join(path, part)
-        if os.path.islink(path):
-            return None
+    if first_link(root, rel):
+        return None
     try:
-        return read_bytes(path)
+        return read_bytes(os.path.join(root, rel))
     except OSError:
         return None
+
+
+def first_link(root: str | os.PathLike[str], rel: str, seen: dict[str, bool] | None = None) -> str | None:
+    """The first of ``rel``'s leading paths (``a``, ``a/b``, ... ``rel`` itself) that is a symbolic link, or None;
+    ``seen`` keeps the answers across calls (many outputs share their folders)."""
+    seen = {} if seen is None else seen
+    parts = rel.split("/")
+    for n in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:n])
+        if prefix not in seen:
+            seen[prefix] = os.path.islink(os.path.join(root, prefix))
+        if seen[prefix]:
+            return prefix
+    return None
 
 
 def _kind(mode: int) -> str:

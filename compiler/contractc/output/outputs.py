@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from contractc.output import journal
 from contractc.report.diagnostics import ContractcError, Diagnostic
-from contractc.output.files import read_bytes
+from contractc.output.files import first_link, read_bytes
 from contractc.model.names import all_plain
 from contractc.model.records import Span
 
@@ -89,22 +89,11 @@ def guard_paths(root: Path, outputs: OutputSet) -> None:
         if folder is None or not all_plain(rel if folder == "." else rel[len(folder) + 1 :]):
             problems.append(_unsafe(where, f"output {rel!r} is not a plain path inside an output folder"))
             continue
-        link = _first_link(root, rel, links)
+        link = first_link(root, rel, links)
         if link:
             problems.append(_unsafe(where, f"output {rel!r} would be written through the symbolic link {link!r}"))
     if problems:
         raise ContractcError(problems)
-
-
-def _first_link(root: Path, rel: str, seen: dict[str, bool]) -> str | None:
-    parts = rel.split("/")
-    for n in range(1, len(parts) + 1):
-        prefix = "/".join(parts[:n])
-        if prefix not in seen:
-            seen[prefix] = os.path.islink(os.path.join(root, prefix))
-        if seen[prefix]:
-            return prefix
-    return None
 
 
 def _unsafe(where: Span, message: str) -> Diagnostic:
@@ -202,7 +191,7 @@ def write_changes(root: Path, changes: list[Change]) -> None:
             for c in changes
         ]
         created = _missing_folders(root, changes)
-        entries = [{"target": p.rel, "tmp": None if p.tmp is None else _rel(root, p.tmp), "backup": journal.staging_name(p.rel, run, "bak")} for p in plan]
+        entries = [{"target": p.rel, "tmp": None if p.tmp is None else os.path.relpath(p.tmp, root).replace(os.sep, "/"), "backup": journal.staging_name(p.rel, run, "bak")} for p in plan]
         _fault()
         umask = _umask()
         try:
@@ -488,10 +477,6 @@ def _rollback(done: list[_Done]) -> list[str]:
         except OSError:
             left.append(item.planned.rel)
     return left
-
-
-def _rel(root: Path, path: str) -> str:
-    return os.path.relpath(path, root).replace(os.sep, "/")
 
 
 def _backup(target: str, backup: str) -> None:

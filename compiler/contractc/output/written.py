@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from contractc.report.diagnostics import ContractcError
-from contractc.output.files import dump_json, read_bytes
+from contractc.output.files import dump_json, first_link, read_bytes, read_generated
 from contractc.output.journal import state_folder, write_state
 from contractc.model.names import all_plain
 
@@ -78,8 +78,6 @@ def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
             record[path] = hashlib.sha256(out.data).hexdigest()
     if record == old:
         return  # a build that wrote nothing writes nothing here either
-    from contractc.output.journal import write_state
-
     try:
         write_state(state_folder(root), NAME, json.dumps(dict(sorted(record.items())), indent=0).encode("utf-8"))
     except (OSError, ContractcError):
@@ -94,10 +92,10 @@ def _manifest_entries(root: Path, rel: str) -> dict[str, str]:
     folder any more, it is an orphan build may remove.
     """
     folder = rel.rpartition("/")[0]
-    if _through_link(root, rel, last=True):
-        return {}  # a manifest that is, or is reached through, a symbolic link is not read
+    data = read_generated(root, rel)  # None for a manifest that is, or is reached through, a symbolic link
+    if data is None:
+        return {}
     try:
-        data = read_bytes(root / rel)
         manifest = json.loads(data)
         found = {
             e["path"]: e["sha256"]
@@ -105,7 +103,7 @@ def _manifest_entries(root: Path, rel: str) -> dict[str, str]:
             for e in manifest.get(key, [])
             if isinstance(e.get("path"), str) and isinstance(e.get("sha256"), str)
         }
-    except (OSError, ValueError, AttributeError, TypeError, KeyError, RecursionError):
+    except (ValueError, AttributeError, TypeError, KeyError, RecursionError):
         return {}
     if manifest.get("generator") == "contractc" and data == dump_json(manifest):
         found[rel] = hashlib.sha256(data).hexdigest()
@@ -114,10 +112,4 @@ def _manifest_entries(root: Path, rel: str) -> dict[str, str]:
 
 def _inside(root: Path, folder: str, path: str) -> bool:
     """``path`` is a plain path under ``folder`` and no folder on its way is a symbolic link."""
-    return path.startswith(folder + "/") and all_plain(path[len(folder) + 1 :]) and not _through_link(root, path, last=False)
-
-
-def _through_link(root: Path, path: str, last: bool) -> bool:
-    """Some folder on the way to ``path`` (and, with ``last``, the path itself) is a symbolic link."""
-    parts = path.split("/")
-    return any(os.path.islink(os.path.join(root, *parts[:n])) for n in range(1, len(parts) + last))
+    return path.startswith(folder + "/") and all_plain(path[len(folder) + 1 :]) and not first_link(root, path.rpartition("/")[0])

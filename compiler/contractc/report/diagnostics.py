@@ -11,14 +11,6 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-def doc_url(code: str, docs_url: str) -> str:
-    """Where a code is explained online: its anchor on the drift-codes page at ``docs_url``.
-
-    Empty without a ``docs_url`` (contractc.yaml): no link is printed to a page
-    nobody published; ``contractc explain CODE`` works offline either way.
-    """
-    return f"{docs_url.split('#', 1)[0]}#{code}" if docs_url else ""
-
 
 def explain_command(code: str) -> str:
     """The command that prints a code's section of the drift-codes page, offline."""
@@ -148,6 +140,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
     "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
     "scan-too-deep": (ExitCode.BAD_INPUT, "a fenced block nests too deeply for scan to read it safely"),
+    "scan-unread": (ExitCode.CLEAN, "note: a YAML, JSON or template block scan could not read, and why"),
     "scan-member": (ExitCode.CLEAN, "note: a member of a shape that agrees with it (a copy, or an instance)"),
     "adopt-file": (ExitCode.CLEAN, "note: a file adopt writes, or would write (adopt --format json|github)"),
     "adopt-rewritten": (ExitCode.CLEAN, "warning: an adopted copy whose bytes change (adopt --format json|github)"),
@@ -156,9 +149,9 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-skipped": (ExitCode.CLEAN, "note: a copy adopt leaves as it is (adopt --format json|github)"),
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
-    "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, or no copy of it"),
+    "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, no copy of it, or a copy over the contract's block"),
     "adopt-region-span": (ExitCode.BAD_INPUT, "adopt would write a region over a line that is none of the copies it adopts (a fenced front matter): refused"),
-    "adopt-configured": (ExitCode.BAD_INPUT, "adopt would overwrite a contractc.yaml or contract the plugin already has"),
+    "adopt-configured": (ExitCode.BAD_INPUT, "adopt cannot add to what the plugin has without changing it (a contract file, a shape id, contractc.yaml)"),
     # init: the starter project
     "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),
     "init-plugin": (ExitCode.BAD_INPUT, "`init` found pasted copies in agents/ or skills/: start with scan and adopt"),
@@ -189,6 +182,11 @@ class Diagnostic(NamedTuple):
     """How to fix it, when there is something to say."""
     severity: Severity = Severity.ERROR
 
+    @classmethod
+    def at(cls, where: Any, code: str, message: str, hint: str = "", severity: Severity = Severity.ERROR) -> "Diagnostic":
+        """The diagnostic at the start of ``where`` (a :class:`~contractc.model.records.Span`)."""
+        return cls(where.path, where.line, where.col, code, message, hint, severity)
+
     @property
     def exit_code(self) -> ExitCode:
         if self.severity is not Severity.ERROR:
@@ -215,8 +213,12 @@ class Diagnostic(NamedTuple):
         return self.path.startswith("-") or self.path in ("argv", "<stdin>")
 
     def url(self, docs_url: str = "") -> str:
-        """The code's section online, or empty without a ``docs_url``."""
-        return doc_url(self.code, docs_url)
+        """Where the code is explained online: its anchor on the drift-codes page at ``docs_url``.
+
+        Empty without a ``docs_url`` (contractc.yaml): no link is printed to a page
+        nobody published; ``contractc explain CODE`` works offline either way.
+        """
+        return f"{docs_url.split('#', 1)[0]}#{self.code}" if docs_url else ""
 
     def format(
         self, paint: Callable[[str, str], str] = _plain, docs_url: str = "", *, short: bool = False, located: bool = False

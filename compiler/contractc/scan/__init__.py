@@ -43,6 +43,10 @@ class ScanResult:
     """Whether .gitignore was honoured (git was found)."""
     links: tuple[str, ...] = ()
     """Markdown files not read because they are symbolic links (adopt must not write through them)."""
+    nested: tuple[str, ...] = ()
+    """Folders below the root holding a contractc.yaml of their own: other projects, not read (unless --include names them)."""
+    unread: tuple[Diagnostic, ...] = ()
+    """A ``scan-unread`` note at each block whose info string names data or a template that scan could not read."""
 
     @property
     def divergent(self) -> int:
@@ -50,9 +54,16 @@ class ScanResult:
 
 
 def scan_plugin(
-    root: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), owners: tuple[str, ...] = ()
+    root: Path,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    owners: tuple[str, ...] = (),
+    defined: tuple[Unit, ...] = (),
 ) -> ScanResult:
-    """Scan the plugin at ``root``; raise :class:`ContractcError` (exit 2) for input that cannot be read."""
+    """Scan the plugin at ``root``; raise :class:`ContractcError` (exit 2) for input that cannot be read.
+
+    ``defined`` (adopt on an adopted plugin): the contract's own shape blocks, grouped with the plugin's and
+    always the owner of their group, so a copy pasted since is judged against the contract."""
     if not root.is_dir():
         raise ContractcError(
             Diagnostic(root.as_posix(), 0, 0, "file-missing", f"{root.as_posix()} is not a folder", "pass the plugin's root folder")
@@ -76,6 +87,7 @@ def scan_plugin(
     data: dict[str, bytes] = {}
     dispatchers = set()
     problems = []
+    unread: list[Diagnostic] = []
     from contractc.report.progress import counted
 
     for path in counted(listing.paths, "reading files", len(listing.paths)):  # none leads outside (plugin_files)
@@ -94,7 +106,7 @@ def scan_plugin(
             problems.extend(d._replace(hint=skip) if d.code == "not-utf8" else d for d in exc.diagnostics)
             continue
         try:
-            found = file_units(src)
+            found = file_units(src, unread)
         except ContractcError as exc:  # a block too deep to read: say where, and how to leave it out
             problems.extend(exc.diagnostics)
             continue
@@ -106,7 +118,8 @@ def scan_plugin(
     if problems:
         raise ContractcError(problems)
     history = History(root) if listing.work_tree else None
-    groups, single, near = group_units(units, dispatchers, owners, history)
+    units.extend(defined)
+    groups, single, near = group_units(units, dispatchers, owners, history, frozenset(u.block.path for u in defined))
     return ScanResult(
         root,
         listing.paths,
@@ -118,6 +131,8 @@ def scan_plugin(
         frozenset(dispatchers),
         listing.ignored_by_git,
         listing.links,
+        listing.nested,
+        tuple(unread),
     )
 
 

@@ -1,7 +1,7 @@
-"""Stage 1 of ``scan``: the fenced blocks of one Markdown file, cut into the units that are grouped.
+"""Stage 1 of ``scan``: the blocks of one Markdown file, cut into the units that are grouped.
 
-Blocks come from markdown-it-py's fence tokens (their line maps give the byte
-span; no fence scanner here).  Three kinds are read:
+Fenced blocks come from markdown-it-py's fence tokens (their line maps give the
+byte span; no fence scanner here).  Three kinds are read:
 
 * a YAML block (info ``yaml``/``yml``, or no info and a ``key:`` first line):
   one unit per top-level key, so a block holding two shapes is two units; a
@@ -13,6 +13,15 @@ span; no fence scanner here).  Three kinds are read:
   comment is not one) with a status line, headings, ``Label: value`` lines or
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
   ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``).
+
+Beside them: a ``yaml`` fence holding Markdown label lines and an ``xml``/``html``
+fence holding a Markdown form are read as templates, a ``json`` block written in
+notation (``{TOTAL}``, ``[...]``, ``a|b``) as JSON once its notation is quoted;
+and two templates written without a fence are units too (:func:`_unfenced_units`):
+a whole file in a ``templates/`` folder and a ``<tag>`` section holding a form.
+:attr:`Block.left` says why adopt leaves such a unit as it is.  A data or markup
+block that is none of these is reported (``scan-unread``), never dropped without
+a word.
 
 Each unit carries its *structure* (:attr:`Unit.paths`: key paths at every
 depth, headings, labels, tags) and its *slots* (:attr:`Unit.slots`: the value
@@ -30,6 +39,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import textwrap
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
@@ -38,18 +48,16 @@ from contractc.load.slug import slugify
 from contractc.load.yaml_safe import MAX_DEPTH
 from contractc.load.source import SourceFile
 from contractc.load.worked import Scalar as _Scalar
-from contractc.load.worked import EXAMPLE_WORDS, TooDeep, compose_plain, example_reason
+from contractc.load.worked import EXAMPLE_WORDS, example_reason
 from contractc.load.worked import is_notation as _is_notation
-from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
 
 Kind = Literal["yaml", "json", "template"]
 
 _YAML_INFO = {"yaml", "yml"}
-_MARKUP_INFO = {"xml", "html"}
-_TEMPLATE_INFO = {"", "text", "txt", "markdown", "md", "plain", *_MARKUP_INFO}
-"""Fences read as templates: plain text, Markdown, and the markup a tag-wrapped template is written in."""
-_READ_INFO = _YAML_INFO | _TEMPLATE_INFO | {"json"}
-_INNER_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+_TEMPLATE_INFO = {"", "text", "txt", "markdown", "md", "plain"}
+_MARKUP_INFO = {"xml", "html", "htm", "xhtml"}
+"""Markup fences: read as a template when their body is one (a tag-wrapped form with placeholders), never as data."""
 _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)")
 _STATUS = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)[ \t]*:")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
@@ -58,7 +66,6 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 PLACEHOLDER = re.compile(  # `<a@b.c>` and `<https://…>` are addresses (CommonMark autolinks), not placeholders
     r"\{\{[^{}\n]+\}\}|\{[^{}\n]+\}|<(?![!/])(?![\w.+-]+@[\w-]+\.[\w.-]+>)(?!https?://)[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
 )
-_CHECKBOX = re.compile(r"^\s*[-*+]\s+\[[ xX]\]\s")
 _TAG_LINE = re.compile(r"^\s*</?(?P<tag>[A-Za-z_][\w-]*)>\s*$")
 _LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
 # `**Field:** value`, `- **Field**: value`, `Field: value`: a label written for people, at a line's start
@@ -68,8 +75,6 @@ _STAGE = re.compile(r"\b(stage|phase)\b", re.IGNORECASE)
 DISCRIMINATORS = (
     "status", "result", "outcome", "verdict", "state", "event", "type", "kind", "action", "op", "message", "variant",
 )
-_DISCRIMINATING = frozenset(DISCRIMINATORS)
-_WORD = re.compile(r"[\w.-]{1,40}")
 NESTED_KEYS = 3
 """A nested mapping with at least this many keys is offered as a unit of its own (an element pasted elsewhere)."""
 
@@ -100,6 +105,9 @@ class Block:
     """The nearest non-blank line above the fence (the sentence that introduces it)."""
     heading: str = ""
     """The nearest heading above the fence, as written (a name for a JSON shape, never a reason to group)."""
+    left: str = ""
+    """Why adopt must leave this block as it is (an unfenced section, JSON in notation, Markdown under a
+    ```yaml fence); empty when adopt may write a region for it."""
     indent: str = ""
     """The spaces before the opening fence in a list item (a region there is indented alike); empty at column 1."""
 
@@ -120,6 +128,8 @@ class Unit:
     """The copy as compared: its lines, dedented (a YAML key: from its line to the next key's)."""
     line: int
     """1-based file line where the copy starts."""
+    fields: frozenset[str]
+    """Top-level field names (YAML: the key's fields; JSON: its keys; template: its structural lines)."""
     stage: str | None
     """Slug of the enclosing stage heading (``review-stage``), None outside one: names a shape, never splits one."""
     paths: frozenset[str] = frozenset()
@@ -144,77 +154,157 @@ def _block_parser() -> Any:
     return MarkdownIt("commonmark").disable(["inline", "reference", "html_block"])
 
 
-def file_units(src: SourceFile) -> list[Unit]:
-    """Every unit of one file, in source order; blocks that are none of the three kinds are skipped."""
-    fenced = "```" in src.text or "~~~" in src.text
-    if not fenced and "\n</" not in src.text:
-        return []  # no fence and no closing tag line, no copy: most prose files, decided without parsing
-    tokens = _block_parser().parse(src.text)
-    headings: list[tuple[int, int, str]] = []  # (line, level, title)
+def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[Unit]:
+    """Every unit of one file, in source order.
+
+    Fenced blocks first; then what a plugin pastes without a fence (:func:`_unfenced_units`): a
+    template file that is its own skeleton, and ``<tag>`` sections holding a form.  A block whose
+    info string says it is data (``yaml``, ``json``) or markup that scan cannot read as any unit is
+    not dropped without a word: a ``scan-unread`` note is appended to ``unread`` with the reason.
+    Blocks of other languages (``bash``, ``python``) are no candidates.
+    """
+    text = src.text
+    fenced = "```" in text or "~~~" in text
+    whole = _whole_file_template(src.path)
+    if not fenced and not whole and "</" not in text:
+        return []  # no fence, no section, no template file: most prose files, decided without parsing
     units: list[Unit] = []
-    deep: list[Diagnostic] = []
-    fences: list[tuple[int, int]] = []
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.map:
-            headings.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
-        if tok.type != "fence" or tok.map is None:
+    code: list[tuple[int, int]] = []  # (first line, line past) of every fenced or indented code block
+    if fenced:
+        tokens = _block_parser().parse(text)
+        headings: list[tuple[int, int, str]] = []  # (line, level, title)
+        deep: list[Diagnostic] = []
+        for i, tok in enumerate(tokens):
+            if tok.type == "heading_open" and tok.map:
+                headings.append((tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip()))
+            if tok.type == "code_block" and tok.map:
+                code.append((tok.map[0], tok.map[1]))
+            if tok.type != "fence" or tok.map is None:
+                continue
+            start, end = tok.map
+            code.append((start, end))
+            try:
+                found = _units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else "")
+            except _TooDeep:
+                deep.append(
+                    Diagnostic(
+                        src.path, start + 1, 1, "scan-too-deep",
+                        f"this fenced block nests deeper than {MAX_DEPTH} levels: scan cannot read it safely, so it read nothing of the plugin",
+                        f"leave the file out with --exclude {shlex.quote(src.path)}, or flatten the block",
+                    )
+                )  # fmt: skip
+                continue
+            if isinstance(found, str):
+                if unread is not None:
+                    unread.append(_unread(src, start, tok, found))
+                continue
+            units.extend(found)
+        if deep:
+            raise ContractcError(deep)
+    unfenced = _unfenced_units(src, code, whole and not code)
+    return sorted([*units, *unfenced], key=lambda u: u.line) if unfenced else units
+
+
+WHOLE_FILE = "a whole template file, not a fenced block: adopt writes regions around fenced blocks only"
+SECTION = "an unfenced <tag> section: adopt writes regions around fenced blocks only"
+_WHOLE_FILE_LINES = 300
+"""A template file longer than this many lines is a document, not a skeleton pasted elsewhere."""
+_SECTION_LINES = 80
+_TAG_ALONE = re.compile(r"^[ \t]*<(?P<close>/?)(?P<tag>[A-Za-z_][\w-]*)>[ \t]*\r?$", re.M)
+_CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s+\S")
+
+
+def _whole_file_template(path: str) -> bool:
+    """A file directly in a ``templates/`` folder: when it has no fence, its body may be the template itself."""
+    parts = path.split("/")
+    return len(parts) >= 2 and parts[-2].lower() == "templates"
+
+
+def _unfenced_units(src: SourceFile, code: list[tuple[int, int]], whole: bool) -> list[Unit]:
+    """Templates written without a fence, each a unit of kind ``template`` whose :attr:`Block.left` says why adopt
+    leaves it (a region needs a fence):
+
+    * a whole file directly in a ``templates/`` folder, with no fence and at most 300 lines, whose body
+      (after its front matter) reads as a template: its own skeleton, with headings and placeholders;
+    * a ``<tag>`` … ``</tag>`` section (each tag line alone on its line, outside code) of at most 80
+      lines whose lines are mostly a form: two or more ``**Label:** value`` lines or checkbox lines,
+      at least half of its lines (the innermost such section, when they nest).
+    """
+    text = src.text
+    if whole:
+        lines = text.split("\n")  # lines as SourceFile counts them, so offsets and line numbers agree
+        body_at = 0
+        if lines[0].strip() == "---":
+            body_at = next((i + 1 for i in range(1, len(lines)) if lines[i].strip() == "---"), 0)
+        body = "\n".join(lines[body_at:])
+        if body.strip() and len(lines) - body_at <= _WHOLE_FILE_LINES:
+            block = _unfenced_block(src, body_at, src.line_count, WHOLE_FILE)
+            found = _template_units(body, body_at + 1, None, "", lambda kind, example: block, False)
+            if found:
+                return found
+    if "</" not in text:
+        return []
+    inside = [range(lo, hi) for lo, hi in code]
+    sections: list[tuple[int, int]] = []
+    opened: dict[str, int] = {}  # tag -> line of its latest opening line
+    line, at = 0, 0
+    lines: list[str] = []
+    for m in _TAG_ALONE.finditer(text):
+        line += text.count("\n", at, m.start())  # line numbers counted once over the file, not per tag
+        at = m.start()
+        if any(line in r for r in inside):
             continue
-        start, end = tok.map
-        fences.append((start, end))
-        try:
-            units.extend(_units(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
-        except TooDeep:
-            deep.append(
-                Diagnostic(
-                    src.path, start + 1, 1, "scan-too-deep",
-                    f"this fenced block nests deeper than {MAX_DEPTH} levels: scan cannot read it safely, so it read nothing of the plugin",
-                    f"leave the file out with --exclude {shlex.quote(src.path)}, or flatten the block",
-                )
-            )  # fmt: skip
-    if deep:
-        raise ContractcError(deep)
-    if "\n</" in src.text:
-        units += _tag_sections(src, fences, headings)
+        if not m["close"]:
+            opened[m["tag"]] = line
+            continue
+        lo = opened.pop(m["tag"], None)
+        if lo is None or line - lo > _SECTION_LINES or any(lo < a < line for a, _ in code):
+            continue
+        lines = lines or text.split("\n")
+        inner = [t for t in lines[lo + 1 : line] if t.strip()]
+        form = sum(1 for t in inner if _MD_LABEL.match(t) or _CHECKBOX.match(t))
+        if form >= 2 and 2 * form >= len(inner):
+            sections.append((lo, line))
+    units = []
+    for lo, hi in sections:
+        if any(lo < a and b < hi for a, b in sections):
+            continue  # the innermost section is the form; its container holds it and more
+        body = textwrap.dedent("".join(src.line_text(n) + "\n" for n in range(lo, hi + 1)))
+        block = _unfenced_block(src, lo, hi + 1, SECTION)
+        units += _template_units(body, lo + 1, None, _line_before(src, lo), lambda kind, example: block, False)
     return units
 
 
-_SECTION = re.compile(r"^<(?P<tag>[A-Za-z_][\w-]*)>[ \t]*$")
-SECTION_LINES = 60
-"""An unfenced ``<tag>`` ... ``</tag>`` section is a template only when it closes within this many lines."""
+def _unfenced_block(src: SourceFile, lo: int, hi: int, left: str) -> Block:
+    """The Block of unfenced lines ``[lo, hi)``: no fence (``fence`` empty), and left as they are by adopt."""
+    last = src.data[src.offset(hi - 1) : src.offset(hi)]
+    newline = last[len(last.rstrip(b"\r\n")) :].decode()
+    opening = src.line_text(lo)
+    col = len(opening) - len(opening.lstrip(" \t")) + 1
+    before = _line_before(src, lo)
+    shown = illustration(before, "\n".join(src.line_text(n) for n in range(lo, min(hi, lo + 2))))
+    return Block(src.path, "template", lo + 1, col, src.offset(lo), src.offset(hi), "", "", newline, shown, before, "", left)
 
 
-def _tag_sections(src: SourceFile, fences: list[tuple[int, int]], headings: list[tuple[int, int, str]]) -> list[Unit]:
-    """Templates pasted without a fence: a ``<tag>`` line, then ``**Label:** [x]`` or checkbox lines, then ``</tag>``,
-    outside every fenced block (a section agents paste as it is)."""
-    fenced = set()
-    for start, end in fences:
-        fenced.update(range(start, end))
-    units: list[Unit] = []
-    n, count = 0, src.line_count
-    while n < count:
-        opening = _SECTION.match(src.line_text(n)) if n not in fenced else None
-        if opening is None:
-            n += 1
-            continue
-        close = f"</{opening['tag']}>"
-        last = next((m for m in range(n + 1, min(count, n + SECTION_LINES)) if m in fenced or src.line_text(m).strip() == close), None)
-        if last is None or last in fenced:
-            n += 1
-            continue
-        content = "".join(src.line_text(m) + "\n" for m in range(n, last + 1))
-        before = _line_before(src, n)
-        closing = src.data[src.offset(last) : src.offset(last + 1)]
-        newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
-        shown = illustration(before, content)
-        above = [h for h in headings if h[0] < n]
+def _unread(src: SourceFile, start: int, tok: Any, reason: str) -> Diagnostic:
+    info = (tok.info.split() or [""])[0]
+    opening = src.line_text(start)
+    col = len(opening) - len(opening.lstrip(" \t>")) + 1
+    return Diagnostic(
+        src.path, start + 1, col, "scan-unread", f"this {tok.markup}{info} block is not read: {reason}; no copy of it is compared",
+        _UNREAD_HINT.get(info.lower(), "if it is a shape, make it plain YAML, JSON or a Markdown template"), Severity.NOTE,
+    )  # fmt: skip
 
-        def block(kind: Kind, example: str, n: int = n, last: int = last) -> Block:
-            return Block(src.path, kind, n + 1, 1, src.offset(n), src.offset(last + 1), "", "", newline, shown or example,
-                         before, above[-1][2] if above else "")
 
-        units += _template_units(content, n + 1, _stage(above), before, block, False, tagged=True)
-        n = last + 1
-    return units
+_UNREAD_HINT = {
+    "json": "if it is a shape, write it as JSON (quote a placeholder: \"{TOTAL}\"); if it is no shape, nothing to do",
+    "yaml": "if it is a shape, make it a YAML mapping, or give a Markdown template the info string `markdown`",
+    "yml": "if it is a shape, make it a YAML mapping, or give a Markdown template the info string `markdown`",
+}
+
+
+class _TooDeep(Exception):
+    """A block nested deeper than MAX_DEPTH: no pasted shape is, and walking it is unbounded."""
 
 
 def _stage(headings: list[tuple[int, int, str]]) -> str | None:
@@ -228,16 +318,27 @@ def _stage(headings: list[tuple[int, int, str]]) -> str | None:
     return None
 
 
-def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit]:
+_CANDIDATE_INFO = _YAML_INFO | _MARKUP_INFO | {"json", "jsonc", "json5", "markdown", "md"}
+"""Info strings that say a block is data or a template: one scan cannot read is reported (``scan-unread``)."""
+_READ_INFO = _CANDIDATE_INFO | _TEMPLATE_INFO
+_INNER_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+
+
+def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit] | str:
+    """The block's units, or why a block whose info string names data or a template yields none."""
     info = (tok.info.split() or [""])[0].lower()
     if info not in _READ_INFO:
         return []  # code (```bash, ```python): no shape is pasted there
     content = tok.content
+    candidate = info in _CANDIDATE_INFO and bool(content.strip())
     opening = src.line_text(start)
     col = len(opening) - len(opening.lstrip(" \t>")) + 1
     closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
-    if not closed or _INNER_FENCE.search(content):
-        return []  # an unclosed fence, or a fence line inside: the file's fences are unbalanced, nothing to compare
+    if not closed:
+        return "its fence is never closed" if candidate else []
+    if _INNER_FENCE.search(content):
+        # a fence line inside: a nested code block, or the file's fences do not balance; nothing to compare
+        return "it holds a fence line (a nested code block, or fences that do not balance)" if candidate else []
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
     at, stop = src.line_starts[start], src.offset(end)
@@ -245,11 +346,13 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
 
     shown = illustration(before, content)
+    left = ""
+    indent = "" if opening[: col - 1].strip(" ") else opening[: col - 1]
 
     def block(kind: Kind, example: str) -> Block:
         return Block(
             src.path, kind, start + 1, col, at, stop, tok.info.strip(), tok.markup, newline,
-            shown or example, before, heading, "" if opening[: col - 1].strip(" ") else opening[: col - 1],
+            shown or example, before, heading, left, indent,
         )
 
     first_line = start + 2
@@ -260,22 +363,65 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         body = "".join(content.splitlines(keepends=True)[body_at:])
         if body.strip():
             units += _template_units(body, first_line + body_at, stage, before, block, info_example)
-        return units
+        return units or ("its front matter (`---` lines) is no YAML mapping, and no template follows it" if candidate else [])
     if info in _TEMPLATE_INFO:
         labelled = _label_lines(content)
         if labelled is not None:
             return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
     if info in _YAML_INFO:
-        return _yaml_units(content, first_line, stage, before, block, info_example)
+        found = _yaml_units(content, first_line, stage, before, block, info_example)
+        if found or not content.strip():
+            return found
+        # not a YAML mapping: Markdown label lines under a ```yaml fence (`- **Status:** {x}`) are a template
+        left = f"a {tok.markup}{info} fence holding a Markdown template, not YAML: a contract would read it as YAML"
+        labelled = _label_lines(content)
+        if labelled is not None:
+            return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
+        if _compose(content) is not None and not any(_MD_LABEL.match(line) for line in content.splitlines()):
+            return _not_yaml(content)  # YAML, just no mapping (a list): no Markdown to read either
+        return _template_units(content, first_line, stage, before, block, info_example) or _not_yaml(content)
     if info == "" and _TOP_KEY.match(_first(content)):
         found = _yaml_units(content, first_line, stage, before, block, info_example)
         if found:
             return found  # plain YAML, placeholders inside its strings or not
-    if info == "json":
-        return _json_units(content, first_line, stage, before, block, info_example)
+    if info in ("json", "jsonc", "json5"):
+        doc, why = _json_doc(content)
+        if doc is None:
+            return why if candidate else []
+        if why:
+            left = why  # JSON in notation: a contract's ```json block must be JSON, so adopt leaves it
+        return _json_units(doc, content, first_line, stage, before, block, info_example) or (
+            "it is no JSON object (a list or a single value): scan compares objects" if candidate else []
+        )
+    if info in _MARKUP_INFO:
+        # a tag-wrapped form with placeholders (```xml <reply_form> **Label:** [x] </reply_form>) is a template
+        # (markup proper, elements with attributes and children, is XML scan does not compare: it is reported unread)
+        if sum(1 for line in content.splitlines() if _MD_LABEL.match(line) or _HEADING.match(line)) < 2:
+            return "markup (elements, not a Markdown template of headings or **Label:** lines): scan does not compare it"
+        left = f"a {tok.markup}{info} fence: adopt writes regions for YAML, JSON and Markdown blocks only"
+        return _template_units(content, first_line, stage, before, block, info_example) or (
+            "a Markdown form in markup, but without placeholders: no template"
+        )
     if info in _TEMPLATE_INFO:
-        return _template_units(content, first_line, stage, before, block, info_example, info in _MARKUP_INFO)
+        found = _template_units(content, first_line, stage, before, block, info_example)
+        return found  # prose or a filled-in document: no template, nothing unread
     return []
+
+
+def _not_yaml(content: str) -> str:
+    """Why a ```yaml block is no unit: its YAML error, or the kind of document it is."""
+    import yaml
+
+    try:
+        node = yaml.compose(content, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        return f"not YAML ({where}{getattr(exc, 'problem', None) or 'unreadable'}) nor a Markdown template"
+    except RecursionError:
+        return "not YAML scan can read safely"
+    kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value" if node is not None else "empty"
+    return f"its YAML is {kind}, not a mapping of keys, and it is no Markdown template"
 
 
 def _front_matter(content: str) -> tuple[str, int] | None:
@@ -315,7 +461,8 @@ def _label_unit(content: str, labelled, first_line: int, stage, before: str, blo
     paths = frozenset(f"label:{_norm_label(k)}" for k, _ in labelled)
     slots = tuple((f"label:{_norm_label(k)}", v) for k, v in labelled)
     return Unit(
-        block("template", example), slugify(labelled[0][0]), content, first_line, stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
+        block("template", example), slugify(labelled[0][0]), content, first_line, frozenset(k for k, _ in labelled),
+        stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
     )
 
 
@@ -362,11 +509,8 @@ def _normal(line: str) -> str:
     return " ".join(PLACEHOLDER.sub("<>", line.strip()).split())
 
 
-def structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+def _structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(structure path, value) of a template line that is structure: a heading, a label, a tag, a status line.
-
-    The one reader of a template line's structure: check holds instance regions to it too
-    (:mod:`contractc.drift.structure`).
 
     A ``<word>`` line is a tag only when ``</word>`` closes it somewhere in the block (``closed``); else a placeholder.
     """
@@ -386,13 +530,12 @@ def structure_line(line: str, closed: frozenset[str] = frozenset()) -> tuple[str
     return None
 
 
-def _template_units(
-    content: str, first_line: int, stage, before: str, block, info_example: bool, markup: bool = False, tagged: bool = False
-) -> list[Unit]:
-    """``markup``: an ``xml`` or ``html`` fence, a template only when it holds Markdown labels or headings (a
-    ``<reply_form>`` of ``**Label:** [x]`` lines), never for its tags alone (a task in XML is code, filled in);
-    ``tagged``: an unfenced ``<tag>`` section, a template when it holds two label lines with placeholders in
-    their values, or two checkbox lines."""
+structure_line = _structure_line
+"""The one reader of a template line's structure, public: check holds instance regions to it too
+(:mod:`contractc.drift.structure`)."""
+
+
+def _template_units(content: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
     numbered = [(n, line) for n, line in enumerate(content.splitlines()) if line.strip()]
     lines = [line for _, line in numbered]
     if not lines:
@@ -400,11 +543,19 @@ def _template_units(
     placeholders = _placeholders(content)
     structure: list[tuple[str, str]] = []
     at: list[int] = []
-    """The content line of each structure entry."""
+    """The content line of each structure entry (for the heading sections offered as nested units)."""
     prose: list[str] = []
     closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
+    # a checklist in one tag section (`<criteria>`, two or more `- [ ] item` lines, no heading, no **Label:** line):
+    # each item is its structure, so two agents' own checklists under one tag are not one shape
+    wrapped = _TAG_LINE.match(lines[0]) and lines[-1].strip() == f"</{lines[0].strip()[1:]}"
+    checklist = bool(wrapped) and sum(1 for line in lines if _CHECKBOX.match(line)) >= 2 and not any(
+        _HEADING.match(line) or _MD_LABEL.match(line) for line in lines
+    )
     for n, line in numbered:
-        found = structure_line(line, closed)
+        found = _structure_line(line, closed)
+        if checklist and found is None and _CHECKBOX.match(line):
+            found = (f"check:{_normal(line.split(']', 1)[1]).lower()}", "")
         if found:
             structure.append(found)
             at.append(n)
@@ -418,13 +569,8 @@ def _template_units(
     skeleton = headings >= 1 and labels >= 2
     status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
     lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
-    if not (tagged or skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status))):
+    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status)) or (checklist and tags)):
         return []
-    if markup and not (headings or labels >= 2):
-        return []
-    filled_in = sum(1 for p, v in structure if p.startswith("label:") and PLACEHOLDER.search(v))
-    if tagged and filled_in < 2 and sum(1 for line in lines if _CHECKBOX.match(line)) < 2:
-        return []  # a prompt's own section (`<objective>`, `**Your job:** ...`), not a template pasted as it is
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
         prose = []
@@ -441,8 +587,7 @@ def _template_units(
         example = f"the text above calls it an example ({before[:60]!r}) and most of its lines are concrete"
     key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
-    built = block("template", example)
-    unit = Unit(built, key, content, first_line, stage, paths, tuple(structure), variant)
+    unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
     return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
 
 
@@ -464,9 +609,10 @@ def _sections(unit: Unit, content: str, structure: list[tuple[str, str]], at: li
         stop = at[end] if end < len(structure) else len(raw)
         part = structure[i:end]
         name = slugify(PLACEHOLDER.sub("", path.split(":", 1)[1])) or unit.key
+        paths = frozenset(p for p, _ in part)
         found.append(
-            Unit(unit.block, name, "".join(raw[at[i] : stop]).rstrip("\n") + "\n", unit.line + at[i], unit.stage,
-                 frozenset(p for p, _ in part), tuple(part), "", f"{unit.key}.{name}")
+            Unit(unit.block, name, "".join(raw[at[i] : stop]).rstrip("\n") + "\n", unit.line + at[i], paths, unit.stage,
+                 paths, tuple(part), "", f"{unit.key}.{name}")
         )
     return found
 
@@ -481,7 +627,7 @@ def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> s
     if status:
         return status["label"].lower()
     for line in lines:
-        found = structure_line(line, closed)
+        found = _structure_line(line, closed)  # a `<tag>` line is a tag when its `</tag>` is in the block
         if found and found[0].startswith(("h", "tag:", "label:")) and slugify(found[0].split(":", 1)[1].replace("<>", "")):
             return slugify(found[0].split(":", 1)[1].replace("<>", ""))
     for line in lines:  # a box or message: its first line with words, in at most five of them
@@ -491,33 +637,49 @@ def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> s
     return "template"
 
 
-def _variant(values: dict[str, str] | tuple[tuple[str, str], ...]) -> str:
-    """``status=failed`` from the first discriminating field whose value is a literal word; empty otherwise (``values``:
-    field -> value, or the (path, value) slots of a data block, whose top-level fields are the paths without a dot)."""
-    found = values if isinstance(values, dict) else {p: v for p, v in values if p in _DISCRIMINATING}
+def _variant(values: dict[str, str]) -> str:
+    """``status=failed`` from the first discriminating field whose value is a literal word; empty otherwise."""
     for key in DISCRIMINATORS:
-        value = found.get(key)
+        value = values.get(key)
         if isinstance(value, str):
             word = value.split("#")[0].strip().strip("\"'`*")
-            if word and _WORD.fullmatch(word) and not _is_notation(word):
+            if word and re.fullmatch(r"[\w.-]{1,40}", word) and not _is_notation(word):
                 return f"{key}={word.lower()}"
     return ""
+
+
+def _compose(content: str) -> Any:
+    """The YAML node of ``content``, or None when it is not plain, safe YAML."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        if _may_nest(content) and not _plain_enough(content, loader):
+            return None  # aliases (a bomb, walked as a tree, never ends): not a pasted shape
+        return yaml.compose(content, Loader=loader)
+    except RecursionError:
+        raise _TooDeep from None
+    except yaml.YAMLError:
+        return None
 
 
 def _front_units(content: str, yaml_text: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
     """A fenced front matter: one ``front-matter`` unit (its keys are the structure)."""
     import yaml
 
-    node = compose_plain(yaml_text)
+    node = _compose(yaml_text)
     if not isinstance(node, yaml.MappingNode) or not node.value:
         return []
     lines = content.splitlines(keepends=True)
     text = "".join(lines[: yaml_text.count("\n") + 2])
-    paths, slots = _structure(node, yaml_text.splitlines())
+    slots: list[tuple[str, str]] = []
+    paths: set[str] = set()
+    _walk(node, "", yaml_text.splitlines(), paths, slots)
     example = example_reason([v for _, v in node.value], before, info_example)
     return [
         Unit(
-            block("yaml", example), "front-matter", text, first_line, stage, paths, slots, _variant(slots),
+            block("yaml", example), "front-matter", text, first_line, frozenset(str(k.value) for k, _ in node.value),
+            stage, frozenset(paths), tuple(slots), _variant({p: v for p, v in slots if "." not in p and "[" not in p}),
         )
     ]
 
@@ -525,7 +687,7 @@ def _front_units(content: str, yaml_text: str, first_line: int, stage, before: s
 def _yaml_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     import yaml
 
-    node = compose_plain(content)
+    node = _compose(content)
     if not isinstance(node, yaml.MappingNode) or not node.value:
         return []
     lines = content.splitlines(keepends=True)
@@ -542,36 +704,31 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
 
     if len(node.value) >= 2 and all(scalar(v) for _, v in node.value):
         # a flat block of scalar keys (`title: <x>` / `type: a | b`) is one shape, not one per key
-        paths, slots = _structure(node, raw)
+        paths: set[str] = set()
+        slots: list[tuple[str, str]] = []
+        _walk(node, "", raw, paths, slots)
         text = "".join(lines).rstrip("\n") + "\n" if content.strip() else content
         return [
-            Unit(built, str(node.value[0][0].value), text, first_line, stage, paths, slots, _variant(slots))
+            Unit(built, str(node.value[0][0].value), text, first_line, frozenset(str(k.value) for k, _ in node.value),
+                 stage, frozenset(paths), tuple(slots), _variant(dict(slots)))
         ]
     units = []
     for i, (key, value) in enumerate(node.value):
         chunk = lines[bounds[i] : bounds[i + 1]]
         while chunk and not chunk[-1].strip():
             chunk.pop()
-        paths, slots = _structure(value, raw)
-        variant = _variant(slots)
+        paths: set[str] = set()
+        slots: list[tuple[str, str]] = []
+        _walk(value, "", raw, paths, slots)
+        variant = _variant({p: v for p, v in slots if "." not in p and "[" not in p})
         units.append(
             Unit(
-                built, str(key.value), "".join(chunk), first_line + starts[i], stage, paths, slots, variant,
+                built, str(key.value), "".join(chunk), first_line + starts[i], frozenset(_fields(value)), stage,
+                frozenset(paths), tuple(slots), variant,
             )
         )
         units += _nested_yaml(value, str(key.value), raw, first_line, built, stage)
     return units
-
-
-def _structure(node: Any, raw: list[str] | None = None) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
-    """(key paths at every depth, each leaf's (path, value as written)) of a YAML node (``raw``: its lines) or a JSON value."""
-    paths: set[str] = set()
-    slots: list[tuple[str, str]] = []
-    if raw is None:
-        _json_walk(node, "", paths, slots)
-    else:
-        _walk(node, "", raw, paths, slots)
-    return frozenset(paths), tuple(slots)
 
 
 def _walk(node: Any, prefix: str, raw: list[str], paths: set[str], slots: list[tuple[str, str]]) -> None:
@@ -616,12 +773,15 @@ def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: B
             visit(node.value[0], f"{path}[]", depth)
         elif isinstance(node, yaml.MappingNode):
             if depth and len(node.value) >= NESTED_KEYS:
-                paths, slots = _structure(node, raw)
+                paths: set[str] = set()
+                slots: list[tuple[str, str]] = []
+                _walk(node, "", raw, paths, slots)
                 lo, hi = node.start_mark.line, node.end_mark.line + (1 if node.end_mark.column else 0)
                 text = _dedent(raw[lo:hi], node.start_mark.column)
                 name = path.rsplit(".", 1)[-1].rstrip("[]")
                 found.append(
-                    Unit(built, name, text, first_line + lo, stage, paths, slots, "", f"{key}.{path}" if path else key)
+                    Unit(built, name, text, first_line + lo, frozenset(str(k.value) for k, _ in node.value), stage,
+                         frozenset(paths), tuple(slots), "", f"{key}.{path}" if path else key)
                 )
             for k, v in node.value:
                 visit(v, f"{path}.{k.value}" if path else str(k.value), depth + 1)
@@ -639,30 +799,65 @@ def _dedent(lines: list[str], column: int) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def _json_units(content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
+def _may_nest(content: str) -> bool:
+    """Whether ``content`` could hold an alias or nest past MAX_DEPTH: only then is its event stream read first."""
+    if "&" in content or "*" in content or len(content) > 1 << 16:
+        return True
+    if content.count("[") + content.count("{") > MAX_DEPTH:
+        return True
+    return max((len(line) - len(line.lstrip(" -")) for line in content.splitlines()), default=0) > MAX_DEPTH
+
+
+def _plain_enough(content: str, loader: Any) -> bool:
+    """False for a block with an alias, decided from the event stream before any node is built (an
+    alias bomb walked as a tree never ends); :class:`_TooDeep` for one nested more than MAX_DEPTH
+    levels (see load/yaml_safe.py)."""
+    import yaml
+
+    if len(content) > 1 << 20:
+        return False
+    depth = 0
     try:
-        doc = json.loads(content)
-    except RecursionError:
-        raise TooDeep from None
-    except ValueError:
-        if not content.lstrip().startswith('"'):
-            return []
-        try:  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs often paste one
-            doc = json.loads("{" + content.strip().rstrip(",") + "}")
-        except RecursionError:
-            raise TooDeep from None
-        except ValueError:
-            return []
+        for event in yaml.parse(content, Loader=loader):
+            if isinstance(event, yaml.AliasEvent):
+                return False
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise _TooDeep
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError as exc:  # libyaml's scanner stops past its own limit before the events get deep
+        if "maximum nesting depth" in str(exc):
+            raise _TooDeep from None
+        raise
+    return True
+
+
+def _fields(value: Any) -> list[str]:
+    import yaml
+
+    if isinstance(value, yaml.SequenceNode) and value.value:
+        value = value.value[0]
+    if isinstance(value, yaml.MappingNode):
+        return [str(k.value) for k, _ in value.value]
+    return []
+
+
+def _json_units(doc: Any, content: str, first_line: int, stage: str | None, before: str, block, info_example: bool) -> list[Unit]:
     if _depth(doc) > MAX_DEPTH:
-        raise TooDeep
+        raise _TooDeep
     if not isinstance(doc, dict) or not doc:
         return []
     values = [_Scalar(v) for v in _leaves(doc)]
     example = example_reason(values, before, info_example)
-    paths, slots = _structure(doc)
+    paths: set[str] = set()
+    slots: list[tuple[str, str]] = []
+    _json_walk(doc, "", paths, slots)
     variant = _variant({k: v for k, v in doc.items() if isinstance(v, str)})
     built = block("json", example)
-    unit = Unit(built, _json_name(doc, built.heading), content, first_line, stage, paths, slots, variant)
+    unit = Unit(built, _json_name(doc, built.heading), content, first_line, frozenset(doc), stage,
+                frozenset(paths), tuple(slots), variant)
     nested = []
 
     def visit(value: Any, path: str, depth: int) -> None:
@@ -670,15 +865,90 @@ def _json_units(content: str, first_line: int, stage: str | None, before: str, b
             visit(value[0], f"{path}[]", depth)
         elif isinstance(value, dict):
             if depth and len(value) >= NESTED_KEYS:
-                sub_paths, sub_slots = _structure(value)
+                sub_paths: set[str] = set()
+                sub_slots: list[tuple[str, str]] = []
+                _json_walk(value, "", sub_paths, sub_slots)
                 name = path.rsplit(".", 1)[-1].rstrip("[]")
                 text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-                nested.append(Unit(built, name, text, first_line, stage, sub_paths, sub_slots, "", path))
+                nested.append(Unit(built, name, text, first_line, frozenset(value), stage, frozenset(sub_paths),
+                                   tuple(sub_slots), "", path))
             for k, v in value.items():
                 visit(v, f"{path}.{k}" if path else str(k), depth + 1)
 
     visit(doc, "", 0)
     return [unit, *nested]
+
+
+NOTATION_JSON = "JSON written in notation (an unquoted placeholder, `[...]`, `a|b`): a contract's JSON block must be strict JSON"
+"""Why adopt leaves a ```json block that only parses once its notation is quoted."""
+
+_NOTATION_SIZE = 1 << 16
+"""A JSON block larger than this is read as strict JSON only: no pasted shape written in notation is."""
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_JSON_WORDS = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+_JSON_JOIN = re.compile(r'"((?:[^"\\\n]|\\.)*)"\s*\|\s*(?:"((?:[^"\\\n]|\\.)*)"|([^\s,:\[\]{}"]+))')
+_JSON_NOTATION = re.compile(
+    r"//[^\n]*|/\*.*?\*/"  # a comment
+    r"|\{\{ *[A-Za-z_][\w.|-]*(?: +[\w.|-]+)* *\}\}|\{ *[A-Za-z_][\w.|-]*(?: +[\w.|-]+)* *\}"  # {PLACEHOLDER}, {{x}}
+    r"|\[\s*(?:\.\.\.|…)\s*\]"  # an elided list
+    r"|<[^<>\n\"]+>(?:\s*\|\s*[^\s,:\[\]{}\"]+)*"  # an <angle placeholder>, spaces and all
+    r"|[^\s,:\[\]{}\"]+(?:\s*\|\s*[^\s,:\[\]{}\"]+)*",  # a bare word or enum: true|false, number, <x>, ...
+    re.S,
+)
+
+
+def _json_doc(content: str) -> tuple[Any, str]:
+    """(the parsed document, "" or NOTATION_JSON when it parsed only as notation), or (None, why it is not JSON)."""
+    texts = [content]
+    if content.lstrip().startswith('"'):  # a fragment of an object (`"planning": {...}, "git": {...}`), as docs paste one
+        texts.append("{" + content.strip().rstrip(",") + "}")
+    first: ValueError | None = None
+    for strict in (True, False) if len(content) <= _NOTATION_SIZE else (True,):
+        for text in texts:
+            try:
+                return json.loads(text if strict else _quoted_notation(text)), "" if strict else NOTATION_JSON
+            except RecursionError:
+                raise _TooDeep from None
+            except ValueError as exc:
+                first = first or exc
+    assert isinstance(first, json.JSONDecodeError)
+    return None, f"not JSON, even with its notation quoted (line {first.lineno}, column {first.colno}: {first.msg})"
+
+
+def _quoted_notation(text: str) -> str:
+    """``text`` with the notation docs write inside JSON made strict: a bare ``{TOTAL}``, ``<x>``, ``a|b``, ``...``
+    or type word quoted, ``"a" | "b"`` joined into one string, ``[...]`` a list of one ``"..."``, ``// comments``,
+    an elided ``...`` member and trailing commas removed.  Strings are kept as written."""
+    while True:  # "a" | "b" | null -> "a|b|null"
+        joined = _JSON_JOIN.sub(_join, text)
+        if joined == text:
+            break
+        text = joined
+    parts: list[str] = []
+    pos = 0
+    for m in _JSON_STRING.finditer(text):
+        parts += [_JSON_NOTATION.sub(_quote_notation, text[pos : m.start()]), m.group()]
+        pos = m.end()
+    parts.append(_JSON_NOTATION.sub(_quote_notation, text[pos:]))
+    out = "".join(parts)
+    # an elided member (`"a": 1, ... }`, `{ ..., "b": 2`, a `...` line between two members)
+    out = re.sub(r'(?<=[,{])\s*"(?:\.\.\.|…)"\s*(?:,|(?=[}"]))', "", out)
+    return re.sub(r",(\s*[}\]])", r"\1", out)
+
+
+def _join(m: re.Match[str]) -> str:
+    return '"' + m[1] + "|" + (m[2] if m[2] is not None else m[3].replace('"', '\\"')) + '"'
+
+
+def _quote_notation(m: re.Match[str]) -> str:
+    word = m.group()
+    if word.startswith(("//", "/*")):
+        return ""
+    if word.startswith("[") and word.endswith("]"):
+        return '["..."]'
+    if _JSON_WORDS.fullmatch(word):
+        return word
+    return json.dumps(re.sub(r"\s*\|\s*", "|", " ".join(word.split())))
 
 
 def _json_name(doc: dict, heading: str) -> str:
@@ -722,3 +992,9 @@ def _depth(value: Any) -> int:
             deepest = max(deepest, depth)
             stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
     return deepest
+
+
+def opens_with_front_matter(content: str) -> bool:
+    """Whether a fence's text opens with front matter (``---`` lines around YAML), whatever that YAML holds:
+    adopt leaves such a fence as it is (docs/adopt.md, "What adopt leaves out")."""
+    return _front_matter(content) is not None

@@ -28,6 +28,8 @@ class Listing:
     """Markdown files left out because they are symbolic links (or lead outside the folder), sorted."""
     work_tree: bool = False
     """True when ``root`` is inside a git work tree (so history can name the newest copy)."""
+    nested: tuple[str, ...] = ()
+    """Folders below the root holding a contractc.yaml of their own (``examples/demo/``), sorted: other projects, not read."""
 
 
 def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, ...] = (), skip: tuple[str, ...] = ()) -> Listing:
@@ -61,8 +63,15 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
                 for rel in unnamed
             ]
         )
+    # a folder below the root with a contractc.yaml of its own is another project (an examples/<plugin>/):
+    # read into, adopt would rewrite its contracts and prompts; left out like .git, unless --include names it
+    from contractc.load.config import CONFIG_NAME
+
+    nested = sorted({rel[: -len(CONFIG_NAME)] for rel in listed if rel.endswith(f"/{CONFIG_NAME}")})
     for rel in listed:
         if not rel.lower().endswith(MARKDOWN) or rel.startswith(".contractc/"):
+            continue
+        if any(rel.startswith(folder) for folder in nested) and not any(fnmatchcase(rel, g) for g in include):
             continue
         if any(rel == s or (s.endswith("/") and rel.startswith(s)) for s in skip):
             continue
@@ -80,7 +89,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
             if folder not in inside:
                 inside[folder] = path.parent.resolve().is_relative_to(real_root)
             (paths if inside[folder] else links).append(rel)
-    return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))), work_tree)
+    return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))), work_tree, tuple(nested))
 
 
 def _utf8(rel: str) -> bool:

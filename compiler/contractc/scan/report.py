@@ -7,7 +7,8 @@ One diagnostic per finding, located at the copy:
 * ``scan-near-copy`` (warning) at a lone block that is nearly a shape's copy under another key;
 * with ``verbose`` (``-v``, and always in the JSON report, so every copy is located there):
   ``scan-shape`` (note) at each shape's owning copy, ``scan-member`` (note) at every other
-  member with its label and reason, and ``scan-example`` (note) at each worked example.
+  member with its label and reason, ``scan-example`` (note) at each worked example, and
+  ``scan-unread`` (note) at each YAML, JSON or template block scan could not read, with the reason.
 
 The last line counts the members of each kind.
 """
@@ -103,6 +104,8 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
         diagnostics.append(
             _at(unit, "scan-example", f"worked example{shape}, not scored as a copy: {unit.block.example}", "", Severity.NOTE)
         )
+    if verbose:
+        diagnostics.extend(result.unread)
     counts = ", ".join(_n(kinds[k], k, _PLURAL[k]) for k in ("copy", "drifted", "instance")) + ", " + _n(
         len(result.examples), "example", "examples"
     )
@@ -111,6 +114,12 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
         f"stated more than once: {_n(result.divergent, 'divergent')} ({counts}), "
         f"{_n(len(result.near), 'near-copy', 'near-copies')}"
     )
+    if result.nested:
+        shown = ", ".join(result.nested[:3]) + (", ..." if len(result.nested) > 3 else "")
+        glob = f"--include '{result.nested[0]}**'"
+        headline += f" ({_n(len(result.nested), 'nested project', 'nested projects')} not read, each with its own contractc.yaml: {shown}; {glob} reads one)"
+    if result.unread:
+        headline += f", {_n(len(result.unread), 'block', 'blocks')} not read ({'listed above' if verbose else '-v lists them'})"
     if not result.files:
         headline = "contractc: no Markdown file to scan in this folder (agents/, skills/*/SKILL.md, commands/, docs/ ...); is it the plugin's root?"
     if not result.gitignore:

@@ -156,7 +156,11 @@ def _jaccard(a: frozenset[str], b: frozenset[str], shared: int | None = None) ->
 
 
 def group_units(
-    units: list[Unit], dispatchers: set[str], owner_globs: tuple[str, ...] = (), history: History | None = None
+    units: list[Unit],
+    dispatchers: set[str],
+    owner_globs: tuple[str, ...] = (),
+    history: History | None = None,
+    defined: frozenset[str] = frozenset(),
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
     """(shapes with two or more members, shapes stated once, near-copies), each in id order."""
     units = _discriminated(units)
@@ -220,7 +224,7 @@ def group_units(
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
         history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
     translated = {id(u) for u, o in ((u, originals.get(id(u))) for u in top) if o is not None and not o.block.example}
-    groups = [_group(c, dispatchers, owner_globs, history, translated) for c in clusters]
+    groups = [_group(c, dispatchers, owner_globs, history, translated, defined) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
@@ -354,14 +358,20 @@ def _releveled(unit: Unit, paths: frozenset[str]) -> Unit:
 
 
 def _group(
-    cluster: _Cluster, dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None, translated: set[int] = frozenset()
+    cluster: _Cluster,
+    dispatchers: set[str],
+    owner_globs: tuple[str, ...],
+    root: History | None,
+    translated: set[int] = frozenset(),
+    defined: frozenset[str] = frozenset(),
 ) -> Group | None:
     copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
         return _filled_only(copies, dispatchers, owner_globs, root)
     originals = [u for u in candidates if not translation(u.block.path)]
-    owner, reason = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
+    held = [u for u in candidates if u.block.path in defined]  # a contract's block owns its group
+    owner, reason = (held[0], f"{held[0].block.path} holds it") if held else choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     weak = reason.startswith(NO_MAJORITY)  # nothing but path order chose the owner
     chosen = reason.startswith("it matches --owner")
     members = _peer_drift([_label(u, owner, weak, id(u) in translated, chosen) for u in copies], dispatchers)
@@ -737,6 +747,9 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     language = translation(unit.block.path)
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
+    if broken and not extra and titles[0] in missing and unit.block.kind == "template":
+        # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
+        return Member(unit, "instance", f"an excerpt of the owner: its structure lies inside the owner's, without its title{where}")
     if broken and _declared(owner) and _declared(unit) and _line_share(unit, owner) < LINE_SHARE:
         return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
     retyped = _typed_changes(unit, owner)

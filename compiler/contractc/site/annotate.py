@@ -15,6 +15,7 @@ else is the contract's bytes, unchanged.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from contractc.load.slug import split_explicit
 from contractc.model.records import Check, Contract
@@ -47,13 +48,14 @@ def check_markdown(contract: Contract, check: Check, spans: list[tuple[int, int,
     spaced code spans the contract's reading found in the check's list item (``spans``: :func:`spaced_spans`)."""
     text = inert_markdown(check.text)
     edits, at = [], 0
-    for start, end, html in spans:
-        if check.span.start <= start < check.span.end:
-            written = contract.data[start:end].decode("utf-8")
-            found = text.find(written, at)
-            if found >= 0:
-                at = found + len(written)
-                edits.append((found, at, html))
+    for start, end, html in spans[bisect_left(spans, (check.span.start,)) :]:  # the spans are in order
+        if start >= check.span.end:
+            break
+        written = contract.data[start:end].decode("utf-8")
+        found = text.find(written, at)
+        if found >= 0:
+            at = found + len(written)
+            edits.append((found, at, html))
     return _apply(text, edits)
 
 
@@ -78,7 +80,7 @@ def annotate_contract(
         if text.lstrip().startswith("#"):
             text = _CLOSING_HASHES.sub("", text)
         kept = _inert_heading(text.rstrip()).encode()
-        inside = {i for i, (s, e, _) in enumerate(spans) if s < end and e > start}
+        inside = set(range(bisect_left(spans, (start,)), bisect_left(spans, (end,))))  # a span is in one block
         in_headings |= inside
         if inside and kept == data[start : start + len(kept)]:
             placed = [(s - start, e - start, html.encode()) for s, e, html in (spans[i] for i in sorted(inside))]

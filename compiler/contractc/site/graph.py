@@ -14,8 +14,8 @@ both dispatches and receives) left out of the ranking; within a column, nodes
 are ordered by the mean row of their neighbours in the column before.
 """
 
-from collections import deque
 from collections.abc import Callable
+from graphlib import TopologicalSorter
 from html import escape
 from itertools import accumulate
 from typing import NamedTuple
@@ -189,35 +189,18 @@ def _columns(nodes: dict[str, _Node], edges: list[tuple[str, str, str]]) -> list
     for key in [k for k in nodes if k not in pointed_at] + list(nodes):
         if key not in state:
             visit(key)
+    preds: dict[str, list[str]] = {k: [] for k in nodes}
+    for source, targets in forward.items():
+        for target in targets:
+            preds[target].append(source)
     rank = {k: 0 for k in nodes}
-    for key in _topological(nodes, forward):
+    for key in TopologicalSorter(preds).static_order():  # the longest path to each node: any order will do
         for nxt in forward[key]:
             rank[nxt] = max(rank[nxt], rank[key] + 1)
     columns: list[list[str]] = [[] for _ in range(max(rank.values()) + 1)]
     for key in nodes:
         columns[rank[key]].append(key)
-    preds: dict[str, list[str]] = {k: [] for k in nodes}
-    for source, targets in forward.items():
-        for target in targets:
-            preds[target].append(source)
     for i in range(1, len(columns)):
         row = {k: j for j, k in enumerate(columns[i - 1])}
         columns[i].sort(key=lambda k: sum(row.get(p, 0) for p in preds[k]) / max(1, len(preds[k])))
     return columns
-
-
-def _topological(nodes: dict[str, _Node], forward: dict[str, list[str]]) -> list[str]:
-    indegree = {k: 0 for k in nodes}
-    for targets in forward.values():
-        for target in targets:
-            indegree[target] += 1
-    ready = deque(k for k in nodes if indegree[k] == 0)
-    order = []
-    while ready:
-        key = ready.popleft()
-        order.append(key)
-        for nxt in forward[key]:
-            indegree[nxt] -= 1
-            if indegree[nxt] == 0:
-                ready.append(nxt)
-    return order

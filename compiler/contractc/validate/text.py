@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from contractc.model.checks.forms import form_pattern
 from contractc.model.checks import rules
@@ -209,15 +208,11 @@ def _status_line(rule: rules.StatusLine, ret: Return) -> list[Problem]:
     if bare != first and bare.startswith(rule.prefix) and bare[len(rule.prefix) :] in rule.values:
         # the quoted line looks right to a reader: say what cannot be seen
         lead, trail = first[: first.index(bare)], first[first.index(bare) + len(bare) :]
-        what = " and ".join(
-            part
-            for part in (
-                ("a byte order mark (U+FEFF)" if "\ufeff" in lead else "blanks") + " before it" if lead else "",
-                "trailing blanks" if trail else "",
-            )
-            if part
-        )
-        return [Problem(f"line 1 is `{bare}` with {what}; it must be exactly `{bare}`", 1, (ret.quote(0),))]
+        what = [("a byte order mark (U+FEFF)" if "\ufeff" in lead else "blanks") + " before it"] if lead else []
+        if trail:
+            what.append("trailing blanks")
+        said = f"line 1 is `{bare}` with {' and '.join(what)}; it must be exactly `{bare}`"
+        return [Problem(said, 1, (ret.quote(0),))]
     later = next((i for i in range(1, ret.count) if ret.lines[i].startswith(rule.prefix)), None)
     if later is not None:
         quotes = tuple(ret.quote(i) for i in range(0, later + 1) if ret.lines[i].strip() or i == 0)[:QUOTE_LIMIT]
@@ -273,7 +268,6 @@ def _heading(rule: rules.Heading, ret: Return) -> list[Problem]:
     return [Problem(f"no line is the heading `{rule.text}` (`## {rule.text}` or `**{rule.text}**`)", max(ret.count, 1))]
 
 
-@lru_cache(maxsize=64)
 def _heading_line(text: str) -> re.Pattern[str]:
     words = re.escape(text)
     return re.compile(rf"[ \t]*(?:#{{1,6}}[ \t]+{words}[ \t]*#*|\*\*{words}:?\*\*:?)[ \t]*")
@@ -497,7 +491,6 @@ def _item_lines(rule: rules.ItemLines, ret: Return) -> list[Problem]:
     return problems
 
 
-@lru_cache(maxsize=64)
 def _key_line(key: str) -> re.Pattern[str]:
     """A line beginning ``key``, indented or not, as an item of its own (``  - where:``, ``1. where:``) or not."""
     return re.compile(rf"^[ \t]*(?:[-*+] |\d{{1,9}}[.)] )?{re.escape(key)}", re.MULTILINE)

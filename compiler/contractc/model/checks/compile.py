@@ -497,8 +497,7 @@ def compile_checks(contract: Contract, tokens, sidecar: Sidecar | None = None) -
     if sidecar:
         from contractc.model.checks.explicit import compile_sidecar
 
-        checks = {s.id: {c.number: c for c in s.checks} for s in contract.text_shapes}
-        explicit = compile_sidecar(sidecar, contract, forms, checks)
+        explicit = compile_sidecar(sidecar, contract, forms, data)
     shapes = tuple(compile_shape(s, forms, data, explicit) if isinstance(s, TextShape) else s for s in contract.shapes)
     return replace(contract, shapes=shapes)
 

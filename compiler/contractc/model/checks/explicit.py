@@ -50,13 +50,12 @@ class Sidecar(NamedTuple):
     """Each key path (``$.findingsreturn.2[0]``) -> its line and column."""
 
 
-def compile_sidecar(sidecar: Sidecar, contract, forms: dict[str, Form], checks: dict[str, dict[int, Any]]) -> Explicit:
-    """Every rule of ``sidecar``, compiled and held to its check's words.
-
-    ``checks`` maps each text shape id of the contract to its checks by number.  An unknown shape or check,
-    a literal not in the check's prose, or a form or data shape the contract does not define is an error."""
+def compile_sidecar(sidecar: Sidecar, contract, forms: dict[str, Form], data: frozenset[str]) -> Explicit:
+    """Every rule of ``sidecar``, compiled and held to its check's words; ``data`` holds the ids and keys of the
+    contract's data shapes.  An unknown shape or check, a literal not in the check's prose, or a form or data
+    shape the contract does not define is an error."""
     path, value, where = sidecar
-    data = {n for s in contract.shapes if s.kind != "text" for n in (s.id, getattr(s, "key", s.id))}
+    checks = {s.id: {c.number: c for c in s.checks} for s in contract.text_shapes}
     problems: list[Diagnostic] = []
     found: Explicit = {}
     for shape_id, numbered in value.items():
@@ -106,7 +105,7 @@ def _texts(value: Any) -> tuple[str, ...]:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
-def _rule(item: dict, forms: dict[str, Form], data: set[str]) -> Rule:
+def _rule(item: dict, forms: dict[str, Form], data: frozenset[str]) -> Rule:
     """One sidecar rule as the typed rule its prose phrasing compiles to."""
     kind, value, when = item["type"], item.get("value"), tuple(item.get("when", ()))
     line = _LINES.get(item.get("line", ""), item.get("line"))

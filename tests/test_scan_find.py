@@ -1,0 +1,295 @@
+"""What `contractc scan` finds beyond plain fenced YAML, JSON and Markdown: every unit a plugin writes in the
+habits of real plugins, or a located `scan-unread` note saying why not; and adopt leaves what it cannot write."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from contractc.scan import scan_plugin
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def _hashes(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in root.rglob("*.md")}
+
+
+def _members(root: Path) -> dict[str, str]:
+    return {f"{m.unit.block.path}:{m.unit.line}": m.label for g in scan_plugin(root).groups for m in g.members}
+
+
+STATE_LINES = "- **Status:** {status}\n- **Owner:** {name}\n- **Started:** {date}\n"
+YAML_LABELS = {
+    "templates/state.md": f"# State file\n\n```yaml\n{STATE_LINES}- **Blocker:** {{blocker}}\n```\n",
+    "agents/a.md": f"# Agent A\n\nWrite the state:\n\n```markdown\n{STATE_LINES}```\n",
+}
+
+
+def test_markdown_label_lines_under_a_yaml_fence_are_a_template_compared_with_its_copies(tmp_path, run_cli):
+    root = _write(tmp_path, YAML_LABELS)
+    (group,) = scan_plugin(root).groups
+    assert group.owner.block.path == "templates/state.md"  # the definition, read although its fence says yaml
+    assert [u.block.path for u in group.divergent] == ["agents/a.md"]
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "-- **Blocker:** {blocker}" not in run.out and "+- **Blocker:** {blocker}" in run.out
+
+
+def test_adopt_leaves_a_yaml_fenced_markdown_template_and_says_why(tmp_path, run_cli):
+    root = _write(tmp_path, YAML_LABELS)
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "a ```yaml fence holding a Markdown template, not YAML" in run.out
+    assert _hashes(root) == before  # nothing rewritten: a contract would read the template as YAML
+
+
+NOTATION_SKILL = """# Skill x
+
+Write the result file:
+
+```json
+{
+  "status": "success|partial|failed",
+  "tokens": {TOTAL},
+  "input": {INPUT},
+  "items": [...],
+  "done": true|false,
+  "summary": "..."
+}
+```
+"""
+CONCEPT = '# Concept\n\n```json\n{"status": "success|failure", "tokens": 5, "items": [], "done": true, "summary": "..."}\n```\n'
+
+
+def test_json_written_in_notation_is_a_member_of_its_shape(tmp_path):
+    root = _write(tmp_path, {"skills/x/SKILL.md": NOTATION_SKILL, "concepts/a.md": CONCEPT, "concepts/b.md": CONCEPT})
+    (group,) = scan_plugin(root).groups
+    skill = next(m.unit for m in group.members if m.unit.block.path == "skills/x/SKILL.md")
+    assert {"tokens", "input", "items", "done"} <= skill.paths
+    assert ("tokens", '"{TOTAL}"') in skill.slots  # the placeholder, as a placeholder: no worked example
+    assert not skill.block.example
+
+
+def test_adopt_leaves_a_shape_holding_json_in_notation(tmp_path, run_cli):
+    root = _write(tmp_path, {"skills/x/SKILL.md": NOTATION_SKILL, "concepts/a.md": CONCEPT, "concepts/b.md": CONCEPT})
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "skills/x/SKILL.md:6 in this shape is JSON written in notation" in run.out
+    assert _hashes(root) == before and not (root / "contracts").exists()
+
+
+def test_a_block_scan_cannot_read_is_counted_and_located_never_dropped_without_a_word(tmp_path, run_cli):
+    root = _write(
+        tmp_path,
+        {
+            "a.md": "# A\n\n```json\n{ this is not json, at all ]\n```\n\n```yaml\n- just\n- a list\n```\n\n```bash\necho hi\n```\n",
+            "b.md": "# B\n\n```xml\n<task type=\"auto\">\n  <name>Build</name>\n</task>\n```\n",
+        },
+    )
+    quiet = run_cli("scan", str(root))
+    assert quiet.code == 0 and "3 blocks not read (-v lists them)" in quiet.out.splitlines()[-1]
+    run = run_cli("scan", str(root), "-v")
+    assert "a.md:3:1: note[scan-unread]: this ```json block is not read: not JSON, even with its notation quoted (line 1" in run.out
+    assert "a.md:7:1: note[scan-unread]: this ```yaml block is not read: its YAML is a list" in run.out
+    assert "b.md:3:1: note[scan-unread]: this ```xml block is not read: markup" in run.out
+    assert "```bash" not in run.out  # another language's block is no candidate shape
+    doc = json.loads(run_cli("scan", str(root), "--format", "json").out)
+    assert sum(1 for d in doc["diagnostics"] if d["code"] == "scan-unread") == 3
+
+
+def _form(label: str) -> str:
+    return f"<reply_form>\n**Summary:** [one line]\n**{label}:** [pass or fail]\n**Next step:** [what to do]\n</reply_form>\n"
+
+
+def test_a_placeholder_form_in_an_xml_fence_is_a_template(tmp_path):
+    files = {f"agents/{n}.md": f"# Agent {n}\n\n```xml\n{_form('Decision' if n == 'gamma' else 'Verdict')}```\n" for n in ("alpha", "beta", "gamma")}
+    root = _write(tmp_path, files)
+    (group,) = scan_plugin(root).groups
+    assert [u.block.path for u in group.divergent] == ["agents/gamma.md"]
+    assert {"tag:reply_form", "label:summary", "label:verdict", "label:next step"} == group.owner.paths
+
+
+def test_an_unfenced_tag_section_pasted_into_agents_is_a_unit_and_its_drift_is_reported(tmp_path, run_cli):
+    files = {
+        f"agents/{n}.md": f"# Agent {n}\n\nYou do things.\n\n{_form('Decision' if n == 'gamma' else 'Verdict')}\nMore prose.\n"
+        for n in ("alpha", "beta", "gamma")
+    }
+    root = _write(tmp_path, files)
+    (group,) = scan_plugin(root).groups
+    assert group.id == "reply_form"  # named from its tag, as a tag-wrapped template is
+    assert [f"{u.block.path}:{u.line}" for u in group.divergent] == ["agents/gamma.md:5"]
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "-**Decision:** [pass or fail]\n+**Verdict:** [pass or fail]" in run.out
+
+
+def test_the_same_form_fenced_and_unfenced_is_one_shape(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            "agents/alpha.md": f"# Alpha\n\n{_form('Verdict')}",
+            "agents/beta.md": f"# Beta\n\n```\n{_form('Verdict')}```\n",
+            "agents/gamma.md": f"# Gamma\n\n```xml\n{_form('Decision')}```\n",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert [u.block.path for u in group.divergent] == ["agents/gamma.md"]
+
+
+def _criteria(items: list[str]) -> str:
+    return "<success_criteria>\n" + "".join(f"- [ ] {item}\n" for item in items) + "</success_criteria>\n"
+
+
+def test_a_checklist_section_is_compared_item_by_item(tmp_path):
+    same = ["Tests pass", "Docs updated", "Changelog entry written", "Reviewed by a peer"]
+    own = ["Every finding fixed or skipped", "Each fix committed", "No file left broken", "Report written"]
+    root = _write(
+        tmp_path,
+        {
+            "agents/a.md": "# A\n\n" + _criteria(same),
+            "agents/b.md": "# B\n\n" + _criteria(same),
+            "agents/c.md": "# C\n\n" + _criteria([*same[:3], "Reviewed by two peers"]),
+            "agents/d.md": "# D\n\n" + _criteria(own),  # its own checklist under the same tag: another shape
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert sorted(u.block.path for u in group.copies) == ["agents/a.md", "agents/b.md", "agents/c.md"]
+    assert [u.block.path for u in group.divergent] == ["agents/c.md"]
+
+
+def test_a_section_of_prose_or_inside_code_is_no_unit(tmp_path):
+    prose = "<instructions>\nRead the plan first.\nThen write the code, one step at a time.\n**Note:** be brief.\n</instructions>\n"
+    inside = f"```text\n{_form('Verdict')}```\n"
+    root = _write(tmp_path, {f"agents/{n}.md": f"# {n}\n\n{prose}\n" for n in "ab"} | {"agents/c.md": inside, "agents/d.md": inside.replace("text", "bash")})
+    assert not [m for g in scan_plugin(root).groups for m in g.members if not m.unit.block.fence]
+
+
+MINOR = "# Plan: v{{MAJOR}} - [Name]\n\n## Overview\n[What this release does]\n\n## Scope\n[In and out]\n\n## Tasks\n- [task one]\n\n## Risks\n[What may go wrong]\n\n## Gates\n[What must pass]\n"
+STALE = MINOR.replace("## Tasks\n", "## Tasks Overview\n").split("\n## Gates")[0] + "\n"
+
+
+def test_a_whole_template_file_is_the_definition_its_stale_fenced_copies_are_held_to(tmp_path, run_cli):
+    root = _write(
+        tmp_path,
+        {
+            "templates/minor.md": "---\ndescription: the minor plan\n---\n" + MINOR,
+            "commands/one.md": f"# One\n\nWrite the plan:\n\n```markdown\n{STALE}```\n",
+            "commands/two.md": f"# Two\n\nWrite the plan:\n\n```markdown\n{STALE}```\n",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert f"{group.owner.block.path}:{group.owner.line}" == "templates/minor.md:4"  # the body, after its front matter
+    assert "declares it as the definition" in group.owner_reason
+    assert sorted(u.block.path for u in group.divergent) == ["commands/one.md", "commands/two.md"]
+
+
+def test_a_section_of_a_template_file_pasted_on_its_own_is_an_excerpt_not_drift(tmp_path):
+    part = "## Overview\n[What this release does]\n\n## Scope\n[In and out]\n\n## Tasks\n- [task one]\n\n## Risks\n[What may go wrong]\n"
+    root = _write(tmp_path, {"templates/minor.md": MINOR, "commands/one.md": f"# One\n\nWrite the section:\n\n```markdown\n{part}```\n"})
+    (group,) = scan_plugin(root).groups
+    (member,) = [m for m in group.members if m.unit.block.path == "commands/one.md"]
+    assert member.label == "instance" and not member.divergent and "excerpt" in member.reason
+
+
+def test_a_file_in_templates_with_fences_or_of_prose_is_no_whole_file_unit(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            "templates/guide.md": "# Guide\n\nSome prose about plans, and nothing to fill in.\n\nMore prose.\n",
+            "templates/holder.md": f"# Holder\n\n```markdown\n{STALE}```\n",
+            "commands/one.md": f"```markdown\n{STALE}```\n",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert sorted(f"{u.block.path}:{u.line}" for u in group.copies) == ["commands/one.md:2", "templates/holder.md:4"]
+
+
+def test_adopt_leaves_every_unfenced_unit_byte_for_byte_and_says_why(tmp_path, run_cli):
+    files = {f"agents/{n}.md": f"# Agent {n}\n\n{_form('Decision' if n == 'gamma' else 'Verdict')}" for n in ("alpha", "beta", "gamma")}
+    files |= {"templates/minor.md": MINOR, "commands/one.md": f"```markdown\n{STALE}```\n", "commands/two.md": f"```markdown\n{STALE}```\n"}
+    ping = "```yaml\nping:\n  at: string\n  from: string\n```\n"
+    files |= {"agents/p.md": ping, "agents/q.md": ping}  # one ordinary shape, so adopt has something to write
+    root = _write(tmp_path, files)
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "is an unfenced <tag> section: adopt writes regions around fenced blocks only" in run.out
+    assert "is a whole template file, not a fenced block" in run.out
+    after = _hashes(root)
+    changed = {p for p in before if before[p] != after.get(p)}
+    assert changed == {"agents/p.md", "agents/q.md"}  # only the fenced shape's files got regions
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    assert check.code == 1  # the drift adopt left is not hidden: check reports each divergent copy it left
+    found = sorted(line.split(":")[0] for line in check.out.splitlines() if "error[drift-unresolved]" in line)
+    assert found == ["agents/gamma.md", "commands/one.md", "commands/two.md"]
+    assert run_cli("scan", str(root)).code == 1  # and scan still reports it
+
+
+def test_an_unfenced_section_under_a_bad_label_is_an_example(tmp_path):
+    root = _write(
+        tmp_path,
+        {
+            "agents/a.md": f"# A\n\n{_form('Verdict')}",
+            "agents/b.md": f"# B\n\n{_form('Verdict')}",
+            "agents/c.md": f"# C\n\nBad:\n\n{_form('Decision')}",
+        },
+    )
+    (group,) = scan_plugin(root).groups
+    assert not group.divergent and [m.label for m in group.members if m.unit.block.path == "agents/c.md"] == ["example"]
+
+
+def test_each_common_json_notation_is_read_and_strings_are_kept_as_written(tmp_path):
+    block = (
+        '```json\n{\n  "kind": "a" | "b",  // which one\n  "count": <int 1-10>,\n  "ids": [...],\n  "url": "https://x.io/{id}|y",\n'
+        '  "when": {{DATE}},\n  "type": string,\n  ...\n  "last": null,\n}\n```\n'
+    )
+    root = _write(tmp_path, {"a.md": block, "b.md": block})
+    (group,) = scan_plugin(root).groups
+    slots = dict(group.owner.slots)
+    assert slots == {
+        "kind": '"a|b"', "count": '"<int 1-10>"', "ids": '["..."]', "url": '"https://x.io/{id}|y"', "when": '"{{DATE}}"',
+        "type": '"string"', "last": "null",
+    }  # fmt: skip
+
+
+def test_a_huge_unreadable_json_block_is_refused_quickly_as_unread(tmp_path, run_cli):
+    root = _write(tmp_path, {"a.md": "```json\n{\"a\": {a" + " " * 200_000 + "x\n```\n"})
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0 and "note[scan-unread]: this ```json block is not read: not JSON" in run.out
+
+
+def test_a_nested_project_with_its_own_config_is_not_read_and_adopt_leaves_every_byte_of_it(tmp_path, run_cli):
+    ping = "```yaml\nping:\n  at: string\n  from: string\n```\n"
+    drifted = ping.replace("from: string", "from: string   # who")
+    root = _write(
+        tmp_path,
+        {
+            "agents/p.md": ping, "agents/q.md": ping,
+            "examples/demo/contractc.yaml": "contracts: []\n",
+            "examples/demo/agents/p.md": drifted, "examples/demo/agents/q.md": ping,
+            "examples/demo/prompts/x.md": ping,
+        },
+    )  # fmt: skip
+    nested = {p: h for p, h in _hashes(root).items() if p.startswith("examples/demo/")}
+    nested["examples/demo/contractc.yaml"] = hashlib.sha256((root / "examples/demo/contractc.yaml").read_bytes()).hexdigest()
+    scan = run_cli("scan", str(root))
+    assert scan.code == 0  # the nested project's drifted copy is its own business
+    last = scan.out.splitlines()[-1]
+    assert "1 nested project not read, each with its own contractc.yaml: examples/demo/; --include 'examples/demo/**' reads one" in last
+    assert scan_plugin(root).files == ("agents/p.md", "agents/q.md")
+    assert scan_plugin(root, include=("examples/demo/**",)).divergent == 1  # read when asked for by name
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    after = _hashes(root)
+    assert {p: after[p] for p in nested if p.endswith(".md")} == {p: h for p, h in nested.items() if p.endswith(".md")}
+    assert hashlib.sha256((root / "examples/demo/contractc.yaml").read_bytes()).hexdigest() == nested["examples/demo/contractc.yaml"]
+    assert not (root / "examples/demo/contracts").exists()
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
