@@ -750,7 +750,7 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     if broken and not extra and titles[0] in missing and unit.block.kind == "template":
         # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
         return Member(unit, "instance", f"an excerpt of the owner: its structure lies inside the owner's, without its title{where}")
-    if broken and _declared(owner) and _declared(unit) and _line_share(unit, owner) < LINE_SHARE:
+    if broken and _declared(owner) and _declared(unit):
         return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
     retyped = _typed_changes(unit, owner)
 
