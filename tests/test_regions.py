@@ -333,3 +333,22 @@ def test_a_refused_build_shows_the_diff_of_what_force_would_overwrite(built, run
     assert build.code == 1
     assert "--- agents/orchestrator.md (on disk)\n+++ agents/orchestrator.md (from contracts)\n" in build.err
     assert "\n-  kind: a | b | z\n+  kind: a | b\n" in build.err
+
+
+def test_a_new_region_holding_an_instance_is_offered_the_instance_marker_before_force(project, run_cli):
+    # adopt leaves a copy it called drifted in a region build has not filled; when the copy is really an
+    # instance (its own values), the hint names the marker that keeps it, not only `build --force`
+    own = b"```yaml\nreport:\n  outcome: failed   # this agent's own value\n```\n"
+    write_tree(project, {"agents/own.md": b"<!-- contractc:begin shape=report -->\n" + own + b"<!-- contractc:end -->\n"})
+    check = run_cli("check", "--root", str(project), "--no-cache")
+    assert check.code == 1
+    lines = check.out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("agents/own.md:1:1: error[drift-region-new-differs]"))
+    hint = lines[at + 1]
+    assert hint.index("`instance=` for `shape=`") < hint.index("`contractc build --force`")
+    marked = (project / "agents/own.md").read_bytes().replace(b"begin shape=report", b"begin instance=report")
+    (project / "agents/own.md").write_bytes(marked)
+    assert "agents/own.md" not in run_cli("check", "--root", str(project), "--no-cache").out
+    assert run_cli("build", "--root", str(project), "--force").code == 0
+    assert (project / "agents/own.md").read_bytes() == marked  # an instance region is never written
+    assert run_cli("check", "--root", str(project), "--no-cache").code == 0

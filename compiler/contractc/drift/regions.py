@@ -67,7 +67,10 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
         code, message, hint = (
             "drift-region-new-differs",
             f"region {label} has not been filled by build yet and already holds bytes that differ from the contract",
-            "build will not overwrite them unseen: to drop them, run `contractc build --force`; to keep them, carry "
+            ("build will not overwrite them unseen: if they differ by design (this block's own values), write "
+             "`instance=` for `shape=` in the begin marker, so check holds them to the shape's structure only; "
+             if region.kind == "shape" else "build will not overwrite them unseen: ")
+            + "to drop them, run `contractc build --force`; to keep them, carry "
             "them into the contract and run `contractc build` (the region then holds the contract's bytes already)",
         )
     elif recorded is None:
