@@ -337,6 +337,14 @@ TICKET_SHORT = "# [Title]\n\n**State**: closed\n**Urgency**: high | low\n**Owner
 an archive skill's item (its state filled in, sections left out: nothing added)."""
 
 
+GAP = '{{"status": "incomplete", "reason": "r", "missing": [{{"kind": "data | library | other", "note": "n", "tests": ["{tests}"]}}]}}\n'
+SCORE = (
+    '{{\n  "type": "case_score",\n  "case_id": "{name}-judge",\n  "final_status": {status},\n  "metrics": [\n    {{\n'
+    '      "metric_name": "{name}_score",\n      "threshold": 0.8,\n      "score": {score},\n'
+    '      "justification": "<string: analysis>"\n    }}\n  ]\n}}\n'
+)
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -458,5 +466,17 @@ def second_round() -> dict[str, dict[str, str]]:
             "docs/settings.md": "# Settings\n\n" + fence(SETTINGS_EN, "json"),
             "docs/de-DE/settings.md": "# Einstellungen\n\n" + fence(SETTINGS_STALE, "json"),
             "docs/fr-FR/settings.md": "# Réglages\n\n" + fence(SETTINGS_EN, "json"),
+        },
+        "array-values": {  # blind3-1: each agent fills in its own file name inside an array
+            f"agents/{name}.md": front(name) + "Return:\n\n" + fence(GAP.format(tests=tests), "json")
+            for name, tests in (("alpha", "alpha-tests"), ("beta", "beta.test.ts"), ("gamma", "<test file>"), ("delta", "<test path>"))
+        },
+        "typed-enum": {  # blind4-4: `1 | 2 | 3` and `<integer: 1=pass, 2=fail, 3=error>` say one thing
+            f"agents/{name}-judge.md": f"# {name} judge\n\n### Schema\n\n" + fence(SCORE.format(name=name, status=status, score=score), "json")
+            for name, status, score in (
+                ("alpha", "<integer: 1=pass, 2=fail, 3=error>", "<float: 0.0-1.0>"),
+                ("beta", "1 | 2 | 3", "0.0 | 0.5 | 1.0"),
+                ("gamma", "1 | 2", "0.0 | 0.5 | 1.0"),  # another enum: still a notation change
+            )
         },
     }

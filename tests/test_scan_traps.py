@@ -376,3 +376,47 @@ def test_a_copy_that_fills_in_anothers_enum_is_its_instance_and_may_not_add_fiel
     }
     (planned,) = group.divergent
     assert "adds follows, waits on" in next(m.reason for m in group.members if m.unit is planned)
+
+
+def test_a_filled_in_array_element_is_an_instances_own_value_and_a_renamed_one_in_notation_drifts(tmp_path):
+    # blind3-1: `["beta.test.ts"]` against `["alpha-tests"]` is a value of its own, as the same string outside a list
+    # is; a placeholder element renamed (`["<test path>"]` against `["<test file>"]`) still changes the notation
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    files = second_round()["array-values"]
+    (group,) = scan_plugin(write_tree(tmp_path / "b", {k: v for k, v in files.items() if "delta" not in k})).groups
+    assert [(m.unit.block.path, m.label, m.divergent) for m in group.members if m.divergent] == []
+    (group,) = scan_plugin(write_tree(tmp_path / "c", {k: v for k, v in files.items() if k[7:12] in ("gamma", "delta")})).groups
+    (drifted,) = group.divergent
+    assert "missing[].tests" in next(m.reason for m in group.members if m.unit is drifted)
+
+
+def test_an_enum_and_a_placeholder_naming_its_type_and_members_agree_and_another_type_or_set_differs(tmp_path):
+    # blind4-4: `1 | 2 | 3` and `<integer: 1=pass, 2=fail, 3=error>`, `0.0 | 0.5 | 1.0` and `<float: 0.0-1.0>` say one
+    # thing; `1 | 2` (other members) still changes the notation (another type: test_which_placeholders_agree_with_an_enum)
+    labels = _round(tmp_path, "typed-enum")
+    assert labels["agents/alpha-judge.md"] == [("copy", False)]
+    assert labels["agents/beta-judge.md"] == [("instance", False)]
+    assert labels["agents/gamma-judge.md"] == [("instance", True)]
+
+
+@pytest.mark.parametrize(("enum", "placeholder", "same"), [
+    ("1 | 2 | 3", "<integer: 1, 2, or 3>", True), ("1 | 2 | 3", "<integer>", True), ("0.0 | 0.5 | 1.0", "<float: 0.0 to 1.0>", True),
+    ("pending | done", "<one of pending, done>", True), ("1 | 2 | 3", "<string>", False), ("1 | 2 | 3", "<integer: 1-2>", False),
+    ("0.0 | 0.5 | 1.0", "<integer: 0-1>", False), ("pending | done", "<string>", False), ("1 | 2 | 3", "<score>", False),
+])
+def test_which_placeholders_agree_with_an_enum(enum, placeholder, same):
+    from contractc.scan.shapes import _same_kind
+
+    assert _same_kind(enum, placeholder) is same and _same_kind(placeholder, enum) is same
+
+
+@pytest.mark.parametrize(("value", "notation"), [
+    ('["alpha.test.ts"]', False), ('["a.md", "b.md"]', False), ('["<file>"]', True), ('["..."]', True), ("[]", True),
+    ('["file paths inspected for the concern"]', True),  # a phrase standing for the items, not one of them
+])
+def test_a_list_is_notation_as_its_elements_are(value, notation):
+    from contractc.scan.shapes import _notation
+
+    assert _notation(value) is notation

@@ -31,6 +31,7 @@ that breaks the structure are divergent.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -871,7 +872,7 @@ def _typed_changes(unit: Unit, owner: Unit) -> str:
     said = []
     for path in theirs.keys() & mine.keys():
         a, b = _type_of(theirs[path]), _type_of(mine[path])
-        if a is None or b is None or a == b:
+        if a is None or b is None or a == b or _same_kind(theirs[path], mine[path]):
             continue
         name = path.split(":", 1)[-1] or "its opening text"
         if isinstance(a, frozenset) and isinstance(b, frozenset):
@@ -894,6 +895,48 @@ def _type_of(text: str) -> str | frozenset[str] | None:
     if len(parts) > 1 and all(parts) and is_notation(body):
         return frozenset(parts)
     return None
+
+
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+_RANGE = re.compile(r"\s*(?:-|–|—|to|\.\.)\s*")
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Whether an enum and a placeholder (or type word) say one thing: ``1 | 2 | 3`` and ``<integer: 1, 2, or 3>``,
+    ``<integer>`` or ``<float: 0.0-1.0>`` (a type that holds every member, a range around them), ``a | b`` and
+    ``<one of a, b>``. A placeholder naming another type, or other members, differs; a string enum needs its members."""
+    for enum_text, other in ((a, b), (b, a)):
+        enum = _type_of(enum_text)
+        if not isinstance(enum, frozenset):
+            continue
+        if isinstance(_type_of(other), frozenset):
+            return False  # two enums: _typed_changes compares their members
+        body = _value(other)
+        if not PLACEHOLDER.fullmatch(body) and body.lower() not in _TYPE_WORDS:
+            return False
+        body = body.strip("<>{}[]").strip()
+        head, sep, rest = body.partition(":")
+        if not sep:
+            head, _, rest = body.partition(" ")
+        kind = _TYPE_SYNONYMS.get(head.strip().lower(), head.strip().lower())
+        if kind not in _TYPE_WORDS:
+            kind, rest = "", body
+        numbers = [float(m) for m in _NUMBER.findall(rest)]
+        try:
+            members = sorted(float(m) for m in enum)
+        except ValueError:  # an enum of words: the placeholder must list every member
+            words = {w.lower() for w in re.findall(r"[\w.-]+", rest)}
+            return kind in ("", "string") and not numbers and {m.lower() for m in enum} <= words
+        whole = all(m.is_integer() and "." not in e for m, e in zip(members, sorted(enum, key=float)))
+        if kind not in ("", "number", "any") and not (kind == "integer" and whole):
+            return False
+        if not numbers:
+            return bool(kind) and not re.search(r"\w", rest)  # `<integer>`: the type alone
+        if sorted(numbers) == members:
+            return True
+        pair = _NUMBER.split(rest.strip())
+        return len(numbers) == 2 and len(pair) == 3 and bool(_RANGE.fullmatch(pair[1])) and min(numbers) <= members[0] and members[-1] <= max(numbers)
+    return False
 
 
 def _fills(unit: Unit, owner: Unit) -> list[str]:
@@ -948,6 +991,8 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
         if names[0] != names[1] and names[0] in value.lower() and names[1] in theirs[path].lower():
             own.append(path)  # each names its own file (`Usage: /gsd-add-phase` in add-phase.md)
             continue
+        if _same_kind(theirs[path], value):
+            continue  # `1 | 2 | 3` and `<integer: 1, 2, or 3>`: one set of numbers, written two ways
         # a template's opening text (before its first heading or label) is its own title line, not its notation
         template = unit.block.kind == "template"
         kind = "own" if template and not path else _difference(theirs[path], value, not template)
@@ -974,6 +1019,9 @@ def _difference(owner: str, copy: str, data: bool) -> str:
 
     ``data``: a YAML or JSON value, where any literal is a value (a template's long prose is its definition).
     """
+    if _items(owner) is not None and _items(copy) is not None:
+        # a list of plain values (`["a.test.ts"]`) is as its elements are: notation on both sides, or a value of its own
+        return "drift" if _notation(owner) and _notation(copy) else "own"
     if _normal(owner) == _normal(copy) or _value(owner) == _value(copy):
         return "drift"  # a renamed placeholder, a quoted number, a changed comment
     held = PLACEHOLDER.findall(owner)
@@ -997,8 +1045,29 @@ def _value(text: str) -> str:
 _LETTER = re.compile(r"(?<![\w'])[A-Z](?![\w'])|\bv[A-Z]\b")  # `N/5`, `vN`: a capital standing for a number
 
 
+_PHRASE = 4
+"""A list element of this many words or more describes the list's items (``["file paths inspected"]``): notation."""
+
+
+def _items(text: str) -> list | None:
+    """The elements of a JSON list of plain values (strings, numbers, null) as a slot holds it; None for anything else."""
+    body = _value(text)
+    if body[:1] != "[":
+        return None
+    try:
+        items = json.loads(body)
+    except ValueError:
+        return None
+    return items if isinstance(items, list) and not any(isinstance(i, (list, dict)) for i in items) else None
+
+
 def _notation(text: str) -> bool:
     body = _value(text)
+    items = _items(body)
+    if items:
+        # notation when an element is (`["<file>"]`, `["..."]`) or is a phrase standing for the items (`["file paths
+        # inspected"]`); `["a.test.ts"]` is a value, as `"a.test.ts"` is
+        return any(_notation(json.dumps(i, ensure_ascii=False)) or len(str(i).split()) >= _PHRASE for i in items)
     return (
         not body
         or body.lower() in _TYPE_WORDS
