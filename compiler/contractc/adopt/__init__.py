@@ -29,7 +29,9 @@ What a contract has no form for (a fenced front matter and its body, known by th
 hold (compiling the plan failed on adopt's own contract: :func:`_unwritable_groups`) is left as it is; a
 divergent copy among it is recorded under ``unresolved`` in contractc.yaml, so check keeps reporting it.
 Every region is planned under one safety rule (:func:`contractc.adopt.rewrite.stray_line`): a block is
-replaced only when the copies scan found in it hold every line of it, else adopt refuses (``adopt-region-span``).
+replaced only when the copies scan found in it hold every line of it; a group with a copy in a block where
+that fails is left as it is too (:func:`_unspanned_groups`), and a region over such a block that survives to
+the plan that would be written is refused (``adopt-region-span``).
 
 ``--write`` applies every change through the output writer, all-or-nothing.
 
