@@ -315,7 +315,7 @@ def test_a_group_over_a_line_no_copy_holds_is_left_as_it_is_and_the_rest_adopted
         fence = (HEADED if path == "agents/alpha.md" else HEADED.replace("pass | issue", "pass | issue | blocked")).encode()
         assert new.count(fence) == 1 and fence in b"".join(_outside_regions(new)), path  # the fence, byte for byte
     # the plan names each copy of both groups, with the line that is no copy's
-    said = "a region cannot replace its block at agents/alpha.md:5 as a whole, at line 6: this line is no part of the copies it adopts ('### {N}. {name}')"
+    said = "a copy of this shape sits in a block a region cannot replace as a whole (agents/alpha.md:6: this line is no part of the copies it adopts ('### {N}. {name}'): a region would delete it)"
     for path in ("agents/alpha.md", "agents/beta.md"):
         for line, key in ((7, "expected"), (8, "result")):
             assert f"\n  {path}:{line}: {key}: {said}" in run.out, (path, key)
@@ -339,7 +339,7 @@ def test_a_slip_in_the_labels_leaves_the_group_rather_than_cut_the_fence(tmp_pat
     monkeypatch.setattr(adopt, "scan_plugin", _drop_examples(adopt.scan_plugin))
     run = run_cli("adopt", str(root), "--write", "--no-diff")
     assert run.code == 0, run.err
-    assert "report-title: a region cannot replace its block at agents/alpha.md:5 as a whole, at line 6" in run.out
+    assert "report-title: a copy of this shape sits in a block a region cannot replace as a whole (agents/alpha.md:6: " in run.out
     for path in ("agents/alpha.md", "agents/beta.md"):
         new = (root / path).read_bytes()
         assert _hashes(_outside_regions(new)) == _hashes(before[path].replace(DATA.encode(), b"", 1).splitlines(keepends=True))

@@ -841,8 +841,8 @@ def _unspanned_groups(result: ScanResult, strays: list[tuple[list[Unit], tuple[i
             if id(unit) in wrapped and id(unit) in group_of:
                 cannot.setdefault(
                     group_of[id(unit)],
-                    f"a region cannot replace its block at {block.path}:{block.line} as a whole, at line {line}: "
-                    f"{why.replace('the region would', 'a region would')}; the shape is left as it is, every copy of it",
+                    f"a copy of this shape sits in a block a region cannot replace as a whole ({block.path}:{line}: "
+                    f"{why.replace('the region would', 'a region would')}); the shape is left as it is, every copy of it",
                 )
     return cannot
 
