@@ -38,15 +38,11 @@ class Item(NamedTuple):
 
     @property
     def shown(self) -> str:
-        return shown(self.name)
-
-
-def shown(name: str) -> str:
-    """A structure entry as a person writes it: ``$.a.b``, ``## findings``, ``verdict:``, ``<report>``."""
-    kind, _, rest = name.partition(":")
-    if kind.startswith("h") and kind[1:].isdigit():
-        return f"{'#' * int(kind[1:])} {rest}"
-    return {"label": f"{rest}:", "tag": f"<{rest}>"}.get(kind, name) if rest else name
+        """The entry as a person writes it: ``$.a.b``, ``## findings``, ``verdict:``, ``<report>``."""
+        kind, _, rest = self.name.partition(":")
+        if kind.startswith("h") and kind[1:].isdigit():
+            return f"{'#' * int(kind[1:])} {rest}"
+        return {"label": f"{rest}:", "tag": f"<{rest}>"}.get(kind, self.name) if rest else self.name
 
 
 class Compared(NamedTuple):
