@@ -247,6 +247,8 @@ def plan_adoption(
         units.sort(key=lambda u: u.line)
         wrapped = any(id(u) in adopted for u in units) or (len(units) == 1 and id(units[0]) in instances)
         stray = stray_line(units[0].block, units, result.data[path]) if wrapped else None
+        if stray is None and wrapped:
+            stray = _cut_record(units, adopted)
         if stray is not None:
             # the safety rule of every region adopt writes: it replaces exactly the copies it was made from
             strays.append((units, stray))
@@ -828,6 +830,20 @@ def _block_digest(data: bytes, block) -> str:
     import hashlib
 
     return hashlib.sha256(data[block.start : block.end]).hexdigest()
+
+
+def _cut_record(units: list[Unit], adopted: dict[int, tuple[str, bytes]]) -> tuple[int, str] | None:
+    """Where regions of some of a block's keys, and not of the others, would cut the one record the block holds
+    into several fences (the keys left in a fence of their own): the first key left, and why; None when every
+    key of the block is adopted, or it holds one."""
+    keys = [u for u in units if not u.within]
+    left = [u for u in keys if id(u) not in adopted]
+    if len(keys) < 2 or not left or len(left) == len(keys):
+        return None
+    return left[0].line, (
+        f"the block is one record of {len(keys)} keys and {left[0].key} is not adopted with the others: "
+        "regions of some keys would cut the record into several fences"
+    )
 
 
 def _unspanned_groups(result: ScanResult, strays: list[tuple[list[Unit], tuple[int, str]]], wrapped) -> dict[str, str]:
