@@ -279,6 +279,64 @@ SIGNED_MESSAGE = (
 """A skill's trailer template, and a guide's filled commit message whose address sits in angle brackets."""
 
 
+VERDICT = "verdict:\n  ticket: string\n  decision: approve | reject\n  notes: string\n"
+VERDICT_FILLED = "verdict:\n  ticket: T-7\n  decision: approve | reject | defer\n  notes: the refund waits for finance\n"
+VERDICT_KEPT = "verdict:\n  ticket: T-9\n  decision: reject | approve\n  notes: a duplicate of T-3\n"
+SHIFT = "## Shift report\n\n**Desk:** <desk name>\n**Load:** <low | normal | high>\n**Notes:** <one line>\n"
+SHIFT_FILLED = "## Shift report\n\n**Desk:** billing\n**Load:** <low | normal | high | overload>\n**Notes:** quiet morning\n"
+"""A definition and two filled-in instances of it: one whose enum gained a member (divergent), one that only reorders it."""
+
+
+STATUS_JSON = '{{"agent": "{name}", "status": "{status}", "progress": {{"done": {done}, "left": 2}}}}\n'
+"""Each worker's own status message, only ever written filled in (no copy in the notation)."""
+REPLY_FORM = "<reply_form>\n**Answer:** [the answer]\n**{tone}:** [friendly or formal]\n**Sign-off:** [name]\n</reply_form>\n"
+"""A tag-wrapped template of label lines, pasted in an xml fence."""
+SKELETON = "---\nname: helper\ndescription: does things\n---\n\n## Section A\n[fill {this}]\n## Section B\n[fill that]\n"
+"""A new file's skeleton: a fenced front matter of plain values, then a template body."""
+
+
+AUDIT = (
+    "# Audit report: <service>\n\n## Summary\n<two lines>\n\n### Finding\n**Severity:** <low | high>\n**Where:** <file:line>\n"
+    "**Fix:** <one line>\n\n## Sign-off\n**Auditor:** <name>\n**Date:** <YYYY-MM-DD>\n"
+)
+FINDING = "## Finding\n**Severity:** <low | high>\n**Where:** <file:line>\n**Fix:** <one line>\n"
+"""A skill's report template, and its Finding section pasted on its own (a heading level up) into two agents."""
+
+
+DONE_BLOCK = "---\nagent: <name>\nticket: <id>\nstate: done | failed\nused: <minutes>\n---\n"
+HEADER_BLOCK = "---\nproject: <name>\nagent: <name>\nticket: <id>\nwhen: <YYYY-MM-DD>\nstate: draft | final\n---\n"
+"""Two front-matter shapes sharing three of their six keys, always side by side: two shapes, not one."""
+
+
+RUN_LOG = '{"status": "success | failed", "tokens": "<total>", "input": "<input tokens>", "summary": "<one line>"}\n'
+RUN_LOG_COPY = '{"status": "success | failed", "tokens": 5, "summary": "the run went fine"}\n'
+"""The skill that writes a run log, and two pages that quote it filled in, the input tokens lost."""
+
+
+DEFAULTS = "---\nowner: <team>\nreview: <days>\nscope: <area>\nlevel: low | high\n---\n"
+PLAN = "# Plan: [Task]\n\n## Goal\n[one line]\n## Steps\n[numbered]\n## Risks\n[what may break]\n## Tests\n[what proves it]\n## Rollout\n[when]\n## Owner\n[who]\n"
+METHOD = '{"method": "A | B | C", "method_name": "<name>"}\n'
+ENTRY = '{"method": "A | B | C", "method_name": "<name>", "complete": "boolean", "recurrence_of": "<id> | null"}\n'
+
+
+FEATURE_PLAN = "# Plan: [Task Name]\n\n## Goal\n[goal]\n## Dependencies\n[deps]\n## Acceptance\n[criteria]\n## Steps\n[steps]\n"
+REFACTOR_PLAN = "# Plan: [Task Name]\n\n## Current State\n[now]\n## Target State\n[target]\n## Steps\n[steps]\n"
+"""Two variants of a plan template sharing the title and a heading, side by side in two definition files."""
+
+
+TICKET = (
+    "# [Title]\n\n**State**: open | working | closed\n**Urgency**: high | low\n**Owner**: @Agent\n\n"
+    "## Ask\nWhat is wanted.\n\n## Done when\n- [ ] Check 1\n\n## Notes\nAnything else.\n"
+)
+TICKET_WRITTEN = (
+    "# [Short Title]\n\n**State**: open\n**Urgency**: high | low\n**Owner**: @Agent\n**Follows**: 001 (optional)\n"
+    "**Waits on**: none | 002\n\n## Ask\nWhat is wanted.\n\n## Done when\n- [ ] Check 1\n"
+)
+TICKET_SHORT = "# [Title]\n\n**State**: closed\n**Urgency**: high | low\n**Owner**: @Agent\n\n## Ask\nWhat is wanted.\n"
+"""A queue's item format; the item a planning skill writes (its state filled in, two labels added, Notes gone);
+an archive skill's item (its state filled in, sections left out: nothing added)."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -314,6 +372,87 @@ def second_round() -> dict[str, dict[str, str]]:
         "address": {
             "skills/sign/SKILL.md": front("sign") + "Add the trailers:\n\n" + fence(SIGNOFF),
             "docs/commits.md": "# Commits\n\n**Input message**:\n" + fence(SIGNED_MESSAGE),
+        },
+        "retyped": {
+            "templates/verdict.md": "# Verdict\n\nThe reviewer produces the following format:\n\n" + fence(VERDICT, "yaml")
+            + "\nand each shift:\n\n" + fence(SHIFT, "markdown"),
+            "agents/refunds.md": front("refunds") + "Return:\n\n" + fence(VERDICT_FILLED, "yaml")
+            + "\nAt the end of the shift:\n\n" + fence(SHIFT_FILLED, "markdown"),
+            "agents/duplicates.md": front("duplicates") + "Return:\n\n" + fence(VERDICT_KEPT, "yaml"),
+        },
+        "filled-only": {
+            **{
+                f"agents/worker-{n}.md": front(f"worker-{n}") + "Report progress:\n\n"
+                + fence(STATUS_JSON.format(name=f"worker-{n}", status="busy", done=n), "json")
+                for n in range(1, 7)
+            },
+            "agents/worker-7.md": front("worker-7") + "Report progress:\n\n"
+            + fence(STATUS_JSON.format(name="worker-7", status="busy", done=7).replace('"progress"', '"p_progress"'), "json"),
+        },
+        "free-status": {
+            f"agents/{name}.md": front(name) + "Report:\n\n"
+            + fence(STATUS_JSON.format(name=name, status=status, done=1).replace('"agent"', '"agnt"' if name == "c" else '"agent"'), "json")
+            for name, status in (("a", "implementing"), ("b", "designing"), ("c", "testing"), ("d", "reviewing"), ("e", "implementing"))
+        },
+        "xml-template": {
+            f"agents/{name}.md": front(name) + "Reply with:\n\n" + fence(REPLY_FORM.format(tone="Voice" if name == "c" else "Tone"), "xml")
+            for name in ("a", "b", "c")
+        },
+        "tag-section": {
+            **{
+                f"agents/{name}.md": front(name) + "Reply with:\n\n" + REPLY_FORM.format(tone="Voice" if name == "c" else "Tone")
+                + "\n<objective>\n**Purpose:** answer the " + name + " queue\n**Output:** one reply per ticket\n</objective>\n"
+                for name in ("a", "b", "c")
+            },
+        },
+        "section": {
+            "skills/audit/SKILL.md": front("audit") + "Write the report:\n\n" + fence(AUDIT, "markdown"),
+            "agents/checker.md": front("checker") + "Return each finding:\n\n" + fence(FINDING, "markdown"),
+            "agents/scanner.md": front("scanner") + "Return each finding:\n\n" + fence(FINDING, "markdown"),
+            "agents/linter.md": front("linter") + "Return each finding:\n\n" + fence(FINDING.replace("<one line>", "<one line, imperative>"), "markdown"),
+        },
+        "side-by-side": {
+            "defs/defaults.md": "# Defaults\n\n## Completion\n\n" + fence(DONE_BLOCK, "yaml") + "\n" + fence(HEADER_BLOCK, "yaml")
+            + "\n## Documents\n\n" + fence(DONE_BLOCK, "yaml") + "\n" + fence(HEADER_BLOCK, "yaml"),
+            **{
+                f"agents/{name}.md": front(name) + "Close with:\n\n" + fence(DONE_BLOCK, "yaml") + "\nHead each page with:\n\n"
+                + fence(HEADER_BLOCK.replace("when: <YYYY-MM-DD>\n", "") if name == "gamma" else HEADER_BLOCK, "yaml")
+                for name in ("alpha", "beta", "gamma")
+            },
+        },
+        "owner-option": {
+            "skills/run/SKILL.md": front("run") + "Append:\n\n" + fence(RUN_LOG, "json"),
+            "concepts/logs.md": "# Logs\n\n" + fence(RUN_LOG_COPY, "json"),
+            "concepts/costs.md": "# Costs\n\n" + fence(RUN_LOG_COPY, "json"),
+        },
+        "under-templates": {
+            "templates/.claude/data/defaults.md": "# Defaults\n\n" + fence(DEFAULTS, "yaml"),
+            **{
+                f"templates/.claude/agents/{name}.md": f"# {name}\n\n" + fence(DEFAULTS.replace("review: <days>\n", ""), "yaml")
+                for name in ("alpha", "beta", "gamma")
+            },
+        },
+        "two-definitions": {
+            "templates/a.md": "# A\n\n" + fence(PLAN, "markdown"),
+            "templates/b.md": "# B\n\n" + fence(PLAN.replace("## Risks\n[what may break]\n", "").replace("## Owner", "## Contact"), "markdown"),
+        },
+        "excerpts": {
+            "skills/s/SKILL.md": front("s") + "Record the method used:\n\n" + fence(METHOD, "json"),
+            "skills/s/SPEC.md": "# Spec\n\nAdd to each entry:\n\n" + fence(ENTRY, "json"),
+        },
+        "plan-variants": {
+            "templates/plan.md": "# Plans\n\nFeature:\n\n" + fence(FEATURE_PLAN, "markdown") + "\nRefactor:\n\n" + fence(REFACTOR_PLAN, "markdown"),
+            "templates/task-plan.md": "# Task plans\n\nFeature:\n\n" + fence(FEATURE_PLAN, "markdown") + "\nRefactor:\n\n"
+            + fence(REFACTOR_PLAN.replace("[target]", "[target shape]"), "markdown"),
+        },
+        "queue-item": {
+            "skills/queue/SKILL.md": front("queue") + "Each item is a file:\n\n" + fence(TICKET, "markdown"),
+            "skills/plan/SKILL.md": front("plan") + "For each item, write:\n\n" + fence(TICKET_WRITTEN, "markdown"),
+            "skills/archive/SKILL.md": front("archive") + "Closed items keep:\n\n" + fence(TICKET_SHORT, "markdown"),
+        },
+        "front-skeleton": {
+            "docs/one.md": "# One\n\n" + fence(SKELETON.format(this="this"), "yaml"),
+            "docs/two.md": "# Two\n\n" + fence(SKELETON.format(this="this in"), "yaml"),
         },
         "translation": {
             "docs/settings.md": "# Settings\n\n" + fence(SETTINGS_EN, "json"),

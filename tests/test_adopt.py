@@ -222,14 +222,14 @@ def test_property_bytes_outside_the_replaced_blocks_never_change(tmp_path_factor
         assert without_marker_lines((root / "agents/b.md").read_bytes()) == files["agents/b.md"]
 
 
-def test_an_indented_copy_is_left_as_it_is_listed_and_check_stays_clean(tmp_path, run_cli):
+def test_a_quoted_copy_is_left_as_it_is_listed_and_check_stays_clean(tmp_path, run_cli):
     block = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
-    listed = "# B\n\n- hand over:\n\n" + "".join(f"  {line}\n" for line in block.splitlines())
+    listed = "# B\n\n> hand over:\n>\n" + "".join(f"> {line}\n" for line in block.splitlines())
     write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": listed})
     before = (tmp_path / "agents/c.md").read_bytes()
     run = run_cli("adopt", str(tmp_path), "--write")
     assert run.code == 0
-    assert "copies left as they are:\n  agents/c.md:6: ping: indented (inside a list item or quote)" in run.out
+    assert "copies left as they are:\n  agents/c.md:6: ping: inside a quote" in run.out
     assert (tmp_path / "agents/c.md").read_bytes() == before
     assert run_cli("check", "--root", str(tmp_path), "--no-cache").code == 0
 
@@ -295,14 +295,14 @@ def test_format_github_annotates_each_copy_that_changes_and_bad_input_stays_loca
     assert [(d["path"], d["line"], d["code"]) for d in doc["diagnostics"]] == [("contractc.yaml", 1, "config-invalid")]
 
 
+PING = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
+PING_DRIFTED = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
+
+
 @pytest.mark.parametrize("accept", [(), ("--accept-drift",)])
-@pytest.mark.parametrize("prefix", ["  ", "> "], ids=["list item", "quote"])
-def test_an_indented_drifted_copy_is_never_allowed_and_check_reports_it_located(tmp_path, run_cli, accept, prefix):
-    block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
-    drifted = "```yaml\nping:\n  at: string\n  kind: a | b\n```\n"
-    lead = "- hand over:\n\n" if prefix == "  " else "> hand over:\n>\n"
-    listed = "# C\n\n" + lead + "".join(f"{prefix}{line}\n" for line in drifted.splitlines())
-    write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": listed})
+def test_a_quoted_drifted_copy_is_never_allowed_and_check_reports_it_located(tmp_path, run_cli, accept):
+    quoted = "# C\n\n> hand over:\n>\n" + "".join(f"> {line}\n" for line in PING_DRIFTED.splitlines())
+    write_plugin(tmp_path, {"skills/a/SKILL.md": PING, "agents/b.md": PING, "agents/c.md": quoted})
     before = (tmp_path / "agents/c.md").read_bytes()
     run = run_cli("adopt", str(tmp_path), "--write", *accept)
     assert run.code == 0, run.err
@@ -314,18 +314,64 @@ def test_an_indented_drifted_copy_is_never_allowed_and_check_reports_it_located(
     check = run_cli("check", "--root", str(tmp_path), "--no-cache")
     assert check.code == 1
     assert "agents/c.md:5:3: error[drift-restatement]: unmanaged copy of ping, different from the contract" in check.out
-    assert "a region starts at column 1: move lines 5-9 out of the list item or quote" in check.out
+    assert "a region cannot sit in a quote: move lines 5-9 out of the quote" in check.out
+
+
+def _listed(block: str, indent: str) -> str:
+    """``block`` in a list inside a list, ``indent`` in (a fence four or more columns in)."""
+    return "# C\n\n1. Steps:\n   - hand over:\n\n" + "".join(f"{indent}{line}\n" for line in block.splitlines()) + "\n   - then stop.\n"
+
+
+@pytest.mark.parametrize("indent", ["  ", "     "], ids=["list item", "list in a list"])
+def test_a_copy_in_a_list_item_becomes_a_region_indented_like_its_fence_end_to_end(tmp_path, run_cli, indent):
+    write_plugin(
+        tmp_path,
+        {"skills/a/SKILL.md": PING, "agents/b.md": PING, "agents/c.md": _listed(PING, indent), "agents/d.md": _listed(PING_DRIFTED, indent)},
+    )
+    run = run_cli("adopt", str(tmp_path), "--write")
+    assert run.code == 0, run.err
+    same = (tmp_path / "agents/c.md").read_text()
+    begin = next(line for line in same.splitlines() if "contractc:begin shape=ping" in line)
+    assert begin.startswith(f"{indent}<!--") and f"{indent}<!-- contractc:end -->\n" in same
+    assert "".join(f"{indent}{line}\n" for line in PING.splitlines()) in same  # the item's bytes kept, indent and all
+    # the drifted one: its own bytes in an indented region build has not filled; check reports it, located
+    check = run_cli("check", "--root", str(tmp_path), "--no-cache")
+    assert check.code == 1
+    assert f"agents/d.md:6:{len(indent) + 1}: error[drift-region-new-differs]" in check.out
+    assert "agents/c.md" not in check.out  # equal to the contract once the item's indent is taken off
+    assert run_cli("build", "--root", str(tmp_path), "--force").code == 0
+    assert "".join(f"{indent}{line}\n" for line in PING.splitlines()) in (tmp_path / "agents/d.md").read_text()  # re-indented
+    assert run_cli("check", "--root", str(tmp_path), "--no-cache").code == 0
+    # a hand edit inside the indented region is seen, and so is a line moved out of the item
+    edited = (tmp_path / "agents/c.md").read_text().replace("kind: a | b", "kind: a | c")
+    (tmp_path / "agents/c.md").write_text(edited)
+    assert "error[drift-region-edited]" in run_cli("check", "--root", str(tmp_path), "--no-cache").out
+    (tmp_path / "agents/c.md").write_text(edited.replace(f"{indent}  kind: a | c", "kind: a | b"))
+    assert "error[drift-region-edited]" in run_cli("check", "--root", str(tmp_path), "--no-cache").out
+
+
+def test_an_unmanaged_copy_in_a_list_in_a_list_is_seen_and_an_equal_one_is_identical(tmp_path, run_cli):
+    write_plugin(tmp_path, {"skills/a/SKILL.md": PING, "agents/b.md": PING})
+    assert run_cli("adopt", str(tmp_path), "--write").code == 0
+    (tmp_path / "agents/c.md").write_text(_listed(PING, "     "))
+    (tmp_path / "agents/d.md").write_text(_listed(PING_DRIFTED, "     "))
+    check = run_cli("check", "--root", str(tmp_path), "--no-cache")
+    assert check.code == 1
+    assert "agents/c.md:6:6: error[drift-restatement]: unmanaged copy of ping, identical to the contract" in check.out
+    assert "agents/d.md:6:6: error[drift-restatement]: unmanaged copy of ping, different from the contract" in check.out
+    assert "each indented 5 spaces like the fence" in check.out
 
 
 def test_a_drifted_copy_check_cannot_see_is_not_promised_a_report(tmp_path, run_cli):
     block = "```yaml\nping:\n  at: string          # when it was sent\n  kind: a | b\n```\n"
-    # a fence six spaces in (a list item in a list item): check's finder reads fences at most three spaces in
-    quoted = "# C\n\n- a:\n   - b:\n\n" + "".join(f"      {line}\n" for line in block.replace("          # when it was sent", "").splitlines())
+    # a quote six spaces in (a quote in a list item in a list item): check's finder reads quote markers at most
+    # three spaces in
+    quoted = "# C\n\n- a:\n   - b:\n\n" + "".join(f"      > {line}\n" for line in block.replace("          # when it was sent", "").splitlines())
     write_plugin(tmp_path, {"skills/a/SKILL.md": block, "agents/b.md": block, "agents/c.md": quoted})
     run = run_cli("adopt", str(tmp_path), "--accept-drift")
     assert run.code == 0, run.err
     assert "agents/c.md:7: ping:" in run.out
-    said = "check's restatement finder cannot see it (a fence more than three spaces in): it is recorded under unresolved"
+    said = "check's restatement finder cannot see it (a quote more than three spaces in): it is recorded under unresolved"
     assert said in run.out
     assert "check reports it (drift-restatement)" not in run.out
     # recorded with the drift adopt left out, so check reports it all the same

@@ -267,3 +267,19 @@ def test_on_the_fixture_plugins_a_region_replaces_only_its_blocks_lines(tmp_path
             assert all(line in block for line in outside if line.strip()), (path, start)  # only the block's own lines
             if not options:  # and none of its lines lost: the copies adopted hold the owner's bytes, or their own
                 assert all(line in held.replace(b"\r", b"").split(b"\n") for line in block if line.strip()), (path, start)
+
+
+def test_adopting_again_keeps_the_unresolved_entries_once_and_check_reports_them(tmp_path, run_cli):
+    """On an adopted plugin (scan's units then hold the contract's own blocks too) the front-matter guard and the
+    record still work: a new shape is appended, the drift left out stays recorded once, and check reports it."""
+    root = write_tree(tmp_path, _mirror_tree())
+    assert run_cli("adopt", str(root), "--write", "--no-diff").code == 0
+    note = "```yaml\nnote:\n  text: string\n  level: low | high\n```\n"
+    write_tree(root, {f"skills/{s}/SKILL.md": f"# {s}\n\n{note}" for s in ("one", "two")})
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "appended to" in run.out
+    config = (root / "contractc.yaml").read_text()
+    assert config.count('shape: "front-matter"') == 2 and config.count("unresolved:") == 1
+    checked = run_cli("check", "--root", str(root))
+    assert checked.code == 1 and checked.out.count("error[drift-unresolved]") == 2

@@ -10,7 +10,7 @@ from conftest import write_tree
 from contractc.emit.filled import render_target
 from contractc.load import load_project
 from contractc.load.references import region_bytes
-from contractc.load.targets import scan_regions
+from contractc.load.targets import indented, region_held, region_indent, scan_regions
 from contractc.model.records import TargetFile
 from region_project import project_files
 
@@ -69,8 +69,10 @@ def test_bytes_outside_regions_never_change(project, data):
     out = render_target(project, before)
     after = TargetFile("t.md", out, scan_regions("t.md", out, project.contracts))
     assert outside(out, project.contracts) == outside(data, project.contracts)
+    # a region whose begin marker is indented holds the contract's bytes re-indented alike (a region in a list item)
+    assert [region_held(out, r) for r in after.regions] == [region_bytes(project, r) for r in before.regions]
     assert [out[r.content.start : r.content.end] for r in after.regions] == [
-        region_bytes(project, r) for r in before.regions
+        indented(region_bytes(project, r), region_indent(data, r)) for r in before.regions
     ]
     assert render_target(project, after) == out  # a second build changes nothing
 

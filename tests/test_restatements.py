@@ -193,9 +193,9 @@ def test_build_exit_0_means_check_is_clean_with_allowances(tmp_path, run_cli):
     assert run_cli("check", "--root", str(root), "--no-cache").code == 1
 
 
-def test_a_copy_in_a_quote_is_found_and_told_to_move_to_column_1(tmp_path, run_cli):
+def test_a_copy_in_a_quote_is_found_and_told_to_move_out_of_it(tmp_path, run_cli):
     quoted = "# Builder\n\n> Hand back:\n>\n> ```yaml\n> task_brief:\n>   plan: string\n>   workspace: string   # edited\n> ```\n"
     result = check(tmp_path, run_cli, {"agents/builder.md": quoted})
     assert result.code == 1
     assert "agents/builder.md:5:3: error[drift-restatement]: unmanaged copy of building.task_brief, different from the contract\n" in result.out
-    assert "a region starts at column 1: move lines 5-9 out of the list item or quote to column 1" in result.out
+    assert "a region cannot sit in a quote: move lines 5-9 out of the quote" in result.out

@@ -31,7 +31,7 @@ def test_scan_finds_every_shape_owner_and_copy_as_written_down(plugin):
     found = {
         g.id: {
             "owner": g.owner.block.path,
-            "identical": sorted(u.block.path for u in g.identical),
+            "identical": sorted(m.unit.block.path for m in g.members if m.unit is not g.owner and m.unit.text == g.owner.text),
             "divergent": sorted(u.block.path for u in g.divergent),
         }
         for g in result.groups

@@ -226,3 +226,153 @@ def test_an_address_in_angle_brackets_is_no_placeholder(tmp_path):
     labels = _round(tmp_path, "address")
     assert "docs/commits.md" not in labels  # no member of the trailer shape, so never its drifted copy
     assert "<bot@desk.example>" in (tmp_path / "address" / "docs/commits.md").read_text()  # the address is there
+
+
+def test_an_instance_whose_enum_gained_a_member_is_divergent_with_its_diff(tmp_path, run_cli):
+    # an instance fills the shape with its own values; its types and enum members are the shape's
+    labels = _round(tmp_path, "retyped")
+    assert labels["agents/refunds.md"] == [("instance", True), ("instance", True)]
+    assert labels["agents/duplicates.md"] == [("instance", False)]  # the same members in another order agree
+    run = run_cli("scan", str(tmp_path / "retyped"))
+    assert run.code == 1
+    assert "its enum of decision adds defer" in run.out and "its enum of load adds overload" in run.out
+    assert "-  decision: approve | reject | defer\n" in run.out and "+  decision: approve | reject\n" in run.out
+
+
+def test_a_shape_only_ever_written_filled_in_is_held_to_the_structure_most_copies_share(tmp_path):
+    # six workers paste their own status message, a seventh renamed a key: the only member reported
+    labels = _round(tmp_path, "filled-only")
+    assert labels.pop("agents/worker-7.md") == [("example", True)]
+    assert set(map(tuple, labels.values())) == {(("example", False),)} and len(labels) == 6
+
+
+def test_a_free_text_status_is_a_value_not_a_variant(tmp_path):
+    # five status words over five blocks name no variants: the block with a renamed key is compared with the rest
+    labels = _round(tmp_path, "free-status")
+    assert [d for _, d in labels["agents/c.md"]] == [True]
+    assert not [d for path, found in labels.items() if path != "agents/c.md" for _, d in found if d]
+
+
+def test_a_tag_wrapped_template_in_an_xml_fence_is_read(tmp_path):
+    labels = _round(tmp_path, "xml-template")
+    assert labels["agents/c.md"] == [("drifted", True)]
+
+
+def test_adopt_leaves_a_fenced_front_matter_and_its_body_alone_even_when_the_front_matter_is_an_example(tmp_path, run_cli):
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "p", second_round()["front-skeleton"])
+    before = {p: (root / p).read_bytes() for p in ("docs/one.md", "docs/two.md")}
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err  # its own contract compiles: the body is never written under a yaml fence
+    assert {p: (root / p).read_bytes() for p in before} == before
+
+
+def test_a_tag_wrapped_template_pasted_without_a_fence_is_read_and_adopt_leaves_it(tmp_path, run_cli):
+    # `<reply_form>` ... `</reply_form>` of `**Label:** [x]` lines, unfenced, in three agents; one renamed a label.
+    # Each agent's own `<objective>` (labels without placeholders) is the prompt's own text, no template.
+    labels = _round(tmp_path, "tag-section")
+    assert labels == {"agents/a.md": [("copy", False)], "agents/b.md": [("copy", False)], "agents/c.md": [("drifted", True)]}
+    before = {p.name: p.read_bytes() for p in (tmp_path / "tag-section" / "agents").iterdir()}
+    run = run_cli("adopt", str(tmp_path / "tag-section"), "--write")
+    assert run.code == 0, run.out + run.err
+    assert {p.name: p.read_bytes() for p in (tmp_path / "tag-section" / "agents").iterdir()} == before
+
+
+def test_a_template_section_pasted_elsewhere_joins_that_shape_as_a_nested_member(tmp_path, run_cli):
+    # the report's `### Finding` section is the agents' `## Finding` template: a member, never the owner
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "section", second_round()["section"])
+    (group,) = [g for g in scan_plugin(root).groups if g.id == "finding"]
+    nested = [m for m in group.members if m.unit.within]
+    assert [(m.unit.block.path, m.unit.within, m.label, m.unit.line) for m in nested] == [
+        ("skills/audit/SKILL.md", "audit-report.finding", "copy", 14)
+    ]
+    assert group.owner.block.path == "agents/checker.md" and nested[0].unit not in group.copies
+    assert [m.unit.block.path for m in group.members if m.divergent] == ["agents/linter.md"]
+    # the report's section drifts: the nested member is divergent, located at its heading, with its diff
+    text = (root / "skills/audit/SKILL.md").read_text()
+    (root / "skills/audit/SKILL.md").write_text(text.replace("**Where:** <file:line>\n", ""))
+    run = run_cli("scan", str(root))
+    assert "skills/audit/SKILL.md:14:1: error[scan-divergent]: drifted copy of finding (lacks where in audit-report.finding)" in run.out
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert (root / "skills/audit/SKILL.md").read_text() == text.replace("**Where:** <file:line>\n", "")  # never rewritten
+
+
+def test_two_shapes_side_by_side_that_share_half_their_keys_are_two_shapes(tmp_path):
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "side", second_round()["side-by-side"])
+    groups = [g for g in scan_plugin(root).groups if g.key == "front-matter"]
+    assert sorted(len(g.members) for g in groups) == [5, 5]
+    assert {frozenset(g.owner.paths) for g in groups} == {
+        frozenset({"agent", "ticket", "state", "used"}), frozenset({"project", "agent", "ticket", "when", "state"})
+    }
+    divergent = [(m.unit.block.path, m.reason) for g in groups for m in g.members if m.divergent]
+    assert divergent == [("agents/gamma.md", "lacks when")]
+
+
+def test_an_owner_the_user_names_holds_instances_to_its_structure(tmp_path):
+    # with no definition declared, instances that lost a key prove nothing; --owner makes the skill's block the shape
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "o", second_round()["owner-option"])
+    (group,) = scan_plugin(root).groups
+    assert not group.divergent
+    (group,) = scan_plugin(root, owners=("skills/**",)).groups
+    assert [(m.unit.block.path, m.divergent) for m in group.members] == [
+        ("concepts/costs.md", True), ("concepts/logs.md", True), ("skills/run/SKILL.md", False)
+    ]
+    assert all("lacks input" in m.reason for m in group.members if m.divergent)
+
+
+def test_a_plugin_kept_under_templates_is_no_definition_file_for_its_agents(tmp_path):
+    labels = _round(tmp_path, "under-templates")
+    assert labels["templates/.claude/data/defaults.md"] == [("copy", False)]
+    assert [labels[f"templates/.claude/agents/{n}.md"] for n in ("alpha", "beta", "gamma")] == [[("drifted", True)]] * 3
+
+
+def test_a_second_definition_file_whose_sections_differ_is_a_definition_of_its_own(tmp_path):
+    # measured: a rule calling it drift made get-shit-done's summary-standard template a drifted summary-complex
+    labels = _round(tmp_path, "two-definitions")
+    assert labels == {"templates/a.md": [("copy", False)], "templates/b.md": [("instance", False)]}
+
+
+def test_two_excerpts_sharing_two_keys_are_two_shapes(tmp_path):
+    assert _round(tmp_path, "excerpts") == {}
+
+
+def test_two_template_variants_side_by_side_are_two_shapes_and_check_reports_only_the_drift(tmp_path, run_cli):
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "plans", second_round()["plan-variants"])
+    groups = scan_plugin(root).groups
+    assert sorted(len(g.members) for g in groups) == [2, 2]
+    assert [(m.unit.block.path, m.label) for g in groups for m in g.members if m.divergent] == [("templates/task-plan.md", "drifted")]
+    assert run_cli("adopt", str(root), "--write").code == 0
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    assert check.code == 1 and "drift-instance" not in check.out
+    assert len(re.findall(r"error\[drift-region-new-differs\]", check.out)) == 1
+
+
+def test_a_copy_that_fills_in_anothers_enum_is_its_instance_and_may_not_add_fields(tmp_path):
+    # `**State**: open` is a member of the queue's `open | working | closed`: no variant of its own, one shape; the
+    # copy holding the enum owns it; the planning skill's item adds two labels (divergent), the archive's only omits
+    from conftest import write_tree
+    from scan_traps import second_round
+
+    root = write_tree(tmp_path / "q", second_round()["queue-item"])
+    (group,) = scan_plugin(root).groups
+    assert group.owner.block.path == "skills/queue/SKILL.md" and "fill in its enum" in group.owner_reason
+    labels = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert labels == {
+        "skills/queue/SKILL.md": ("copy", False), "skills/plan/SKILL.md": ("instance", True), "skills/archive/SKILL.md": ("instance", False)
+    }
+    (planned,) = group.divergent
+    assert "adds follows, waits on" in next(m.reason for m in group.members if m.unit is planned)

@@ -18,12 +18,12 @@ The plan is computed in full before anything is written:
    snippets ``build`` would write are added, so that right after ``adopt
    --write`` ``check`` is clean but for the drift left unresolved;
 5. a block ``check`` would still call a restatement and that is not a drifted
-   copy (a worked example, an identical copy or an instance indented under a
-   list item) is listed under
-   ``allow_restatements`` with the reason and shown with its diff in the plan;
-   a drifted copy left unresolved never is, nor an indented drifted copy (a
-   region starts at column 1, so adopt cannot rewrite it even with
-   ``--accept-drift``): check reports it as a ``drift-restatement``.
+   copy (a worked example, an identical copy or an instance in a quote) is
+   listed under ``allow_restatements`` with the reason and shown with its diff
+   in the plan; a drifted copy left unresolved never is, nor a drifted copy in a
+   quote (no region can sit there, so adopt cannot rewrite it even with
+   ``--accept-drift``): check reports it as a ``drift-restatement``.  A copy in
+   a list item becomes a region indented like its fence.
 
 What a contract has no form for (a fenced front matter and its body, known by the fence's text) or could not
 hold (compiling the plan failed on adopt's own contract: :func:`_unwritable_groups`) is left as it is; a
@@ -57,6 +57,7 @@ from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
+from contractc.load.targets import dedented
 from contractc.load.slug import slugify
 from contractc.model.records import Span
 from contractc.output.outputs import Change, Output, OutputSet, guard_paths
@@ -191,17 +192,17 @@ def plan_adoption(
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
             undecided = member.label == "drifted" and not accepted
-            if member.label == "drifted" and unit.block.col > 1:
+            if member.label == "drifted" and unit.block.quoted:
                 # never allowed, whatever --accept-drift says: check reports it as a restatement (drift-restatement)
                 why = (
-                    f"{member.reason}; left as it is{', not rewritten' if accepted else ''}: indented (inside a list item "
-                    "or quote), it cannot be a region, and check reports it (drift-restatement) until you fix it by hand, "
-                    "or move it to column 1 and wrap it in a region"
+                    f"{member.reason}; left as it is{', not rewritten' if accepted else ''}: inside a quote, it cannot be a "
+                    "region, and check reports it (drift-restatement) until you fix it by hand, or move it out of the "
+                    "quote and wrap it in a region"
                 )
                 plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
                 continue
-            if unit.block.col > 1:
-                plan.skipped.append((unit, "indented (inside a list item or quote): a region must start at column 1"))
+            if unit.block.quoted:
+                plan.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one"))
                 continue
             if undecided:
                 # its own bytes in a region build has not filled: check reports it (drift-region-new-differs), and
@@ -284,15 +285,15 @@ def plan_adoption(
     except ContractcError as exc:  # adopt's own slip, never the user's: those groups are left, the rest adopted
         return without_unwritable(exc)
     plan.filled = sorted(unfilled.items())
-    # an indented drifted copy is reported by check's restatement finder only where it sees a fence (at most
-    # three spaces in, or in a quote): where it does not, it is recorded with the drift adopt left out
+    # a quoted drifted copy is reported by check's restatement finder only where it sees the fence (quote markers
+    # after at most three spaces each): where it does not, it is recorded with the drift adopt left out
     # (unresolved), so that check reports it all the same
     seen = {(d.path, d.line) for d, _ in found}
-    unseen = [i for i, k in enumerate(plan.kept) if k.label == "drifted" and k.unit.block.col > 1 and (k.unit.block.path, k.unit.block.line) not in seen]
+    unseen = [i for i, k in enumerate(plan.kept) if k.label == "drifted" and k.unit.block.quoted and (k.unit.block.path, k.unit.block.line) not in seen]
     for i in unseen:
         plan.kept[i] = dataclasses.replace(plan.kept[i], why=plan.kept[i].why.replace(
             "check reports it (drift-restatement) until you fix it by hand",
-            "check's restatement finder cannot see it (a fence more than three spaces in): it is recorded under "
+            "check's restatement finder cannot see it (a quote more than three spaces in): it is recorded under "
             "unresolved, so check reports it until you fix it by hand",
         ))  # fmt: skip
     if unseen:
@@ -570,7 +571,7 @@ def _rewrites(
             continue
         elif len(units) > 1:
             why = f"its block holds {len(units)} keys: each adopted key gets a region of its own"
-        elif adopted[id(unit)][1] != original[block.start : block.end]:
+        elif adopted[id(unit)][1] != dedented(original[block.start : block.end], block.indent.encode()):
             why = "its bytes (fence, blank lines or line endings) differ from the owning copy's block, which replaces it"
         else:
             continue
@@ -789,7 +790,7 @@ def _choice(group: Group, unit: Unit) -> str:
 def _own_block(unit: Unit, data: dict[str, bytes], units_in_block: int) -> bytes:
     """What a drifted copy's region holds: its block as it is, or (a key of a block holding several) its own lines fenced."""
     block = unit.block
-    whole = data[block.path][block.start : block.end]
+    whole = dedented(data[block.path][block.start : block.end], block.indent.encode()) or b""  # rewrite re-indents it
     if units_in_block == 1:
         return whole if whole.endswith((b"\n", b"\r")) else whole + (block.newline or "\n").encode()
     return f"{block.fence}{block.info}\n{_ends(unit.text)}{block.fence}\n".encode()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from contractc.load.targets import dedented, indented
 from contractc.scan.blocks import Block, Unit
 
 
@@ -58,7 +59,7 @@ def block_replacement(block: Block, units: list[Unit], adopted: dict[int, tuple[
         else:
             kept.append(unit.text if unit.text.endswith("\n") else unit.text + "\n")
     flush()
-    text = "".join(out)
+    text = indented("".join(out).encode(), block.indent.encode()).decode()  # in a list item: the item's indent kept
     if not block.newline:  # the block ended the file without a line break: so does its replacement
         text = text[: -len(nl)]
     return Replacement(block, text.encode(), tuple(u for u in units if id(u) in adopted))
@@ -69,7 +70,8 @@ def instance_replacement(block: Block, ref: str, data: bytes) -> Replacement:
     nl = block.newline or "\n"
     held = data[block.start : block.end]
     end = b"" if block.newline else nl.encode()  # a block that ended the file without a line break gets one before the end marker
-    text = f"<!-- contractc:begin instance={ref} -->{nl}".encode() + held + end + f"<!-- contractc:end -->{nl}".encode()
+    indent = block.indent  # in a list item: the markers take the fence's indent; the block's bytes stay as they are
+    text = f"{indent}<!-- contractc:begin instance={ref} -->{nl}".encode() + held + end + f"{indent}<!-- contractc:end -->{nl}".encode()
     if not block.newline:
         text = text[: -len(nl)]
     return Replacement(block, text, ())
@@ -83,7 +85,9 @@ def stray_line(block: Block, units: Iterable[Unit], data: bytes) -> tuple[int, s
     (the region would delete it); or units of two kinds, a front matter and the template of its body
     (the fence would be cut in two, its front matter put in a fence of its own)."""
     units = [u for u in units if not u.within]  # a nested part is no text of the block (its lines are its block's unit's)
-    lines = _lines(data[block.start : block.end].decode("utf-8", "replace"))
+    held_bytes = data[block.start : block.end]
+    # a block in a list item: its units hold its lines less the item's indent
+    lines = _lines((dedented(held_bytes, block.indent.encode()) or held_bytes).decode("utf-8", "replace"))
     body = lines[1 : len(lines) - (2 if lines[-1] == "" else 1)]
     held: dict[int, str] = {}
     for unit in units:

@@ -18,6 +18,7 @@ import hashlib
 
 from contractc.report.diagnostics import Diagnostic
 from contractc.load.references import region_bytes
+from contractc.load.targets import region_held
 from contractc.drift.structure import Compared, compare
 from contractc.model.records import Project, Region, TargetFile
 from contractc.output.outputs import Change, Output
@@ -49,7 +50,7 @@ def explain_regions(change: Change, project: Project, target: TargetFile | None 
         wanted = region_bytes(project, region)
         if wanted is None:  # orphaned: the orphaned-regions finder reports it
             continue
-        diagnostic = region_verdict(change.path, region, target.data[region.content.start : region.content.end], wanted)
+        diagnostic = region_verdict(change.path, region, region_held(target.data, region), wanted)
         if diagnostic:
             found.append(diagnostic)
     return found
@@ -157,7 +158,7 @@ class InstanceRegions:
             if region.kind != "instance" or region.sources is None or region.ref not in self._shapes:
                 continue
             contract, shape = self._shapes[region.ref]
-            held = target.data[region.content.start : region.content.end]
+            held = region_held(target.data, region)
             compared = compare(
                 shape,
                 contract.slice(region.sources[0]).decode("utf-8", "replace"),

@@ -3,9 +3,10 @@
 A second prose copy is how contracts drift, so ``check`` looks for one in every
 target file, outside its regions: a fenced block whose first key is a data
 shape's key, or a fenced block whose lines mostly repeat a text shape's
-template.  Target files are scanned as bytes for fence lines (CommonMark's
-rule: up to three spaces, or quote markers (``> ``), then three or more backticks or tildes, closed by the
-same character at least as long); nothing is parsed as Markdown.
+template.  Target files are scanned as bytes for fence lines (spaces, as
+many as a list inside a list needs, or quote markers (``> ``), then three or more backticks or tildes, closed
+by the same character at least as long); nothing is parsed as Markdown.  A copy in a list item is compared
+with the contract less its fence's indent, as an indented region is.
 
 A filled-in example of a data shape is not a restatement when ``scan`` would
 call it a worked example (:func:`contractc.load.worked.example_reason`, the one
@@ -26,6 +27,7 @@ from typing import NamedTuple
 
 from contractc.report.diagnostics import Diagnostic
 from contractc.load.source import count_newlines, line_start
+from contractc.load.targets import dedented
 from contractc.model.records import AllowedRestatement, DataShape, Project, Shape, TargetFile, TextShape
 from contractc.output.outputs import Change, Output
 
@@ -34,7 +36,7 @@ _FENCE = rb"(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)"
 _KEY = r"(?P<key>[A-Za-z_][\w.-]*)[ \t]*:(?:[ \t]|$)"
 _YAML_INFO = {"", "yaml", "yml"}
 # A fence inside a quote (``> ```yaml``, a quote in a list item): the quote markers before it, each after at most
-# three spaces. A region starts at column 1, so such a copy can only be a restatement, and check must see it.
+# three spaces. A region cannot sit in a quote, so such a copy can only be a restatement, and check must see it.
 _QUOTE = re.compile(rb"(?: {0,3}> ?)+ {0,3}")
 _PLACEHOLDER = re.compile(r"<[^<>]*>")
 # A block restates a template when this share of its lines are template lines and
@@ -217,7 +219,9 @@ def _fences(data: bytes) -> list[tuple[re.Match, int]]:
             indent = data[begin:at]
             if begin == 0 and indent.startswith(b"\xef\xbb\xbf"):
                 indent = indent[3:]
-            if (len(indent) <= 3 and not indent.strip(b" ")) or (b">" in indent and _QUOTE.fullmatch(indent)):
+            # any run of spaces: a fence in a list inside a list sits four or more columns in (an indented code
+            # block holding a fence line is rarer than that, and still holds no shape's copy)
+            if not indent.strip(b" ") or (b">" in indent and _QUOTE.fullmatch(indent)):
                 fences.append((found, len(indent) + 1))
             at = data.find(run, found.end())
     return sorted(fences, key=lambda f: f[0].start())
@@ -378,16 +382,19 @@ def _diagnostic(
     target: TargetFile, shape: Shape, line: int, last: int, col: int, source: bytes, held: bytes
 ) -> tuple[Diagnostic, Change | None]:
     marker = f"<!-- contractc:begin shape={shape.id} -->"
-    same = held == source or held == source + b"\n"
+    indent = held[: col - 1] if col > 1 and not held[: col - 1].strip(b" ") else b""
+    bare = dedented(held, indent) if indent else held  # a copy in a list item is its bytes less the item's indent
+    same = bare is not None and (bare == source or bare == source + b"\n")
     verdict = "identical to the contract" if same else "different from the contract"
     wrap = f"a line `{marker}` above and a line `<!-- contractc:end -->` below"
     hint = (
         (
             f"wrap lines {line}-{last} in a managed region: {wrap}"
-            if col <= 1
-            # a region's markers start at column 1: an indented block (a list item, a quote) cannot be one as it stands
-            else f"a region starts at column 1: move lines {line}-{last} out of the list item or quote to column 1 and wrap them in a managed region ({wrap})"
+            if col <= 1 or indent
+            # a region in a list item is indented like its fence; in a quote its marker lines would need the quote's `>`
+            else f"a region cannot sit in a quote: move lines {line}-{last} out of the quote and wrap them in a managed region ({wrap})"
         )
+        + (f", each indented {col - 1} spaces like the fence" if indent else "")
         + ("; build then stamps it" if same else "; build will refuse until you carry the difference into the contract or accept the contract's bytes with --force")
         + "; or, if the copy is on purpose, allow exactly these bytes: add "
         + f"`- {{path: {json.dumps(_glob_literal(target.path))}, shape: {shape.id}, sha256: {hashlib.sha256(held).hexdigest()}}}`"
@@ -396,5 +403,6 @@ def _diagnostic(
     d = Diagnostic(target.path, line, col, "drift-restatement", f"unmanaged copy of {shape.id}, {verdict}", hint)
     span = shape.block if isinstance(shape, DataShape) else shape.template
     where = f"{span.path}:{span.line}" if span is not None else None
-    change = None if same else Change(f"{target.path}:{line}", source, held, Output(b"", "restatement"), expected_path=where)
+    shown = held if bare is None else bare
+    change = None if same else Change(f"{target.path}:{line}", source, shown, Output(b"", "restatement"), expected_path=where)
     return d, change

@@ -19,6 +19,7 @@ import hashlib
 from collections.abc import Callable
 
 from contractc.load.references import region_bytes
+from contractc.load.targets import indented, region_held, region_indent
 from contractc.model.records import Project, Region, TargetFile
 
 __all__ = ["Refill", "begin_marker", "emit_role_prompts", "render_target", "role_prompts"]
@@ -52,7 +53,7 @@ class Refill:
 
         def fill(region: Region) -> tuple[bytes, bytes] | None:
             filled = self.fill(region)
-            held = target.data[region.content.start : region.content.end]
+            held = region_held(target.data, region)  # a region in a list item is compared less its indent
             if filled is None or held == filled[0]:
                 return filled
             if region.recorded is not None:
@@ -84,7 +85,7 @@ def _render(target: TargetFile, fill: Callable[[Region], tuple[bytes, bytes] | N
             target.data[done : region.marker.start],
             marker,
             target.data[region.marker.end : region.content.start],
-            data,
+            indented(data, region_indent(target.data, region)),  # a region in a list item keeps its indent
         ]
         done = region.content.end
     parts.append(target.data[done:])

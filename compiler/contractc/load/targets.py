@@ -202,7 +202,7 @@ class CurrentLines:
                 continue
             if held and not held.endswith(b"\n"):
                 continue
-            lines[line] = (region.kind, region.ref, held)
+            lines[line] = (region.kind, region.ref, indented(held, region_indent(data, region)))  # as the file holds it
 
     def managed(self, data: bytes) -> list[tuple[int, int]] | None:
         """The (start, end) of every region's bytes when each marker of ``data`` sits on a learnt begin line,
@@ -401,3 +401,45 @@ def is_marker_line(line: bytes) -> bool:
 
 def _holds_marker_line(data: bytes) -> bool:
     return bool(_markers("", data, []))
+
+
+# -- indented regions (a region inside a list item): the bytes are compared dedented and written re-indented -------
+
+
+def region_indent(data: bytes, region: Region) -> bytes:
+    """The spaces before the region's begin marker on its line (``b"   "`` in a list item); empty at column 1, and
+    for a marker after a tab (a tab's width is the reader's: the region is not indented)."""
+    begin = line_start(data, region.marker.start)
+    indent = data[begin : region.marker.start]
+    indent = indent[len(BOM) :] if begin == 0 and indent.startswith(BOM) else indent
+    return b"" if indent.strip(b" ") else indent
+
+
+def indented(data: bytes, indent: bytes) -> bytes:
+    """``data`` with ``indent`` before every line but the empty ones: what an indented region holds."""
+    if not indent:
+        return data
+    return b"".join(line if line in (b"\n", b"\r\n", b"\r") else indent + line for line in data.splitlines(keepends=True))
+
+
+def dedented(held: bytes, indent: bytes) -> bytes | None:
+    """An indented region's bytes with ``indent`` taken off each line (a blank line: its blanks); None when a line
+    with text lacks it (the copy no longer sits in the list item)."""
+    if not indent:
+        return held
+    out = []
+    for line in held.splitlines(keepends=True):
+        if line.startswith(indent):
+            out.append(line[len(indent) :])
+        elif not line.strip():
+            out.append(line.lstrip(b" \t"))
+        else:
+            return None
+    return b"".join(out)
+
+
+def region_held(data: bytes, region: Region) -> bytes:
+    """What the region holds, as compared with the contract: its bytes, dedented by its begin marker's indent."""
+    held = data[region.content.start : region.content.end]
+    found = dedented(held, region_indent(data, region))
+    return held if found is None else found

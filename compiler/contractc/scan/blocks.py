@@ -48,7 +48,7 @@ from contractc.load.slug import slugify
 from contractc.load.yaml_safe import MAX_DEPTH
 from contractc.load.source import SourceFile
 from contractc.load.worked import Scalar as _Scalar
-from contractc.load.worked import example_reason
+from contractc.load.worked import EXAMPLE_WORDS, example_reason
 from contractc.load.worked import is_notation as _is_notation
 from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
 
@@ -108,6 +108,13 @@ class Block:
     left: str = ""
     """Why adopt must leave this block as it is (an unfenced section, JSON in notation, Markdown under a
     ```yaml fence); empty when adopt may write a region for it."""
+    indent: str = ""
+    """The spaces before the opening fence in a list item (a region there is indented alike); empty at column 1."""
+
+    @property
+    def quoted(self) -> bool:
+        """Inside a quote (``> ```yaml``): no region can sit there, its marker lines would need the ``>``."""
+        return self.col > 1 and not self.indent
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +144,14 @@ class Unit:
 
 @cache
 def _block_parser() -> Any:
-    """CommonMark block structure only: fences and headings are all scan needs; inline parsing is a third of the cost."""
+    """CommonMark block structure only: fences and headings are all scan needs; inline parsing is a third of the cost.
+
+    HTML blocks are not read either: a fence right under a ``<tag>`` line is a fence, as ``check`` (which finds
+    fences in the bytes) reads it, where CommonMark would hide it in the HTML block (prompt files do this often);
+    nor are link reference definitions, which hold no fence."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark").disable("inline")
+    return MarkdownIt("commonmark").disable(["inline", "reference", "html_block"])
 
 
 def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[Unit]:
@@ -309,11 +320,15 @@ def _stage(headings: list[tuple[int, int, str]]) -> str | None:
 
 _CANDIDATE_INFO = _YAML_INFO | _MARKUP_INFO | {"json", "jsonc", "json5", "markdown", "md"}
 """Info strings that say a block is data or a template: one scan cannot read is reported (``scan-unread``)."""
+_READ_INFO = _CANDIDATE_INFO | _TEMPLATE_INFO
+_INNER_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
 def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit] | str:
     """The block's units, or why a block whose info string names data or a template yields none."""
     info = (tok.info.split() or [""])[0].lower()
+    if info not in _READ_INFO:
+        return []  # code (```bash, ```python): no shape is pasted there
     content = tok.content
     candidate = info in _CANDIDATE_INFO and bool(content.strip())
     opening = src.line_text(start)
@@ -321,21 +336,23 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
     if not closed:
         return "its fence is never closed" if candidate else []
-    if any(line.lstrip().startswith(("```", "~~~")) for line in tok.content.splitlines()):
+    if _INNER_FENCE.search(content):
         # a fence line inside: a nested code block, or the file's fences do not balance; nothing to compare
         return "it holds a fence line (a nested code block, or fences that do not balance)" if candidate else []
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
-    closing = src.data[src.offset(end - 1) : src.offset(end)]
+    at, stop = src.line_starts[start], src.offset(end)
+    closing = src.data[src.line_starts[end - 1] : stop]
     newline = closing[len(closing.rstrip(b"\r\n")) :].decode()
 
     shown = illustration(before, content)
     left = ""
+    indent = "" if opening[: col - 1].strip(" ") else opening[: col - 1]
 
     def block(kind: Kind, example: str) -> Block:
         return Block(
-            src.path, kind, start + 1, col, src.offset(start), src.offset(end), tok.info.strip(), tok.markup, newline,
-            shown or example, before, heading, left,
+            src.path, kind, start + 1, col, at, stop, tok.info.strip(), tok.markup, newline,
+            shown or example, before, heading, left, indent,
         )
 
     first_line = start + 2
@@ -409,9 +426,9 @@ def _not_yaml(content: str) -> str:
 
 def _front_matter(content: str) -> tuple[str, int] | None:
     """(the YAML between the ``---`` lines, index of the body's first line) when the block opens with front matter."""
+    if content[: content.find("\n")].strip() != "---":
+        return None  # decided from the first line: most blocks hold no front matter
     lines = content.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        return None
     for i in range(1, len(lines)):
         if lines[i].strip() == "---":
             return "".join(lines[1:i]), i + 1
@@ -519,11 +536,14 @@ structure_line = _structure_line
 
 
 def _template_units(content: str, first_line: int, stage, before: str, block, info_example: bool) -> list[Unit]:
-    lines = [line for line in content.splitlines() if line.strip()]
+    numbered = [(n, line) for n, line in enumerate(content.splitlines()) if line.strip()]
+    lines = [line for _, line in numbered]
     if not lines:
         return []
     placeholders = _placeholders(content)
     structure: list[tuple[str, str]] = []
+    at: list[int] = []
+    """The content line of each structure entry (for the heading sections offered as nested units)."""
     prose: list[str] = []
     closed = frozenset(re.findall(r"</([A-Za-z_][\w-]*)>", content))
     # a checklist in one tag section (`<criteria>`, two or more `- [ ] item` lines, no heading, no **Label:** line):
@@ -532,12 +552,13 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     checklist = bool(wrapped) and sum(1 for line in lines if _CHECKBOX.match(line)) >= 2 and not any(
         _HEADING.match(line) or _MD_LABEL.match(line) for line in lines
     )
-    for line in lines:
+    for n, line in numbered:
         found = _structure_line(line, closed)
         if checklist and found is None and _CHECKBOX.match(line):
             found = (f"check:{_normal(line.split(']', 1)[1]).lower()}", "")
         if found:
             structure.append(found)
+            at.append(n)
         elif structure:
             structure[-1] = (structure[-1][0], (structure[-1][1] + "\n" + line.strip()).strip())
         else:
@@ -560,11 +581,40 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     example = example_reason(values, before, info_example) if values else ""
     if not example.startswith("the text above"):
         example = ""  # a template's plain field descriptions are its definition; only the text above makes it an example
+    if not values and (info_example or re.search(EXAMPLE_WORDS, before)) and len(placeholders) * 2 < len(lines):
+        # no fields to weigh (a tag-wrapped or line template): the text above calls it an example, and most of its
+        # lines are filled in
+        example = f"the text above calls it an example ({before[:60]!r}) and most of its lines are concrete"
     key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
-    return [
-        Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
-    ]
+    unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
+    return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
+
+
+def _sections(unit: Unit, content: str, structure: list[tuple[str, str]], at: list[int]) -> list[Unit]:
+    """The heading sections of a template holding :data:`NESTED_KEYS` or more structure lines (a heading and its
+    label lines, up to the next heading of its level or higher), each offered as a nested unit: a section pasted
+    elsewhere as a template of its own joins that shape. Not the template itself, nor a line template's lines."""
+    if len(structure) != len(at) or not any(p[:1] == "h" for p, _ in structure):
+        return []
+    raw = content.splitlines(keepends=True)
+    found = []
+    for i, (path, _) in enumerate(structure):
+        if path[:1] != "h" or not path[1:2].isdigit():
+            continue
+        level = int(path[1])
+        end = next((j for j in range(i + 1, len(structure)) if structure[j][0][:1] == "h" and int(structure[j][0][1]) <= level), len(structure))
+        if end - i < NESTED_KEYS or (i == 0 and end == len(structure)):
+            continue
+        stop = at[end] if end < len(structure) else len(raw)
+        part = structure[i:end]
+        name = slugify(PLACEHOLDER.sub("", path.split(":", 1)[1])) or unit.key
+        paths = frozenset(p for p, _ in part)
+        found.append(
+            Unit(unit.block, name, "".join(raw[at[i] : stop]).rstrip("\n") + "\n", unit.line + at[i], paths, unit.stage,
+                 paths, tuple(part), "", f"{unit.key}.{name}")
+        )
+    return found
 
 
 def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> str:

@@ -45,6 +45,7 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
         listed = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
     real_root = root.resolve()
     paths, links = [], []
+    inside: dict[str, bool] = {}
     unnamed = [rel for rel in listed if rel.lower().endswith(MARKDOWN) and not _utf8(rel)]
     if unnamed:  # it could be named in no report (JSON, GitHub annotations) nor written in contractc.yaml
         from contractc.report.diagnostics import ContractcError, Diagnostic
@@ -79,11 +80,15 @@ def plugin_files(root: Path, include: tuple[str, ...] = (), exclude: tuple[str, 
         if any(fnmatchcase(rel, g) for g in exclude):
             continue
         path = root / rel
-        # git lists deleted-but-tracked files too; a symbolic link is skipped: adopt must not write through it
-        if path.is_file() and not path.is_symlink() and path.resolve().is_relative_to(real_root):
-            paths.append(rel)
-        elif path.is_symlink() or (path.is_file() and not path.resolve().is_relative_to(real_root)):
+        # git lists deleted-but-tracked files too; a symbolic link is skipped: adopt must not write through it.
+        # A file that is no link is where its folder really is: one resolve per folder, not per file.
+        if path.is_symlink():
             links.append(rel)
+        elif path.is_file():
+            folder = rel.rpartition("/")[0]
+            if folder not in inside:
+                inside[folder] = path.parent.resolve().is_relative_to(real_root)
+            (paths if inside[folder] else links).append(rel)
     return Listing(tuple(sorted(set(paths))), ignored_by_git, tuple(sorted(set(links))), work_tree, tuple(nested))
 
 

@@ -72,7 +72,7 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
         for member in group.members:
             unit = member.unit
             if member.divergent:
-                what = "drifted copy" if member.label == "drifted" else "instance"
+                what = {"drifted": "drifted copy", "example": "filled-in copy"}.get(member.label, "instance")
                 against = member.against or owner
                 side = "its owning copy" if against is owner else "its identical peers, first"
                 d = _at(

@@ -40,7 +40,8 @@ from typing import Literal, NamedTuple
 
 from contractc.load.git import run_git
 from contractc.load.worked import is_notation
-from contractc.scan.blocks import PLACEHOLDER, Unit
+from contractc.scan.blocks import DISCRIMINATORS as _DISCRIMINATORS
+from contractc.scan.blocks import NESTED_KEYS, PLACEHOLDER, Unit, illustration
 
 NEAR_RATIO = 0.8
 """A lone block this similar (difflib ratio) to a shape's owning copy, under another key, is a near-copy."""
@@ -54,6 +55,12 @@ LINE_SHARE = 0.5
 """Below this share of lines (Jaccard of their distinct lines) in common with an owner that nothing but path order
 chose, a copy is an instance of its own: two blocks that differ in most lines prove no drift."""
 NO_MAJORITY = "no variant has a majority"
+MIN_SHARED = 3
+"""Two blocks sharing fewer key paths, headings or labels than this are one shape only when they share more than half
+of them (a key gained by a two-key block is drift; two excerpts of one record, two keys of four in common, are not)."""
+SIDE_BY_SIDE = 0.8
+"""A block joins a shape that already has a copy in its own file only at this overlap: two blocks side by side in one
+file that share some keys (a completion block and a document header) are two shapes, not variants."""
 NESTED_SHAPE = 0.8
 """The overlap at or above which a nested mapping is a copy of a shape stated elsewhere."""
 _FRONT_DISPATCH = re.compile(rb"^(?:role:\s*orchestrator|dispatches:)", re.MULTILINE)
@@ -63,6 +70,7 @@ _DECLARES = re.compile(
 )
 _QUOTES = re.compile(r"(?i)\b(?:returns|replies|responds)\b")
 _DEFINITION_DIRS = {"templates", "template", "references", "reference", "schemas", "schema"}
+_ROLE_DIRS = {"agents", "skills", "commands", "workflows", "prompts"}
 _TYPE_WORDS = {
     "string", "str", "text", "integer", "int", "number", "float", "boolean", "bool", "null", "none", "list", "array",
     "object", "dict", "map", "date", "datetime", "timestamp", "url", "path", "uuid", "any",
@@ -101,10 +109,6 @@ class Group:
     members: tuple[Member, ...] = ()
 
     @property
-    def identical(self) -> tuple[Unit, ...]:
-        return tuple(m.unit for m in self.members if m.unit is not self.owner and m.unit.text == self.owner.text)
-
-    @property
     def divergent(self) -> tuple[Unit, ...]:
         return tuple(m.unit for m in self.members if m.divergent)
 
@@ -123,7 +127,10 @@ class NearCopy:
 class _Cluster:
     bucket: tuple[str, ...]
     paths: frozenset[str]
+    names: frozenset[str]
+    """The keys at each depth (:func:`_names`): a renamed key still overlaps them."""
     units: list[Unit] = field(default_factory=list)
+    files: set[str] = field(default_factory=set)
 
 
 def _bucket(unit: Unit) -> tuple[str, ...]:
@@ -134,6 +141,11 @@ def _bucket(unit: Unit) -> tuple[str, ...]:
     if kind == "yaml":
         return ("yaml", unit.key, unit.variant)
     return (kind, unit.variant)
+
+
+def _names(paths: frozenset[str]) -> frozenset[str]:
+    """``2:done`` for ``progress.done``: each key with its depth, whatever the keys above it are called."""
+    return frozenset(f"{p.count('.') + p.count('[]')}:{p.rsplit('.', 1)[-1].removesuffix('[]')}" for p in paths)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str], shared: int | None = None) -> float:
@@ -151,8 +163,10 @@ def group_units(
     defined: frozenset[str] = frozenset(),
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
     """(shapes with two or more members, shapes stated once, near-copies), each in id order."""
+    units = _discriminated(units)
     clusters: list[_Cluster] = []
     index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    names: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     by_text: dict[tuple, int] = {}
     top = [u for u in units if not u.within]
     originals = _originals(top)
@@ -164,33 +178,46 @@ def group_units(
         original = originals.get(id(unit))
         if best is None and original is not None and id(original) in placed:
             best = placed[id(original)]  # a translation's data block: held to the block it translates, keys and all
-        if best is None:
-            shared: Counter[int] = Counter()
-            for p in unit.paths:
-                shared.update(index[bucket].get(p, ()))
-            score, best = SAME_SHAPE, None
-            candidates = shared.items() if unit.paths else [(i, 0) for i in index[bucket].get("", ())]
-            for i, n in candidates:
-                overlap = _jaccard(clusters[i].paths, unit.paths, n)
-                if bucket[0] != "template" and n >= CONTAINED_PATHS and n == min(len(clusters[i].paths), len(unit.paths)):
+        data = bucket[0] != "template"
+
+        def closest(table: dict[str, list[int]], mine: frozenset[str], names: bool = False) -> int | None:
+            """The cluster of ``table`` (path -> clusters) whose structure overlaps ``mine`` most, at SAME_SHAPE or more."""
+            shared = Counter(i for p in mine for i in table.get(p, ())) if mine else Counter(table.get("", ()))
+            found, score = None, SAME_SHAPE
+            for i, n in shared.items():
+                theirs = clusters[i].names if names else clusters[i].paths
+                overlap = _jaccard(theirs, mine, n if mine else 0)
+                if data and n >= CONTAINED_PATHS and n == min(len(theirs), len(mine)):
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
-                if overlap > score or (overlap == score and best is None):
-                    best, score = i, overlap
-            if best is None and unit.block.example and unit.variant:
-                # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
-                general = (*bucket[:-1], "")
-                shared = Counter(i for p in unit.paths for i in index[general].get(p, ()))
-                for i, n in shared.items():
-                    overlap = _jaccard(clusters[i].paths, unit.paths, n)
-                    if overlap >= score:
-                        best, score = i, overlap
+                if names and len(theirs) + len(mine) - 2 * n > 2:
+                    continue  # more than one key renamed: another shape that shares key names
+                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example:
+                    continue  # two blocks side by side in one file that share some keys: two shapes (an example illustrates)
+                if mine and n < MIN_SHARED and overlap <= SAME_SHAPE:
+                    continue  # two keys in common, half of the whole: excerpts of one record, each its own
+                if overlap > score or (overlap == score and found is None):
+                    found, score = i, overlap
+            return found
+
+        if best is None:
+            best = closest(index[bucket], unit.paths)
+        if best is None and data and unit.paths:
+            # a key renamed (`progress` -> `p_progress`) renames every path under it: the keys at each depth are
+            # the same but for that one, so it is compared with the shape it was renamed from
+            best = closest(names[bucket], _names(unit.paths), names=True)
+        if best is None and unit.block.example and unit.variant:
+            # an example fills the discriminating field in (`verdict: approve`): it illustrates the general shape
+            best = closest(index[(*bucket[:-1], "")], unit.paths)
         if best is None:
             best = len(clusters)
-            clusters.append(_Cluster(bucket, unit.paths))
+            clusters.append(_Cluster(bucket, unit.paths, _names(unit.paths)))
             for p in unit.paths or ("",):
                 index[bucket][p].append(best)
+            for t in clusters[best].names if data else ():
+                names[bucket][t].append(best)
         by_text.setdefault((bucket, unit.text), best)
         clusters[best].units.append(unit)
+        clusters[best].files.add(unit.block.path)
         placed[id(unit)] = best
     _place_nested([u for u in units if u.within], clusters)
     if history is not None:  # the blames every ambiguous shape will ask for, side by side
@@ -204,6 +231,49 @@ def group_units(
     shared_groups = [g for g in groups if len(g.members) > 1]
     single = [g for g in groups if len(g.members) == 1]
     return shared_groups, single, _near_copies(single, shared_groups)
+
+
+MAX_VARIANTS = 5
+"""A discriminating field names variants only when its literal values are this few (and repeat, see :func:`_discriminated`)."""
+
+
+def _discriminated(units: list[Unit]) -> list[Unit]:
+    """``units`` with a variant kept only where its field discriminates: among the blocks that may be one shape (one
+    kind, one YAML key), the field takes at most :data:`MAX_VARIANTS` literal values and at most one per two blocks
+    (``status: success`` and ``failed`` over the adapters), or every block holding it sits in one file (per-outcome
+    blocks side by side). A value an enum of that field names (``Status: pending`` where another copy writes
+    ``pending | in_progress | completed``) is that general shape's value filled in, no variant; so is a field of free
+    text (``status: implementing``, ``designing``, ... thirty values over a hundred blocks)."""
+    from dataclasses import replace
+
+    seen: dict[tuple, list[Unit]] = defaultdict(list)
+    enums: dict[tuple, set[str]] = defaultdict(set)
+    for u in units:
+        population = (*_bucket(u)[:-1], u.variant.split("=", 1)[0] if u.variant else "")
+        for path, written in u.slots:
+            field_name = path.removeprefix("label:")  # a template's `**Status**: a | b` names its field so
+            value = _type_of(written) if field_name in _DISCRIMINATORS else None
+            if isinstance(value, frozenset):
+                enums[(*_bucket(u)[:-1], field_name)].update(v.lower() for v in value)
+        if u.variant:
+            seen[population].append(u)
+    plain: set[int] = set()
+    for population, held in seen.items():
+        named = enums.get(population, set())
+        plain.update(id(u) for u in held if u.variant.split("=", 1)[1] in named)
+        values = {u.variant.split("=", 1)[1] for u in held}
+        few = len(values) <= MAX_VARIANTS and len(values) * 2 <= len(held)
+        if not (few or len({u.block.path for u in held}) == 1):
+            plain.update(id(u) for u in held)
+    return [replace(u, variant="") if id(u) in plain else u for u in units] if plain else units
+
+
+_LEVEL = re.compile(r"^h\d:")
+
+
+def _level_free(paths: frozenset[str]) -> frozenset[str]:
+    """A template's structure with its headings' levels left out (``h:findings``); data paths as they are."""
+    return frozenset(_LEVEL.sub("h:", p) for p in paths) if any(p[:1] == "h" for p in paths) else paths
 
 
 def _originals(units: list[Unit]) -> dict[int, Unit]:
@@ -236,24 +306,55 @@ def _contained(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def _place_nested(nested: list[Unit], clusters: list[_Cluster]) -> None:
-    """Each nested mapping into the shape it copies, when one overlaps it by NESTED_SHAPE (its own block's aside)."""
+    """Each nested mapping or template section into the shape it copies, when one overlaps it by NESTED_SHAPE (its
+    own block's aside). A section's headings are compared whatever their level: pasted on its own, a report's
+    ``### Findings`` is often a ``## Findings``."""
     index: dict[str, list[int]] = defaultdict(list)
     for i, c in enumerate(clusters):
-        if c.bucket[0] in ("yaml", "json") and len(c.paths) >= 3:
-            for p in c.paths:
+        if len(c.paths) >= 3:
+            for p in _level_free(c.paths):
                 index[p].append(i)
+    placed: dict[tuple[int, int], tuple[float, Unit]] = {}
     for unit in nested:
-        shared = Counter(i for p in unit.paths for i in index.get(p, ()))
+        mine = _level_free(unit.paths)
+        shared = Counter(i for p in mine for i in index.get(p, ()))
         best, score = None, NESTED_SHAPE
         for i, n in shared.items():
             c = clusters[i]
-            if all(u.block is unit.block for u in c.units):
-                continue  # its own block's shape: a part of it, not a copy pasted elsewhere
-            overlap = _jaccard(c.paths, unit.paths, n)
+            if (
+                any(u.block is unit.block for u in c.units)
+                or all(u.block.path == unit.block.path for u in c.units)
+                or (c.bucket[0] == "template") != (unit.block.kind == "template")
+            ):
+                continue  # its own block's or file's shape: a part of it, not a copy pasted elsewhere
+            overlap = _jaccard(_level_free(c.paths), mine, n)
+            if c.bucket[0] == "template" and n == len(mine) >= NESTED_KEYS and len(c.paths) == n + 1:
+                overlap = max(overlap, NESTED_SHAPE)  # a section that lost one field, its heading and the rest the shape's
             if overlap >= score:
                 best, score = i, overlap
-        if best is not None:
-            clusters[best].units.append(unit)
+        key = (id(unit.block), best)
+        if best is not None and (key not in placed or placed[key][0] < score):
+            placed[key] = (score, unit)  # of a block's parts matching one shape, the closest (a section, not its parent's)
+    for (_, best), (_, unit) in sorted(placed.items(), key=lambda kv: (kv[1][1].block.path, kv[1][1].line)):
+        clusters[best].units.append(_releveled(unit, clusters[best].paths))
+
+
+def _releveled(unit: Unit, paths: frozenset[str]) -> Unit:
+    """A template section with its headings moved to the levels the shape writes them at (``### Finding`` as
+    ``## Finding``), so only its fields and notation are compared."""
+    title = next((p for p, _ in unit.slots if _LEVEL.match(p)), "")
+    level = next((int(p[1]) for p in paths if _LEVEL.match(p) and p[3:] == title[3:]), 0)
+    if not title or not level or level == int(title[1]):
+        return unit
+    shift = level - int(title[1])
+
+    def moved(p: str) -> str:
+        return f"h{min(6, max(1, int(p[1]) + shift))}{p[2:]}" if _LEVEL.match(p) else p
+
+    from dataclasses import replace
+
+    slots = tuple((moved(p), v) for p, v in unit.slots)
+    return replace(unit, paths=frozenset(map(moved, unit.paths)), slots=slots)
 
 
 def _group(
@@ -267,14 +368,45 @@ def _group(
     copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
-        return None  # only examples, or only nested parts: no shape stated here
+        return _filled_only(copies, dispatchers, owner_globs, root)
     originals = [u for u in candidates if not translation(u.block.path)]
     held = [u for u in candidates if u.block.path in defined]  # a contract's block owns its group
     owner, reason = (held[0], f"{held[0].block.path} holds it") if held else choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     weak = reason.startswith(NO_MAJORITY)  # nothing but path order chose the owner
-    members = _peer_drift([_label(u, owner, weak, id(u) in translated) for u in copies], dispatchers)
+    chosen = reason.startswith("it matches --owner")
+    members = _peer_drift([_label(u, owner, weak, id(u) in translated, chosen) for u in copies], dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
+
+
+FILLED_MAJORITY = 0.75
+"""The share of a filled-in-only shape's examples that must share one structure for it to be the shape's."""
+
+
+def _filled_only(copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None) -> Group | None:
+    """A shape only ever written filled in (every agent pastes its own status block with concrete values): when
+    :data:`FILLED_MAJORITY` of its examples, three or more, share one structure, one that holds a key that
+    structure lacks (a key renamed or added, an object turned into a list) is divergent; an example may leave
+    optional keys out. None when no structure is held so widely (two copies, one adding a key: nothing says
+    which is the shape), when they sit in one file, or when only Good/Bad illustrations or nested parts are left."""
+    shown = [u for u in copies if not u.within and not illustration(u.block.before, u.text)]
+    if len({u.block.path for u in shown}) < 2:
+        return None  # only nested parts, illustrations, or one file's examples: no shape stated here
+    structures = Counter(u.paths for u in shown)
+    common, held = structures.most_common(1)[0]
+    if held < 3 or held < FILLED_MAJORITY * len(shown):
+        return None  # nothing says which structure is the shape's
+    reason = f"{held} of the {len(shown)} filled-in copies have its structure"
+    owner = _majority([u for u in shown if u.paths == common], dispatchers)[0]
+    members = []
+    for u in copies:
+        extra = sorted(u.paths - owner.paths)
+        if not extra or u not in shown or u.block.path == owner.block.path or translation(u.block.path):
+            members.append(Member(u, "example", u.block.example))
+            continue
+        broken = _structure(sorted(owner.paths - u.paths), extra)
+        members.append(Member(u, "example", f"filled in like the others, but {broken}", True))
+    return Group("", owner.block.kind, owner.key, owner.stage, (), owner, reason, tuple(members))
 
 
 def _name(groups: list[Group]) -> None:
@@ -372,6 +504,9 @@ def choose_owner(
     owner, held = _majority(list(copies), dispatchers)
     if held * 2 > len(copies):
         return owner, f"{held} of the {len(copies)} copies hold it"
+    general = [u for u in variants(copies) if any(_fills(other, u) for other in copies if other.text != u.text)]
+    if len(general) == 1:  # the one copy whose enum the others fill in (`pending | done` where another says `pending`)
+        return general[0], f"{NO_MAJORITY}; the others fill in its enum ({_few(_fills(next(o for o in copies if _fills(o, general[0])), general[0]))})"
     if owner.block.path in dispatchers:
         return owner, f"{NO_MAJORITY}; it is in {owner.block.path}, which dispatches the shape"
     return owner, f"{NO_MAJORITY}: the first copy in path order"
@@ -403,9 +538,11 @@ def translation(path: str) -> str:
 def _declared(unit: Unit) -> str:
     """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does."""
     parts = unit.block.path.lower().split("/")
-    folder = next((p for p in parts[:-1] if p in _DEFINITION_DIRS), None)
-    if folder:
-        return f"a {folder}/ file"
+    for part in reversed(parts[:-1]):  # the nearest folder that says what its files are
+        if part in _DEFINITION_DIRS:
+            return f"a {part}/ file"
+        if part in _ROLE_DIRS:
+            break  # an agent kept under templates/ (a plugin shipped as a template) is an agent, not a definition
     if "schema" in parts[-1]:
         return "a schema file"
     m = _DECLARES.search(unit.block.before)
@@ -456,15 +593,11 @@ class History:
             self._files = _file_times(self.root)
         return self._files.get(path, 0)
 
-    def by_recency(self, units: list[Unit] | tuple[Unit, ...]) -> list[Unit]:
-        """The variants of ``units``, the one in the file changed last first."""
-        return sorted(variants(units), key=lambda u: -self.file_changed(u.block.path))
-
     def questions(self, units: list[Unit] | tuple[Unit, ...], step: int = 1) -> list[tuple[str, int, int, int]]:
         """The blames of one step: the ``step`` variants in the files changed last, each looked at back to when the
         next variant's file last changed (path, first, last, since). Any line found there is newer than every
         other variant's lines, whose files are all older; none found: the next step looks one variant deeper."""
-        ranked = self.by_recency(units)
+        ranked = sorted(variants(units), key=lambda u: -self.file_changed(u.block.path))  # the file changed last first
         if step >= len(ranked):
             return []
         since = self.file_changed(ranked[step].block.path)
@@ -492,8 +625,6 @@ class History:
 def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
     """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
     (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
-    from contractc.load.git import run_git
-
     try:
         done = run_git(root, "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path)
     except OSError:
@@ -541,8 +672,6 @@ def _file_times(root: Path) -> dict[str, int]:
     """Project-relative path -> author time of the newest commit that touched it (now for uncommitted changes)."""
     import time
 
-    from contractc.load.git import run_git
-
     def git(*args: str) -> bytes:
         try:
             done = run_git(root, *args)
@@ -577,9 +706,10 @@ def _when(unit: Unit, history: History) -> str:
 # -- labels ---------------------------------------------------------------------------------------
 
 
-def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False) -> Member:
+def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False, chosen: bool = False) -> Member:
     """``weak``: nothing but path order chose ``owner`` (no definition, mirror, history or majority); ``translated``: a
-    translation's data block, matched to the (non-example) block it translates."""
+    translation's data block, matched to the (non-example) block it translates; ``chosen``: ``--owner`` chose it, so
+    its structure is the shape's as a declared definition's is."""
     if unit is owner:
         return Member(unit, "copy", "the owning copy")
     if translated and unit.text != owner.text and owner.paths != unit.paths:
@@ -605,50 +735,63 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
         missing.remove(titles[0])  # each instance's own title heading (`### <date> — /this-command`)
         extra.remove(titles[1])
         own.append(titles[1])
+    broken = _structure(missing, extra)
     if unit.block.path == owner.block.path and not unit.within:
         return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
+        # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
+        return Member(unit, "instance", f"a part of a definition file ({_declared(unit)}), {unit.within}; the owning copy is its instance")
     if mirrors(unit.block.path, owner.block.path):
-        broken = _structure(missing, extra)
         why = broken or f"{_few(drift + own) or 'its lines'} differ"
         return Member(unit, "drifted", f"{why}, in a mirror of the owner's file (the same file under another tree)", True)
     language = translation(unit.block.path)
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
-    broken = _structure(missing, extra)
     if broken and not extra and titles[0] in missing and unit.block.kind == "template":
         # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
         return Member(unit, "instance", f"an excerpt of the owner: its structure lies inside the owner's, without its title{where}")
     if broken and _declared(owner) and _declared(unit):
         return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
+    retyped = _typed_changes(unit, owner)
+
+    def instance(reason: str) -> Member:
+        # an instance fills the shape with its own values; its types and enum members are the shape's
+        if retyped:
+            return Member(unit, "instance", f"its own values, but {retyped}{where}", True)
+        return Member(unit, "instance", f"{reason}{where}")
+
     if broken and owner.block.kind != "template" and not _defines(owner):
         # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
-        return Member(unit, "instance", f"another instance ({broken}); the owner states no notation to hold it to{where}")
+        return instance(f"another instance ({broken}); the owner states no notation to hold it to")
     shared = len(owner.paths & unit.paths)
     theirs, mine = _slot_map(owner), _slot_map(unit)
     common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
     emptied = [p for p in set(theirs) & set(mine) if _value(theirs[p]) and not _value(mine[p])]  # text lost, not its own
     if not broken and not emptied and common >= 2 and len(drift) + len(own) >= common and len(set(drift) | set(own)) >= common:
-        return Member(unit, "instance", f"the same structure with its own text in every field{where}")
+        return instance("the same structure with its own text in every field")
     if retitled and not broken and len(drift) >= 3 and len(drift) * 2 >= shared:
         # most of its fields worded its own way: another use of the shape (this command's entry), not a copy that slipped
-        return Member(unit, "instance", f"the same structure, worded its own way in {len(drift)} of {shared} fields{where}")
+        return instance(f"the same structure, worded its own way in {len(drift)} of {shared} fields")
     if broken and all(p.startswith("line:") for p in (*missing, *extra)):
-        return Member(unit, "instance", f"a template with lines of its own ({broken}){where}")
+        return instance(f"a template with lines of its own ({broken})")
     if own:
         # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
-        theirs, mine = _slot_map(owner), _slot_map(unit)
         typed = [p for p in drift if not (PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine[p]))]
-        if (broken or typed) and _declared(owner):
-            # held to the definition a file declares; between peer instances a difference proves no drift
+        if (broken or typed) and (_declared(owner) or chosen):
+            # held to the definition a file declares (or --owner names); between peer instances a difference proves no drift
             why = broken or f"changes the notation of {_few(typed)}"
             return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
+        filled = _fills(unit, owner)
+        if extra and filled:
+            # it fills in the owner's enum, so it is an instance of the owner: it may leave a field out, not add one
+            return Member(unit, "instance", f"it fills in the owner's {_few(filled)}, but {broken}{where}", True)
         if broken or typed:
-            return Member(unit, "instance", f"its own values ({_few(own)}) and its own fields; no file declares the shape{where}")
-        return Member(unit, "instance", f"the same structure with its own values for {_few(own)}{where}")
+            return instance(f"its own values ({_few(own)}) and its own fields; no file declares the shape")
+        return instance(f"the same structure with its own values for {_few(own)}")
     share = _line_share(unit, owner)
     quoted = _QUOTES.search(unit.block.before)  # "Each agent returns with:": a copy of another's return, meant to be the same
-    if weak and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
-        return Member(unit, "instance", f"only {share:.0%} of its lines are the owner's, and no file declares the shape{where}")
+    if (weak or not (owner.block.fence and unit.block.fence)) and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
+        return instance(f"only {share:.0%} of its lines are the owner's, and no file declares the shape")
     if broken:
         return Member(unit, "drifted", f"{broken}{where}", True)
     if drift:
@@ -720,6 +863,56 @@ def _title(unit: Unit) -> str:
     """The template's first structure path when it is a heading (its title), else empty."""
     first = next((p for p, _ in unit.slots if p), "")
     return first if first[:1] == "h" and first[1:2].isdigit() else ""
+
+
+def _typed_changes(unit: Unit, owner: Unit) -> str:
+    """``its enum of verdict adds defer``: the fields where both copies write a type or an enum and they disagree."""
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    said = []
+    for path in theirs.keys() & mine.keys():
+        a, b = _type_of(theirs[path]), _type_of(mine[path])
+        if a is None or b is None or a == b:
+            continue
+        name = path.split(":", 1)[-1] or "its opening text"
+        if isinstance(a, frozenset) and isinstance(b, frozenset):
+            gained, lost = sorted(b - a), sorted(a - b)
+            change = " and ".join(part for part in (gained and f"adds {', '.join(gained)}", lost and f"drops {', '.join(lost)}") if part)
+            said.append(f"its enum of {name} {change}")
+        else:
+            said.append(f"the type of {name} is {_shown(b)}, not {_shown(a)}")
+    return "; ".join(sorted(said)[:2])
+
+
+def _type_of(text: str) -> str | frozenset[str] | None:
+    """A value's type word (``string``) or enum members (``{a, b}``), None when it is neither (a placeholder, a literal)."""
+    body = _value(text)
+    if body[:1] + body[-1:] in ("<>", "[]", "()"):
+        body = body[1:-1].strip()
+    if body.lower() in _TYPE_WORDS:
+        return _TYPE_SYNONYMS.get(body.lower(), body.lower())
+    parts = [p.strip().strip("\"'`").strip() for p in body.split("|")]
+    if len(parts) > 1 and all(parts) and is_notation(body):
+        return frozenset(parts)
+    return None
+
+
+def _fills(unit: Unit, owner: Unit) -> list[str]:
+    """The fields where ``unit`` writes one member of the enum ``owner`` writes there (``pending`` of ``pending | done``)."""
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    found = []
+    for path in mine.keys() & theirs.keys():
+        enum = _type_of(theirs[path])
+        if isinstance(enum, frozenset) and _type_of(mine[path]) is None and _value(mine[path]).lower() in {v.lower() for v in enum}:
+            found.append(path)
+    return sorted(found)
+
+
+def _shown(kind: str | frozenset[str]) -> str:
+    return " | ".join(sorted(kind)) if isinstance(kind, frozenset) else kind
+
+
+_TYPE_SYNONYMS = {"str": "string", "text": "string", "int": "integer", "bool": "boolean", "float": "number", "array": "list",
+                  "dict": "object", "map": "object", "none": "null"}
 
 
 def _structure(missing: list[str], extra: list[str]) -> str:
