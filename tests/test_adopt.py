@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adopt_plugin import EXPECTED, FILES, IGNORED, write_plugin
-from conftest import fail_nth_replace, snapshot
+from conftest import fail_nth_replace, snapshot, write_tree
 from contractc.adopt import plan_adoption
 from contractc.scan import scan_plugin
 
@@ -379,3 +379,30 @@ def test_a_drifted_copy_check_cannot_see_is_not_promised_a_report(tmp_path, run_
     assert '  - { path: "agents/c.md", line: 7, shape: "ping", why: "drifted copy of ping: ' in (tmp_path / "contractc.yaml").read_text()
     checked = run_cli("check", "--root", str(tmp_path))
     assert checked.code == 1 and checked.out.startswith("agents/c.md:7:1: error[drift-unresolved]: unresolved drift that adopt left as it is: drifted copy of ping")
+
+
+def _record(inner: str) -> str:
+    return f"```yaml\nanalysis:\n{inner}\nroot_cause: string       # one sentence\ncategory: prompt | tool | model\n```\n"
+
+
+def test_a_record_some_of_whose_keys_are_shapes_is_never_cut_into_fences(tmp_path, run_cli):
+    """One fenced record of three keys, two of them pasted alike in two agents, the third each agent's own: a
+    region of the two would leave the third in a fence of its own and cut the record.  Those shapes are left as
+    they are, every copy, the plan says why at the line, and the shape beside the record is adopted."""
+    handoff = "```yaml\nhandoff:\n  status: done | stuck\n  summary: string\n```\n"
+    records = {"alpha": _record("  first_look: string\n  depth: integer\n"), "beta": _record("  timeline: string\n  actors: string\n")}
+    root = write_tree(tmp_path, {f"agents/{a}.md": f"# {a}\n\nReturn this record:\n\n{r}\nHand back:\n\n{handoff}" for a, r in records.items()})
+    plan = run_cli("adopt", str(root), "--no-diff")
+    for agent in records:
+        for line, key in ((10, "root_cause"), (11, "category")):
+            assert (
+                f"\n  agents/{agent}.md:{line}: {key}: a copy of this shape sits in a block a region cannot replace as a whole "
+                "(agents/alpha.md:6: the block is one record of 3 keys and analysis is not adopted with the others"
+            ) in plan.out, plan.out
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    for agent, record in records.items():
+        new = (root / f"agents/{agent}.md").read_text()
+        assert new.count(record) == 1 and new.count("<!-- contractc:begin shape=handoff") == 1, new
+        assert new.count("<!-- contractc:begin") == 1
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0

@@ -119,14 +119,16 @@ def _drop_examples(scan_plugin):
     ],
 )
 def test_a_slip_in_the_labels_is_refused_before_a_region_changes_a_line(tmp_path, run_cli, monkeypatch, slip, said):
-    """The safety rule holds on its own: with the front-matter guard switched off, and the examples withheld
-    too (the slip that deleted user text: a guard that knew only grouped front matters), adopt refuses at
-    the front matter's first line and writes nothing."""
+    """The safety rule holds on its own, as the last word on the plan that would be written: with the
+    front-matter guard switched off, and the examples withheld too (the slip that deleted user text: a guard
+    that knew only grouped front matters), and the groups over such a block not left out either (a slip in
+    that step), adopt refuses at the front matter's first line and writes nothing."""
     import contractc.adopt as adopt
 
     root = write_tree(tmp_path, _tree(FRONTS["quoted-plain"]))
     before = snapshot(root)
     monkeypatch.setattr(adopt, "_opens_with_front_matter", lambda block, data: False)  # no fence is known as one
+    monkeypatch.setattr(adopt, "_unspanned_groups", lambda *args: {})  # no group over a stray line is left out
     if slip == "guard and examples":
         monkeypatch.setattr(adopt, "scan_plugin", _drop_examples(adopt.scan_plugin))
     run = run_cli("adopt", str(root), "--write")
@@ -283,3 +285,61 @@ def test_adopting_again_keeps_the_unresolved_entries_once_and_check_reports_them
     assert config.count('shape: "front-matter"') == 2 and config.count("unresolved:") == 1
     checked = run_cli("check", "--root", str(root))
     assert checked.code == 1 and checked.out.count("error[drift-unresolved]") == 2
+
+
+HEADED = "```\n### {N}. {name}\nexpected: <what should happen>\nresult:\n  status: pass | issue\n  note: string\n```\n"
+"""A plain fence whose body opens with a heading line (a YAML comment) above two keys: scan reads the keys,
+each a shape of its own, and no unit holds the heading line, so no region can replace the fence."""
+
+
+def _headed_tree() -> dict[str, str]:
+    """HEADED and DATA pasted into two agents; beta's ``result`` drifted (one more status)."""
+    beta = HEADED.replace("pass | issue", "pass | issue | blocked")
+    return {"agents/alpha.md": _agent("Alpha", HEADED), "agents/beta.md": _agent("Beta", beta)}
+
+
+def test_a_group_over_a_line_no_copy_holds_is_left_as_it_is_and_the_rest_adopted(tmp_path, run_cli):
+    """The heading line above the keys is no copy's: a region of either key would delete it.  Each group
+    with a copy in such a fence is left as it is, every copy, named in the plan with that line; its drift is
+    recorded under ``unresolved``; the data shape beside it is adopted, and every other line is kept."""
+    root = write_tree(tmp_path, _headed_tree())
+    before = snapshot(root)
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    data = DATA.encode()
+    for path in ("agents/alpha.md", "agents/beta.md"):
+        new = (root / path).read_bytes()
+        assert new.count(b"<!-- contractc:begin ") == 1 and b"<!-- contractc:begin shape=handoff" in new, path
+        expected = before[path].replace(data, b"", 1).splitlines(keepends=True)
+        assert _hashes(_outside_regions(new)) == _hashes(expected), path
+        fence = (HEADED if path == "agents/alpha.md" else HEADED.replace("pass | issue", "pass | issue | blocked")).encode()
+        assert new.count(fence) == 1 and fence in b"".join(_outside_regions(new)), path  # the fence, byte for byte
+    # the plan names each copy of both groups, with the line that is no copy's
+    said = "a copy of this shape sits in a block a region cannot replace as a whole (agents/alpha.md:6: this line is no part of the copies it adopts ('### {N}. {name}'): a region would delete it)"
+    for path in ("agents/alpha.md", "agents/beta.md"):
+        for line, key in ((7, "expected"), (8, "result")):
+            assert f"\n  {path}:{line}: {key}: {said}" in run.out, (path, key)
+    contract = next((root / "contracts").glob("*.md")).read_text()
+    assert "handoff:" in contract and "expected:" not in contract and "result:" not in contract
+    config = (root / "contractc.yaml").read_text()
+    assert "unresolved:" in config and config.count("agents/beta.md") == 1  # beta's drifted result, once
+    checked = run_cli("check", "--root", str(root), "--no-cache")
+    assert checked.code == 1 and checked.out.count("error[") == 1, checked.out
+    assert checked.out.startswith("agents/beta.md:8:") and "error[drift-unresolved]" in checked.out
+
+
+def test_a_slip_in_the_labels_leaves_the_group_rather_than_cut_the_fence(tmp_path, run_cli, monkeypatch):
+    """With the front-matter guard switched off (the slip refused above), the span rule alone leaves the body's
+    group as it is, and the fence, front matter and all, keeps every byte; the data shape is adopted."""
+    import contractc.adopt as adopt
+
+    root = write_tree(tmp_path, _tree(FRONTS["quoted-plain"]))
+    before = snapshot(root)
+    monkeypatch.setattr(adopt, "_opens_with_front_matter", lambda block, data: False)
+    monkeypatch.setattr(adopt, "scan_plugin", _drop_examples(adopt.scan_plugin))
+    run = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "report-title: a copy of this shape sits in a block a region cannot replace as a whole (agents/alpha.md:6: " in run.out
+    for path in ("agents/alpha.md", "agents/beta.md"):
+        new = (root / path).read_bytes()
+        assert _hashes(_outside_regions(new)) == _hashes(before[path].replace(DATA.encode(), b"", 1).splitlines(keepends=True))

@@ -29,7 +29,9 @@ What a contract has no form for (a fenced front matter and its body, known by th
 hold (compiling the plan failed on adopt's own contract: :func:`_unwritable_groups`) is left as it is; a
 divergent copy among it is recorded under ``unresolved`` in contractc.yaml, so check keeps reporting it.
 Every region is planned under one safety rule (:func:`contractc.adopt.rewrite.stray_line`): a block is
-replaced only when the copies scan found in it hold every line of it, else adopt refuses (``adopt-region-span``).
+replaced only when the copies scan found in it hold every line of it; a group with a copy in a block where
+that fails is left as it is too (:func:`_unspanned_groups`), and a region over such a block that survives to
+the plan that would be written is refused (``adopt-region-span``).
 
 ``--write`` applies every change through the output writer, all-or-nothing.
 
@@ -149,6 +151,11 @@ def plan_adoption(
             title, new, result.dispatchers, checks, result.data, base, existing.taken() if existing else None
         )
 
+    def without(cannot: dict[str, str]) -> Plan:
+        """The plan made again without the groups ``cannot`` names (by id, why), each left as it is."""
+        again = (result, {**(_unwritable[1] if _unwritable else {}), **cannot})
+        return plan_adoption(root, name, include, exclude, owners, accept_drift, resolve, again)
+
     def without_unwritable(exc: ContractcError) -> Plan:
         """The plan made again without the groups the contract cannot hold through adopt's own slip; else the
         refusal, located at the owning copy (the contract is not on disk yet)."""
@@ -156,8 +163,7 @@ def plan_adoption(
         cannot = _unwritable_groups(exc.diagnostics, contract_path, contract_bytes, placed)
         if not cannot:
             raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
-        again = (result, {**(_unwritable[1] if _unwritable else {}), **cannot})
-        return plan_adoption(root, name, include, exclude, owners, accept_drift, resolve, again)
+        return without(cannot)
 
     try:
         refs, shapes = _contract_ids(contracts)
@@ -236,14 +242,16 @@ def plan_adoption(
                 continue
             adopted[id(unit)] = (ref, region)
     replacements: dict[str, list[Replacement]] = {}
-    strays: list[Diagnostic] = []
+    strays: list[tuple[list[Unit], tuple[int, str]]] = []
     for (path, _), units in sorted(by_block.items()):
         units.sort(key=lambda u: u.line)
         wrapped = any(id(u) in adopted for u in units) or (len(units) == 1 and id(units[0]) in instances)
         stray = stray_line(units[0].block, units, result.data[path]) if wrapped else None
+        if stray is None and wrapped:
+            stray = _cut_record(units, adopted)
         if stray is not None:
             # the safety rule of every region adopt writes: it replaces exactly the copies it was made from
-            strays.append(_stray(units, stray, {**{i: r for i, (r, _) in adopted.items()}, **instances}))
+            strays.append((units, stray))
             continue
         if any(id(u) in adopted for u in units):
             replacement = block_replacement(units[0].block, units, adopted)
@@ -256,7 +264,14 @@ def plan_adoption(
             plan.kept = [k for k in plan.kept if not (k.label == "instance" and any(k.unit is u for u in units))]
             plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
     if strays:
-        raise ContractcError(strays)
+        # a group one of whose blocks a region cannot replace as a whole is left as it is, every copy of it, and
+        # the rest adopted; a region over such a block that survives to here (the group is left already, or
+        # is no group scan found) is adopt's own slip: refused, nothing written
+        cannot = {k: why for k, why in _unspanned_groups(result, strays, adopted.keys() | instances.keys()).items() if k not in left}
+        if cannot:
+            return without(cannot)
+        refs_of = {**{i: r for i, (r, _) in adopted.items()}, **instances}
+        raise ContractcError([_stray(units, stray, refs_of) for units, stray in strays])
     files = {path: replace_blocks(result.data[path], held) for path, held in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
     # a drifted copy left as it is sits in a target too, so that check reports it
@@ -815,6 +830,38 @@ def _block_digest(data: bytes, block) -> str:
     import hashlib
 
     return hashlib.sha256(data[block.start : block.end]).hexdigest()
+
+
+def _cut_record(units: list[Unit], adopted: dict[int, tuple[str, bytes]]) -> tuple[int, str] | None:
+    """Where regions of some of a block's keys, and not of the others, would cut the one record the block holds
+    into several fences (the keys left in a fence of their own): the first key left, and why; None when every
+    key of the block is adopted, or it holds one."""
+    keys = [u for u in units if not u.within]
+    left = [u for u in keys if id(u) not in adopted]
+    if len(keys) < 2 or not left or len(left) == len(keys):
+        return None
+    return left[0].line, (
+        f"the block is one record of {len(keys)} keys and {left[0].key} is not adopted with the others: "
+        "regions of some keys would cut the record into several fences"
+    )
+
+
+def _unspanned_groups(result: ScanResult, strays: list[tuple[list[Unit], tuple[int, str]]], wrapped) -> dict[str, str]:
+    """The groups (by scan's id) with a copy in a block a region would not replace as a whole (``strays``: the
+    block's units, and :func:`stray_line`'s line and why), each with why, naming the line; ``wrapped``: the
+    ``id`` of each unit a region was planned for."""
+    group_of = {id(m.unit): g.id for g in result.groups for m in g.members}
+    cannot: dict[str, str] = {}
+    for units, (line, why) in strays:
+        block = units[0].block
+        for unit in units:
+            if id(unit) in wrapped and id(unit) in group_of:
+                cannot.setdefault(
+                    group_of[id(unit)],
+                    f"a copy of this shape sits in a block a region cannot replace as a whole ({block.path}:{line}: "
+                    f"{why.replace('the region would', 'a region would')}); the shape is left as it is, every copy of it",
+                )
+    return cannot
 
 
 def _unwritable_groups(problems: list[Diagnostic], contract_path: str, contract: bytes, placed) -> dict[str, str]:

@@ -142,9 +142,9 @@ def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entri
     from contractc.load.out_folders import out_folder_problems
 
     problems = out_folder_problems(root, out, plain, lambda kind: _locate(doc, ["out", kind]))
-    for entry in entries:
+    for i, entry in enumerate(entries):
         stem = entry.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        bad = check_name(stem, "contract file name", _locate(doc, ["contracts", entries.index(entry), "path"]))
+        bad = check_name(stem, "contract file name", _locate(doc, ["contracts", i, "path"]))
         if bad:
             problems.append(bad)
     if problems:

@@ -22,7 +22,7 @@ from contractc.model.records import Contract, DataShape, Field, Node, Prop, Shap
 
 __all__ = ["Prop", "ShapeSpec", "Spec", "interpret", "dangling_notes", "optional_notes", "transient_paths", "walk_props"]
 
-TYPE_WORDS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean"}
+TYPE_WORDS = {"string", "integer", "number", "boolean"}
 # Words that look like a type but are not notation: a typo here must fail, not become an example value.
 NOT_TYPE_WORDS = {
     "str", "int", "float", "double", "long", "bool", "object", "dict", "map", "list", "array", "any",
@@ -227,7 +227,7 @@ class _Reader:
         if ISO_DATE.match(text):
             return Spec("date", *at, examples=(text,))
         if text in TYPE_WORDS:
-            return Spec(TYPE_WORDS[text], *at)  # type: ignore[arg-type]
+            return Spec(text, *at)  # type: ignore[arg-type]
         if "|" in text:
             return self.enum(node, path, [part.strip() for part in text.split("|")])
         if text.startswith("...") and text.endswith("..."):
@@ -255,7 +255,7 @@ class _Reader:
         if "null" in values and len(values) > 1:  # `string | null`, `a | b | null`: the rest, or null
             rest = [v for v in values if v != "null"]
             if len(rest) == 1 and rest[0] in TYPE_WORDS:
-                return Spec(TYPE_WORDS[rest[0]], node.line, node.col, nullable=True)  # type: ignore[arg-type]
+                return Spec(rest[0], node.line, node.col, nullable=True)  # type: ignore[arg-type]
             if len(rest) == 1:
                 return Spec("example", node.line, node.col, examples=(rest[0],), nullable=True)
             spec = self.enum(node, path, rest)

@@ -150,7 +150,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "adopt-allowed": (ExitCode.CLEAN, "note: a block adopt allows under allow_restatements (adopt --format json|github)"),
     "adopt-kept": (ExitCode.CLEAN, "note: an instance, example or unresolved drifted copy adopt leaves byte for byte (adopt --format json|github)"),
     "adopt-resolve": (ExitCode.BAD_INPUT, "--resolve ID=PATH:LINE names no group scan found, no copy of it, or a copy over the contract's block"),
-    "adopt-region-span": (ExitCode.BAD_INPUT, "adopt would write a region over a line that is none of the copies it adopts (a fenced front matter): refused"),
+    "adopt-region-span": (ExitCode.BAD_INPUT, "adopt would write a region over a line that is none of the copies it adopts (adopt's bug: such a group is left out): refused"),
     "adopt-configured": (ExitCode.BAD_INPUT, "adopt cannot add to what the plugin has without changing it (a contract file, a shape id, contractc.yaml)"),
     # init: the starter project
     "init-exists": (ExitCode.BAD_INPUT, "a file `init` would write already exists; init wrote nothing"),
