@@ -224,8 +224,9 @@ def merge_config(
     add(doc, "allow_restatements", [e + c for e, c in entries], [e for e, _ in entries], "", len(lines))
     # divergent copies adopt left as they are: check reports each until the copies agree and its entry is deleted
     known = before.get("unresolved") or []
-    left = [e for e in (_unresolved_entry(*u) for u in unresolved) if plain(load_yaml(e, CONFIG_NAME, "config-syntax")) not in known]
-    add(doc, "unresolved", left, left, "", len(lines))
+    read = ((e, plain(load_yaml(e, CONFIG_NAME, "config-syntax"))) for e in (_unresolved_entry(*u) for u in unresolved))
+    left = [(e, value) for e, value in read if value not in known]
+    add(doc, "unresolved", [e for e, _ in left], [e for e, _ in left], "", len(lines))
     scan = doc.get("scan") if isinstance(doc.get("scan"), dict) else None
     given = {k: [v for v in values if v not in ((before.get("scan") or {}).get(k) or [])] for k, values in recorded.items()}
     given = {k: v for k, v in given.items() if v}
@@ -251,7 +252,7 @@ def merge_config(
     if allowed:
         expected["allow_restatements"] = [*(expected.get("allow_restatements") or []), *(plain(load_yaml(e, CONFIG_NAME, "config-syntax")) for e, _ in entries)]
     if left:
-        expected["unresolved"] = [*known, *(plain(load_yaml(e, CONFIG_NAME, "config-syntax")) for e in left)]
+        expected["unresolved"] = [*known, *(value for _, value in left)]
     if given:
         expected["scan"] = {**(expected.get("scan") or {})}
         for k, vs in given.items():

@@ -56,6 +56,13 @@ def explain_regions(change: Change, project: Project, target: TargetFile | None 
     return found
 
 
+_BY_DESIGN = (
+    "if they differ by design (this block's own values), write `instance=` for `shape=` in the begin marker, "
+    "so check holds them to the shape's structure only; "
+)
+"""The way out a ``shape=`` region holding an instance has (adopt leaves a copy it judged drifted in one)."""
+
+
 def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Diagnostic | None:
     """The verdict on one region, or None when it is current and stamped."""
     recorded = region.recorded
@@ -67,9 +74,8 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
         code, message, hint = (
             "drift-region-new-differs",
             f"region {label} has not been filled by build yet and already holds bytes that differ from the contract",
-            ("build will not overwrite them unseen: if they differ by design (this block's own values), write "
-             "`instance=` for `shape=` in the begin marker, so check holds them to the shape's structure only; "
-             if region.kind == "shape" else "build will not overwrite them unseen: ")
+            "build will not overwrite them unseen: "
+            + (_BY_DESIGN if region.kind == "shape" else "")
             + "to drop them, run `contractc build --force`; to keep them, carry "
             "them into the contract and run `contractc build` (the region then holds the contract's bytes already)",
         )
