@@ -487,8 +487,14 @@ def _required_line(rule: rules.RequiredLine, ret: Return) -> list[Problem]:
     return [Problem(f"no line begins `{rule.prefix}`", max(ret.count, 1))]
 
 
+_LINE_LEAD = re.compile(r"(?:[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?[ \t>]*(?:\*\*|__|\*|_)?")
+"""What may stand before a forbidden line's literal and still make it that line: an indent, a quote, a list
+marker, a task box, an emphasis opener (``  - [ ] **TODO:** x`` is a `TODO:` line)."""
+
+
 def _forbidden_line(rule: rules.ForbiddenLine, ret: Return) -> list[Problem]:
-    found = [i for i in range(ret.count) if ret.lines[i].startswith(rule.prefix)]
+    found = [i for i in range(ret.count) if ret.lines[i][_LINE_LEAD.match(ret.lines[i]).end() :].startswith(rule.prefix)
+             or ret.lines[i].startswith(rule.prefix)]
     if not found:
         return []
     where = "line" if len(found) == 1 else "lines"
