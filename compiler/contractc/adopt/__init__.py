@@ -195,6 +195,10 @@ def plan_adoption(
             if (unit.block.path, unit.block.start) in fronts:
                 plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
                 continue
+            if uncertain(member):
+                why = f"{member.reason}: scan cannot tell an instance from a drifted copy, so adopt leaves it as it is, in no region"
+                plan.kept.append(Kept(unit, ref, UNCERTAIN, why, _copy_change(unit, member.against or group.owner)))
+                continue
             if member.label == "example":
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue
@@ -332,7 +336,8 @@ def plan_adoption(
     undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
-        plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
+        doubtful = {(k.unit.block.path, moved(k.unit.block.path, k.unit.block.line)) for k in plan.kept if k.label == UNCERTAIN}
+        plan.allowed = [_allowance(d, result, digests, doubtful) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
         config = configured(plan.allowed)
         outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
@@ -899,11 +904,28 @@ def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Dia
     return d
 
 
-def _allowance(d: Diagnostic, result: ScanResult, digests: dict[tuple[str, int], str]) -> tuple[str, str, int, str, str]:
+def _allowance(d: Diagnostic, result: ScanResult, digests: dict[tuple[str, int], str], doubtful: set[tuple[str, int]]) -> tuple[str, str, int, str, str]:
+    """The ``allow_restatements`` entry of a restatement adopt leaves; ``doubtful``: (path, fence line) of the
+    members scan is uncertain about."""
     shape = d.message.removeprefix("unmanaged copy of ").split(",", 1)[0]
     example = next((u for u in result.examples if u.block.path == d.path), None)
-    why = "a worked example, not a copy" if example is not None else "left as it is by adopt: make it a region or delete it"
+    if (d.path, d.line) in doubtful:
+        why = "scan cannot tell an instance from a drifted copy: if it is a copy, make it agree and wrap it in a region; then delete this entry"
+    elif example is not None:
+        why = "a worked example, not a copy"
+    else:
+        why = "left as it is by adopt: make it a region or delete it"
     return d.path, shape, d.line, why, digests[(d.path, d.line)]
+
+
+UNCERTAIN = "uncertain"
+"""The label adopt gives, in its plan, a member scan flags uncertain (:func:`uncertain`)."""
+
+
+def uncertain(member: Member) -> bool:
+    """Whether scan cannot tell this member an instance from a drifted copy (``Member.uncertain``, the one place
+    adopt reads it): adopt leaves it byte for byte as it is, in no region, and lists it."""
+    return bool(getattr(member, "uncertain", False))  # the flag scan/shapes.py adds (branch scanlabel)
 
 
 def _out_folders(root: Path) -> dict[str, str]:

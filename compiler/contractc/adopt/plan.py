@@ -29,7 +29,7 @@ class Kept:
     unit: Unit
     shape: str
     label: str
-    """scan's label: ``instance``, ``example`` or ``drifted``."""
+    """scan's label: ``instance``, ``example`` or ``drifted``; ``uncertain`` for a member scan flags so."""
     why: str
     change: Change | None = None
     """For a drifted copy left unresolved, or an instance scan calls divergent: its diff against the owning copy."""

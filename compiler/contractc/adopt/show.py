@@ -13,6 +13,10 @@ KEPT_TITLES = {
     "instance": "instances, wrapped byte for byte in instance regions (check holds them to the shape's structure)",
     "example": "examples, left byte for byte as they are",
     "drifted": "drifted copies left byte for byte as they are, outside any region, recorded under `unresolved`: check reports them",
+    "uncertain": (
+        "members scan is uncertain about (an instance, or a copy that drifted?), left byte for byte as they are, in no "
+        "region: check does not fail on them (each it would call a restatement is allowed below, with its diff)"
+    ),
 }
 UNRESOLVED_TITLE = (
     "divergent copies left as they are, recorded under `unresolved` in contractc.yaml: check reports each "
