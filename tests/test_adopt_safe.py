@@ -209,3 +209,69 @@ def test_an_uncertain_member_is_left_byte_identical_in_no_region_listed_and_chec
     assert (root / "agents/alpha.md").read_text().endswith(WIDER_HAND_OFF)
     doc = json.loads(run_cli("adopt", str(root), "--format", "json").out)
     assert all(d["code"] != "adopt-rewritten" for d in doc["diagnostics"])
+
+
+# -- a copy whose block's bytes are not the owner's, a record of several keys, a second adoption ---------------
+
+TICKET = "```yaml\nticket:\n  id: string\n  lane: fast | slow\n```\n"
+RESULT = "```yaml\nresult:\n  id: string\n  ok: boolean\n```\n"
+RECORD = "```yaml\nticket:\n  id: string\n  lane: fast | slow\nresult:\n  id: string\n  ok: boolean\n```\n"
+"""One fence, two keys: one record (or two hand-offs: adopt cannot tell), never cut into two fences."""
+PLAIN_TICKET = TICKET.replace("lane: fast | slow\n", "lane: fast | slow\n\n", 1)
+"""The owner's text with a blank line before its closing fence: the same copy, other bytes."""
+
+RELAY = {
+    "agents/dispatcher.md": f"# Dispatcher\n\nSend:\n\n{TICKET}\nReceive:\n\n{RESULT}",
+    "agents/runner.md": f"# Runner\n\nYou get:\n\n{TICKET}\nYou answer:\n\n{RESULT}",
+    "agents/logger.md": f"# Logger\n\nOne record per job:\n\n{RECORD}",
+    "agents/verifier.md": f"# Verifier\n\nYou read:\n\n{PLAIN_TICKET}",
+}
+
+
+def _block_sha(root, path: str, block: str) -> str:
+    data = (root / path).read_bytes()
+    assert data.count(block.encode()) == 1, path
+    return _sha(data[data.index(block.encode()) :][: len(block.encode())])
+
+
+def test_a_copy_with_other_bytes_and_a_record_of_two_keys_keep_every_byte_through_adopt_and_build_force(tmp_path, run_cli):
+    root = write_tree(tmp_path / "relay", RELAY)
+    kept = {"agents/logger.md": RECORD, "agents/verifier.md": PLAIN_TICKET}
+    digests = {p: _block_sha(root, p, b) for p, b in kept.items()}
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.err
+    assert "copies whose bytes changed" not in run.out
+    assert "agents/verifier.md:6: ticket: " in run.out and "its block's bytes are not the ones the contract holds" in run.out and "wrapped, byte for byte, in an instance region" in run.out
+    assert "agents/logger.md:6: ticket: the block is one record of 2 keys" in run.out
+    logger = (root / "agents/logger.md").read_text()
+    assert "contractc:" not in logger and logger == RELAY["agents/logger.md"]  # no fence cut in, no marker
+    assert "<!-- contractc:begin instance=ticket -->\n" + PLAIN_TICKET + "<!-- contractc:end -->" in (root / "agents/verifier.md").read_text()
+    assert (root / "agents/runner.md").read_text().count("contractc:begin shape=") == 2
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+    run_cli("build", "--root", str(root), "--force")
+    assert {p: _block_sha(root, p, b) for p, b in kept.items()} == digests
+    # the choice: --accept-drift makes the plain-fenced copy a managed copy of the owner's bytes, with the reason
+    again = run_cli("adopt", str(write_tree(tmp_path / "chosen", RELAY)), "--accept-drift")
+    assert "agents/verifier.md:6: ticket: its bytes (fence, blank lines or line endings) differ from the owning copy's block, which replaces it (--accept-drift)" in again.out
+
+
+def test_a_second_adoption_changes_nothing_and_a_third_after_a_paste_keeps_the_drift_recorded_at_its_line(plugin, run_cli):
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    before = snapshot(plugin)
+    again = run_cli("adopt", str(plugin), "--write")
+    assert again.code == 0 and "nothing to adopt" in again.out
+    assert snapshot(plugin) == before
+    # a copy of another shape pasted above the drifted one: the paste moves it, and so do the marker lines of the
+    # region adopt then writes around the paste; its entry follows it, once
+    tester = plugin / "agents/tester.md"
+    pasted = _delegation("list", "...filters", "...sort")  # the contract's part-1, byte for byte
+    tester.write_text(tester.read_text().replace("## Part 1\n\n", f"## Part 0\n\n{pasted}\n## Part 1\n\n", 1))
+    held = _block_sha(plugin, "agents/tester.md", STALE_BRIEF)
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    text = (plugin / "agents/tester.md").read_text()
+    assert "<!-- contractc:begin shape=part-1 " in text and _block_sha(plugin, "agents/tester.md", STALE_BRIEF) == held
+    line = text.splitlines().index("work_order:") + 1
+    assert line == 8 + 6 + 2  # 6 lines pasted, 2 marker lines
+    assert [e for e in _errors(run_cli, plugin) if e[0] == "agents/tester.md"] == [("agents/tester.md", line, "drift-unresolved")]
+    assert (plugin / "contractc.yaml").read_text().count('path: "agents/tester.md"') == 1
+    assert "allow_restatements" not in (plugin / "contractc.yaml").read_text()
