@@ -293,3 +293,81 @@ def test_a_nested_project_with_its_own_config_is_not_read_and_adopt_leaves_every
     assert hashlib.sha256((root / "examples/demo/contractc.yaml").read_bytes()).hexdigest() == nested["examples/demo/contractc.yaml"]
     assert not (root / "examples/demo/contracts").exists()
     assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+def _stats(size_label: str = "Stored Size", section: str = "SPEED", entries: str = "812", when: str = "an hour ago") -> str:
+    return (
+        "```\n🧮 Store Report\n══════════════════════════════\n\nCOUNTS\n──────────────────────────────\n"
+        f"Entries:        {entries}\n{size_label}:    4.5 MB\nOldest Entry:   3 days\nLast Sweep:     {when}\n\n"
+        f"{section}\n──────────────────────────────\nHit Rate:       91%\nMean Lookup:    2 ms\n✓ store reachable\n```\n"
+    )
+
+
+def _shown(stale: str) -> dict[str, str]:
+    return {
+        "skills/store/SKILL.md": f"# Store skill\n\n## Printed report\n\n{_stats()}",
+        "README.md": f"# Store\n\nWhat the skill prints:\n\n{_stats(entries='40', when='yesterday, before the sweep ran')}",
+        "commands/report.md": f"# /report\n\n## Sample Output\n\n{stale}",
+    }
+
+
+def test_a_stale_sample_of_a_printed_display_is_a_drifted_copy_with_its_diff(tmp_path, run_cli):
+    root = _write(tmp_path, _shown(_stats(size_label="Disk Size", section="LATENCY")))
+    (group,) = scan_plugin(root).groups
+    assert group.id == "store-report"  # named from its title line
+    assert "show:counts" in group.owner.paths and "show:stored size" in group.owner.paths  # titles and label rows
+    labels = {f"{m.unit.block.path}": (m.label, m.divergent) for m in group.members}
+    # the README's sample values are its own: the display's values are free, its rows and titles are the shape
+    assert labels == {"skills/store/SKILL.md": ("copy", False), "README.md": ("instance", False), "commands/report.md": ("drifted", True)}
+    run = run_cli("scan", str(root))
+    assert run.code == 1
+    assert "commands/report.md:6:1: error[scan-divergent]: drifted copy of store-report (lacks speed, stored size and adds disk size, latency" in run.out
+    assert "-Disk Size:    4.5 MB\n+Stored Size:    4.5 MB" in run.out and "-LATENCY\n+SPEED" in run.out
+
+
+def test_a_sample_display_with_values_of_its_own_only_is_no_divergence(tmp_path, run_cli):
+    root = _write(tmp_path, _shown(_stats(entries="7 entries in the store today", when="two sweeps ago, at noon")))
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "0 divergent (1 copy, 0 drifted, 2 instances, 0 examples)" in run.out
+    assert run.out.count("note[scan-member]: instance of store-report: the owner's rows and titles, with sample values of its own") == 2
+
+
+def test_adopt_leaves_a_printed_display_as_it_is_and_says_why(tmp_path, run_cli):
+    root = _write(tmp_path, _shown(_stats(size_label="Disk Size")))
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "in this shape is a display sample" in run.out
+    assert _hashes(root) == before  # a sample's values are its own: no region over them
+
+
+SHELL_LIKE = {
+    # shell output, a test runner's summary, a log and prose: plain fences, a rule line or two, some `Word:` lines
+    "git": "```\n$ git status\nOn branch main\nChanges to be committed:\n  modified:   a.md\n\nUntracked files:\n  b.md\n```\n",
+    "pytest": "```\n============ test session starts ============\nplatform linux -- Python 3.11\nrootdir: /src\ncollected 5 items\n\n"
+              "tests/test_a.py .....\n============ 5 passed in 0.1s ============\n```\n",
+    "log": "```\nINFO: starting the worker\nWARN: the cache is cold\n--------------------------------\nINFO: done\nERROR: none\n```\n",
+    "prose": "```\nNote: keep the list short.\n----\nEach item says what to do.\nWhy: people skim.\nHow: one line per item.\n```\n",
+    "records": "```\nPASS  the config parses\nWARN  two keys unused\nFAIL  the index is stale\nSKIP  network checks\n```\n",
+    "diagram": "```\n┌────────────┐\n│  ROUTER    │\n│ Mode: fast │\n└─────┬──────┘\n      │\n┌─────▼──────┐\n│  WORKERS   │\n│ Pool: 4    │\n└────────────┘\n```\n",
+    "template": "```\nRun Report\n──────────\nRun:      {run_id}\nStatus:   {status}\nStarted:  {time}\nBy:       {user}\n```\n",
+}
+
+
+def test_shell_output_logs_prose_diagrams_and_templates_in_plain_fences_are_no_display(tmp_path, run_cli):
+    files = {f"{d}/{name}.md": f"# {name}\n\n{body}" for name, body in SHELL_LIKE.items() for d in ("agents", "commands")}
+    files["commands/log.md"] = files["commands/log.md"].replace("WARN:", "NOTE:")  # pasted twice, one line changed
+    files["commands/prose.md"] = files["commands/prose.md"].replace("How:", "Where:")
+    root = _write(tmp_path, files)
+    result = scan_plugin(root)
+    assert not [m.unit for g in result.groups for m in g.members if m.unit.block.display]
+    template = next(g for g in result.groups if g.owner.block.path.endswith("template.md"))
+    assert "label:status" in template.owner.paths  # a display's template (placeholders in its rows) stays a template
+    assert run_cli("scan", str(root)).code == 0
+
+
+def test_a_display_pasted_once_is_nothing(tmp_path, run_cli):
+    root = _write(tmp_path, {"skills/store/SKILL.md": f"# Store\n\n{_stats()}", "commands/report.md": f"# R\n\n{_stats(size_label='Disk Size')[:40]}\n```\n"})
+    run = run_cli("scan", str(root))
+    assert run.code == 0 and "0 shapes stated more than once" in run.out

@@ -12,7 +12,10 @@ byte span; no fence scanner here).  Three kinds are read:
   the common styles (``<x>``, ``{x}``, ``{{x}}``, ``[x]``, ``...``, ``…``; an HTML
   comment is not one) with a status line, headings, ``Label: value`` lines or
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
-  ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``).
+  ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``);
+* a display sample in a plain fence (the output a command prints: rule lines,
+  ``Label:   value`` rows, CAPITALISED section titles; :func:`_display`), whose
+  rows and titles are its structure and whose values are a sample's own.
 
 Beside them: a ``yaml`` fence holding Markdown label lines and an ``xml``/``html``
 fence holding a Markdown form are read as templates, a ``json`` block written in
@@ -110,6 +113,8 @@ class Block:
     ```yaml fence); empty when adopt may write a region for it."""
     indent: str = ""
     """The spaces before the opening fence in a list item (a region there is indented alike); empty at column 1."""
+    display: bool = False
+    """A display sample (the output a command prints): its values are a sample's, only its rows and titles are compared."""
 
     @property
     def quoted(self) -> bool:
@@ -352,7 +357,7 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     def block(kind: Kind, example: str) -> Block:
         return Block(
             src.path, kind, start + 1, col, at, stop, tok.info.strip(), tok.markup, newline,
-            shown or example, before, heading, left, indent,
+            shown or example, before, heading, left, indent, left == DISPLAY,
         )
 
     first_line = start + 2
@@ -403,9 +408,89 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
             "a Markdown form in markup, but without placeholders: no template"
         )
     if info in _TEMPLATE_INFO:
+        shown_rows = _display(content) if info in _PLAIN_INFO else None
+        if shown_rows is not None:
+            left = DISPLAY
+            return [_display_unit(content, shown_rows, first_line, stage, block)]
         found = _template_units(content, first_line, stage, before, block, info_example)
         return found  # prose or a filled-in document: no template, nothing unread
     return []
+
+
+DISPLAY = "a display sample (a title, rule lines, `Label:   value` rows): its values are a sample's, so adopt writes no region for it"
+_PLAIN_INFO = {"", "text", "txt", "plain"}
+_RULE = re.compile(r"^[ \t]*[\u2500\u2501\u2504\u2505\u2508\u2509\u254c\u254d\u2550=_~*+-]{3,}(?:[ \t]+[\u2500\u2501\u2550=_~*+-]{3,})*[ \t]*$")
+"""A rule line of a display (``────``, ``====``, ``----  ------``); a box's corners (``┌──┐``) make no rule."""
+_BOX = re.compile(r"[\u2502\u2503\u2551\u250c-\u254b\u2552-\u256c|]")
+"""A box-drawing frame (``│ USER │``, ``└──┬──┘``) or a table's ``|``: a diagram's line, never a row or a title."""
+_SYMBOL = re.compile(r"^[^\w\s]{1,3}[ \t]+")
+"""An emoji or check mark opening a display line (``📊 ``, ``✓ ``)."""
+_CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
+"""A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
+DISPLAY_ROWS = 2
+DISPLAY_STRUCTURE = 4
+"""A display has at least DISPLAY_ROWS label rows (or three section titles) and DISPLAY_STRUCTURE rows and titles in all."""
+
+
+def _display(content: str) -> list[tuple[str, str]] | None:
+    """The structure of a display sample, the output a command or skill prints, as ``(label, value)`` pairs: its
+    label rows (``Cache Size:     45 MB``) and section titles (``CACHE HEALTH      ✅ PASS``, or a line underlined
+    by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
+    line under a title a value). None unless it is one: a rule line or two section titles mark it, and it holds
+    :data:`DISPLAY_ROWS` label rows or three titles, :data:`DISPLAY_STRUCTURE` in all; shell output, a log or
+    prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
+    lines = textwrap.dedent(content).splitlines()
+    if not any(_RULE.match(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
+        return None  # decided cheaply for most plain fences: no rule line, no capitalised titles
+    written = [line for line in lines if line.strip()]
+    if any(_HEADING.match(line) or _MD_LABEL.match(line) for line in written):
+        return None  # Markdown headings or `**Label:**` lines: a Markdown template or document, no printed output
+    if sum(1 for line in written if PLACEHOLDER.search(line)) * 4 >= len(written):
+        return None  # placeholders on a quarter of its lines: a template of a display, read as a template
+    found: list[tuple[str, str]] = []
+    rows: list[str] = []
+    titles: list[str] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or line[:1].isspace() or _RULE.match(line) or _BOX.search(line):
+            continue
+        label = _LABEL_LINE.match(_SYMBOL.sub("", line.rstrip()))  # `🎯 STARTING: x`, `✓ Index: valid`: a row
+        if label and len(label["label"]) <= 40:
+            found.append((label["label"], (label["value"] or "").strip()))
+            rows.append(_norm_label(label["label"]))
+            continue
+        after = next((n for n in lines[i + 1 :] if n.strip()), "")
+        title = _caps_title(line)
+        if _RULE.match(after):
+            words = " ".join(re.sub(r"[^\w&/()' -]", " ", line).split())
+            title = title or (words if len(line.strip()) <= 60 and _SYMBOL.sub("", line)[:1].isalpha() else "")
+        elif _caps_title(after) or not after:
+            title = ""  # `PASS  <check>` / `FAIL  <check>` lines: records of one kind, no title heading a section
+        if title:
+            status = line.strip()[len(title) :].strip() if line.strip().startswith(title) else ""
+            if len(status.split()) > 3:
+                continue  # a status word opening a line of text (`WARN  cache is stale, clear it`), no title
+            found.append((title, status))
+            titles.append(_norm_label(title))
+    rows, titles = len(set(rows)), len(set(titles))  # `FILE: a` … `FILE: b`: one row, a record repeated
+    if (rows < DISPLAY_ROWS and titles < 3) or rows + titles < DISPLAY_STRUCTURE:
+        return None
+    return found
+
+
+def _caps_title(line: str) -> str:
+    """The CAPITALISED title a display line opens with (before a status column of two or more spaces), or empty."""
+    if line[:1].isspace():
+        return ""
+    head = re.split(r"\s{2,}|\t", line.strip(), maxsplit=1)[0]
+    return head if len(head) <= 60 and _CAPS_TITLE.match(head) and sum(c.isalpha() for c in head) >= 3 else ""
+
+
+def _display_unit(content: str, found: list[tuple[str, str]], first_line: int, stage, block) -> Unit:
+    """A display sample's unit: its rows and titles are its structure (``show:cache size``); their values are free."""
+    slots = tuple((f"show:{_norm_label(label)}", value) for label, value in found)
+    paths = frozenset(p for p, _ in slots)
+    key = slugify(found[0][0])[:60] or "display"
+    return Unit(block("template", ""), key, content, first_line, paths, stage, paths, slots, "")
 
 
 def _not_yaml(content: str) -> str:
