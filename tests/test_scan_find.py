@@ -371,3 +371,43 @@ def test_a_display_pasted_once_is_nothing(tmp_path, run_cli):
     root = _write(tmp_path, {"skills/store/SKILL.md": f"# Store\n\n{_stats()}", "commands/report.md": f"# R\n\n{_stats(size_label='Disk Size')[:40]}\n```\n"})
     run = run_cli("scan", str(root))
     assert run.code == 0 and "0 shapes stated more than once" in run.out
+
+
+def _call(args: str) -> str:
+    return f'# Skill\n\nInvoke the helper:\n\n```json\n{{\n  "command": "store",\n  "args": {args},\n  "parse_output": true\n}}\n```\n'
+
+
+def test_a_calls_own_argument_list_with_spread_elements_is_an_instance_not_a_notation_change(tmp_path, run_cli):
+    root = _write(tmp_path, {
+        "skills/clear/SKILL.md": _call('["clear", ...scope_flags, ...dry_run_flag]'),
+        "skills/list/SKILL.md": _call('["list", ...filters, ...sort]'),
+        "skills/sweep/SKILL.md": _call('["sweep", "--older-than", "{days}"]'),
+    })  # fmt: skip
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert run.out.count("the same structure with its own values for args") == 2
+    # a list of notation only is still notation: its change is drift
+    root2 = _write(tmp_path / "two", {"skills/x/SKILL.md": _call('["<subcommand>", "<flag>"]'), "skills/y/SKILL.md": _call('["<action>"]')})
+    assert run_cli("scan", str(root2)).code == 1
+
+
+def _invoke(parameters: str, output: str = ".cfg/setup.yaml", flag: str = "parse_output") -> str:
+    return (
+        f'# Call\n\n```\nUSE SKILL: helper\nOperation: invoke\n{parameters}\n  "command": "setup",\n'
+        f'  "args": ["--org", "{{organization}}", "--output", "{output}"],\n  "{flag}": true\n}}\n```\n'
+    )
+
+
+def test_a_json_document_after_a_label_is_read_as_json_wherever_its_brace_opens(tmp_path, run_cli):
+    # `Parameters: {` and `Parameters:` + `{` on the next line are one notation; a filled-in argument is the call's own
+    root = _write(tmp_path, {"commands/setup.md": _invoke("Parameters:\n{"), "agents/manager.md": _invoke("Parameters: {", "{config_path}")})
+    (group,) = scan_plugin(root).groups
+    assert {"label:parameters.command", "label:parameters.args", "label:parameters.parse_output"} <= group.owner.paths
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "agents/manager.md:4:1: note[scan-member]: instance of use-skill: the same structure with its own values for parameters.args" in run.out
+    # a key renamed inside the document is structure: drift, with its diff
+    (tmp_path / "agents/manager.md").write_text(_invoke("Parameters: {", flag="parse"), encoding="utf-8")
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "(lacks parameters.parse_output and adds parameters.parse)" in run.out
+    assert '-  "parse": true\n+  "parse_output": true' in run.out

@@ -672,8 +672,37 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
         example = f"the text above calls it an example ({before[:60]!r}) and most of its lines are concrete"
     key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
-    unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
+    slots, inner = _json_values(structure)
+    paths |= inner
+    unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, slots, variant)
     return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
+
+
+def _json_values(structure: list[tuple[str, str]]) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+    """A template's slots, with each label whose value is a JSON document (``Parameters: {`` … ``}``, on the label's
+    line or the lines after it alike) read as JSON: its key paths under the label (``label:parameters.args``) join the
+    structure and each leaf is a slot of its own, so one call's own argument is its own value, not a changed notation
+    of the whole document. (slots, the paths added)."""
+    slots: list[tuple[str, str]] = []
+    added: set[str] = set()
+    for path, value in structure:
+        doc = None
+        # a quoted key or string: a JSON document, not a `[placeholder]` or `{N}` standing for a value
+        if path.startswith("label:") and value[:1] in "{[" and value[-1:] in "}]" and '"' in value and len(value) <= _NOTATION_SIZE:
+            try:
+                doc, _ = _json_doc(value)
+            except _TooDeep:
+                doc = None
+        if not isinstance(doc, (dict, list)) or not doc or _depth(doc) > MAX_DEPTH:
+            slots.append((path, value))
+            continue
+        inner: set[str] = set()
+        leaves: list[tuple[str, str]] = []
+        _json_walk(doc, "", inner, leaves)
+        slots.append((path, ""))
+        slots += [(f"{path}.{p}" if p else path, v) for p, v in leaves]
+        added.update(f"{path}.{p}" for p in inner)
+    return tuple(slots), frozenset(added)
 
 
 def _sections(unit: Unit, content: str, structure: list[tuple[str, str]], at: list[int]) -> list[Unit]:

@@ -1072,9 +1072,10 @@ def _notation(text: str) -> bool:
     body = _value(text)
     items = _items(body)
     if items:
-        # notation when an element is (`["<file>"]`, `["..."]`) or is a phrase standing for the items (`["file paths
-        # inspected"]`); `["a.test.ts"]` is a value, as `"a.test.ts"` is
-        return any(_notation(json.dumps(i, ensure_ascii=False)) or len(str(i).split()) >= _PHRASE for i in items)
+        # notation when its elements are (`["<file>"]`, `["..."]`) or are phrases standing for the items (`["file paths
+        # inspected"]`); `["a.test.ts"]` is a value, as `"a.test.ts"` is, and so is a call's own argument list, literal
+        # arguments beside a placeholder or a `...spread` (`["clear", ...scope_flags]`, `["--org", "{org}"]`)
+        return all(_notation(json.dumps(i, ensure_ascii=False)) or len(str(i).split()) >= _PHRASE for i in items)
     return (
         not body
         or body.lower() in _TYPE_WORDS
