@@ -411,3 +411,51 @@ def test_a_json_document_after_a_label_is_read_as_json_wherever_its_brace_opens(
     run = run_cli("scan", str(root))
     assert run.code == 1 and "(lacks parameters.parse_output and adds parameters.parse)" in run.out
     assert '-  "parse": true\n+  "parse_output": true' in run.out
+
+
+PARTS = (
+    "# Flow\n\nUse these prompt shapes:\n\n```text\nFor either reader, pass exactly one source:\ndoc_path: [approved document path]\n"
+    "or\nneeds: [confirmed needs verbatim]\n\nFor screen review only, add the screens:\nscreen_path: [existing screen path]\n"
+    "mock_path: [decision-relevant path]\n\nSpec:\ncontext: [approved document path exactly]\nanalysis: [reader JSON]\n"
+    "evidence: [applicable codebase evidence]\nmock_path: [decision-relevant path or absent]\n```\n"
+)
+
+
+def _restated(evidence: str = "evidence") -> str:
+    return (
+        "# A\n\nInvoke the designer with exact inputs:\n\n```text\ncontext: [the value fixed in Step 1]\n"
+        f"analysis: [complete Step 3 reader JSON unchanged]\n{evidence}: [complete Step 2 evidence unchanged]\n"
+        "mock_path: [path from Step 3 exactly, or absent]\n```\n"
+    )
+
+
+def test_a_block_of_labelled_parts_is_cut_so_a_part_restated_alone_is_an_instance_of_that_part(tmp_path, run_cli):
+    root = _write(tmp_path, {"skills/b/references/flow.md": PARTS, "skills/a/SKILL.md": _restated()})
+    (group,) = scan_plugin(root).groups
+    assert group.id == "spec"  # named from its introduction, which is no structure of its own
+    assert f"{group.owner.block.path}:{group.owner.line}" == "skills/b/references/flow.md:16"  # its first key line
+    assert group.owner.paths == {"label:context", "label:analysis", "label:evidence", "label:mock_path"}
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "skills/a/SKILL.md:6:1: note[scan-member]: instance of spec: the same structure with its own text in every field" in run.out
+    # a key renamed in the restated part is still drift of that part, with its diff
+    (tmp_path / "skills/a/SKILL.md").write_text(_restated("proof"), encoding="utf-8")
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "drifted copy of spec (lacks evidence and adds proof)" in run.out
+    assert "-proof: [complete Step 2 evidence unchanged]" in run.out
+
+
+def test_adopt_leaves_a_block_of_parts_whole(tmp_path, run_cli):
+    root = _write(tmp_path, {"skills/b/references/flow.md": PARTS, "skills/a/SKILL.md": _restated(), "skills/c/SKILL.md": PARTS})
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "in this shape is one of the labelled parts of a fenced block" in run.out
+    assert _hashes(root) == before  # a region around one part would replace the whole fence with that part
+
+
+def test_a_label_block_without_introduced_parts_stays_one_unit(tmp_path):
+    two = "```\nReviewer: [name]\nVerdict: [pass or fail]\n\nNotes: [free text]\nNext Step: [what to do]\n```\n"
+    root = _write(tmp_path, {"agents/a.md": f"# A\n\n{two}", "agents/b.md": f"# B\n\n{two}"})
+    (group,) = scan_plugin(root).groups
+    assert len(group.owner.paths) == 4  # two paragraphs, none introduced: one template, as before

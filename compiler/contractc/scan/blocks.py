@@ -13,6 +13,8 @@ byte span; no fence scanner here).  Three kinds are read:
   comment is not one) with a status line, headings, ``Label: value`` lines or
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
   ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``);
+* a fence of labelled parts (``Spec:`` and its ``key: value`` lines, twice or more;
+  :func:`_parts`): one unit per part;
 * a display sample in a plain fence (the output a command prints: rule lines,
   ``Label:   value`` rows, CAPITALISED section titles; :func:`_display`), whose
   rows and titles are its structure and whose values are a sample's own.
@@ -370,6 +372,10 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
             units += _template_units(body, first_line + body_at, stage, before, block, info_example)
         return units or ("its front matter (`---` lines) is no YAML mapping, and no template follows it" if candidate else [])
     if info in _TEMPLATE_INFO:
+        parts = _parts(content)
+        if parts is not None:
+            left = PART
+            return [_part_unit(part, first_line + at, stage, before, block, info_example) for at, part in parts]
         labelled = _label_lines(content)
         if labelled is not None:
             return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
@@ -548,6 +554,73 @@ def _label_unit(content: str, labelled, first_line: int, stage, before: str, blo
     return Unit(
         block("template", example), slugify(labelled[0][0]), content, first_line, frozenset(k for k, _ in labelled),
         stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
+    )
+
+
+PART = "one of the labelled parts of a fenced block: adopt writes regions around whole blocks only"
+_ALTERNATIVE = re.compile(r"(?i)^(?:or|and|either|otherwise)$")
+"""An ``or`` line between two alternatives of one part (``prd_path: [x]`` / ``or`` / ``requirements: [x]``)."""
+
+
+def _parts(content: str) -> list[tuple[int, list[str]]] | None:
+    """The labelled parts of a block that holds several, each as (its first line's index, its lines), or None.
+
+    A part is a paragraph (blank lines around it) of two or more ``key: value`` lines at the margin, introduced by
+    a line that ends with ``:`` and gives no value (``UI Spec:``, ``For either reader, pass one source:``), with
+    ``or`` lines between alternatives; the block's first paragraph may have no introduction. A block is cut into
+    its parts when every paragraph is one and at least two are introduced, so a part restated elsewhere on its own
+    is compared with that part, not with the whole block."""
+    if "\n\n" not in content or ":\n" not in content:
+        return None  # decided cheaply: no paragraph ends a line with a bare colon
+    lines = content.splitlines()
+    parts: list[tuple[int, list[str]]] = []
+    introduced = 0
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and lines[j].strip():
+            j += 1
+        para = lines[i:j]
+        head = para[0].rstrip()
+        intro = head.endswith(":") and not _HEADING.match(head) and (
+            (m := _LABEL_LINE.match(head)) is None or not m["value"]
+        ) and any(_LABEL_LINE.match(line) and (_LABEL_LINE.match(line)["value"] or "").strip() for line in para[1:2])
+        body = para[1:] if intro else para
+        labels = [line for line in body if (m := _LABEL_LINE.match(line)) and (m["value"] or "").strip()]
+        if len(labels) < 2 or len(labels) + sum(1 for line in body if _ALTERNATIVE.match(line.strip())) != len(body):
+            return None  # a paragraph of prose, code or anything else: no block of parts
+        if not intro and parts:
+            return None  # only the first part may go without an introduction
+        introduced += intro
+        parts.append((i, para))
+        i = j
+    return parts if introduced >= 2 and len(parts) >= 2 else None
+
+
+def _part_unit(part: list[str], first_line: int, stage, before: str, block, info_example: bool) -> Unit:
+    """One part of a block of parts: its ``key: value`` lines are its structure and its text (an ``or`` line joins the
+    value above); its introduction names it (``ui-spec``) when it is short, else its first key does, and is neither
+    structure nor compared text, as the sentence above a block is not."""
+    head = part[0].rstrip()
+    intro = _LABEL_LINE.match(head) is None or not (_LABEL_LINE.match(head)["value"] or "").strip()
+    pairs: list[tuple[str, str]] = []
+    for line in part[1:] if intro else part:
+        m = _LABEL_LINE.match(line)
+        if m and (m["value"] or "").strip():
+            pairs.append((m["label"], m["value"].strip()))
+        else:
+            pairs[-1] = (pairs[-1][0], f"{pairs[-1][1]}\n{line.strip()}")
+    name = head.rstrip(":").strip() if intro and len(head) <= 40 else pairs[0][0]
+    example = example_reason([_Scalar(value or None) for _, value in pairs], before, info_example)
+    slots = tuple((f"label:{_norm_label(k)}", v) for k, v in pairs)
+    paths = frozenset(p for p, _ in slots)
+    text = "\n".join(part[1:] if intro else part) + "\n"  # its introduction is not compared, as the text above a block is not
+    return Unit(
+        block("template", example), slugify(name) or "part", text, first_line + intro, frozenset(k for k, _ in pairs), stage,
+        paths, slots, _variant(dict((_norm_label(k), v) for k, v in pairs)),
     )
 
 
