@@ -459,3 +459,23 @@ def test_a_label_block_without_introduced_parts_stays_one_unit(tmp_path):
     root = _write(tmp_path, {"agents/a.md": f"# A\n\n{two}", "agents/b.md": f"# B\n\n{two}"})
     (group,) = scan_plugin(root).groups
     assert len(group.owner.paths) == 4  # two paragraphs, none introduced: one template, as before
+
+
+ENTRY = '{"id": "{{SLUG}}", "file": "{{SLUG}}.md", "status": "complete", "findings": ["{{F}}"], "followup": [], "title": "{{T}}"}'
+
+
+def test_a_one_line_json_entry_under_a_label_inside_a_template_fence_is_compared_with_its_json_shape(tmp_path, run_cli):
+    stale = ENTRY.replace('"status": "complete", ', "")
+    worker = (
+        "# Worker\n\n```\n## WORKER PROTOCOL\n\nOUTPUT RULES:\n1. MUST write findings to: {{OUT}}/{topic}.md\n"
+        f"2. MUST append one entry to the ledger\n\nLEDGER ENTRY FORMAT:\n{stale}\n```\n"
+    )
+    skill = f"# Skill\n\nAppend to the ledger:\n\n```json\n{ENTRY}\n```\n"
+    root = _write(tmp_path, {"agents/worker.md": worker, "skills/a/SKILL.md": skill, "skills/b/SKILL.md": skill})
+    run = run_cli("scan", str(root))
+    assert run.code == 1
+    assert "agents/worker.md:11:1: error[scan-divergent]: drifted copy of complete-envelope (lacks status in ledger-entry-format)" in run.out
+    assert f"-{stale}\n+{ENTRY}" in run.out
+    before = _hashes(root)["agents/worker.md"]
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert _hashes(root)["agents/worker.md"] == before  # a line of a template's fence: never a region of its own

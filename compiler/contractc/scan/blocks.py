@@ -32,7 +32,8 @@ Each unit carries its *structure* (:attr:`Unit.paths`: key paths at every
 depth, headings, labels, tags) and its *slots* (:attr:`Unit.slots`: the value
 written at each of them), which :mod:`.shapes` groups and compares; nested
 mappings of three or more keys are offered as units of their own
-(:attr:`Unit.within`), so an element pasted elsewhere is found.  A unit also
+(:attr:`Unit.within`), so an element pasted elsewhere is found; so is a one-line JSON
+entry under a label line inside a template's fence (:func:`_inline_json`).  A unit also
 records the stage heading it sits in (a name, never a reason to split a
 group), its variant (the literal value of a discriminating field such as
 ``status: failed``) and whether it is a worked example (see
@@ -419,8 +420,31 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
             left = DISPLAY
             return [_display_unit(content, shown_rows, first_line, stage, block)]
         found = _template_units(content, first_line, stage, before, block, info_example)
-        return found  # prose or a filled-in document: no template, nothing unread
+        # prose or a filled-in document: no template, nothing unread; a one-line JSON entry after a label line is read
+        return found + _inline_json(content, first_line, stage, block, info_example) if ":\n{" in content else found
     return []
+
+
+def _inline_json(content: str, first_line: int, stage, block, info_example: bool) -> list[Unit]:
+    """Each one-line JSON object of :data:`NESTED_KEYS` or more keys written right under a label line that gives no
+    value (``MANIFEST ENTRY FORMAT:`` then ``{"id": ..., ...}``) inside a template's fence: a nested unit
+    (:attr:`Unit.within` names the label), so the entry joins a JSON shape pasted elsewhere and is compared with it,
+    while the template stays one block (a part of it never owns a shape, nor becomes a region)."""
+    from dataclasses import replace
+
+    lines = content.splitlines()
+    found = []
+    for i, line in enumerate(lines[1:], 1):
+        label = _LABEL_LINE.match(lines[i - 1].rstrip())
+        text = line.strip()
+        if not (label and not label["value"] and text[:1] == "{" and text[-1:] == "}" and '"' in text):
+            continue
+        doc, _ = _json_doc(text)
+        if not isinstance(doc, dict) or len(doc) < NESTED_KEYS or _depth(doc) > MAX_DEPTH:
+            continue
+        unit = _json_units(doc, text + "\n", first_line + i, stage, lines[i - 1].strip(), block, info_example)[0]
+        found.append(replace(unit, within=slugify(label["label"]) or "entry"))
+    return found
 
 
 DISPLAY = "a display sample (a title, rule lines, `Label:   value` rows): its values are a sample's, so adopt writes no region for it"
