@@ -479,3 +479,18 @@ def test_a_one_line_json_entry_under_a_label_inside_a_template_fence_is_compared
     before = _hashes(root)["agents/worker.md"]
     assert run_cli("adopt", str(root), "--write").code == 0
     assert _hashes(root)["agents/worker.md"] == before  # a line of a template's fence: never a region of its own
+
+
+def test_two_displays_of_other_titles_that_share_rows_are_two_outputs_and_titles_alone_make_no_display(tmp_path, run_cli):
+    rows = "Branch:    main\nRemote:    origin\nAhead:     2\nCommits:   14\nTags:      3\nAuthor:    ann\n"
+    status = f"```\nSync Status\n───────────\n{rows}Behind:    0\n```\n"
+    health = f"```\nRepo Health\n───────────\n{rows}Stale:     none\n```\n"
+    manual = "```\nNAME\n    tool - does things\nSYNOPSIS\n    tool run\nDESCRIPTION\n    Runs.\nOPTIONS\n    none\n```\n"
+    root = _write(tmp_path, {
+        "commands/status.md": f"# S\n\n{status}", "commands/health.md": f"# H\n\n{health}",
+        "docs/a.md": f"# A\n\n{manual}", "docs/b.md": f"# B\n\n{manual.replace('OPTIONS', 'EXAMPLES')}",
+    })  # fmt: skip
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "note[scan-member]: instance of repo-health: another display, titled its own way (lacks repo health, stale and adds" in run.out
+    assert not [m for g in scan_plugin(root).groups for m in g.members if m.unit.block.path.startswith("docs/") and m.unit.block.display]

@@ -459,7 +459,7 @@ _CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
 """A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
 DISPLAY_ROWS = 2
 DISPLAY_STRUCTURE = 4
-"""A display has at least DISPLAY_ROWS label rows (or three section titles) and DISPLAY_STRUCTURE rows and titles in all."""
+"""A display has at least DISPLAY_ROWS label rows and DISPLAY_STRUCTURE rows and titles in all."""
 
 
 def _display(content: str) -> list[tuple[str, str]] | None:
@@ -467,7 +467,7 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     label rows (``Cache Size:     45 MB``) and section titles (``CACHE HEALTH      ✅ PASS``, or a line underlined
     by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
     line under a title a value). None unless it is one: a rule line or two section titles mark it, and it holds
-    :data:`DISPLAY_ROWS` label rows or three titles, :data:`DISPLAY_STRUCTURE` in all; shell output, a log or
+    :data:`DISPLAY_ROWS` label rows, :data:`DISPLAY_STRUCTURE` rows and titles in all; shell output, a log or
     prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
     lines = textwrap.dedent(content).splitlines()
     if not any(_RULE.match(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
@@ -502,7 +502,7 @@ def _display(content: str) -> list[tuple[str, str]] | None:
             found.append((title, status))
             titles.append(_norm_label(title))
     rows, titles = len(set(rows)), len(set(titles))  # `FILE: a` … `FILE: b`: one row, a record repeated
-    if (rows < DISPLAY_ROWS and titles < 3) or rows + titles < DISPLAY_STRUCTURE:
+    if rows < DISPLAY_ROWS or rows + titles < DISPLAY_STRUCTURE:  # titles alone (`NAME` / `SYNOPSIS`): a man page
         return None
     return found
 

@@ -750,9 +750,12 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
     if unit.block.display and owner.block.display:
-        # a display sample's values are a sample's own; its label rows and section titles are the shape's
-        if broken:
+        # a display sample's values are a sample's own; its label rows and section titles are the shape's, and its
+        # title line (its key) says which display it is: two displays of other titles that share rows are two outputs
+        if broken and unit.key == owner.key:
             return Member(unit, "drifted", f"{broken}: a display whose rows or titles differ from the owner's", True)
+        if broken:
+            return Member(unit, "instance", f"another display, titled its own way ({broken})")
         return Member(unit, "instance", "the owner's rows and titles, with sample values of its own")
     if broken and not extra and titles[0] in missing and unit.block.kind == "template":
         # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
