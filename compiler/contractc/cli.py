@@ -278,7 +278,10 @@ def scan(
     (one shape per top-level key; a fenced front matter is one), JSON
     documents, and templates: placeholders in any style (<x>, {x}, {{x}},
     [x], ..., …) with headings, `Label: value` lines or tags, heading
-    skeletons with **Field:** lines, and `Label: value` blocks.  Blocks are
+    skeletons with **Field:** lines, `Label: value` blocks, and display
+    samples (a plain fence of rule lines, `Label:   value` rows and
+    CAPITALISED section titles: its rows and titles compared, its values
+    a sample's own).  Blocks are
     grouped by structure (key paths at every depth, headings, labels), never
     by the headings around them; a field such as `status: failed` separates
     an envelope's variants.  Each member is a copy, a drifted copy, an
