@@ -785,8 +785,13 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         extra.remove(titles[1])
         own.append(titles[1])
     broken = _structure(missing, extra)
-    if unit.block.path == owner.block.path and not unit.within and own:
-        return Member(unit, "instance", "beside the owner in the same file, with values of its own: a variant by design")
+    retyped = _typed_changes(unit, owner)
+    if unit.block.path == owner.block.path and not unit.within and (own or drift):
+        # beside the owner: its own values, or its own notation and structure, make a variant; only its notation,
+        # two uses worded apart (`{N}` and `{_max_rounds}`); only its keys, a restatement that drifted (below)
+        if own or broken:
+            return Member(unit, "instance", "beside the owner in the same file, with values or notation of its own: a variant by design")
+        return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
     if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
         # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
         return Member(unit, "instance", f"a part of a definition file ({_declared(unit)}), {unit.within}; the owning copy is its instance")
@@ -799,7 +804,6 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
     if broken and not extra and titles[0] in missing and unit.block.kind == "template":
         # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
         return Member(unit, "instance", f"an excerpt of the owner: its structure lies inside the owner's, without its title{where}")
-    retyped = _typed_changes(unit, owner)
 
     def instance(reason: str) -> Member:
         # an instance fills the shape with its own values; its types and enum members are the shape's
@@ -880,21 +884,44 @@ def _held(
         if not defined:
             return Member(unit, label, f"{why.removesuffix(', but ')}: an excerpt, {len(unit.paths)} of the owner's {len(owner.paths)} key paths{where}")
         return Member(unit, label, f"{why}{broken}{where}: an excerpt, or a copy that lost them?", uncertain=True)
+    renamed = bool(extra) and _renamed(lost, extra)
+    many = owner.block.example and basis == "majority"  # one of many examples, most of which agree
+    if label == "example" and (_map_key(lost, extra) if renamed else not extra and _entry(lost)):
+        return None  # an example names its own entries of a map (`<server-name>` -> `github`), or leaves one out
+    if renamed and not (many or defined):
+        return None  # a key renamed with all it holds (`memory` and `issue_tracking`): a sibling entry, another shape
+    if _declared(unit) and basis in ("declared", "tie") and lost and extra:
+        weak = True  # two definition files, a section each of its own: nothing says one is the other's stale copy
     if own and not defined:
         if not lost:
             return Member(unit, label, f"{why.removesuffix(', but ')} with keys of its own ({broken}) around the shape's whole core{where}")
-        if same or (extra and not _renamed(lost, extra)):
-            return None  # its own values (and fields) beside the owner, or fields of its own: nothing holds it to the owner's
-        filled = not _stated(unit) and _stated(owner)  # a filled-in copy of the shape the owner states
-        held = filled or (owner.block.example and basis == "majority")  # or one of many examples most of which agree
-        if not held:
-            weak = True  # peer instances: nothing says one of them holds the other's structure
+        if extra and not renamed:
+            return None  # fields of its own: nothing holds it to the owner's
+        filled = not _stated(unit) and bool(_stated(owner))  # a filled-in copy of the shape the owner states
+        if same and not filled:
+            return None  # its own values beside the owner: a variant by design
+        if not (many or (same and filled)):
+            weak = True  # peer instances, or an example elsewhere: nothing says one of them holds the other's keys
     if not weak or (same and not own) or _QUOTES.search(unit.block.before):
         return Member(unit, label, f"{why}{broken}{where}", True)
     if label == "example" and owner.block.example:
         return None  # two examples of a shape no copy states, each its own: nothing to weigh
     # not a drifted copy (adopt would make it the owner's bytes): an instance or an example, flagged uncertain
     return Member(unit, "instance" if label == "drifted" else label, f"{why}{broken}{where}; nothing says which copy is the shape", uncertain=True)
+
+
+def _map_key(lost: list[str], extra: list[str]) -> bool:
+    """Whether the key renamed (:func:`_renamed`) is a map's entry: below the top level, or a placeholder
+    (``<message_id>``)."""
+    gone = _names(frozenset(lost)) - _names(frozenset(extra))
+    depth, name = next(iter(gone)).split(":", 1)
+    return depth != "0" or bool(PLACEHOLDER.search(name))
+
+
+def _entry(lost: list[str]) -> bool:
+    """Whether the paths lost are one entry of a map, whole: a key below the top level and everything under it."""
+    root = min(lost, key=len)
+    return ("." in root or "[" in root) and len(lost) > 1 and all(p == root or p.startswith((f"{root}.", f"{root}[]")) for p in lost)
 
 
 def _renamed(lost: list[str], extra: list[str]) -> bool:
