@@ -576,8 +576,9 @@ def translation(path: str) -> str:
     return next((p for p in parts if _LANGUAGE.match(p) and p.lower() not in ("go", "js", "ts", "py", "sh", "ui", "qa")), "")
 
 
-def _declared(unit: Unit) -> str:
-    """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does."""
+def _declared(unit: Unit, files_only: bool = False) -> str:
+    """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does.
+    ``files_only``: only a definition file (under ``templates/`` ..., or a schema file) counts, not the prose."""
     parts = unit.block.path.lower().split("/")
     for part in reversed(parts[:-1]):  # the nearest folder that says what its files are
         if part in _DEFINITION_DIRS:
@@ -586,7 +587,7 @@ def _declared(unit: Unit) -> str:
             break  # an agent kept under templates/ (a plugin shipped as a template) is an agent, not a definition
     if "schema" in parts[-1]:
         return "a schema file"
-    m = _DECLARES.search(unit.block.before)
+    m = None if files_only else _DECLARES.search(unit.block.before)
     return f'the text above says "{m.group(0)}"' if m else ""
 
 
@@ -785,7 +786,9 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         extra.remove(titles[1])
         own.append(titles[1])
     broken = _structure(missing, extra)
-    retyped = _typed_changes(unit, owner)
+    # an instance's types and enum members are the shape's; a definition file with values of its own (one
+    # template per advisor) defines its own
+    retyped = "" if own and _declared(unit, files_only=True) else _typed_changes(unit, owner)
     if unit.block.path == owner.block.path and not unit.within and (own or drift):
         # beside the owner: its own values, or its own notation and structure, make a variant; only its notation,
         # two uses worded apart (`{N}` and `{_max_rounds}`); only its keys, a restatement that drifted (below)
@@ -831,8 +834,8 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
             return Member(unit, "instance", f"it fills in the owner's {_few(filled_in)}, but {broken}{where}", True)
         held = _held(unit, owner, basis, "instance", missing, extra, True, f"its own values ({_few(own)}), but ", where)
         if held is not None:
-            return held if held.divergent or held.uncertain or not retyped else instance("")
-        if typed and basis in ("declared", "tie", "chosen"):
+            return instance("") if retyped and not held.divergent else held
+        if typed and basis in ("declared", "tie", "chosen") and not _declared(unit, files_only=True):
             # held to the definition a file declares (or --owner names); between peer instances a difference proves no drift
             return Member(unit, "instance", f"its own values ({_few(own)}), but changes the notation of {_few(typed)}{where}", True)
         if typed:
@@ -879,11 +882,9 @@ def _held(
     # another definition file defines its own shape: held to the owner only as far as history or a majority chose it
     defined = basis == "chosen" or (basis in ("declared", "tie") and not _declared(unit))
     weak = basis == "weak" or (basis == "tie" and not defined)
-    if not extra and len(lost) * 3 > len(owner.paths) and len(lost) > 1:
+    if not extra and len(lost) * 3 > len(owner.paths) and len(lost) > 1 and not defined:
         # a few of the owner's keys shown on their own (`## Options` quoting three of a config's sixty keys)
-        if not defined:
-            return Member(unit, label, f"{why.removesuffix(', but ')}: an excerpt, {len(unit.paths)} of the owner's {len(owner.paths)} key paths{where}")
-        return Member(unit, label, f"{why}{broken}{where}: an excerpt, or a copy that lost them?", uncertain=True)
+        return Member(unit, label, f"{why.removesuffix(', but ')}: an excerpt, {len(unit.paths)} of the owner's {len(owner.paths)} key paths{where}")
     renamed = bool(extra) and _renamed(lost, extra)
     many = owner.block.example and basis == "majority"  # one of many examples, most of which agree
     if label == "example" and (_map_key(lost, extra) if renamed else not extra and _entry(lost)):
@@ -892,16 +893,19 @@ def _held(
         return None  # a key renamed with all it holds (`memory` and `issue_tracking`): a sibling entry, another shape
     if _declared(unit) and basis in ("declared", "tie") and lost and extra:
         weak = True  # two definition files, a section each of its own: nothing says one is the other's stale copy
+    if own and not lost:
+        # another operation's context keys (`uri` for a fetch), even against a definition: the shape's core is whole
+        return Member(unit, label, f"{why.removesuffix(', but ')} with keys of its own ({broken}) around the shape's whole core{where}")
     if own and not defined:
-        if not lost:
-            return Member(unit, label, f"{why.removesuffix(', but ')} with keys of its own ({broken}) around the shape's whole core{where}")
-        if extra and not renamed:
-            return None  # fields of its own: nothing holds it to the owner's
+        if extra and not renamed or many and not extra:
+            return None  # fields of its own, or an optional key left out: nothing holds it to the owner's
         filled = not _stated(unit) and bool(_stated(owner))  # a filled-in copy of the shape the owner states
         if same and not filled:
             return None  # its own values beside the owner: a variant by design
         if not (many or (same and filled)):
             weak = True  # peer instances, or an example elsewhere: nothing says one of them holds the other's keys
+    if label == "example" and not same and not renamed:
+        weak = True  # an example elsewhere may be abridged: nothing says it is meant whole
     if not weak or (same and not own) or _QUOTES.search(unit.block.before):
         return Member(unit, label, f"{why}{broken}{where}", True)
     if label == "example" and owner.block.example:
