@@ -885,7 +885,7 @@ def _held(
     if not extra and len(lost) * 3 > len(owner.paths) and len(lost) > 1 and not defined:
         # a few of the owner's keys shown on their own (`## Options` quoting three of a config's sixty keys)
         return Member(unit, label, f"{why.removesuffix(', but ')}: an excerpt, {len(unit.paths)} of the owner's {len(owner.paths)} key paths{where}")
-    renamed = bool(extra) and _renamed(lost, extra)
+    renamed = bool(extra) and unit.block.kind != "template" and _renamed(lost, extra)
     many = owner.block.example and basis == "majority"  # one of many examples, most of which agree
     if label == "example" and (_map_key(lost, extra) if renamed else not extra and _entry(lost)):
         return None  # an example names its own entries of a map (`<server-name>` -> `github`), or leaves one out
@@ -932,7 +932,8 @@ def _renamed(lost: list[str], extra: list[str]) -> bool:
     """Whether the keys gained are the keys lost under one other name (``progress`` -> ``p_progress``): the same
     keys at each depth (:func:`_names`) but for one."""
     a, b = _names(frozenset(lost)), _names(frozenset(extra))
-    return len(a - b) == 1 and len(b - a) == 1
+    gone, gained = a - b, b - a
+    return len(gone) == len(gained) == 1 and len(lost) == len(extra) and next(iter(gone))[0] == next(iter(gained))[0]
 
 
 _ELIDED_LINE = re.compile(r"(?m)^\s*(?:#|//)?\s*(?:\.\.\.|…)\s*,?\s*$|,\s*(?:\.\.\.|…)\s*[,}]|[{,]\s*(?:\.\.\.|…)\s*,")
@@ -942,7 +943,7 @@ _ELIDED_VALUE = {"...", "…", "[...]", "[…]", '["..."]', '["…"]', "{...}", 
 def _elided(unit: Unit, path: str) -> bool:
     """Whether ``unit`` elides ``path``: a ``...`` line or member stands for the keys it leaves out, or ``path``
     lies under a value written ``[...]``, ``{...}`` or empty (``[]``: no items in this example)."""
-    if _ELIDED_LINE.search(unit.text):
+    if unit.block.kind != "template" and _ELIDED_LINE.search(unit.text):  # a template's `...` line is its content
         return True
     return any(_value(v) in _ELIDED_VALUE and path.startswith((f"{p}.", f"{p}[]")) for p, v in unit.slots if p)
 
