@@ -519,17 +519,18 @@ def _ranked(copies: list[Unit], dispatchers: set[str], root: History | None) -> 
         return owner, f"{held} of the {len(copies)} copies hold it", "majority"
     structures = Counter(u.paths for u in copies)
     common, shared = structures.most_common(1)[0]
-    if shared * 2 > len(copies) and len(structures) > 1:  # each its own values, most of them one structure
+    if shared * 2 > len(copies) and len(structures) > 1 and copies[0].block.kind != "template":
+        # each its own values, most of them one structure (a template's headings alone say less: its lines decide)
         owner = _majority([u for u in copies if u.paths == common], dispatchers)[0]
         return owner, f"{shared} of the {len(copies)} copies have its structure", "majority"
     general = [u for u in variants(copies) if any(_fills(other, u) for other in copies if other.text != u.text)]
     if len(general) == 1:  # the one copy whose enum the others fill in (`pending | done` where another says `pending`)
         return general[0], f"{NO_MAJORITY}; the others fill in its enum ({_few(_fills(next(o for o in copies if _fills(o, general[0])), general[0]))})", "weak"
+    if owner.block.path in dispatchers:
+        return owner, f"{NO_MAJORITY}; it is in {owner.block.path}, which dispatches the shape", "weak"
     widest = [u for u in variants(copies) if all(o.paths <= u.paths for o in copies) and any(o.paths < u.paths for o in copies)]
     if widest:  # a copy that lost keys is the other's partial restatement, not its owner
         return widest[0], f"{NO_MAJORITY}; the others' structure lies inside its", "weak"
-    if owner.block.path in dispatchers:
-        return owner, f"{NO_MAJORITY}; it is in {owner.block.path}, which dispatches the shape", "weak"
     return owner, f"{NO_MAJORITY}: the first copy in path order", "weak"
 
 
@@ -667,8 +668,9 @@ class History:
 def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
     """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
     (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
+    bound = (f"--since={since}",) if since else ()  # 0: the whole history (a root commit's lines count too)
     try:
-        done = run_git(root, "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path)
+        done = run_git(root, "blame", "--line-porcelain", *bound, "-L", f"{first},{last}", "--", path)
     except OSError:
         return None
     if done.returncode != 0:
@@ -680,7 +682,7 @@ def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | No
         elif line == b"boundary":
             boundary = True  # a line older than ``since``: its commit says nothing
         elif line.startswith(b"\t"):  # the line itself closes its header
-            if not boundary and when > since:
+            if (not boundary or not since) and when > since:
                 newest = max(newest or 0, when)
             when, boundary = 0, False
     return newest
@@ -707,6 +709,13 @@ def _newest(units: list[Unit], history: History) -> Unit | None:
             return None  # one commit changed both: history does not tell them apart
         path, line = next(key for t, key in found if t == latest)[:2]
         return next(u for u in variants(units) if (u.block.path, u.line) == (path, line))
+    shown = variants(units)
+    if len({u.block.path for u in shown}) == 1 and len(shown) <= HISTORY_STEPS:
+        # one file's variants (a return block and its restatement further down): their own lines' commits decide
+        found = [(t, u) for u in shown if (t := history.changed_since((u.block.path, u.line, u.line + max(u.text.count("\n"), 1) - 1, 0)))]
+        latest = max((t for t, _ in found), default=None)
+        if latest is not None and sum(1 for t, _ in found if t == latest) == 1:
+            return next(u for t, u in found if t == latest)
     return None
 
 
@@ -810,6 +819,8 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
 
     def instance(reason: str) -> Member:
         # an instance fills the shape with its own values; its types and enum members are the shape's
+        if retyped and basis == "weak":  # nothing but a tie-break chose the owner: which enum is the shape's?
+            return Member(unit, "instance", f"its own values, but {retyped}{where}; nothing says which copy is the shape", uncertain=True)
         if retyped:
             return Member(unit, "instance", f"its own values, but {retyped}{where}", True)
         return Member(unit, "instance", f"{reason}{where}")
@@ -907,8 +918,9 @@ def _held(
     if label == "example" and not same and not renamed:
         weak = True  # an example elsewhere may be abridged: nothing says it is meant whole
     if not weak or (same and not own) or _QUOTES.search(unit.block.before):
+        # a restatement beside the owner with its values and not all its keys: no variant (blind4-2), a drift
         return Member(unit, label, f"{why}{broken}{where}", True)
-    if label == "example" and owner.block.example:
+    if label == "example" and owner.block.example and not same:
         return None  # two examples of a shape no copy states, each its own: nothing to weigh
     # not a drifted copy (adopt would make it the owner's bytes): an instance or an example, flagged uncertain
     return Member(unit, "instance" if label == "drifted" else label, f"{why}{broken}{where}; nothing says which copy is the shape", uncertain=True)
