@@ -295,3 +295,18 @@ def test_each_corpus_check_mutated_is_refused_or_enforced_never_weaker(tmp_path,
         else:  # not read: the check is listed as not run, never passed on its first half
             assert number in verdict.unmechanised and not verdict.failed
     assert check.mechanised
+
+
+@pytest.mark.parametrize("line", ["TODO: x", "  TODO: x", "- TODO: x", "* [ ] TODO: x", "3. **TODO:** x", "> TODO: x"])
+def test_a_forbidden_line_is_found_behind_an_indent_a_list_marker_or_emphasis(line):
+    """`a TODO: line` in a bullet or in bold is still a TODO line: the forbidding rule must not be weaker than its words."""
+    from contractc.model.checks.compile import compile_check
+    from contractc.model.records import Check, Span, TextShape
+    from contractc.validate.text import judge
+
+    rules, _ = compile_check("Reject the return when a `TODO:` line is present.", {})
+    check = Check(1, "Reject the return when a `TODO:` line is present.", Span("c.md", 1, 1, 0, 0), "s-check-1", rules)
+    shape = TextShape("s", "S", "s", "p", "", (), None, (check,), Span("c.md", 1, 1, 0, 0))
+    (failure,) = judge(shape, f"done\n{line}\n").failures
+    assert failure.problems[0].message == "line 2 begins `TODO:`, which no line may"
+    assert judge(shape, "done\nnothing left to do: TODO: none\n").passed  # mid-line is not a TODO line

@@ -170,3 +170,26 @@ def test_every_literal_of_a_rule_is_held_to_the_words_of_its_check(tmp_path, rul
         load_project(root)
     codes = [d.code for d in refused.value.diagnostics]
     assert codes and set(codes) <= {"check-rule-drift", "checks-file-invalid"}
+
+
+def test_a_regex_that_backtracks_without_end_is_stopped_and_judges_nothing(tmp_path, run_cli, monkeypatch):
+    """A pull request can commit a sidecar: a catastrophic pattern must not hang CI, and must never pass."""
+    import contractc.validate.text as text
+
+    monkeypatch.setattr(text, "PATTERN_SECONDS", 0.2)
+    contract = CONTRACT.replace("3. Somewhere it should say `Checks run:` with the count.", "3. Every line is made of aaa words.")
+    sidecar = SIDECAR + "  3:\n    - type: regex\n      value: '^(aaa|a+)+$'\n"
+    root = _project(tmp_path, sidecar, contract)
+    write_tree(root, {"slow.txt": "a" * 30 + "b\nVERDICT: PASS\n", "fast.txt": "aaaaaaaa\nVERDICT: PASS\n"})
+    monkeypatch.chdir(root)
+    slow = run_cli("validate", "verifyreturn", "slow.txt")
+    assert slow.code == 2, slow.out + slow.err
+    assert (
+        "contracts/verify.checks.yaml:9:1: error[check-pattern-slow]: verifyreturn check 3: its regex was still searching "
+        "the return after 0.2 s and was stopped, so nothing was judged"
+    ) in slow.err
+    assert "passes" not in slow.out
+    assert run_cli("validate", "verifyreturn", "fast.txt").code == 0  # the limit leaves a quick search alone
+    import signal
+
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no timer left running after either search

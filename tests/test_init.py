@@ -146,3 +146,16 @@ def test_the_starter_site_builds_strict_with_a_home_page(tmp_path, run_cli):
     assert (site / "index.html").is_file()
     assert (site / "contracts/index.html").is_file()
     assert (site / "contracts/shapes/task_brief/index.html").is_file()
+
+
+def test_init_ignores_the_built_site_and_leaves_an_existing_gitignore_byte_identical(tmp_path, run_cli):
+    fresh = tmp_path / "fresh"
+    run = run_cli("init", str(fresh))
+    assert run.code == 0, run.err
+    assert f"created {fresh.as_posix()}/.gitignore" in run.out
+    assert "/site/" in (fresh / ".gitignore").read_text().splitlines()
+    mine = write_tree(tmp_path / "mine", {".gitignore": "node_modules/\n"})
+    run = run_cli("init", str(mine))
+    assert run.code == 0, run.err  # an ignore file of the user's own is no reason to refuse
+    assert (mine / ".gitignore").read_bytes() == b"node_modules/\n"
+    assert "left " in run.out and ".gitignore as it is: add `/site/` to it" in run.out

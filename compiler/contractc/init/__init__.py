@@ -20,6 +20,8 @@ from contractc.report.format import Outcome
 
 PLUGIN_FOLDERS = ("agents", "skills")
 """Where a plugin keeps the agent and skill files that would hold pasted copies of shapes."""
+GITIGNORE = "# the contract site `mkdocs build` writes (contractc's own .contractc/ ignores itself)\n/site/\n"
+"""The starter's ``.gitignore``, written only where the folder has none."""
 _FENCE = re.compile(rb"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -37,6 +39,9 @@ def init(path: Path) -> Outcome:
     try:
         files = {rel: text.encode("utf-8") for rel, text in starter_files(_name(root)).items()}
         _refuse_existing(root, files, shown)
+        ignored = os.path.lexists(root / ".gitignore")
+        if not ignored:  # a project's own ignore file is its business: never a reason to refuse, never rewritten
+            files[".gitignore"] = GITIGNORE.encode("utf-8")
         from contractc.adopt import guard_adoption
 
         guard_adoption(root, {rel: (data, "init") for rel, data in files.items()})
@@ -44,6 +49,8 @@ def init(path: Path) -> Outcome:
     except ContractcError as exc:
         return Outcome.failed([_under(d, shown) for d in exc.diagnostics])
     lines = [f"created {shown}{rel}" for rel in sorted(files)]
+    if ignored:
+        lines.append(f"left {shown}.gitignore as it is: add `/site/` to it, where `mkdocs build` writes the site")
     first = build(root)  # what it says is relative to the project, as `--root` makes every command's
     told = (
         "\nNext steps:\n"

@@ -161,6 +161,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "check-failed": (ExitCode.DRIFT, "a return fails a receiver check of its text shape"),
     "checks-file-invalid": (ExitCode.BAD_INPUT, "a contract's explicit check rules (contracts/<name>.checks.yaml) do not parse or fit the vocabulary"),
     "check-rule-drift": (ExitCode.BAD_INPUT, "an explicit check rule holds a literal its check's prose does not say"),
+    "check-pattern-slow": (ExitCode.BAD_INPUT, "an explicit regex rule ran past its time limit on a return, so the return was not judged"),
     "nothing-checked": (ExitCode.BAD_INPUT, "`validate` names a text shape none of whose receiver checks is mechanised"),
     "check-not-run": (ExitCode.BAD_INPUT, "`validate --require-all` names a text shape with a receiver check that is not mechanised"),
 }

@@ -1,7 +1,7 @@
 """``contractc explain CODE``: a code's section of the drift-codes page, printed offline.
 
 The page (``docs/drift-codes.md``) ships inside the package as
-``contractc/data/drift-codes.md`` (a link to the one file, so the site and the
+``contractc/data/drift-codes.md`` (a copy a test keeps byte-identical, so the site and the
 command never say different things).  Sections are found by their ``{#code}``
 anchors with markdown-it-py's line map, never by a hand-written heading scanner.
 """

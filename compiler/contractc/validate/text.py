@@ -11,19 +11,26 @@ a CRLF return is judged like its LF twin.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from contractc.model.checks.forms import form_pattern
 from contractc.model.checks import rules
 from contractc.model.checks.rules import Form, Rule
 from contractc.model.records import TextShape
+from contractc.report.diagnostics import ContractcError, Diagnostic
 
 _NUMBERED = re.compile(r"(\d{1,9})[.)] ")
 _TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]<>{},;*|]+")
 _FILE_NAME = re.compile(r"(?:[\w.@~+-]+/)*[\w@~+-][\w.@~+-]*\.[A-Za-z][A-Za-z0-9]{0,7}")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)*)+$")
 QUOTE_LIMIT = 10
+PATTERN_SECONDS = 2.0
+"""How long one explicit ``regex`` rule may search one return before it is stopped (a pattern that
+backtracks without end, e.g. ``(a+)+$``, would otherwise hang the receiver or CI)."""
 """At most this many lines are quoted for a check about the whole body (the rest is counted)."""
 
 
@@ -172,12 +179,15 @@ def judge(shape: TextShape, text: str, base_url: str = "", data: DataCheck | Non
         ret.status = value if value in status_rule.values else None
     failures = []
     for check in shape.checks:
-        problems = [
-            problem
-            for rule in check.rules or ()
-            if not rule.when or ret.status in rule.when
-            for problem in RUNNERS[type(rule)](rule, ret)
-        ]
+        try:
+            problems = [
+                problem
+                for rule in check.rules or ()
+                if not rule.when or ret.status in rule.when
+                for problem in RUNNERS[type(rule)](rule, ret)
+            ]
+        except _Stopped:
+            raise ContractcError(_stopped(shape, check)) from None
         if problems:
             url = f"{base_url}#{check.anchor}" if base_url else ""
             failures.append(Failure(check.number, check.anchor, url, check.text, tuple(problems)))
@@ -291,8 +301,44 @@ def _contains(rule: rules.Contains, ret: Return) -> list[Problem]:
     return []
 
 
+class _Stopped(Exception):
+    """A pattern ran past :data:`PATTERN_SECONDS`."""
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Stop the ``re`` search inside after ``seconds`` (``re`` checks for signals while it backtracks).  Only
+    the main thread can take a signal: elsewhere (a receiver run in a worker thread) the search runs unlimited."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stopped
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _stopped(shape: TextShape, check) -> Diagnostic:
+    path, _, line = check.explicit.rpartition(":")
+    return Diagnostic(
+        path or check.explicit, int(line) if line.isdigit() else 0, 0, "check-pattern-slow",
+        f"{shape.id} check {check.number}: its regex was still searching the return after {PATTERN_SECONDS:g} s and was "
+        "stopped, so nothing was judged",
+        "rewrite the pattern so it cannot backtrack without end (no nested repeats such as `(a+)+`, no `.*` on both "
+        "sides of a repeat)",
+    )
+
+
 def _matches(rule: rules.Matches, ret: Return) -> list[Problem]:
-    found = re.compile(rule.pattern, re.MULTILINE).search("\n".join(ret.lines))
+    with _time_limit(PATTERN_SECONDS):
+        found = re.compile(rule.pattern, re.MULTILINE).search("\n".join(ret.lines))
     if rule.negate and found:
         line = "\n".join(ret.lines)[: found.start()].count("\n")
         return [Problem(f"the return matches /{rule.pattern}/, which it must not", line + 1, (ret.quote(line),))]
@@ -441,8 +487,14 @@ def _required_line(rule: rules.RequiredLine, ret: Return) -> list[Problem]:
     return [Problem(f"no line begins `{rule.prefix}`", max(ret.count, 1))]
 
 
+_LINE_LEAD = re.compile(r"(?:[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?[ \t>]*(?:\*\*|__|\*|_)?")
+"""What may stand before a forbidden line's literal and still make it that line: an indent, a quote, a list
+marker, a task box, an emphasis opener (``  - [ ] **TODO:** x`` is a `TODO:` line)."""
+
+
 def _forbidden_line(rule: rules.ForbiddenLine, ret: Return) -> list[Problem]:
-    found = [i for i in range(ret.count) if ret.lines[i].startswith(rule.prefix)]
+    found = [i for i in range(ret.count) if ret.lines[i][_LINE_LEAD.match(ret.lines[i]).end() :].startswith(rule.prefix)
+             or ret.lines[i].startswith(rule.prefix)]
     if not found:
         return []
     where = "line" if len(found) == 1 else "lines"
