@@ -196,7 +196,8 @@ def group_units(
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
                 if names and len(theirs) + len(mine) - 2 * n > 2:
                     continue  # more than one key renamed: another shape that shares key names
-                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example:
+                inside = n >= MIN_SHARED and n == min(len(theirs), len(mine))  # one's keys all the other's: a restatement
+                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example and not inside:
                     continue  # two blocks side by side in one file that share some keys: two shapes (an example illustrates)
                 if mine and n < MIN_SHARED and overlap <= SAME_SHAPE:
                     continue  # two keys in common, half of the whole: excerpts of one record, each its own
@@ -917,7 +918,7 @@ def _held(
             weak = True  # peer instances, or an example elsewhere: nothing says one of them holds the other's keys
     if label == "example" and not same and not renamed:
         weak = True  # an example elsewhere may be abridged: nothing says it is meant whole
-    if not weak or (same and not own) or _QUOTES.search(unit.block.before):
+    if not weak or (same and not own and not extra) or _QUOTES.search(unit.block.before):
         # a restatement beside the owner with its values and not all its keys: no variant (blind4-2), a drift
         return Member(unit, label, f"{why}{broken}{where}", True)
     if label == "example" and owner.block.example and not same:
