@@ -366,11 +366,12 @@ def adopt(
                 instance region (instance=ID) that check holds to the
                 shape's structure
       example   never touched
-      drifted   kept byte for byte in a region build has not filled, so
-                check reports it and build refuses to overwrite it until
-                you decide; or choose now: --accept-drift (every group) or
-                --resolve ID=PATH:LINE (that copy is right); the plan shows
-                each copy's diff
+      drifted   left byte for byte as it is, outside any region (no build,
+                --force or not, touches it), recorded under unresolved so
+                check reports it with its diff until you decide; choose now
+                or later: --accept-drift (every group) or --resolve
+                ID=PATH:LINE (that copy is right); the plan shows each
+                copy's diff
 
     \b
     --write applies it all-or-nothing: the schemas and dispatch snippets
@@ -385,8 +386,9 @@ def adopt(
     contractc.yaml names (a new contract when it names several or a pinned
     one), never reusing a title, anchor or id; new copies of a shape the
     contract holds are judged against the contract's block; contractc.yaml
-    is merged, every line of yours kept; --accept-drift also fills the
-    regions an earlier run left holding a drifted copy.
+    is merged, every line of yours kept (an unresolved entry whose copy is
+    now in a region is deleted); --accept-drift also fills the regions an
+    earlier run left holding a drifted copy.
 
     \b
     Exit 0 when the plan was printed or applied, 2 for bad input (a shape
