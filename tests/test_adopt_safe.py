@@ -183,13 +183,6 @@ UNSURE = {
 }
 
 
-def _scan_flags_uncertain() -> bool:
-    from contractc.scan.shapes import Member
-
-    return "uncertain" in Member._fields
-
-
-@pytest.mark.skipif(not _scan_flags_uncertain(), reason="scan's uncertain flag (scan/shapes.py, branch scanlabel) is not merged yet")
 def test_an_uncertain_member_is_left_byte_identical_in_no_region_listed_and_check_passes(tmp_path, run_cli):
     root = write_tree(tmp_path / "relay", UNSURE)
     flagged = [m for g in scan_plugin(root).groups for m in g.members if m.uncertain]
@@ -275,3 +268,40 @@ def test_a_second_adoption_changes_nothing_and_a_third_after_a_paste_keeps_the_d
     assert [e for e in _errors(run_cli, plugin) if e[0] == "agents/tester.md"] == [("agents/tester.md", line, "drift-unresolved")]
     assert (plugin / "contractc.yaml").read_text().count('path: "agents/tester.md"') == 1
     assert "allow_restatements" not in (plugin / "contractc.yaml").read_text()
+
+
+# -- check holds an instance region's types and enum members to the shape's, by scan's rule ------------------
+
+def _envelope(agent: str, status: str = "success | partial | failed") -> str:
+    return f'```json\n{{"status": "{status}", "agent": "{agent}", "summary": "<one line>"}}\n```\n'
+
+
+ENVELOPES = {
+    "skills/relay/SKILL.md": "# Relay\n\nDispatch the agents; each returns the envelope in references/envelope.md.\n",
+    "skills/relay/references/envelope.md": f"# Envelope\n\nEvery agent returns:\n\n{_envelope('<name>')}",
+    "agents/alpha.md": f"# Alpha\n\nReturn:\n\n{_envelope('alpha')}",
+    "agents/beta.md": f"# Beta\n\nReturn:\n\n{_envelope('beta', 'success | failed')}",  # drops a member
+    "agents/gamma.md": f"# Gamma\n\nReturn:\n\n{_envelope('gamma', '<one of success, partial, failed>')}",  # says the same
+}
+
+
+def test_check_judges_an_instance_regions_enum_as_scan_does(tmp_path, run_cli):
+    root = write_tree(tmp_path / "relay", ENVELOPES)
+    scanned = json.loads(run_cli("scan", str(root), "--format", "json").out)
+    divergent = {d["path"] for d in scanned["diagnostics"] if d["code"] == "scan-divergent"}
+    assert divergent == {"agents/beta.md"}  # the definition file declares the shape: beta's narrower enum diverges
+    before = {p: _block_sha(root, p, _envelope(a, s)) for p, a, s in (("agents/beta.md", "beta", "success | failed"), ("agents/gamma.md", "gamma", "<one of success, partial, failed>"))}
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0 and "(it reports the drift left)" in run.out
+    for path in before:
+        assert "<!-- contractc:begin instance=" in (root / path).read_text()
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    errors = [line for line in check.out.splitlines() if ": error[" in line]
+    assert errors == ["agents/beta.md:5:1: error[drift-instance-retyped]: region instance=envelope keeps the shape's structure, but its enum of status drops partial (the shape's notation)"]
+    run_cli("build", "--root", str(root), "--force")
+    assert {p: _block_sha(root, p, _envelope(p[7:-3], s)) for p, s in (("agents/beta.md", "success | failed"), ("agents/gamma.md", "<one of success, partial, failed>"))} == before
+    # the same instance in a definition file of its own, with values of its own, defines its own list: scan and check agree
+    (root / "agents/beta.md").unlink()
+    write_tree(root, {"skills/relay/references/beta.md": f"# Beta's envelope\n\n<!-- contractc:begin instance=envelope -->\n{_envelope('beta', 'success | failed')}<!-- contractc:end -->\n"})
+    assert "skills/relay/references/*.md" in (root / "contractc.yaml").read_text()  # a target already
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0

@@ -247,9 +247,9 @@ def plan_adoption(
                 if member.divergent:
                     why = (
                         f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
-                        "and check reports it where a key, heading or label line differs from the shape's"
+                        "and check reports it where a key, heading or label line, a type or an enum differs from the shape's"
                     )
-                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, member.against or group.owner)))
+                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, member.against or group.owner), divergent=True))
                 else:
                     plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
                 continue
@@ -1025,7 +1025,7 @@ UNCERTAIN = "uncertain"
 def uncertain(member: Member) -> bool:
     """Whether scan cannot tell this member an instance from a drifted copy (``Member.uncertain``, the one place
     adopt reads it): adopt leaves it byte for byte as it is, in no region, and lists it."""
-    return bool(getattr(member, "uncertain", False))  # the flag scan/shapes.py adds (branch scanlabel)
+    return member.uncertain
 
 
 def _out_folders(root: Path) -> dict[str, str]:

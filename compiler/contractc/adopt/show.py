@@ -146,7 +146,8 @@ def summary(plan: Plan, written: bool) -> str:
     if others:
         counts += f", {_n(len(others), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
     if written:
-        clean = "(it reports the drift left)" if left or others else "(clean)"
+        divergent = any(k.divergent for k in plan.kept)
+        clean = "(it reports the drift left)" if left or others or divergent else "(clean)"
         return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
 
