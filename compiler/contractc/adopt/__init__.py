@@ -294,7 +294,7 @@ def plan_adoption(
             replacements.setdefault(path, []).append(instance_replacement(units[0].block, instances[id(units[0])], result.data[path]))
         else:
             # an instance sharing its block with other keys: left as it is (an instance region holds one key)
-            plan.kept = [k for k in plan.kept if not (k.label == "instance" and any(k.unit is u for u in units))]
+            plan.kept = [k for k in plan.kept if not (id(k.unit) in instances and any(k.unit is u for u in units))]
             plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
     # a new shape none of whose copies is in a region now (each sits in a record of several keys) is left as it
     # is, every copy of it: a contract shape nothing holds
@@ -704,6 +704,7 @@ def _breaks(unit: Unit, ref: str, shapes: dict[str, tuple], data: dict[str, byte
     parts = [found.unreadable] if found.unreadable else []
     parts += [f"lacks {', '.join(i.shown for i in found.missing[:3])}"] if found.missing else []
     parts += [f"holds {', '.join(i.shown for i in found.foreign[:3])}"] if found.foreign else []
+    parts += [found.retyped] if found.retyped else []
     return "; ".join(parts)
 
 
