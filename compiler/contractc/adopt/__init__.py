@@ -12,7 +12,14 @@ The plan is computed in full before anything is written:
    never touched; a **drifted** copy is rewritten to the owner's bytes only when
    the user says so (``--accept-drift`` for every group, ``--resolve ID=PATH:LINE``
    for one, whose copy at PATH:LINE then owns the shape), each such copy's diff
-   in the plan; otherwise it stays as it is and ``check`` reports it;
+   in the plan; otherwise it stays as it is, in no region (so no ``build --force``
+   can put the owner's bytes over it), recorded under ``unresolved`` so that
+   ``check`` reports it; a member scan is **uncertain** about is left as it is.
+   The one rule: a member whose bytes differ from the contract's is in a
+   byte-managed region only when the user chose its rewrite (a copy with other
+   bytes is wrapped in an instance region; the contract's line breaks and fence
+   info string are the two changes every region makes, each said); a block of
+   several keys is one record, never cut into fences;
 4. compile the result in a scratch folder with the real pipeline: the regions
    are filled and stamped by the regions emitter, and the schemas and dispatch
    snippets ``build`` would write are added, so that right after ``adopt
