@@ -7,8 +7,10 @@ from region_project import CONFIG, project_files
 
 HINT = (
     "  hint: wrap lines {lines} in a managed region: a line `<!-- contractc:begin shape={id} -->` above and a line "
-    "`<!-- contractc:end -->` below; build will refuse until you carry the difference into the contract or accept "
-    "the contract's bytes with --force; or, if the copy is on purpose, allow exactly these bytes: add "
+    "`<!-- contractc:end -->` below; build then refuses to overwrite its bytes until you carry the difference into "
+    "the contract (the diff shows it), or take the contract's bytes with `build --force`, which deletes the lines the "
+    "diff shows with `-`; if it differs by design, write `instance=` for `shape=` in the begin marker; or, if the copy "
+    "is on purpose, allow exactly these bytes: add "
     '`- {{path: "agents/builder.md", shape: {id}, sha256: {sha256}}}` under allow_restatements in contractc.yaml; '
     "more: `contractc explain drift-restatement`"
 )

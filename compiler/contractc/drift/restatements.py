@@ -405,7 +405,13 @@ def _diagnostic(
             else f"a region cannot sit in a quote: move lines {line}-{last} out of the quote and wrap them in a managed region ({wrap})"
         )
         + (f", each indented {col - 1} spaces like the fence" if indent else "")
-        + ("; build then stamps it" if same else "; build will refuse until you carry the difference into the contract or accept the contract's bytes with --force")
+        + (
+            "; build then stamps it"
+            if same
+            else "; build then refuses to overwrite its bytes until you carry the difference into the contract (the diff "
+            "shows it), or take the contract's bytes with `build --force`, which deletes the lines the diff "
+            "shows with `-`; if it differs by design, write `instance=` for `shape=` in the begin marker"
+        )
         + "; or, if the copy is on purpose, allow exactly these bytes: add "
         + f"`- {{path: {json.dumps(_glob_literal(target.path))}, shape: {shape.id}, sha256: {hashlib.sha256(held).hexdigest()}}}`"
         + " under allow_restatements in contractc.yaml"
