@@ -241,12 +241,17 @@ def plan_adoption(
                 undecided_left.append((unit, ref, f"drifted copy of {ref} ({member.reason})"))
                 continue
             if member.label == "instance":
-                broken = "" if member.divergent else _breaks(unit, ref, shapes, result.data)
+                # a shape the contract holds: an unmanaged instance that breaks it is where an earlier adoption
+                # left it (a first one wraps a divergent instance), so it stays so: a second adoption is idempotent
+                broken = "" if member.divergent and not held else _breaks(unit, ref, shapes, result.data)
                 if broken:
                     # scan holds peer instances to no definition; check would hold it to the owner's shape
                     why = (
                         f"{member.reason}; its structure differs from the owning copy's ({broken}) and scan holds "
                         "peer instances to no definition: left as it is, not held to the shape"
+                        if not held
+                        else f"{member.reason}; against the contract's block ({broken}): left as it is, in no region (wrap "
+                        "it by hand in an instance region to have check hold it to the shape)"
                     )
                     plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
                     continue
