@@ -494,3 +494,17 @@ def test_two_displays_of_other_titles_that_share_rows_are_two_outputs_and_titles
     assert run.code == 0, run.out
     assert "note[scan-member]: instance of repo-health: another display, titled its own way (lacks repo health, stale and adds" in run.out
     assert not [m for g in scan_plugin(root).groups for m in g.members if m.unit.block.path.startswith("docs/") and m.unit.block.display]
+
+
+def test_displays_of_one_title_for_two_outcomes_are_two_variants(tmp_path, run_cli):
+    def banner(status: str, rows: str) -> str:
+        return f"```\nSync Run\n════════\nStatus:    {status}\nSource:    origin\nTarget:    cache\n{rows}```\n"
+
+    ok, failed = banner("success", "Copied:    12\nSkipped:   0\n"), banner("failed", "Error:     timeout\nRetry:     yes\n")
+    root = _write(tmp_path, {
+        "skills/sync/SKILL.md": f"# Sync\n\n## On success\n\n{ok}\n## On failure\n\n{failed}",
+        "commands/sync.md": f"# /sync\n\nSuccess:\n\n{ok}\nFailure:\n\n{failed}",
+    })  # fmt: skip
+    groups = scan_plugin(root).groups
+    assert sorted(g.owner.variant for g in groups) == ["status=failed", "status=success"]
+    assert run_cli("scan", str(root)).code == 0  # each outcome's display compared with its own, never with the other

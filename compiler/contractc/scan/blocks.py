@@ -520,7 +520,8 @@ def _display_unit(content: str, found: list[tuple[str, str]], first_line: int, s
     slots = tuple((f"show:{_norm_label(label)}", value) for label, value in found)
     paths = frozenset(p for p, _ in slots)
     key = slugify(found[0][0])[:60] or "display"
-    return Unit(block("template", ""), key, content, first_line, paths, stage, paths, slots, "")
+    variant = _variant({p[5:]: v for p, v in slots})  # `Status: failed` under one title: another outcome's display
+    return Unit(block("template", ""), key, content, first_line, paths, stage, paths, slots, variant)
 
 
 def _not_yaml(content: str) -> str:
