@@ -307,7 +307,7 @@ def _shown(stale: str) -> dict[str, str]:
     return {
         "skills/store/SKILL.md": f"# Store skill\n\n## Printed report\n\n{_stats()}",
         "README.md": f"# Store\n\nWhat the skill prints:\n\n{_stats(entries='40', when='yesterday, before the sweep ran')}",
-        "commands/report.md": f"# /report\n\n## Sample Output\n\n{stale}",
+        "commands/report.md": f"# /report\n\n## Sample Output\n\n{stale.replace('```', '```output', 1)}",
     }
 
 
@@ -351,12 +351,15 @@ SHELL_LIKE = {
     "prose": "```\nNote: keep the list short.\n----\nEach item says what to do.\nWhy: people skim.\nHow: one line per item.\n```\n",
     "records": "```\nPASS  the config parses\nWARN  two keys unused\nFAIL  the index is stale\nSKIP  network checks\n```\n",
     "diagram": "```\n┌────────────┐\n│  ROUTER    │\n│ Mode: fast │\n└─────┬──────┘\n      │\n┌─────▼──────┐\n│  WORKERS   │\n│ Pool: 4    │\n└────────────┘\n```\n",
+    "table": "```\nResults:\n\n| Doc | Claims |\n|-----|--------|\n| a.md | 3 |\n\nReviewed:\nTotal: 3\nFailed: 0\n```\n",
+    "waves": "```\nWave 0:\nT1 (Impact)\n│\n├──────┐\n▼      ▼\nWave 1:    │\nT3 (Module)\nWave 2:    │\nT6 (Adapter)\n```\n",
     "template": "```\nRun Report\n──────────\nRun:      {run_id}\nStatus:   {status}\nStarted:  {time}\nBy:       {user}\n```\n",
 }
 
 
 def test_shell_output_logs_prose_diagrams_and_templates_in_plain_fences_are_no_display(tmp_path, run_cli):
     files = {f"{d}/{name}.md": f"# {name}\n\n{body}" for name, body in SHELL_LIKE.items() for d in ("agents", "commands")}
+    files["agents/git.md"] = files["agents/git.md"].replace("```", "```console", 1)  # printed output, read as a display only
     files["commands/log.md"] = files["commands/log.md"].replace("WARN:", "NOTE:")  # pasted twice, one line changed
     files["commands/prose.md"] = files["commands/prose.md"].replace("How:", "Where:")
     root = _write(tmp_path, files)
@@ -508,3 +511,18 @@ def test_displays_of_one_title_for_two_outcomes_are_two_variants(tmp_path, run_c
     groups = scan_plugin(root).groups
     assert sorted(g.owner.variant for g in groups) == ["status=failed", "status=success"]
     assert run_cli("scan", str(root)).code == 0  # each outcome's display compared with its own, never with the other
+
+
+def test_a_framed_title_names_a_display_and_a_count_in_a_row_label_is_a_value(tmp_path, run_cli):
+    def gate(kind: str, fresh: int) -> str:
+        return (
+            f"```\n╔════════════════════════════╗\n║  GATE: {kind:<20}║\n╚════════════════════════════╝\n\n"
+            f"Progress:         5/8\nFresh Entries ({fresh}):  ok\nTask:             layout\nOwner:            ann\n```\n"
+        )
+
+    root = _write(tmp_path, {"skills/g/SKILL.md": f"# G\n\n{gate('Review Needed', 38)}", "agents/a.md": f"# A\n\n{gate('Review Needed', 4)}"})
+    (group,) = scan_plugin(root).groups
+    assert group.id == "gate-review-needed" and "show:fresh entries" in group.owner.paths
+    assert run_cli("scan", str(root)).code == 0  # another count is another sample value
+    (tmp_path / "agents/a.md").write_text(f"# A\n\n{gate('Decision Needed', 4).replace('Owner:   ', 'Decider:')}", encoding="utf-8")
+    assert run_cli("scan", str(root)).code == 0  # another gate's display (its own title) sharing rows: no drift

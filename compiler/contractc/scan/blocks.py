@@ -328,7 +328,9 @@ def _stage(headings: list[tuple[int, int, str]]) -> str | None:
 
 _CANDIDATE_INFO = _YAML_INFO | _MARKUP_INFO | {"json", "jsonc", "json5", "markdown", "md"}
 """Info strings that say a block is data or a template: one scan cannot read is reported (``scan-unread``)."""
-_READ_INFO = _CANDIDATE_INFO | _TEMPLATE_INFO
+_DISPLAY_INFO = {"output", "console", "terminal"}
+"""Info strings of printed output: such a fence is read only as a display sample (:func:`_display`)."""
+_READ_INFO = _CANDIDATE_INFO | _TEMPLATE_INFO | _DISPLAY_INFO
 _INNER_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
@@ -414,11 +416,13 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         return _template_units(content, first_line, stage, before, block, info_example) or (
             "a Markdown form in markup, but without placeholders: no template"
         )
-    if info in _TEMPLATE_INFO:
-        shown_rows = _display(content) if info in _PLAIN_INFO else None
+    if info in _TEMPLATE_INFO or info in _DISPLAY_INFO:
+        shown_rows = _display(content) if info in _PLAIN_INFO or info in _DISPLAY_INFO else None
         if shown_rows is not None:
             left = DISPLAY
             return [_display_unit(content, shown_rows, first_line, stage, block)]
+        if info in _DISPLAY_INFO:
+            return []  # printed output that is no display: shell output, a log
         found = _template_units(content, first_line, stage, before, block, info_example)
         # prose or a filled-in document: no template, nothing unread; a one-line JSON entry after a label line is read
         return found + _inline_json(content, first_line, stage, block, info_example) if ":\n{" in content else found
@@ -455,6 +459,10 @@ _BOX = re.compile(r"[\u2502\u2503\u2551\u250c-\u254b\u2552-\u256c|]")
 """A box-drawing frame (``│ USER │``, ``└──┬──┘``) or a table's ``|``: a diagram's line, never a row or a title."""
 _SYMBOL = re.compile(r"^[^\w\s]{1,3}[ \t]+")
 """An emoji or check mark opening a display line (``📊 ``, ``✓ ``)."""
+_COUNT = re.compile(r"\s*\(\d[^()]*\)")
+"""A count in a display's row label (``Failed Projects (2):``): a sample's value, not the row's name."""
+_FRAMED = re.compile(r"^[\u2502\u2503\u2551|][ \t]*(?P<title>[^ \t].{0,58}?)[ \t]*[\u2502\u2503\u2551|][ \t]*$")
+"""A title framed in a one-line box (``║  CHECKPOINT: Decision Required  ║``)."""
 _CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
 """A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
 DISPLAY_ROWS = 2
@@ -466,12 +474,13 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     """The structure of a display sample, the output a command or skill prints, as ``(label, value)`` pairs: its
     label rows (``Cache Size:     45 MB``) and section titles (``CACHE HEALTH      ✅ PASS``, or a line underlined
     by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
-    line under a title a value). None unless it is one: a rule line or two section titles mark it, and it holds
+    line under a title a value). None unless it is one: a rule line, a framed title (``║ GATE ║``) or two section
+    titles mark it, and it holds
     :data:`DISPLAY_ROWS` label rows, :data:`DISPLAY_STRUCTURE` rows and titles in all; shell output, a log or
     prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
     lines = textwrap.dedent(content).splitlines()
-    if not any(_RULE.match(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
-        return None  # decided cheaply for most plain fences: no rule line, no capitalised titles
+    if not any(_RULE.match(line) or _framed(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
+        return None  # decided cheaply for most plain fences: no rule line, no framed or capitalised titles
     written = [line for line in lines if line.strip()]
     if any(_HEADING.match(line) or _MD_LABEL.match(line) for line in written):
         return None  # Markdown headings or `**Label:**` lines: a Markdown template or document, no printed output
@@ -481,12 +490,21 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     rows: list[str] = []
     titles: list[str] = []
     for i, line in enumerate(lines):
-        if not line.strip() or line[:1].isspace() or _RULE.match(line) or _BOX.search(line):
+        if not line.strip() or line[:1].isspace() or _RULE.match(line):
             continue
+        framed = _framed(line)
+        if framed:
+            title = " ".join(re.sub(r"[^\w&/()' -]", " ", framed).split())  # `║  CHECKPOINT: Decision  ║`
+            found.append((title, ""))
+            titles.append(_norm_label(title))
+            continue
+        if _BOX.search(line):
+            continue  # a diagram's line (`│ USER │`, `Wave 2:   │`) or a table's: no row
         label = _LABEL_LINE.match(_SYMBOL.sub("", line.rstrip()))  # `🎯 STARTING: x`, `✓ Index: valid`: a row
         if label and len(label["label"]) <= 40:
-            found.append((label["label"], (label["value"] or "").strip()))
-            rows.append(_norm_label(label["label"]))
+            name = _COUNT.sub("", label["label"]).strip() or label["label"]  # `Fresh Entries (38):`: the count is a value
+            found.append((name, (label["value"] or "").strip()))
+            rows.append(_norm_label(name))
             continue
         after = next((n for n in lines[i + 1 :] if n.strip()), "")
         title = _caps_title(line)
@@ -505,6 +523,12 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     if rows < DISPLAY_ROWS or rows + titles < DISPLAY_STRUCTURE:  # titles alone (`NAME` / `SYNOPSIS`): a man page
         return None
     return found
+
+
+def _framed(line: str) -> str:
+    """The title a one-line box frames (``║  GATE: Review  ║``), or empty (a diagram's cell row, a table row)."""
+    m = _FRAMED.match(line)
+    return m["title"] if m and not _BOX.search(m["title"]) and m["title"][:1].isalpha() else ""
 
 
 def _caps_title(line: str) -> str:
