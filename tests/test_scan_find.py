@@ -526,3 +526,13 @@ def test_a_framed_title_names_a_display_and_a_count_in_a_row_label_is_a_value(tm
     assert run_cli("scan", str(root)).code == 0  # another count is another sample value
     (tmp_path / "agents/a.md").write_text(f"# A\n\n{gate('Decision Needed', 4).replace('Owner:   ', 'Decider:')}", encoding="utf-8")
     assert run_cli("scan", str(root)).code == 0  # another gate's display (its own title) sharing rows: no drift
+
+
+def test_a_small_display_a_title_a_rule_and_two_rows_still_shows_a_renamed_row(tmp_path, run_cli):
+    root = _write(tmp_path, {
+        "commands/m.md": "# M\n\n```\nTitle\n────\nCache Size:   45 MB\nAvg Hit:  1 ms\n```\n",
+        "skills/m/SKILL.md": "# M\n\n```\nTitle\n──────────\nTotal Size:   45 MB\nAvg Hit:  1 ms\n```\n",
+    })  # fmt: skip
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "(lacks cache size and adds total size: a display whose rows or titles differ" in run.out
+    assert "\n-Total Size:   45 MB\n" in run.out and "\n+Cache Size:   45 MB\n" in run.out  # the rule's width is no drift

@@ -459,6 +459,9 @@ _BOX = re.compile(r"[\u2502\u2503\u2551\u250c-\u254b\u2552-\u256c|]")
 """A box-drawing frame (``│ USER │``, ``└──┬──┘``) or a table's ``|``: a diagram's line, never a row or a title."""
 _SYMBOL = re.compile(r"^[^\w\s]{1,3}[ \t]+")
 """An emoji or check mark opening a display line (``📊 ``, ``✓ ``)."""
+_LOG_LEVEL = re.compile(r"^(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)$")
+_SENTENCE = re.compile(r"^\S+(?:\s+\S+){2,}[.!?]$")
+"""A value of three words or more ending a sentence: prose after a colon, not a display's value."""
 _COUNT = re.compile(r"\s*\(\d[^()]*\)")
 """A count in a display's row label (``Failed Projects (2):``): a sample's value, not the row's name."""
 _FRAMED = re.compile(r"^[\u2502\u2503\u2551|][ \t]*(?P<title>[^ \t].{0,58}?)[ \t]*[\u2502\u2503\u2551|][ \t]*$")
@@ -466,8 +469,10 @@ _FRAMED = re.compile(r"^[\u2502\u2503\u2551|][ \t]*(?P<title>[^ \t].{0,58}?)[ \t
 _CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
 """A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
 DISPLAY_ROWS = 2
-DISPLAY_STRUCTURE = 4
+DISPLAY_STRUCTURE = 3
 """A display has at least DISPLAY_ROWS label rows and DISPLAY_STRUCTURE rows and titles in all."""
+RULE_LINES = "────"
+"""The one structure entry a display's rule lines make (``show:────``)."""
 
 
 def _display(content: str) -> list[tuple[str, str]] | None:
@@ -501,6 +506,8 @@ def _display(content: str) -> list[tuple[str, str]] | None:
         if _BOX.search(line):
             continue  # a diagram's line (`│ USER │`, `Wave 2:   │`) or a table's: no row
         label = _LABEL_LINE.match(_SYMBOL.sub("", line.rstrip()))  # `🎯 STARTING: x`, `✓ Index: valid`: a row
+        if label and (_LOG_LEVEL.match(label["label"]) or _SENTENCE.match(label["value"] or "")):
+            continue  # `INFO: starting`, `Note: keep it short.`: a log's line or prose, no row
         if label and len(label["label"]) <= 40:
             name = _COUNT.sub("", label["label"]).strip() or label["label"]  # `Fresh Entries (38):`: the count is a value
             found.append((name, (label["value"] or "").strip()))
@@ -522,6 +529,8 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     rows, titles = len(set(rows)), len(set(titles))  # `FILE: a` … `FILE: b`: one row, a record repeated
     if rows < DISPLAY_ROWS or rows + titles < DISPLAY_STRUCTURE:  # titles alone (`NAME` / `SYNOPSIS`): a man page
         return None
+    if any(_RULE.match(line) for line in lines):
+        found.append((RULE_LINES, ""))  # its rule lines, whatever their width: part of how it is laid out
     return found
 
 
