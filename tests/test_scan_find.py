@@ -536,3 +536,19 @@ def test_a_small_display_a_title_a_rule_and_two_rows_still_shows_a_renamed_row(t
     run = run_cli("scan", str(root))
     assert run.code == 1 and "(lacks cache size and adds total size: a display whose rows or titles differ" in run.out
     assert "\n-Total Size:   45 MB\n" in run.out and "\n+Cache Size:   45 MB\n" in run.out  # the rule's width is no drift
+
+
+def test_a_json_object_in_a_plain_fence_is_read_as_json(tmp_path, run_cli):
+    def plain(args: str, flag: str = "parse_output") -> str:
+        return f'# S\n\n```\n{{"command": "cache", "args": {args}, "{flag}": true, "timeout": "<seconds>", "retries": "<count>"}}\n```\n'
+
+    root = _write(tmp_path, {"skills/a/SKILL.md": plain('["clear", ...scope_flags]'), "skills/b/SKILL.md": plain('["list", ...filters, ...sort]')})
+    (group,) = scan_plugin(root).groups
+    assert group.kind == "json" and {"command", "args", "parse_output", "timeout", "retries"} == group.owner.paths
+    assert run_cli("scan", str(root)).code == 0  # each call's own arguments
+    (tmp_path / "skills/b/SKILL.md").write_text(plain('["clear", ...scope_flags]', flag="parse"), encoding="utf-8")
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "(lacks parse_output and adds parse)" in run.out
+    before = _hashes(root)
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert _hashes(root) == before  # no region over a fence that does not say json

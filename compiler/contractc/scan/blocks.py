@@ -374,6 +374,11 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         if body.strip():
             units += _template_units(body, first_line + body_at, stage, before, block, info_example)
         return units or ("its front matter (`---` lines) is no YAML mapping, and no template follows it" if candidate else [])
+    if info in _PLAIN_INFO and content.lstrip()[:1] == "{":
+        doc, why = _json_doc(content)  # a JSON document in a plain fence (`{"command": ..., "args": [...]}`)
+        if isinstance(doc, dict) and doc:
+            left = PLAIN_JSON
+            return _json_units(doc, content, first_line, stage, before, block, info_example)
     if info in _TEMPLATE_INFO:
         parts = _parts(content)
         if parts is not None:
@@ -451,6 +456,7 @@ def _inline_json(content: str, first_line: int, stage, block, info_example: bool
     return found
 
 
+PLAIN_JSON = "JSON in a fence without the `json` info string: adopt writes regions around ```json blocks only"
 DISPLAY = "a display sample (a title, rule lines, `Label:   value` rows): its values are a sample's, so adopt writes no region for it"
 _PLAIN_INFO = {"", "text", "txt", "plain"}
 _RULE = re.compile(r"^[ \t]*[\u2500\u2501\u2504\u2505\u2508\u2509\u254c\u254d\u2550=_~*+-]{3,}(?:[ \t]+[\u2500\u2501\u2550=_~*+-]{3,})*[ \t]*$")
