@@ -138,6 +138,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "scan-shape": (ExitCode.CLEAN, "note: a shape scan found, its copies and its owning copy"),
     "scan-divergent": (ExitCode.DRIFT, "a drifted copy of a shape, or an instance that breaks its structure"),
     "scan-near-copy": (ExitCode.CLEAN, "warning: a block is nearly a copy of a shape, under another key"),
+    "scan-uncertain": (ExitCode.CLEAN, "warning: nothing decides whether a member is a drifted copy or an instance by design"),
     "scan-example": (ExitCode.CLEAN, "note: a worked example of a shape, not scored as a copy"),
     "scan-too-deep": (ExitCode.BAD_INPUT, "a fenced block nests too deeply for scan to read it safely"),
     "scan-unread": (ExitCode.CLEAN, "note: a YAML, JSON or template block scan could not read, and why"),

@@ -888,15 +888,23 @@ def _template_label(lines: list[str], closed: frozenset[str] = frozenset()) -> s
     return "template"
 
 
+MODES = ("direction", "mode")
+"""Fields whose literal value names a mode or a direction (``direction: to-cache``): a variant beside the status."""
+
+
 def _variant(values: dict[str, str]) -> str:
-    """``status=failed`` from the first discriminating field whose value is a literal word; empty otherwise."""
-    for key in DISCRIMINATORS:
-        value = values.get(key)
-        if isinstance(value, str):
-            word = value.split("#")[0].strip().strip("\"'`*")
-            if word and re.fullmatch(r"[\w.-]{1,40}", word) and not _is_notation(word):
-                return f"{key}={word.lower()}"
-    return ""
+    """``status=failed`` from the first discriminating field whose value is a literal word, with the mode or
+    direction it names after it (``status=success,direction=to-cache``); empty otherwise."""
+    found = []
+    for keys in (DISCRIMINATORS, MODES):
+        for key in keys:
+            value = values.get(key)
+            if isinstance(value, str):
+                word = value.split("#")[0].strip().strip("\"'`*")
+                if word and re.fullmatch(r"[\w.-]{1,40}", word) and not _is_notation(word):
+                    found.append(f"{key}={word.lower()}")
+                    break
+    return ",".join(found)
 
 
 def _compose(content: str) -> Any:

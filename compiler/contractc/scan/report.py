@@ -4,6 +4,8 @@ One diagnostic per finding, located at the copy:
 
 * ``scan-divergent`` (error, exit 1) at each drifted copy and each instance that breaks the
   shape's structure, with its label's reason and the diff against the owning copy;
+* ``scan-uncertain`` (warning) at each member whose structure differs from the owner's where nothing
+  decides between a drifted copy and an instance by design, with its diff (counted apart; exit 0);
 * ``scan-near-copy`` (warning) at a lone block that is nearly a shape's copy under another key;
 * with ``verbose`` (``-v``, and always in the JSON report, so every copy is located there):
   ``scan-shape`` (note) at each shape's owning copy, ``scan-member`` (note) at every other
@@ -83,6 +85,16 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
                 )
                 diagnostics.append(d)
                 attached[d] = _change(unit, against)
+            elif member.uncertain:
+                d = _at(
+                    unit,
+                    "scan-uncertain",
+                    f"{member.label} of {group.id} by design, or a copy that drifted? ({member.reason}) against its owning copy at {_where(owner)}",
+                    "if it should be the owner's shape, make it agree (`--owner GLOB` names the owner); if it differs by design, nothing to do",
+                    Severity.WARNING,
+                )
+                diagnostics.append(d)
+                attached[d] = _change(unit, owner)
             elif verbose and unit is not owner and member.label != "example":
                 diagnostics.append(
                     _at(unit, "scan-member", f"{member.label} of {group.id}: {member.reason}", "", Severity.NOTE)
@@ -98,6 +110,7 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
         )
         diagnostics.append(d)
         attached[d] = _change(near.unit, near.group.owner)
+    uncertain = sum(1 for group in result.groups for m in group.members if m.uncertain)
     examples = {id(m.unit): group.id for group in result.groups for m in group.labelled("example")}
     for unit in result.examples if verbose else ():
         shape = f" of {examples[id(unit)]}" if id(unit) in examples else f" of {unit.key}"
@@ -107,11 +120,13 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
     if verbose:
         diagnostics.extend(result.unread)
     counts = ", ".join(_n(kinds[k], k, _PLURAL[k]) for k in ("copy", "drifted", "instance")) + ", " + _n(
-        len(result.examples), "example", "examples"
+        len({(u.block.path, u.line) for u in result.examples} | {(m.unit.block.path, m.unit.line) for g in result.groups for m in g.labelled("example")}),
+        "example",
+        "examples",
     )
     headline = (
         f"contractc: {_n(len(result.files), 'file', 'files')}, {_n(len(result.groups), 'shape', 'shapes')} "
-        f"stated more than once: {_n(result.divergent, 'divergent')} ({counts}), "
+        f"stated more than once: {_n(result.divergent, 'divergent')}{f', {uncertain} uncertain' if uncertain else ''} ({counts}), "
         f"{_n(len(result.near), 'near-copy', 'near-copies')}"
     )
     if result.nested:

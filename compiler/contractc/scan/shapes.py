@@ -91,6 +91,10 @@ class Member(NamedTuple):
     """A drifted copy, or an instance that breaks the shape's structure: reported with its diff."""
     against: Unit | None = None
     """The copy its diff is taken against when that is not the owner (the identical peers it drifted from)."""
+    uncertain: bool = False
+    """Nothing decides between a drifted copy and an instance by design (a partial subset of the owner's structure,
+    and neither a definition, git history nor a majority chose the owner): reported as a warning with its diff,
+    never divergent; adopt leaves it as it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +196,8 @@ def group_units(
                     overlap = max(overlap, SAME_SHAPE)  # a data shape that lost (or gained) keys wholesale: a stale copy
                 if names and len(theirs) + len(mine) - 2 * n > 2:
                     continue  # more than one key renamed: another shape that shares key names
-                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example:
+                inside = n >= MIN_SHARED and n == min(len(theirs), len(mine))  # one's keys all the other's: a restatement
+                if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example and not inside:
                     continue  # two blocks side by side in one file that share some keys: two shapes (an example illustrates)
                 if mine and n < MIN_SHARED and overlap <= SAME_SHAPE:
                     continue  # two keys in common, half of the whole: excerpts of one record, each its own
@@ -247,26 +252,30 @@ def _discriminated(units: list[Unit]) -> list[Unit]:
     text (``status: implementing``, ``designing``, ... thirty values over a hundred blocks)."""
     from dataclasses import replace
 
-    seen: dict[tuple, list[Unit]] = defaultdict(list)
+    from contractc.scan.blocks import MODES
+
+    seen: dict[tuple, list[tuple[Unit, str]]] = defaultdict(list)
     enums: dict[tuple, set[str]] = defaultdict(set)
     for u in units:
-        population = (*_bucket(u)[:-1], u.variant.split("=", 1)[0] if u.variant else "")
         for path, written in u.slots:
             field_name = path.removeprefix("label:")  # a template's `**Status**: a | b` names its field so
-            value = _type_of(written) if field_name in _DISCRIMINATORS else None
+            value = _type_of(written) if field_name in (*_DISCRIMINATORS, *MODES) else None
             if isinstance(value, frozenset):
                 enums[(*_bucket(u)[:-1], field_name)].update(v.lower() for v in value)
-        if u.variant:
-            seen[population].append(u)
-    plain: set[int] = set()
+        for part in u.variant.split(",") if u.variant else ():  # `status=success`, then `direction=to-cache`
+            seen[(*_bucket(u)[:-1], part.split("=", 1)[0])].append((u, part))
+    plain: set[tuple[int, str]] = set()
     for population, held in seen.items():
         named = enums.get(population, set())
-        plain.update(id(u) for u in held if u.variant.split("=", 1)[1] in named)
-        values = {u.variant.split("=", 1)[1] for u in held}
+        plain.update((id(u), part) for u, part in held if part.split("=", 1)[1] in named)
+        values = {part for _, part in held}
         few = len(values) <= MAX_VARIANTS and len(values) * 2 <= len(held)
-        if not (few or len({u.block.path for u in held}) == 1):
-            plain.update(id(u) for u in held)
-    return [replace(u, variant="") if id(u) in plain else u for u in units] if plain else units
+        if not (few or len({u.block.path for u, _ in held}) == 1):
+            plain.update((id(u), part) for u, part in held)
+    if not plain:
+        return units
+    kept = lambda u: ",".join(p for p in u.variant.split(",") if (id(u), p) not in plain) if u.variant else ""  # noqa: E731
+    return [replace(u, variant=kept(u)) if u.variant and kept(u) != u.variant else u for u in units]
 
 
 _LEVEL = re.compile(r"^h\d:")
@@ -358,6 +367,10 @@ def _releveled(unit: Unit, paths: frozenset[str]) -> Unit:
     return replace(unit, paths=frozenset(map(moved, unit.paths)), slots=slots)
 
 
+FILLED_MAJORITY = 0.75
+"""The share of a filled-in-only shape's examples that must share the owner's structure to hold the others to it."""
+
+
 def _group(
     cluster: _Cluster,
     dispatchers: set[str],
@@ -369,45 +382,26 @@ def _group(
     copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
-        return _filled_only(copies, dispatchers, owner_globs, root)
+        # a shape only ever written filled in: its examples are held to the structure of the one that owns it
+        shown = [u for u in copies if not u.within and not illustration(u.block.before, u.text)]
+        if len(shown) < 2:
+            return None  # only nested parts and Good/Bad illustrations: no shape stated here
+        candidates = shown
     originals = [u for u in candidates if not translation(u.block.path)]
     held = [u for u in candidates if u.block.path in defined]  # a contract's block owns its group
-    owner, reason = (held[0], f"{held[0].block.path} holds it") if held else choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
-    weak = reason.startswith(NO_MAJORITY)  # nothing but path order chose the owner
-    chosen = reason.startswith("it matches --owner")
-    members = _peer_drift([_label(u, owner, weak, id(u) in translated, chosen) for u in copies], dispatchers)
+    if held:
+        owner, reason, basis = held[0], f"{held[0].block.path} holds it", "declared"
+    else:
+        owner, reason, basis = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
+    if owner.block.example and basis in ("history", "majority"):
+        # examples vary by design (an optional key left out): only when most of them, three or more, share the
+        # owner's structure is one that breaks it divergent
+        shared = sum(1 for u in candidates if u.paths == owner.paths)
+        basis = "majority" if shared >= 3 and shared >= FILLED_MAJORITY * len(candidates) else "weak"
+    members = _peer_drift([_label(u, owner, basis, id(u) in translated) for u in copies], dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
-    return Group("", owner.block.kind, owner.key, owner.stage, tuple(candidates), owner, reason, members)
-
-
-FILLED_MAJORITY = 0.75
-"""The share of a filled-in-only shape's examples that must share one structure for it to be the shape's."""
-
-
-def _filled_only(copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...], root: History | None) -> Group | None:
-    """A shape only ever written filled in (every agent pastes its own status block with concrete values): when
-    :data:`FILLED_MAJORITY` of its examples, three or more, share one structure, one that holds a key that
-    structure lacks (a key renamed or added, an object turned into a list) is divergent; an example may leave
-    optional keys out. None when no structure is held so widely (two copies, one adding a key: nothing says
-    which is the shape), when they sit in one file, or when only Good/Bad illustrations or nested parts are left."""
-    shown = [u for u in copies if not u.within and not illustration(u.block.before, u.text)]
-    if len({u.block.path for u in shown}) < 2:
-        return None  # only nested parts, illustrations, or one file's examples: no shape stated here
-    structures = Counter(u.paths for u in shown)
-    common, held = structures.most_common(1)[0]
-    if held < 3 or held < FILLED_MAJORITY * len(shown):
-        return None  # nothing says which structure is the shape's
-    reason = f"{held} of the {len(shown)} filled-in copies have its structure"
-    owner = _majority([u for u in shown if u.paths == common], dispatchers)[0]
-    members = []
-    for u in copies:
-        extra = sorted(u.paths - owner.paths)
-        if not extra or u not in shown or u.block.path == owner.block.path or translation(u.block.path):
-            members.append(Member(u, "example", u.block.example))
-            continue
-        broken = _structure(sorted(owner.paths - u.paths), extra)
-        members.append(Member(u, "example", f"filled in like the others, but {broken}", True))
-    return Group("", owner.block.kind, owner.key, owner.stage, (), owner, reason, tuple(members))
+    managed = tuple(u for u in candidates if not u.block.example)
+    return Group("", owner.block.kind, owner.key, owner.stage, managed, owner, reason, members)
 
 
 def _name(groups: list[Group]) -> None:
@@ -416,7 +410,7 @@ def _name(groups: list[Group]) -> None:
     for g in groups:
         name = g.owner.key
         if g.owner.variant:
-            value = g.owner.variant.split("=", 1)[1]
+            value = "-".join(part.split("=", 1)[1] for part in g.owner.variant.split(","))
             if value not in name.split("-"):
                 name = f"{name}-{value}"
         base[id(g)] = name
@@ -481,36 +475,84 @@ def _near_copies(single: list[Group], shared: list[Group]) -> list[NearCopy]:
 # -- ownership ------------------------------------------------------------------------------------
 
 
+Basis = Literal["chosen", "declared", "tie", "history", "majority", "weak"]
+"""What chose the owner: ``--owner``, a definition file, a tie-break among several definitions that differ (no
+history or majority among them), git history, a majority (or identical copies), or nothing but a tie-break. Only a
+``weak`` owner (or a ``tie``, for another definition) leaves a member :attr:`Member.uncertain`."""
+
+
 def choose_owner(
     copies: tuple[Unit, ...], dispatchers: set[str], owner_globs: tuple[str, ...] = (), root: History | None = None
-) -> tuple[Unit, str]:
-    """The owning copy and the rule that chose it (see the module docstring)."""
+) -> tuple[Unit, str, Basis]:
+    """The owning copy, the rule that chose it (see the module docstring) and what that rule rests on."""
     if owner_globs:
         matched = [u for u in copies if any(fnmatchcase(u.block.path, g) for g in owner_globs)]
         if matched:
-            return _majority(matched, dispatchers)[0], f"it matches --owner {' '.join(owner_globs)}"
+            return _majority(matched, dispatchers)[0], f"it matches --owner {' '.join(owner_globs)}", "chosen"
     if len({u.text for u in copies}) == 1:
         owner = _majority(list(copies), dispatchers)[0]
-        return owner, f"all {len(copies)} copies hold the same bytes" if len(copies) > 1 else "it is the only copy"
+        return owner, f"all {len(copies)} copies hold the same bytes" if len(copies) > 1 else "it is the only copy", "majority"
+    share = {id(u): _stated(u) / max(len(u.slots), 1) for u in copies}
+    best = max(share.values())
+    if best * 2 >= 1:
+        # a copy that states less notation (placeholders, enums, types) than half of what a copy in notation does
+        # (filled in, or elided: `T####-slug`, `YYYY-MM-DD`) never owns the shape that copy states
+        copies = tuple(u for u in copies if share[id(u)] * 2 >= best)
     declared = [u for u in copies if _declared(u)]
     if declared:
-        owner, _ = _majority(declared, dispatchers)
-        if len({u.text for u in declared}) > 1 and root is not None:
-            owner = _newest(declared, root) or owner
-        return owner, f"{owner.block.path} declares it as the definition ({_declared(owner)})"
+        owner, reason, basis = _ranked(declared, dispatchers, root)
+        why = f"{owner.block.path} declares it as the definition ({_declared(owner)})"
+        if len(variants(declared)) == 1:
+            return owner, why, "declared"
+        return owner, f"{why}; of the {len(variants(declared))} definitions, {reason}", "declared" if basis != "weak" else "tie"
+    return _ranked(list(copies), dispatchers, root)
+
+
+def _ranked(copies: list[Unit], dispatchers: set[str], root: History | None) -> tuple[Unit, str, Basis]:
+    """The owner among ``copies`` by git history, then the majority, then a tie-break (never path order alone when
+    one copy's structure holds every other's, or its enum is what the others fill in)."""
     if root is not None:
-        newest = _newest(list(copies), root)
+        newest = _newest(copies, root)
         if newest is not None:
-            return newest, f"its lines changed most recently in git history ({_when(newest, root)})"
-    owner, held = _majority(list(copies), dispatchers)
+            return newest, f"its lines changed most recently in git history ({_when(newest, root)})", "history"
+    owner, held = _majority(copies, dispatchers)
     if held * 2 > len(copies):
-        return owner, f"{held} of the {len(copies)} copies hold it"
+        return owner, f"{held} of the {len(copies)} copies hold it", "majority"
+    structures = Counter(u.paths for u in copies)
+    common, shared = structures.most_common(1)[0]
+    if shared * 2 > len(copies) and len(structures) > 1 and copies[0].block.kind != "template":
+        # each its own values, most of them one structure (a template's headings alone say less: its lines decide)
+        owner = _majority([u for u in copies if u.paths == common], dispatchers)[0]
+        return owner, f"{shared} of the {len(copies)} copies have its structure", "majority"
     general = [u for u in variants(copies) if any(_fills(other, u) for other in copies if other.text != u.text)]
     if len(general) == 1:  # the one copy whose enum the others fill in (`pending | done` where another says `pending`)
-        return general[0], f"{NO_MAJORITY}; the others fill in its enum ({_few(_fills(next(o for o in copies if _fills(o, general[0])), general[0]))})"
+        return general[0], f"{NO_MAJORITY}; the others fill in its enum ({_few(_fills(next(o for o in copies if _fills(o, general[0])), general[0]))})", "weak"
     if owner.block.path in dispatchers:
-        return owner, f"{NO_MAJORITY}; it is in {owner.block.path}, which dispatches the shape"
-    return owner, f"{NO_MAJORITY}: the first copy in path order"
+        return owner, f"{NO_MAJORITY}; it is in {owner.block.path}, which dispatches the shape", "weak"
+    widest = [u for u in variants(copies) if all(o.paths <= u.paths for o in copies) and any(o.paths < u.paths for o in copies)]
+    if widest:  # a copy that lost keys is the other's partial restatement, not its owner
+        return widest[0], f"{NO_MAJORITY}; the others' structure lies inside its", "weak"
+    return owner, f"{NO_MAJORITY}: the first copy in path order", "weak"
+
+
+_STATED_TYPES = _TYPE_WORDS - {"path", "url", "date", "datetime", "timestamp", "uuid"}
+
+
+def _stated(unit: Unit) -> int:
+    """How many of ``unit``'s values state notation: a placeholder (``{{slug}}``, ``<id>``, ``[x]``; not ``...``),
+    an enum or a type word. Format tokens (``YYYY-MM-DD``, ``T####-slug``, ``path``) only stand in for a value."""
+    return sum(1 for _, v in unit.slots if _states(v))
+
+
+def _states(text: str) -> bool:
+    items = _items(text)
+    if items is not None:  # `["Finding 1"]` is a list, not a [placeholder]: as its elements are
+        return any(_states(json.dumps(i, ensure_ascii=False)) for i in items)
+    return (
+        any(m.group() not in ("...", "…") for m in PLACEHOLDER.finditer(text))
+        or isinstance(_type_of(text), frozenset)
+        or _value(text).lower() in _STATED_TYPES
+    )
 
 
 def mirrors(a: str, b: str) -> bool:
@@ -536,8 +578,9 @@ def translation(path: str) -> str:
     return next((p for p in parts if _LANGUAGE.match(p) and p.lower() not in ("go", "js", "ts", "py", "sh", "ui", "qa")), "")
 
 
-def _declared(unit: Unit) -> str:
-    """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does."""
+def _declared(unit: Unit, files_only: bool = False) -> str:
+    """Why ``unit``'s file or the prose before it declares it the shape's definition; empty when nothing does.
+    ``files_only``: only a definition file (under ``templates/`` ..., or a schema file) counts, not the prose."""
     parts = unit.block.path.lower().split("/")
     for part in reversed(parts[:-1]):  # the nearest folder that says what its files are
         if part in _DEFINITION_DIRS:
@@ -546,7 +589,7 @@ def _declared(unit: Unit) -> str:
             break  # an agent kept under templates/ (a plugin shipped as a template) is an agent, not a definition
     if "schema" in parts[-1]:
         return "a schema file"
-    m = _DECLARES.search(unit.block.before)
+    m = None if files_only else _DECLARES.search(unit.block.before)
     return f'the text above says "{m.group(0)}"' if m else ""
 
 
@@ -627,8 +670,9 @@ class History:
 def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | None:
     """The author time of the newest commit among lines ``first``..``last`` of ``path`` made after ``since``
     (``git blame --since``: history is walked back to ``since`` only); None when none is, or git cannot say."""
+    bound = (f"--since={since}",) if since else ()  # 0: the whole history (a root commit's lines count too)
     try:
-        done = run_git(root, "blame", "--line-porcelain", f"--since={since}", "-L", f"{first},{last}", "--", path)
+        done = run_git(root, "blame", "--line-porcelain", *bound, "-L", f"{first},{last}", "--", path)
     except OSError:
         return None
     if done.returncode != 0:
@@ -640,7 +684,7 @@ def _blame(root: Path, path: str, first: int, last: int, since: int) -> int | No
         elif line == b"boundary":
             boundary = True  # a line older than ``since``: its commit says nothing
         elif line.startswith(b"\t"):  # the line itself closes its header
-            if not boundary and when > since:
+            if (not boundary or not since) and when > since:
                 newest = max(newest or 0, when)
             when, boundary = 0, False
     return newest
@@ -667,6 +711,13 @@ def _newest(units: list[Unit], history: History) -> Unit | None:
             return None  # one commit changed both: history does not tell them apart
         path, line = next(key for t, key in found if t == latest)[:2]
         return next(u for u in variants(units) if (u.block.path, u.line) == (path, line))
+    shown = variants(units)
+    if len({u.block.path for u in shown}) == 1 and len(shown) <= HISTORY_STEPS:
+        # one file's variants (a return block and its restatement further down): their own lines' commits decide
+        found = [(t, u) for u in shown if (t := history.changed_since((u.block.path, u.line, u.line + max(u.text.count("\n"), 1) - 1, 0)))]
+        latest = max((t for t, _ in found), default=None)
+        if latest is not None and sum(1 for t, _ in found if t == latest) == 1:
+            return next(u for t, u in found if t == latest)
     return None
 
 
@@ -708,21 +759,29 @@ def _when(unit: Unit, history: History) -> str:
 # -- labels ---------------------------------------------------------------------------------------
 
 
-def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False, chosen: bool = False) -> Member:
-    """``weak``: nothing but path order chose ``owner`` (no definition, mirror, history or majority); ``translated``: a
-    translation's data block, matched to the (non-example) block it translates; ``chosen``: ``--owner`` chose it, so
-    its structure is the shape's as a declared definition's is."""
+def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False) -> Member:
+    """``basis``: what chose ``owner`` (:data:`Basis`); ``translated``: a translation's data block, matched to the
+    (non-example) block it translates."""
     if unit is owner:
-        return Member(unit, "copy", "the owning copy")
+        return Member(unit, "example" if unit.block.example else "copy", "the owning copy")
     if translated and unit.text != owner.text and owner.paths != unit.paths:
         # keys are never translated: a translation whose keys differ from its original's is a stale one
         why = _structure(sorted(owner.paths - unit.paths), sorted(unit.paths - owner.paths))
         return Member(unit, "instance", f"a translation ({translation(unit.block.path)}) whose keys differ from its original's: {why}", True)
-    if unit.block.example:
-        return Member(unit, "example", unit.block.example)
+    where = f" in {unit.within}" if unit.within else ""
+    filled = unit.block.example or (
+        unit.block.kind != "template" and not _stated(unit) and _stated(owner) and "filled in with format tokens, not notation"
+    )
+    if filled:
+        # an example's values are its own; its key paths are the shape's (it may elide some with `...`)
+        if unit.text == owner.text or illustration(unit.block.before, unit.text) or translation(unit.block.path):
+            return Member(unit, "example", filled)
+        theirs, mine = _slot_map(owner), _slot_map(unit)
+        own = any(_value(theirs[p]) != _value(mine[p]) for p in theirs.keys() & mine.keys())
+        held = _held(unit, owner, basis, "example", sorted(owner.paths - unit.paths), sorted(unit.paths - owner.paths), own, "filled in, but ")
+        return held or Member(unit, "example", filled)
     if unit.text == owner.text:
         return Member(unit, "copy", "same bytes as the owner")
-    where = f" in {unit.within}" if unit.within else ""
     if _squash(unit.text) == _squash(owner.text):
         return Member(unit, "copy", f"the owner's text but for whitespace{where}")
     if _lines(unit.text) == _lines(owner.text):
@@ -738,8 +797,15 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
         extra.remove(titles[1])
         own.append(titles[1])
     broken = _structure(missing, extra)
-    if unit.block.path == owner.block.path and not unit.within:
-        return Member(unit, "instance", "beside the owner in the same file: a variant by design")
+    # an instance's types and enum members are the shape's; a definition file with values of its own (one
+    # template per advisor) defines its own
+    retyped = "" if own and _declared(unit, files_only=True) else _typed_changes(unit, owner)
+    if unit.block.path == owner.block.path and not unit.within and (own or drift):
+        # beside the owner: its own values, or its own notation and structure, make a variant; only its notation,
+        # two uses worded apart (`{N}` and `{_max_rounds}`); only its keys, a restatement that drifted (below)
+        if own or broken:
+            return Member(unit, "instance", "beside the owner in the same file, with values or notation of its own: a variant by design")
+        return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
     if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
         # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
         return Member(unit, "instance", f"a part of a definition file ({_declared(unit)}), {unit.within}; the owning copy is its instance")
@@ -760,19 +826,15 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     if broken and not extra and titles[0] in missing and unit.block.kind == "template":
         # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
         return Member(unit, "instance", f"an excerpt of the owner: its structure lies inside the owner's, without its title{where}")
-    if broken and _declared(owner) and _declared(unit):
-        return Member(unit, "instance", f"another definition file ({broken}): a definition of its own{where}")
-    retyped = _typed_changes(unit, owner)
 
     def instance(reason: str) -> Member:
         # an instance fills the shape with its own values; its types and enum members are the shape's
+        if retyped and basis == "weak":  # nothing but a tie-break chose the owner: which enum is the shape's?
+            return Member(unit, "instance", f"its own values, but {retyped}{where}; nothing says which copy is the shape", uncertain=True)
         if retyped:
             return Member(unit, "instance", f"its own values, but {retyped}{where}", True)
         return Member(unit, "instance", f"{reason}{where}")
 
-    if broken and owner.block.kind != "template" and not _defines(owner):
-        # the owner is itself filled in: two instances of a shape no copy defines may differ in their optional parts
-        return instance(f"another instance ({broken}); the owner states no notation to hold it to")
     shared = len(owner.paths & unit.paths)
     theirs, mine = _slot_map(owner), _slot_map(unit)
     common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
@@ -787,23 +849,28 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     if own:
         # an instance may word its placeholders its own way; a lost key or a changed type or enum breaks it
         typed = [p for p in drift if not (PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine[p]))]
-        if (broken or typed) and (_declared(owner) or chosen):
-            # held to the definition a file declares (or --owner names); between peer instances a difference proves no drift
-            why = broken or f"changes the notation of {_few(typed)}"
-            return Member(unit, "instance", f"its own values ({_few(own)}), but {why}{where}", True)
-        filled = _fills(unit, owner)
-        if extra and filled:
+        filled_in = _fills(unit, owner)
+        if extra and filled_in:
             # it fills in the owner's enum, so it is an instance of the owner: it may leave a field out, not add one
-            return Member(unit, "instance", f"it fills in the owner's {_few(filled)}, but {broken}{where}", True)
-        if broken or typed:
-            return instance(f"its own values ({_few(own)}) and its own fields; no file declares the shape")
+            return Member(unit, "instance", f"it fills in the owner's {_few(filled_in)}, but {broken}{where}", True)
+        held = _held(unit, owner, basis, "instance", missing, extra, True, f"its own values ({_few(own)}), but ", where)
+        if held is not None:
+            return instance("") if retyped and not held.divergent else held
+        if typed and basis in ("declared", "tie", "chosen") and not _declared(unit, files_only=True):
+            # held to the definition a file declares (or --owner names); between peer instances a difference proves no drift
+            return Member(unit, "instance", f"its own values ({_few(own)}), but changes the notation of {_few(typed)}{where}", True)
+        if typed:
+            return instance(f"its own values ({_few(own)}) and its own notation; no file declares the shape")
         return instance(f"the same structure with its own values for {_few(own)}")
     share = _line_share(unit, owner)
     quoted = _QUOTES.search(unit.block.before)  # "Each agent returns with:": a copy of another's return, meant to be the same
+    weak = basis == "weak"
     if (weak or not (owner.block.fence and unit.block.fence)) and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
         return instance(f"only {share:.0%} of its lines are the owner's, and no file declares the shape")
     if broken:
-        return Member(unit, "drifted", f"{broken}{where}", True)
+        held = _held(unit, owner, basis, "drifted", missing, extra, False, "", where)
+        if held is not None:
+            return held
     if drift:
         return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
     if unit.within:
@@ -811,6 +878,96 @@ def _label(unit: Unit, owner: Unit, weak: bool = False, translated: bool = False
     if unit.block.kind == "json":
         return Member(unit, "copy", "the owner's document, laid out differently")
     return Member(unit, "drifted", f"its lines differ from the owner's (order or comments){where}", True)
+
+
+def _held(
+    unit: Unit, owner: Unit, basis: Basis, label: Label, missing: list[str], extra: list[str], own: bool, why: str, where: str = ""
+) -> Member | None:
+    """The verdict on a member whose key paths, headings or label lines are not the owner's; None when it is left
+    to the caller (only elided paths differ, or an instance with values and fields of its own that nothing holds
+    to the owner's). ``own``: its values are its own (an instance's, an example's).
+
+    * Held to a definition (a declared file, ``--owner``), a lost or foreign key is divergent.
+    * Otherwise keys of its own around the owner's whole core (another operation's context keys) make an instance
+      of its own, and a member with values and fields of its own is no copy at all; a member that only lost keys,
+      or one that differs from the owner in nothing but its keys, is divergent when git history, a majority or
+      the text above ("the scout returns:") backs the owner, or when it restates the owner in the owner's file.
+    * With nothing but a tie-break behind the owner (:data:`Basis` ``weak``, or a ``tie`` for another definition),
+      it is uncertain."""
+    lost = [p for p in missing if not _elided(unit, p)]
+    extra = [p for p in extra if not _elided(owner, p)]  # the owner wrote `[...]` or `[]` where the member lists items
+    if not lost and not extra:
+        return None
+    broken = _structure(lost, extra)
+    same = unit.block.path == owner.block.path and not unit.within
+    # another definition file defines its own shape: held to the owner only as far as history or a majority chose it
+    defined = basis == "chosen" or (basis in ("declared", "tie") and not _declared(unit))
+    weak = basis == "weak" or (basis == "tie" and not defined)
+    if not extra and len(lost) * 3 > len(owner.paths) and len(lost) > 1 and not defined:
+        # a few of the owner's keys shown on their own (`## Options` quoting three of a config's sixty keys)
+        return Member(unit, label, f"{why.removesuffix(', but ')}: an excerpt, {len(unit.paths)} of the owner's {len(owner.paths)} key paths{where}")
+    renamed = bool(extra) and unit.block.kind != "template" and _renamed(lost, extra)
+    many = owner.block.example and basis == "majority"  # one of many examples, most of which agree
+    if label == "example" and (_map_key(lost, extra) if renamed else not extra and _entry(lost)):
+        return None  # an example names its own entries of a map (`<server-name>` -> `github`), or leaves one out
+    if renamed and not (many or defined):
+        return None  # a key renamed with all it holds (`memory` and `issue_tracking`): a sibling entry, another shape
+    if _declared(unit) and basis in ("declared", "tie") and lost and extra:
+        weak = True  # two definition files, a section each of its own: nothing says one is the other's stale copy
+    if own and not lost:
+        # another operation's context keys (`uri` for a fetch), even against a definition: the shape's core is whole
+        return Member(unit, label, f"{why.removesuffix(', but ')} with keys of its own ({broken}) around the shape's whole core{where}")
+    if own and not defined:
+        if extra and not renamed or many and not extra:
+            return None  # fields of its own, or an optional key left out: nothing holds it to the owner's
+        filled = not _stated(unit) and bool(_stated(owner))  # a filled-in copy of the shape the owner states
+        if same and not filled:
+            return None  # its own values beside the owner: a variant by design
+        if not (many or (same and filled)):
+            weak = True  # peer instances, or an example elsewhere: nothing says one of them holds the other's keys
+    if label == "example" and not same and not renamed:
+        weak = True  # an example elsewhere may be abridged: nothing says it is meant whole
+    if not weak or (same and not own and not extra) or _QUOTES.search(unit.block.before):
+        # a restatement beside the owner with its values and not all its keys: no variant (blind4-2), a drift
+        return Member(unit, label, f"{why}{broken}{where}", True)
+    if label == "example" and owner.block.example and not same:
+        return None  # two examples of a shape no copy states, each its own: nothing to weigh
+    # not a drifted copy (adopt would make it the owner's bytes): an instance or an example, flagged uncertain
+    return Member(unit, "instance" if label == "drifted" else label, f"{why}{broken}{where}; nothing says which copy is the shape", uncertain=True)
+
+
+def _map_key(lost: list[str], extra: list[str]) -> bool:
+    """Whether the key renamed (:func:`_renamed`) is a map's entry: below the top level, or a placeholder
+    (``<message_id>``)."""
+    gone = _names(frozenset(lost)) - _names(frozenset(extra))
+    depth, name = next(iter(gone)).split(":", 1)
+    return depth != "0" or bool(PLACEHOLDER.search(name))
+
+
+def _entry(lost: list[str]) -> bool:
+    """Whether the paths lost are one entry of a map, whole: a key below the top level and everything under it."""
+    root = min(lost, key=len)
+    return ("." in root or "[" in root) and len(lost) > 1 and all(p == root or p.startswith((f"{root}.", f"{root}[]")) for p in lost)
+
+
+def _renamed(lost: list[str], extra: list[str]) -> bool:
+    """Whether the keys gained are the keys lost under one other name (``progress`` -> ``p_progress``): the same
+    keys at each depth (:func:`_names`) but for one."""
+    a, b = _names(frozenset(lost)), _names(frozenset(extra))
+    gone, gained = a - b, b - a
+    return len(gone) == len(gained) == 1 and len(lost) == len(extra) and next(iter(gone))[0] == next(iter(gained))[0]
+
+
+_ELIDED_LINE = re.compile(r"(?m)^\s*(?:#|//)?\s*(?:\.\.\.|…)\s*,?\s*$|,\s*(?:\.\.\.|…)\s*[,}]|[{,]\s*(?:\.\.\.|…)\s*,")
+_ELIDED_VALUE = {"...", "…", "[...]", "[…]", '["..."]', '["…"]', "{...}", "{…}", "[]", "{}"}
+
+
+def _elided(unit: Unit, path: str) -> bool:
+    """Whether ``unit`` elides ``path``: a ``...`` line or member stands for the keys it leaves out, or ``path``
+    lies under a value written ``[...]``, ``{...}`` or empty (``[]``: no items in this example)."""
+    if unit.block.kind != "template" and _ELIDED_LINE.search(unit.text):  # a template's `...` line is its content
+        return True
+    return any(_value(v) in _ELIDED_VALUE and path.startswith((f"{p}.", f"{p}[]")) for p, v in unit.slots if p)
 
 
 PEER_COPIES = 2
