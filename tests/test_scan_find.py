@@ -460,11 +460,15 @@ def test_adopt_leaves_a_block_of_parts_whole(tmp_path, run_cli):
     assert _hashes(root) == before  # a region around one part would replace the whole fence with that part
 
 
-def test_a_label_block_without_introduced_parts_stays_one_unit(tmp_path):
+def test_a_label_block_without_introduced_parts_or_of_good_and_bad_parts_stays_one_unit(tmp_path, run_cli):
     two = "```\nReviewer: [name]\nVerdict: [pass or fail]\n\nNotes: [free text]\nNext Step: [what to do]\n```\n"
     root = _write(tmp_path, {"agents/a.md": f"# A\n\n{two}", "agents/b.md": f"# B\n\n{two}"})
     (group,) = scan_plugin(root).groups
     assert len(group.owner.paths) == 4  # two paragraphs, none introduced: one template, as before
+    shown = "```text\nGOOD:\nItem 1: ...\nItem 2: ...\nItem 3: ...\n\nBAD (skipped):\nItem 1: ...\nItem 3: ...\n\nBAD (names):\nItem A: ...\nItem 2: ...\n```\n"
+    root = _write(tmp_path / "two", {"skills/r/SKILL.md": f"# R\n\n{shown}"})
+    assert len([u for g in (*scan_plugin(root).groups, *scan_plugin(root).single) for u in (g.owner,)]) <= 1
+    assert run_cli("scan", str(root)).code == 0  # a Good/Bad illustration is one block, its parts never compared
 
 
 ENTRY = '{"id": "{{SLUG}}", "file": "{{SLUG}}.md", "status": "complete", "findings": ["{{F}}"], "followup": [], "title": "{{T}}"}'
@@ -549,9 +553,11 @@ def test_a_json_object_in_a_plain_fence_is_read_as_json(tmp_path, run_cli):
     (group,) = scan_plugin(root).groups
     assert group.kind == "json" and {"command", "args", "parse_output", "timeout", "retries"} == group.owner.paths
     assert run_cli("scan", str(root)).code == 0  # each call's own arguments
-    (tmp_path / "skills/b/SKILL.md").write_text(plain('["clear", ...scope_flags]', flag="parse"), encoding="utf-8")
-    run = run_cli("scan", str(root))
-    assert run.code == 1 and "(lacks parse_output and adds parse)" in run.out
+    # a lost key is structure: drift against the owner (named here: two copies alone say nothing of which is the shape)
+    lost = plain('["clear", ...scope_flags]').replace('"parse_output": true, ', "")
+    (tmp_path / "skills/b/SKILL.md").write_text(lost, encoding="utf-8")
+    run = run_cli("scan", str(root), "--owner", "skills/a/**")
+    assert run.code == 1 and "(lacks parse_output)" in run.out and '+{"command": "cache", "args": ["clear", ...scope_flags], "parse_output"' in run.out
     before = _hashes(root)
     assert run_cli("adopt", str(root), "--write").code == 0
     assert _hashes(root) == before  # no region over a fence that does not say json

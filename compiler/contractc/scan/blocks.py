@@ -658,6 +658,8 @@ def _parts(content: str) -> list[tuple[int, list[str]]] | None:
             return None  # a paragraph of prose, code or anything else: no block of parts
         if not intro and parts:
             return None  # only the first part may go without an introduction
+        if intro and _ILLUSTRATION.search(head):
+            return None  # `GOOD:` / `BAD (skipping numbers):`: one illustration of right and wrong, not a block of parts
         introduced += intro
         parts.append((i, para))
         i = j
