@@ -1145,7 +1145,7 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     for path, value in mine.items():
         if path not in theirs or theirs[path] == value:
             continue
-        if names[0] != names[1] and names[0] in value.lower() and names[1] in theirs[path].lower():
+        if names[0] != names[1] and min(map(len, names)) >= 3 and names[0] in value.lower() and names[1] in theirs[path].lower():
             own.append(path)  # each names its own file (`Usage: /gsd-add-phase` in add-phase.md)
             continue
         if _same_kind(theirs[path], value):
