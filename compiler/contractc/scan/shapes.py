@@ -5,7 +5,8 @@ Grouping (docs/adopt.md, "How scan groups copies"):
 * YAML units are candidates for one shape when they have the same key; JSON
   documents, front matters and templates whatever their names;
 * units whose discriminating field holds another literal value (``status:
-  success`` and ``status: failed``) are variants, never one shape;
+  success`` and ``status: failed``), or name another mode or direction
+  (``direction: to-cache``), are variants, never one shape;
 * two candidates are one shape when their structures (key paths at every depth;
   a template's headings, labels and tags) overlap by at least SAME_SHAPE
   (Jaccard), counted through an index of the structures already seen, so the
@@ -15,17 +16,23 @@ Grouping (docs/adopt.md, "How scan groups copies"):
   its structure overlaps it by NESTED_SHAPE.
 
 The owning copy (:func:`choose_owner`), among the members that are neither
-examples nor nested: a copy matching ``--owner GLOB``; else the copy a file
-declares as the definition (under ``templates/``, ``references/`` or a schema
-file, or introduced by prose such as "produces the following format"); else,
-in a git work tree, the copy whose lines changed most recently; else the
-variant most copies hold (a tie goes to a dispatching file, then to the first
-copy in path order).  The report prints the reason.
+examples nor nested (a shape written filled in only: among its examples), and
+never a copy stating less notation than half of what another states: a copy
+matching ``--owner GLOB``; else the copy a file declares as the definition
+(under ``templates/``, ``references/`` or a schema file, or introduced by prose
+such as "produces the following format"), several definitions that differ
+ranked as the rest; else, in a git work tree, the copy whose lines changed most
+recently; else the variant (or, for data, the structure) most copies hold; else
+a tie-break (the enum the others fill in, a dispatching file, the structure that
+holds every other, path order). The report prints the reason, and what chose the
+owner (:data:`Basis`) decides how firmly the others are held.
 
 Every member is labelled (:class:`Member`): ``copy`` (the owner's bytes),
 ``drifted`` (meant to be a copy, and it is not), ``instance`` (the shape's
-structure with its own values) or ``example``; a drifted copy and an instance
-that breaks the structure are divergent.
+structure with its own values) or ``example``. Instances and examples are held
+to the owner's structure, values free (:func:`_held`); a drifted copy and a
+member that breaks the structure are divergent, and a member nothing decides
+about (a tie-break chose the owner) is :attr:`Member.uncertain`.
 """
 
 from __future__ import annotations
@@ -1127,14 +1134,6 @@ def _structure(missing: list[str], extra: list[str]) -> str:
 def _few(paths: list[str]) -> str:
     shown = ", ".join(p.split(":", 1)[-1] or "its opening text" for p in paths[:3])
     return shown + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-
-
-def _defines(owner: Unit) -> bool:
-    """Whether the owner is written in the notation (types, enums, placeholders) for at least half of its values."""
-    values = [v for _, v in owner.slots if _value(v) or owner.block.kind == "template"]
-    if not values:
-        return True
-    return sum(1 for v in values if _notation(v) or PLACEHOLDER.search(v)) * 2 >= len(values)
 
 
 def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
