@@ -360,6 +360,11 @@ BRIEF = "# Brief: [Topic]\n\n## Aim\n[aim]\n## Context\n[context]\n## Plan\n[pla
 """One template in two definition files; the newer one dropped the Risks section and reworded the plan."""
 ARCHIVE_ENTRY = '{{"id": "{id}", "file": "{file}", "date": "{date}", "state": "complete", "kind": "{kind}", "notes": ["{note}"]}}\n'
 """A record two skills state in {{x}} notation, a reference page writes with format tokens, another fills in."""
+DESK_RULES = (
+    "## DESK RULES (ALWAYS)\n\nREPLY RULES:\n1. You MUST answer in one message.\n2. You MUST NOT quote the ticket.\n"
+    "3. You MUST sign with the desk name.\n4. You MUST close with a next step.\n\n{section}"
+)
+"""A short template of two labelled sections; a second page swapped the last section for one of its own."""
 
 
 def second_round() -> dict[str, dict[str, str]]:
@@ -521,6 +526,10 @@ def second_round() -> dict[str, dict[str, str]]:
             + fence(ARCHIVE_ENTRY.format(id="T####-slug", file="path", date="YYYY-MM-DD", kind="gamma", note="Finding 1"), "json"),
             "skills/delta/references/chain.md": "# Chain\n\n"
             + fence(ARCHIVE_ENTRY.format(id="T0042-login", file="login.md", date="", kind="delta", note="Found it").replace(', "date": ""', ""), "json"),
+        },
+        "swapped-section": {  # blind3-4: four rule lines alike, the second labelled section swapped
+            "refs/desk-rules.md": "# Desk rules\n\n" + fence(DESK_RULES.format(section="LOG FORMAT:\n- one line per reply\n")),
+            "refs/handover.md": "# Handover\n\n" + fence(DESK_RULES.format(section="HANDOVER STEPS:\n1. read the queue\n2. pick the oldest\n"), "markdown"),
         },
         "typed-enum": {  # blind4-4: `1 | 2 | 3` and `<integer: 1=pass, 2=fail, 3=error>` say one thing
             f"agents/{name}-judge.md": f"# {name} judge\n\n### Schema\n\n" + fence(SCORE.format(name=name, status=status, score=score), "json")

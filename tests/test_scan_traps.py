@@ -506,3 +506,11 @@ def test_an_example_in_format_tokens_never_owns_templates_with_or_without_histor
         assert group.owner.block.path in ("skills/alpha/SKILL.md", "skills/beta/SKILL.md")
         assert not [p for (p, _), m in members.items() if m.divergent]
         assert members[("skills/gamma/references/session.md", 4)].label == "example"
+
+
+def test_a_short_template_with_one_section_swapped_is_compared_and_uncertain_without_a_definition(tmp_path):
+    # most of its lines alike, two of its four labels: one shape; nothing says which section is the stale one
+    _, members = _members(tmp_path, "swapped-section")
+    swapped = [m for m in members.values() if m.uncertain]
+    assert len(members) == 2 and len(swapped) == 1 and not any(m.divergent for m in members.values())
+    assert "lacks log format and adds handover steps" in swapped[0].reason or "lacks handover steps and adds log format" in swapped[0].reason

@@ -206,8 +206,11 @@ def group_units(
                 inside = n >= MIN_SHARED and n == min(len(theirs), len(mine))  # one's keys all the other's: a restatement
                 if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example and not inside:
                     continue  # two blocks side by side in one file that share some keys: two shapes (an example illustrates)
-                if mine and n < MIN_SHARED and overlap <= SAME_SHAPE:
-                    continue  # two keys in common, half of the whole: excerpts of one record, each its own
+                if mine and n < MIN_SHARED and overlap <= SAME_SHAPE and not (
+                    not data and overlap == SAME_SHAPE and _line_share(unit, clusters[i].units[0]) >= LINE_SHARE
+                ):
+                    continue  # two keys in common, half of the whole: excerpts of one record, each its own (a short
+                    # template with one labelled section swapped keeps most of its lines: that one is compared)
                 if overlap > score or (overlap == score and found is None):
                     found, score = i, overlap
             return found
