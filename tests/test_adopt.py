@@ -215,11 +215,10 @@ def test_property_bytes_outside_the_replaced_blocks_never_change(tmp_path_factor
     write_changes(root, plan.changes)
     for path, spans in plan.replaced.items():
         assert b"".join(_outside_spans(files[path], spans)) == b"".join(_outside_regions((root / path).read_bytes()))
-    assert set(plan.replaced) == set(files)
-    if drifted:  # not chosen: the drifted copy keeps every byte, in a region build has not filled
-        from contractc.emit.filled import without_marker_lines
-
-        assert without_marker_lines((root / "agents/b.md").read_bytes()) == files["agents/b.md"]
+    if drifted:  # not chosen: the drifted copy keeps every byte, outside any region
+        assert set(plan.replaced) == {"skills/a/SKILL.md"} and (root / "agents/b.md").read_bytes() == files["agents/b.md"]
+    else:
+        assert set(plan.replaced) == set(files)
 
 
 def test_a_quoted_copy_is_left_as_it_is_listed_and_check_stays_clean(tmp_path, run_cli):
@@ -334,12 +333,13 @@ def test_a_copy_in_a_list_item_becomes_a_region_indented_like_its_fence_end_to_e
     begin = next(line for line in same.splitlines() if "contractc:begin shape=ping" in line)
     assert begin.startswith(f"{indent}<!--") and f"{indent}<!-- contractc:end -->\n" in same
     assert "".join(f"{indent}{line}\n" for line in PING.splitlines()) in same  # the item's bytes kept, indent and all
-    # the drifted one: its own bytes in an indented region build has not filled; check reports it, located
+    # the drifted one: left as it is, no region; check reports it, located, with its diff
     check = run_cli("check", "--root", str(tmp_path), "--no-cache")
     assert check.code == 1
-    assert f"agents/d.md:6:{len(indent) + 1}: error[drift-region-new-differs]" in check.out
+    assert "agents/d.md:7:1: error[drift-unresolved]" in check.out and "-  at: string\n" in check.out
     assert "agents/c.md" not in check.out  # equal to the contract once the item's indent is taken off
-    assert run_cli("build", "--root", str(tmp_path), "--force").code == 0
+    choice = re.search(r"`contractc adopt --resolve (\S+)`", check.out).group(1)
+    assert run_cli("adopt", str(tmp_path), "--write", "--resolve", choice).code == 0
     assert "".join(f"{indent}{line}\n" for line in PING.splitlines()) in (tmp_path / "agents/d.md").read_text()  # re-indented
     assert run_cli("check", "--root", str(tmp_path), "--no-cache").code == 0
     # a hand edit inside the indented region is seen, and so is a line moved out of the item

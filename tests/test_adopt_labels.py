@@ -71,23 +71,30 @@ def test_identical_copies_become_regions_and_instances_instance_regions(plugin, 
     npm = (plugin / "agents/npm.md").read_text()
     assert npm.count("<!-- contractc:begin instance=") == 2  # its success and its failure envelope
     assert "sha256" not in npm.split("<!-- contractc:begin instance=", 1)[1].split("\n", 1)[0]  # never stamped
-    crates = (plugin / "agents/crates.md").read_text()  # the drifted copy: its bytes, in a region build has not filled
-    assert "<!-- contractc:begin shape=package_brief -->\n" + DRIFTED_BRIEF + "<!-- contractc:end -->\n" in crates
+    crates = (plugin / "agents/crates.md").read_text()  # the drifted copy: its bytes, outside any region
+    assert "\n\n" + DRIFTED_BRIEF + "\n" in crates and "shape=package_brief" not in crates
 
 
 def test_check_after_adopt_reports_only_the_drift_left_unresolved_and_nothing_is_allowed_unseen(plugin, run_cli):
     run = run_cli("adopt", str(plugin), "--write")
-    assert "drifted copies kept byte for byte" in run.out and "agents/crates.md:8: package_brief: adds mirror" in run.out
+    assert "drifted copies left byte for byte as they are" in run.out and "agents/crates.md:8: package_brief: adds mirror" in run.out
     assert "+  mirror: string" not in run.out  # the written plan lists; the dry run shows the diff:
     dry = run_cli("adopt", str(write_plugin(plugin.parent / "again")))
     assert "-  mirror: string                    # crates only" in dry.out
     code, errors = _check(run_cli, plugin)
-    assert code == 1 and errors == [("agents/crates.md", "drift-region-new-differs")]
+    assert code == 1 and errors == [("agents/crates.md", "drift-unresolved")]
     assert "allow_restatements" not in (plugin / "contractc.yaml").read_text()
-    build = run_cli("build", "--root", str(plugin))  # the drift stays the user's to decide: build refuses it
-    assert build.code == 1 and "-  mirror: string" in build.err and DRIFTED_BRIEF in (plugin / "agents/crates.md").read_text()
-    forced = run_cli("build", "--root", str(plugin), "--force")  # the decision: the contract's bytes
-    assert forced.code == 0 and "mirror" not in (plugin / "agents/crates.md").read_text()
+    held = hashlib.sha256((plugin / "agents/crates.md").read_bytes()).hexdigest()
+    for force in ((), ("--force",)):  # no region holds it: no build, forced or not, puts the owner's bytes over it
+        run_cli("build", "--root", str(plugin), *force)
+        assert hashlib.sha256((plugin / "agents/crates.md").read_bytes()).hexdigest() == held
+    # the choice, made later: the dry run shows this copy's diff, --write rewrites it and drops its entry
+    checked = run_cli("check", "--root", str(plugin), "--no-cache")
+    choice = re.search(r"`contractc adopt --resolve (package_brief=contracts/release\.md:\d+)`", checked.out).group(1)
+    assert "-  mirror: string" in checked.out  # check shows the diff too
+    assert "-  mirror: string" in run_cli("adopt", str(plugin), "--resolve", choice).out
+    assert run_cli("adopt", str(plugin), "--write", "--resolve", choice).code == 0
+    assert "mirror" not in (plugin / "agents/crates.md").read_text() and "unresolved" not in (plugin / "contractc.yaml").read_text()
     assert _check(run_cli, plugin) == (0, [])
 
 
@@ -222,7 +229,10 @@ def test_on_the_scan_traps_plugin_adopt_keeps_every_instance_and_example_and_che
         assert at >= 0 and hashlib.sha256((root / path).read_bytes()[at : at + len(data)]).hexdigest() == digest, path
     code, errors = _check(run_cli, root)
     assert code == 1 and {path for path, _ in errors} == {path for path, _ in DIVERGENT}
-    assert sorted(c for _, c in errors) == ["drift-instance-missing", "drift-region-new-differs", "drift-region-new-differs"]
+    assert sorted(c for _, c in errors) == ["drift-instance-missing", "drift-unresolved", "drift-unresolved"]
+    drifted = {p: (root / p).read_bytes() for p, c in errors if c == "drift-unresolved"}
+    assert run_cli("build", "--root", str(root), "--force").code == 1  # the drift is still there, and still the user's
+    assert {p: (root / p).read_bytes() for p in drifted} == drifted
 
 
 def test_without_its_marker_lines_every_file_of_copies_and_instances_is_what_it_was(plugin, run_cli):

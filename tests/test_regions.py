@@ -175,8 +175,9 @@ def test_hand_edit_is_reported_and_build_refuses_it_without_force(built, run_cli
         "agents/orchestrator.md:5:1: error[drift-region-edited]: region shape=planning.task_brief was edited by hand"
     )
     assert (
-        "  hint: build will not overwrite a hand edit: to drop it, run `contractc build --force`; to keep it, carry it "
-        "into the contract and run `contractc build` (the region then holds the contract's bytes already)"
+        "  hint: build will not overwrite a hand edit: to keep it, carry it into the contract and run `contractc build` "
+        "(the region then holds the contract's bytes already); to drop it, `contractc build --force` overwrites the "
+        "region with the contract's bytes, deleting the lines check's diff shows with `-`"
         in build.err
     )
     assert build.err.endswith("contractc: nothing written; 1 region(s) need a decision\n")

@@ -293,3 +293,204 @@ def test_a_nested_project_with_its_own_config_is_not_read_and_adopt_leaves_every
     assert hashlib.sha256((root / "examples/demo/contractc.yaml").read_bytes()).hexdigest() == nested["examples/demo/contractc.yaml"]
     assert not (root / "examples/demo/contracts").exists()
     assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+def _stats(size_label: str = "Stored Size", section: str = "SPEED", entries: str = "812", when: str = "an hour ago") -> str:
+    return (
+        "```\n🧮 Store Report\n══════════════════════════════\n\nCOUNTS\n──────────────────────────────\n"
+        f"Entries:        {entries}\n{size_label}:    4.5 MB\nOldest Entry:   3 days\nLast Sweep:     {when}\n\n"
+        f"{section}\n──────────────────────────────\nHit Rate:       91%\nMean Lookup:    2 ms\n✓ store reachable\n```\n"
+    )
+
+
+def _shown(stale: str) -> dict[str, str]:
+    return {
+        "skills/store/SKILL.md": f"# Store skill\n\n## Printed report\n\n{_stats()}",
+        "README.md": f"# Store\n\nWhat the skill prints:\n\n{_stats(entries='40', when='yesterday, before the sweep ran')}",
+        "commands/report.md": f"# /report\n\n## Sample Output\n\n{stale}",
+    }
+
+
+def test_a_stale_sample_of_a_printed_display_is_a_drifted_copy_with_its_diff(tmp_path, run_cli):
+    root = _write(tmp_path, _shown(_stats(size_label="Disk Size", section="LATENCY")))
+    (group,) = scan_plugin(root).groups
+    assert group.id == "store-report"  # named from its title line
+    assert "show:counts" in group.owner.paths and "show:stored size" in group.owner.paths  # titles and label rows
+    labels = {f"{m.unit.block.path}": (m.label, m.divergent) for m in group.members}
+    # the README's sample values are its own: the display's values are free, its rows and titles are the shape
+    assert labels == {"skills/store/SKILL.md": ("copy", False), "README.md": ("instance", False), "commands/report.md": ("drifted", True)}
+    run = run_cli("scan", str(root))
+    assert run.code == 1
+    assert "commands/report.md:6:1: error[scan-divergent]: drifted copy of store-report (lacks speed, stored size and adds disk size, latency" in run.out
+    assert "-Disk Size:    4.5 MB\n+Stored Size:    4.5 MB" in run.out and "-LATENCY\n+SPEED" in run.out
+
+
+def test_a_sample_display_with_values_of_its_own_only_is_no_divergence(tmp_path, run_cli):
+    root = _write(tmp_path, _shown(_stats(entries="7 entries in the store today", when="two sweeps ago, at noon")))
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "0 divergent (1 copy, 0 drifted, 2 instances, 0 examples)" in run.out
+    assert run.out.count("note[scan-member]: instance of store-report: the owner's rows and titles, with sample values of its own") == 2
+
+
+def test_adopt_leaves_a_printed_display_as_it_is_and_says_why(tmp_path, run_cli):
+    root = _write(tmp_path, _shown(_stats(size_label="Disk Size")))
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "in this shape is a display sample" in run.out
+    assert _hashes(root) == before  # a sample's values are its own: no region over them
+
+
+SHELL_LIKE = {
+    # shell output, a test runner's summary, a log and prose: plain fences, a rule line or two, some `Word:` lines
+    "git": "```\n$ git status\nOn branch main\nChanges to be committed:\n  modified:   a.md\n\nUntracked files:\n  b.md\n```\n",
+    "pytest": "```\n============ test session starts ============\nplatform linux -- Python 3.11\nrootdir: /src\ncollected 5 items\n\n"
+              "tests/test_a.py .....\n============ 5 passed in 0.1s ============\n```\n",
+    "log": "```\nINFO: starting the worker\nWARN: the cache is cold\n--------------------------------\nINFO: done\nERROR: none\n```\n",
+    "prose": "```\nNote: keep the list short.\n----\nEach item says what to do.\nWhy: people skim.\nHow: one line per item.\n```\n",
+    "records": "```\nPASS  the config parses\nWARN  two keys unused\nFAIL  the index is stale\nSKIP  network checks\n```\n",
+    "diagram": "```\n┌────────────┐\n│  ROUTER    │\n│ Mode: fast │\n└─────┬──────┘\n      │\n┌─────▼──────┐\n│  WORKERS   │\n│ Pool: 4    │\n└────────────┘\n```\n",
+    "template": "```\nRun Report\n──────────\nRun:      {run_id}\nStatus:   {status}\nStarted:  {time}\nBy:       {user}\n```\n",
+}
+
+
+def test_shell_output_logs_prose_diagrams_and_templates_in_plain_fences_are_no_display(tmp_path, run_cli):
+    files = {f"{d}/{name}.md": f"# {name}\n\n{body}" for name, body in SHELL_LIKE.items() for d in ("agents", "commands")}
+    files["commands/log.md"] = files["commands/log.md"].replace("WARN:", "NOTE:")  # pasted twice, one line changed
+    files["commands/prose.md"] = files["commands/prose.md"].replace("How:", "Where:")
+    root = _write(tmp_path, files)
+    result = scan_plugin(root)
+    assert not [m.unit for g in result.groups for m in g.members if m.unit.block.display]
+    template = next(g for g in result.groups if g.owner.block.path.endswith("template.md"))
+    assert "label:status" in template.owner.paths  # a display's template (placeholders in its rows) stays a template
+    assert run_cli("scan", str(root)).code == 0
+
+
+def test_a_display_pasted_once_is_nothing(tmp_path, run_cli):
+    root = _write(tmp_path, {"skills/store/SKILL.md": f"# Store\n\n{_stats()}", "commands/report.md": f"# R\n\n{_stats(size_label='Disk Size')[:40]}\n```\n"})
+    run = run_cli("scan", str(root))
+    assert run.code == 0 and "0 shapes stated more than once" in run.out
+
+
+def _call(args: str) -> str:
+    return f'# Skill\n\nInvoke the helper:\n\n```json\n{{\n  "command": "store",\n  "args": {args},\n  "parse_output": true\n}}\n```\n'
+
+
+def test_a_calls_own_argument_list_with_spread_elements_is_an_instance_not_a_notation_change(tmp_path, run_cli):
+    root = _write(tmp_path, {
+        "skills/clear/SKILL.md": _call('["clear", ...scope_flags, ...dry_run_flag]'),
+        "skills/list/SKILL.md": _call('["list", ...filters, ...sort]'),
+        "skills/sweep/SKILL.md": _call('["sweep", "--older-than", "{days}"]'),
+    })  # fmt: skip
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert run.out.count("the same structure with its own values for args") == 2
+    # a list of notation only is still notation: its change is drift
+    root2 = _write(tmp_path / "two", {"skills/x/SKILL.md": _call('["<subcommand>", "<flag>"]'), "skills/y/SKILL.md": _call('["<action>"]')})
+    assert run_cli("scan", str(root2)).code == 1
+
+
+def _invoke(parameters: str, output: str = ".cfg/setup.yaml", flag: str = "parse_output") -> str:
+    return (
+        f'# Call\n\n```\nUSE SKILL: helper\nOperation: invoke\n{parameters}\n  "command": "setup",\n'
+        f'  "args": ["--org", "{{organization}}", "--output", "{output}"],\n  "{flag}": true\n}}\n```\n'
+    )
+
+
+def test_a_json_document_after_a_label_is_read_as_json_wherever_its_brace_opens(tmp_path, run_cli):
+    # `Parameters: {` and `Parameters:` + `{` on the next line are one notation; a filled-in argument is the call's own
+    root = _write(tmp_path, {"commands/setup.md": _invoke("Parameters:\n{"), "agents/manager.md": _invoke("Parameters: {", "{config_path}")})
+    (group,) = scan_plugin(root).groups
+    assert {"label:parameters.command", "label:parameters.args", "label:parameters.parse_output"} <= group.owner.paths
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "agents/manager.md:4:1: note[scan-member]: instance of use-skill: the same structure with its own values for parameters.args" in run.out
+    # a key renamed inside the document is structure: drift, with its diff
+    (tmp_path / "agents/manager.md").write_text(_invoke("Parameters: {", flag="parse"), encoding="utf-8")
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "(lacks parameters.parse_output and adds parameters.parse)" in run.out
+    assert '-  "parse": true\n+  "parse_output": true' in run.out
+
+
+PARTS = (
+    "# Flow\n\nUse these prompt shapes:\n\n```text\nFor either reader, pass exactly one source:\ndoc_path: [approved document path]\n"
+    "or\nneeds: [confirmed needs verbatim]\n\nFor screen review only, add the screens:\nscreen_path: [existing screen path]\n"
+    "mock_path: [decision-relevant path]\n\nSpec:\ncontext: [approved document path exactly]\nanalysis: [reader JSON]\n"
+    "evidence: [applicable codebase evidence]\nmock_path: [decision-relevant path or absent]\n```\n"
+)
+
+
+def _restated(evidence: str = "evidence") -> str:
+    return (
+        "# A\n\nInvoke the designer with exact inputs:\n\n```text\ncontext: [the value fixed in Step 1]\n"
+        f"analysis: [complete Step 3 reader JSON unchanged]\n{evidence}: [complete Step 2 evidence unchanged]\n"
+        "mock_path: [path from Step 3 exactly, or absent]\n```\n"
+    )
+
+
+def test_a_block_of_labelled_parts_is_cut_so_a_part_restated_alone_is_an_instance_of_that_part(tmp_path, run_cli):
+    root = _write(tmp_path, {"skills/b/references/flow.md": PARTS, "skills/a/SKILL.md": _restated()})
+    (group,) = scan_plugin(root).groups
+    assert group.id == "spec"  # named from its introduction, which is no structure of its own
+    assert f"{group.owner.block.path}:{group.owner.line}" == "skills/b/references/flow.md:16"  # its first key line
+    assert group.owner.paths == {"label:context", "label:analysis", "label:evidence", "label:mock_path"}
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "skills/a/SKILL.md:6:1: note[scan-member]: instance of spec: the same structure with its own text in every field" in run.out
+    # a key renamed in the restated part is still drift of that part, with its diff
+    (tmp_path / "skills/a/SKILL.md").write_text(_restated("proof"), encoding="utf-8")
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "drifted copy of spec (lacks evidence and adds proof)" in run.out
+    assert "-proof: [complete Step 2 evidence unchanged]" in run.out
+
+
+def test_adopt_leaves_a_block_of_parts_whole(tmp_path, run_cli):
+    root = _write(tmp_path, {"skills/b/references/flow.md": PARTS, "skills/a/SKILL.md": _restated(), "skills/c/SKILL.md": PARTS})
+    before = _hashes(root)
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.out + run.err
+    assert "in this shape is one of the labelled parts of a fenced block" in run.out
+    assert _hashes(root) == before  # a region around one part would replace the whole fence with that part
+
+
+def test_a_label_block_without_introduced_parts_stays_one_unit(tmp_path):
+    two = "```\nReviewer: [name]\nVerdict: [pass or fail]\n\nNotes: [free text]\nNext Step: [what to do]\n```\n"
+    root = _write(tmp_path, {"agents/a.md": f"# A\n\n{two}", "agents/b.md": f"# B\n\n{two}"})
+    (group,) = scan_plugin(root).groups
+    assert len(group.owner.paths) == 4  # two paragraphs, none introduced: one template, as before
+
+
+ENTRY = '{"id": "{{SLUG}}", "file": "{{SLUG}}.md", "status": "complete", "findings": ["{{F}}"], "followup": [], "title": "{{T}}"}'
+
+
+def test_a_one_line_json_entry_under_a_label_inside_a_template_fence_is_compared_with_its_json_shape(tmp_path, run_cli):
+    stale = ENTRY.replace('"status": "complete", ', "")
+    worker = (
+        "# Worker\n\n```\n## WORKER PROTOCOL\n\nOUTPUT RULES:\n1. MUST write findings to: {{OUT}}/{topic}.md\n"
+        f"2. MUST append one entry to the ledger\n\nLEDGER ENTRY FORMAT:\n{stale}\n```\n"
+    )
+    skill = f"# Skill\n\nAppend to the ledger:\n\n```json\n{ENTRY}\n```\n"
+    root = _write(tmp_path, {"agents/worker.md": worker, "skills/a/SKILL.md": skill, "skills/b/SKILL.md": skill})
+    run = run_cli("scan", str(root))
+    assert run.code == 1
+    assert "agents/worker.md:11:1: error[scan-divergent]: drifted copy of complete-envelope (lacks status in ledger-entry-format)" in run.out
+    assert f"-{stale}\n+{ENTRY}" in run.out
+    before = _hashes(root)["agents/worker.md"]
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert _hashes(root)["agents/worker.md"] == before  # a line of a template's fence: never a region of its own
+
+
+def test_two_displays_of_other_titles_that_share_rows_are_two_outputs_and_titles_alone_make_no_display(tmp_path, run_cli):
+    rows = "Branch:    main\nRemote:    origin\nAhead:     2\nCommits:   14\nTags:      3\nAuthor:    ann\n"
+    status = f"```\nSync Status\n───────────\n{rows}Behind:    0\n```\n"
+    health = f"```\nRepo Health\n───────────\n{rows}Stale:     none\n```\n"
+    manual = "```\nNAME\n    tool - does things\nSYNOPSIS\n    tool run\nDESCRIPTION\n    Runs.\nOPTIONS\n    none\n```\n"
+    root = _write(tmp_path, {
+        "commands/status.md": f"# S\n\n{status}", "commands/health.md": f"# H\n\n{health}",
+        "docs/a.md": f"# A\n\n{manual}", "docs/b.md": f"# B\n\n{manual.replace('OPTIONS', 'EXAMPLES')}",
+    })  # fmt: skip
+    run = run_cli("scan", str(root), "-v")
+    assert run.code == 0, run.out
+    assert "note[scan-member]: instance of repo-health: another display, titled its own way (lacks repo health, stale and adds" in run.out
+    assert not [m for g in scan_plugin(root).groups for m in g.members if m.unit.block.path.startswith("docs/") and m.unit.block.display]

@@ -10,34 +10,19 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from contractc.report import __version__
+from contractc.report.format import FORMATS
 
-# Each command's stack (the loader, the model, the site ...) is imported by the command,
-# so that `--help` and `--version` load no project code.
-# The keys of report.FORMATTERS, spelled out so `--help` does not import the report module and its
-# diagnostics (about 9 ms: --help would cost more than 5x `python -c pass`); tests/test_report.py holds
-# the two equal.
-FORMATS = ("text", "json", "github")
+# Each command's stack (the loader, the model, the site ...) is imported by the command.
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from contractc.report.diagnostics import Diagnostic
     from contractc.report.format import Outcome, Report
-
-
-class _path:  # click's ``path_type`` must be a class
-    """Builds a ``pathlib.Path``, imported when a path is parsed: pathlib costs 3 ms of start-up,
-    and --help would cost more than 5x `python -c pass` with it."""
-
-    def __new__(cls, value: str) -> Path:  # type: ignore[misc]
-        from pathlib import Path
-
-        return Path(value)
 
 
 def format_option(help: str = "text for people; github for GitHub Actions annotations; json for one machine-readable document."):
@@ -47,7 +32,7 @@ def format_option(help: str = "text for people; github for GitHub Actions annota
 
 ROOT_OPTION = click.option(
     "--root",
-    type=click.Path(file_okay=False, path_type=_path),
+    type=click.Path(file_okay=False, path_type=Path),
     default=".",
     show_default=True,
     help="Project root: the folder holding contractc.yaml.",
@@ -77,9 +62,6 @@ def _progress(command):
 
     @functools.wraps(command)
     def run(**params):
-        isatty = getattr(sys.stderr, "isatty", None)
-        if not (isatty and isatty()):  # nothing could be drawn: a pipe or a log imports nothing more
-            return command(**params)
         from contractc.report.progress import shown
 
         with shown(bool(params.get("quiet")), str(params.get("fmt", "text"))):
@@ -181,7 +163,7 @@ def check(
 @click.option(
     "--against-path",
     metavar="PATH",
-    type=click.Path(path_type=_path),
+    type=click.Path(path_type=Path),
     help="The older revision on disk instead: a folder holding its contractc.yaml, or one contract file "
     "(a relative PATH is relative to --root).",
 )
@@ -249,8 +231,6 @@ def _color_wanted(stream: object) -> bool:
 
 def _workspace_prefix(root: Path) -> str:
     """The project root as seen from the working directory, for GitHub's repository-relative paths."""
-    from pathlib import Path
-
     try:
         rel = root.resolve().relative_to(Path.cwd().resolve())
     except ValueError:
@@ -259,7 +239,7 @@ def _workspace_prefix(root: Path) -> str:
 
 
 SCAN_OPTIONS = (
-    click.argument("path", required=False, default=".", type=click.Path(file_okay=False, path_type=_path)),
+    click.argument("path", required=False, default=".", type=click.Path(file_okay=False, path_type=Path)),
     click.option("--include", multiple=True, metavar="GLOB", help="Read only files matching GLOB (project-relative; repeatable)."),
     click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB (repeatable); .gitignore is always honoured."),
     click.option(
@@ -298,7 +278,10 @@ def scan(
     (one shape per top-level key; a fenced front matter is one), JSON
     documents, and templates: placeholders in any style (<x>, {x}, {{x}},
     [x], ..., …) with headings, `Label: value` lines or tags, heading
-    skeletons with **Field:** lines, and `Label: value` blocks.  Blocks are
+    skeletons with **Field:** lines, `Label: value` blocks, and display
+    samples (a plain fence of rule lines, `Label:   value` rows and
+    CAPITALISED section titles: its rows and titles compared, its values
+    a sample's own).  Blocks are
     grouped by structure (key paths at every depth, headings, labels), never
     by the headings around them; a field such as `status: failed` or
     `direction: to-cache` separates an envelope's variants.  Each member is
@@ -387,11 +370,12 @@ def adopt(
                 instance region (instance=ID) that check holds to the
                 shape's structure
       example   never touched
-      drifted   kept byte for byte in a region build has not filled, so
-                check reports it and build refuses to overwrite it until
-                you decide; or choose now: --accept-drift (every group) or
-                --resolve ID=PATH:LINE (that copy is right); the plan shows
-                each copy's diff
+      drifted   left byte for byte as it is, outside any region (no build,
+                --force or not, touches it), recorded under unresolved so
+                check reports it with its diff until you decide; choose now
+                or later: --accept-drift (every group) or --resolve
+                ID=PATH:LINE (that copy is right); the plan shows each
+                copy's diff
 
     \b
     --write applies it all-or-nothing: the schemas and dispatch snippets
@@ -406,8 +390,9 @@ def adopt(
     contractc.yaml names (a new contract when it names several or a pinned
     one), never reusing a title, anchor or id; new copies of a shape the
     contract holds are judged against the contract's block; contractc.yaml
-    is merged, every line of yours kept; --accept-drift also fills the
-    regions an earlier run left holding a drifted copy.
+    is merged, every line of yours kept (an unresolved entry whose copy is
+    now in a region is deleted); --accept-drift also fills the regions an
+    earlier run left holding a drifted copy.
 
     \b
     Exit 0 when the plan was printed or applied, 2 for bad input (a shape
@@ -430,7 +415,7 @@ def adopt(
 
 
 @cli.command("init")
-@click.argument("path", required=False, default=".", type=click.Path(file_okay=False, path_type=_path))
+@click.argument("path", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
 def init_(path: Path) -> int:
     """Start a project in PATH (default .; made when missing): a working starter, then its first build.
 
@@ -547,7 +532,7 @@ def hook(root: Path, producer: str | None) -> int:
 
 
 @cli.command("hash")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=_path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 def hash_(files: tuple[Path, ...]) -> int:
     """Print the SHA-256 of each FILE's exact bytes (sha256sum format).
 
@@ -594,10 +579,10 @@ def _print(outcome: Outcome) -> int:
 
 
 def _end_progress() -> None:
-    """Clear the progress line before the output, if the command drew one (only those import contractc.report.progress)."""
-    progress = sys.modules.get("contractc.report.progress")
-    if progress is not None:
-        progress.end()
+    """Clear the progress line before the output, if the command drew one."""
+    from contractc.report.progress import end
+
+    end()
 
 
 def _fail(diagnostics: list[Diagnostic]) -> int:

@@ -61,6 +61,7 @@ from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.load.config import CONFIG_NAME
 from contractc.load.targets import dedented
 from contractc.load.slug import slugify
+from contractc.load.source import count_newlines
 from contractc.model.records import Span
 from contractc.output.outputs import Change, Output, OutputSet, guard_paths
 from contractc.report.format import Outcome, Report
@@ -180,8 +181,8 @@ def plan_adoption(
     for unit in every:
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
     adopted: dict[int, tuple[str, bytes]] = {}
-    own: set[int] = set()
-    """Drifted copies in a region of their own bytes (not the owner's)."""
+    undecided_left: list[tuple[Unit, str, str]] = []
+    """Drifted copies left as they are, outside any region (no choice made): (copy, shape, why), recorded unresolved."""
     instances: dict[int, str] = {}
     for group in groups:
         ref, region = refs[group.id]
@@ -193,6 +194,10 @@ def plan_adoption(
                 continue  # a part of another block (adopted as a whole), or the contract's own block
             if (unit.block.path, unit.block.start) in fronts:
                 plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
+                continue
+            if uncertain(member):
+                why = f"{member.reason}: scan cannot tell an instance from a drifted copy, so adopt leaves it as it is, in no region"
+                plan.kept.append(Kept(unit, ref, UNCERTAIN, why, _copy_change(unit, member.against or group.owner)))
                 continue
             if member.label == "example":
                 plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
@@ -211,14 +216,13 @@ def plan_adoption(
                 plan.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one"))
                 continue
             if undecided:
-                # its own bytes in a region build has not filled: check reports it (drift-region-new-differs), and
-                # build refuses to overwrite it until the user decides (the contract, or build --force)
-                why = f"{member.reason}; kept, byte for byte, in a region build has not filled: check reports it"
+                # left as it is, outside any region: a region would let `build --force` put the owner's bytes over
+                # it; recorded under unresolved, so check reports it (drift-unresolved) until the user chooses
+                why = f"{member.reason}; left as it is, outside any region, recorded under unresolved: check reports it"
                 if held:
                     why += f" (the contract holds {ref}: if this copy is right, carry its difference into {group.owner.block.path}:{group.owner.line})"
                 plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), "" if held else _choice(group, unit)))
-                adopted[id(unit)] = (ref, _own_block(unit, result.data, len(by_block[(unit.block.path, unit.block.start)])))
-                own.add(id(unit))
+                undecided_left.append((unit, ref, f"drifted copy of {ref} ({member.reason})"))
                 continue
             if member.label == "instance":
                 broken = "" if member.divergent else _breaks(unit, ref, shapes, result.data)
@@ -256,7 +260,7 @@ def plan_adoption(
         if any(id(u) in adopted for u in units):
             replacement = block_replacement(units[0].block, units, adopted)
             replacements.setdefault(path, []).append(replacement)
-            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path], own)
+            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path])
         elif len(units) == 1 and id(units[0]) in instances:
             replacements.setdefault(path, []).append(instance_replacement(units[0].block, instances[id(units[0])], result.data[path]))
         else:
@@ -279,7 +283,17 @@ def plan_adoption(
     targets, covered = _targets(root, sorted(watched), result)
     recorded = {"include": list(include), "exclude": list(exclude), "owner": list(owners)}
     # drift adopt leaves as it is, outside any region, is recorded so that check keeps reporting it
-    plan.unresolved = _unresolved(result, plan.skipped)
+    def moved(path: str, line: int) -> int:
+        """A line of ``path`` as scan read it, in the file adopt writes (the regions above it add marker lines)."""
+        return line + sum(
+            count_newlines(r.data) - count_newlines(result.data[path], r.block.start, r.block.end)
+            for r in replacements.get(path, ())
+            if r.block.line < line
+        )
+
+    left_drift = [(u.block.path, u.line, ref, why) for u, ref, why in undecided_left]
+    plan.drift_recorded = frozenset((p, moved(p, n)) for p, n, _, _ in left_drift)
+    plan.unresolved = sorted({(p, moved(p, n), shape, why) for p, n, shape, why in [*_unresolved(result, plan.skipped), *left_drift]})
     if existing is None:
         out = _out_folders(root)
 
@@ -290,8 +304,11 @@ def plan_adoption(
         reached = existing.targets
         targets = [t for t in targets if not {m.relative_to(root).as_posix() for m in root.glob(t)} <= reached]
 
+        # an unresolved copy of an earlier adoption that is in a region now: its entry goes
+        settled = frozenset((u.block.path, u.line) for path, found in replacements.items() for r in found for u in by_block[(path, r.block.start)])
+
         def configured(allowed: list) -> bytes:
-            return merge_config(existing.config, added, targets, allowed, recorded, plan.unresolved)
+            return merge_config(existing.config, added, targets, allowed, recorded, plan.unresolved, settled)
     config = configured([])
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**(existing.files if existing else {}), **{p: result.data[p] for p in covered if p not in files}, **files}
@@ -312,14 +329,15 @@ def plan_adoption(
             "unresolved, so check reports it until you fix it by hand",
         ))  # fmt: skip
     if unseen:
-        left_drift = [(k.unit.block.path, k.unit.line, k.shape, f"drifted copy of {k.shape}: {k.why}") for k in map(plan.kept.__getitem__, unseen)]
+        left_drift = [(k.unit.block.path, moved(k.unit.block.path, k.unit.line), k.shape, f"drifted copy of {k.shape}: {k.why}") for k in map(plan.kept.__getitem__, unseen)]
         plan.unresolved = sorted({*plan.unresolved, *left_drift})
         config = configured([])
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
     undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
-        plan.allowed = [_allowance(d, result, digests) for d, _ in allow]
+        doubtful = {(k.unit.block.path, moved(k.unit.block.path, k.unit.block.line)) for k in plan.kept if k.label == UNCERTAIN}
+        plan.allowed = [_allowance(d, result, digests, doubtful) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
         config = configured(plan.allowed)
         outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
@@ -567,18 +585,12 @@ def _rewrites(
     adopted: dict[int, tuple[str, bytes]],
     ids: dict[str, str],
     original: bytes,
-    own: set[int],
 ) -> list[Rewritten]:
     """The adopted copies of one block whose bytes the region will not hold unchanged, each with why."""
     block = replacement.block
     found = []
     for unit in replacement.units:
         group = next(g for g in groups if any(u is unit for u in g.copies))
-        if id(unit) in own and len(units) == 1:
-            continue  # a drifted copy kept in a region of its own bytes
-        if id(unit) in own:
-            found.append(Rewritten(unit, ids[group.id], f"its block holds {len(units)} keys: this drifted one keeps its bytes in a region of its own"))
-            continue
         if unit.text != group.owner.text:
             chose = f"--resolve {group.id}=..." if group.owner_reason.startswith("--resolve") else "--accept-drift"
             why = f"drifted from the owning copy at {group.owner.block.path}:{group.owner.line}: its bytes replace it ({chose})"
@@ -802,15 +814,6 @@ def _choice(group: Group, unit: Unit) -> str:
     return f"{group.id}={unit.block.path}:{unit.line}"
 
 
-def _own_block(unit: Unit, data: dict[str, bytes], units_in_block: int) -> bytes:
-    """What a drifted copy's region holds: its block as it is, or (a key of a block holding several) its own lines fenced."""
-    block = unit.block
-    whole = dedented(data[block.path][block.start : block.end], block.indent.encode()) or b""  # rewrite re-indents it
-    if units_in_block == 1:
-        return whole if whole.endswith((b"\n", b"\r")) else whole + (block.newline or "\n").encode()
-    return f"{block.fence}{block.info}\n{_ends(unit.text)}{block.fence}\n".encode()
-
-
 def _copy_change(unit: Unit, owner: Unit) -> Change:
     """A copy against its owning copy, for the plan's diff (``-`` the copy, ``+`` the owner)."""
     return Change(
@@ -901,11 +904,28 @@ def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Dia
     return d
 
 
-def _allowance(d: Diagnostic, result: ScanResult, digests: dict[tuple[str, int], str]) -> tuple[str, str, int, str, str]:
+def _allowance(d: Diagnostic, result: ScanResult, digests: dict[tuple[str, int], str], doubtful: set[tuple[str, int]]) -> tuple[str, str, int, str, str]:
+    """The ``allow_restatements`` entry of a restatement adopt leaves; ``doubtful``: (path, fence line) of the
+    members scan is uncertain about."""
     shape = d.message.removeprefix("unmanaged copy of ").split(",", 1)[0]
     example = next((u for u in result.examples if u.block.path == d.path), None)
-    why = "a worked example, not a copy" if example is not None else "left as it is by adopt: make it a region or delete it"
+    if (d.path, d.line) in doubtful:
+        why = "scan cannot tell an instance from a drifted copy: if it is a copy, make it agree and wrap it in a region; then delete this entry"
+    elif example is not None:
+        why = "a worked example, not a copy"
+    else:
+        why = "left as it is by adopt: make it a region or delete it"
     return d.path, shape, d.line, why, digests[(d.path, d.line)]
+
+
+UNCERTAIN = "uncertain"
+"""The label adopt gives, in its plan, a member scan flags uncertain (:func:`uncertain`)."""
+
+
+def uncertain(member: Member) -> bool:
+    """Whether scan cannot tell this member an instance from a drifted copy (``Member.uncertain``, the one place
+    adopt reads it): adopt leaves it byte for byte as it is, in no region, and lists it."""
+    return bool(getattr(member, "uncertain", False))  # the flag scan/shapes.py adds (branch scanlabel)
 
 
 def _out_folders(root: Path) -> dict[str, str]:

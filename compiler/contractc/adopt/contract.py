@@ -155,10 +155,12 @@ def merge_config(
     allowed: list[tuple[str, str, int, str, str]],
     recorded: Mapping[str, list[str]],
     unresolved: list[tuple[str, int, str, str]] = (),
+    settled: frozenset[tuple[str, int]] = frozenset(),
 ) -> bytes:
     """``old`` (an adopted plugin's ``contractc.yaml``) with the new contract entries, targets, allowed blocks,
     recorded options and unresolved copies added as new lines; every line of ``old`` is kept byte for byte (a one-line flow list,
-    ``targets: [a]``, gets the items before its ``]``). What cannot be merged so is a located refusal."""
+    ``targets: [a]``, gets the items before its ``]``), but the lines of each ``unresolved`` entry whose copy,
+    at (path, line) in ``settled``, adopt now puts in a region. What cannot be merged so is a located refusal."""
     from contractc.load.config import CONFIG_NAME
     from contractc.load.yaml_safe import load_yaml, plain
     from contractc.report.diagnostics import ContractcError, Diagnostic
@@ -224,8 +226,22 @@ def merge_config(
     add(doc, "allow_restatements", [e + c for e, c in entries], [e for e, _ in entries], "", len(lines))
     # divergent copies adopt left as they are: check reports each until the copies agree and its entry is deleted
     known = before.get("unresolved") or []
+    gone = [i for i, e in enumerate(known) if isinstance(e, dict) and (e.get("path"), e.get("line")) in settled]
+    kept = [e for i, e in enumerate(known) if i not in gone]
+    at = {(e.get("path"), e.get("line")) for e in kept if isinstance(e, dict)}  # a copy recorded once, whatever its why says now
     read = ((e, plain(load_yaml(e, CONFIG_NAME, "config-syntax"))) for e in (_unresolved_entry(*u) for u in unresolved))
-    left = [(e, value) for e, value in read if value not in known]
+    left = [(e, value) for e, value in read if (value["path"], value["line"]) not in at]
+    if gone:
+        listed = doc["unresolved"]
+        if listed.fa.flow_style():
+            raise refuse("unresolved", doc.lc.key("unresolved")[0] + 1)
+        end = end_of(doc, "unresolved", len(lines))
+        key = doc.lc.key("unresolved")[0]
+        if len(gone) == len(known) and not left:  # the last entries: the key goes with them
+            edits.append((key, end - key, []))
+        for i in gone if len(gone) < len(known) or left else ():  # an item's lines: its dash line up to the next item's
+            first = listed.lc.item(i)[0]
+            edits.append((first, (listed.lc.item(i + 1)[0] if i + 1 < len(known) else end) - first, []))
     add(doc, "unresolved", [e for e, _ in left], [e for e, _ in left], "", len(lines))
     scan = doc.get("scan") if isinstance(doc.get("scan"), dict) else None
     given = {k: [v for v in values if v not in ((before.get("scan") or {}).get(k) or [])] for k, values in recorded.items()}
@@ -251,8 +267,10 @@ def merge_config(
             expected[key] = [*(expected.get(key) or []), *items]
     if allowed:
         expected["allow_restatements"] = [*(expected.get("allow_restatements") or []), *(plain(load_yaml(e, CONFIG_NAME, "config-syntax")) for e, _ in entries)]
-    if left:
-        expected["unresolved"] = [*known, *(value for _, value in left)]
+    if left or gone:
+        expected["unresolved"] = [*kept, *(value for _, value in left)]
+    if not expected.get("unresolved", True):
+        del expected["unresolved"]
     if given:
         expected["scan"] = {**(expected.get("scan") or {})}
         for k, vs in given.items():

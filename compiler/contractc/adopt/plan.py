@@ -29,7 +29,7 @@ class Kept:
     unit: Unit
     shape: str
     label: str
-    """scan's label: ``instance``, ``example`` or ``drifted``."""
+    """scan's label: ``instance``, ``example`` or ``drifted``; ``uncertain`` for a member scan flags so."""
     why: str
     change: Change | None = None
     """For a drifted copy left unresolved, or an instance scan calls divergent: its diff against the owning copy."""
@@ -63,6 +63,8 @@ class Plan:
     unresolved: list[tuple[str, int, str, str]] = field(default_factory=list)
     """(path, line, shape, why) of each divergent copy left as it is outside any region, recorded in
     contractc.yaml (``unresolved``) so that check reports it."""
+    drift_recorded: frozenset[tuple[str, int]] = frozenset()
+    """(path, line) of the ``unresolved`` entries that are drifted copies listed under ``kept``."""
     replaced: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     """Per target file, the (start, end) byte spans of the blocks replaced, in the file as it was."""
     scan: ScanResult | None = None

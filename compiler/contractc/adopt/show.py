@@ -12,7 +12,11 @@ LABELS = ("now", "after adopt")
 KEPT_TITLES = {
     "instance": "instances, wrapped byte for byte in instance regions (check holds them to the shape's structure)",
     "example": "examples, left byte for byte as they are",
-    "drifted": "drifted copies kept byte for byte, each in a region build has not filled: check reports them",
+    "drifted": "drifted copies left byte for byte as they are, outside any region, recorded under `unresolved`: check reports them",
+    "uncertain": (
+        "members scan is uncertain about (an instance, or a copy that drifted?), left byte for byte as they are, in no "
+        "region: check does not fail on them (each it would call a restatement is allowed below, with its diff)"
+    ),
 }
 UNRESOLVED_TITLE = (
     "divergent copies left as they are, recorded under `unresolved` in contractc.yaml: check reports each "
@@ -20,7 +24,10 @@ UNRESOLVED_TITLE = (
 )
 UNRECORDED_TITLE = "divergent copies left as they are (adopt writes no contractc.yaml: `contractc scan` keeps reporting them)"
 DRIFT_CHOICE = " until you choose (--accept-drift rewrites every one to its owner, --resolve ID=PATH:LINE names the right copy)"
-DRIFT_WRITTEN = " until you carry what each has into the contract, or accept the contract's bytes with `contractc build --force`"
+DRIFT_WRITTEN = (
+    " until you choose (`contractc adopt --resolve ID=PATH:LINE` or `--accept-drift` shows each copy's diff, and with"
+    " --write rewrites it; or carry its difference into the contract and run `contractc adopt --write`)"
+)
 
 
 def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
@@ -71,9 +78,10 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append("\ncopies left as they are:\n")
         for unit, why in plan.skipped:
             out.append(visible(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n"))
-    if plan.unresolved:
-        out.append(visible(f"\n{UNRESOLVED_TITLE if plan.changes else UNRECORDED_TITLE}:\n"))
-        for path, line, shape, why in plan.unresolved:
+    others = _left_out(plan)
+    if others:
+        out.append(visible(f"\n{UNRESOLVED_TITLE if plan.changes or plan.configured else UNRECORDED_TITLE}:\n"))
+        for path, line, shape, why in others:
             out.append(visible(f"  {path}:{line}: {shape}: {why}\n"))
     if plan.allowed:
         out.append("\nblocks check would call restatements, allowed in contractc.yaml:\n")
@@ -113,6 +121,9 @@ def summary(plan: Plan, written: bool) -> str:
         if plan.skipped:
             drift = f"; {_n(len(plan.unresolved), 'divergent copy', 'divergent copies')} among them, which scan reports" if plan.unresolved else ""
             return f"contractc: nothing to adopt: every shape with two or more unmanaged copies is left as it is (listed above){drift}{pending}"
+        left = sum(1 for k in plan.kept if k.label == "drifted")
+        if left:
+            return f"contractc: nothing to adopt: {_n(left, 'drifted copy is', 'drifted copies are')} left as they are until you choose (listed above; check reports them){pending}"
         return f"contractc: nothing to adopt: no shape has two or more unmanaged copies{pending}"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
     if plan.configured:
@@ -130,14 +141,18 @@ def summary(plan: Plan, written: bool) -> str:
     left = sum(1 for k in plan.kept if k.label == "drifted")
     if left:
         counts += f", {_n(left, 'drifted copy', 'drifted copies')} left for check to report"
-    drifted = {(k.unit.block.path, k.unit.line) for k in plan.kept if k.label == "drifted"}  # counted above
-    others = [u for u in plan.unresolved if u[:2] not in drifted]
+    others = _left_out(plan)
     if others:
         counts += f", {_n(len(others), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
     if written:
         clean = "(it reports the drift left)" if left or others else "(clean)"
         return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
+
+
+def _left_out(plan: Plan) -> list[tuple[str, int, str, str]]:
+    """The ``unresolved`` entries of copies adopt left out of a shape, not the drifted copies listed (and counted) as kept."""
+    return [u for u in plan.unresolved if u[:2] not in plan.drift_recorded]
 
 
 def _n(count: int, one: str, many: str) -> str:

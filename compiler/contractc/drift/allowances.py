@@ -83,10 +83,24 @@ def find_stale_allowances(project: Project) -> list[Diagnostic]:
 
 
 def find_unresolved(project: Project) -> list[Diagnostic]:
-    """A ``drift-unresolved`` error at each copy the configuration's ``unresolved`` list names."""
+    """A ``drift-unresolved`` error at each copy the configuration's ``unresolved`` list names, its hint naming
+    the choices; its diff against the contract's block is attached by
+    :func:`contractc.drift.restatements.restatement_changes`."""
+    blocks = {s.id: s.block if isinstance(s, DataShape) else s.template for _, s in project.shapes()}
     found = []
     for i, entry in enumerate(project.config.unresolved):
         where = project.config.where(f"$.unresolved[{i}]")
+        block = blocks.get(entry.shape)
+        if block is None:  # a shape no contract holds (a fenced front matter): scan compares its copies
+            hint = f"make the copies agree by hand (`contractc scan` shows the diff), then delete this entry from {where.path} (unresolved, line {where.line})"
+        else:
+            at = f"{block.path}:{block.line}"
+            hint = (
+                f"decide which is right: `contractc adopt --resolve {entry.shape}={at}` shows the plan and this copy's diff "
+                f"against the contract's block at {at}; add --write to rewrite this copy to it, in a region "
+                "(--accept-drift: every drifted copy); if this copy is right, carry its difference into the contract and "
+                "run `contractc adopt --write`, which wraps it in a region; adopt then deletes this entry"
+            )
         found.append(
             Diagnostic(
                 entry.path,
@@ -94,8 +108,7 @@ def find_unresolved(project: Project) -> list[Diagnostic]:
                 1,
                 "drift-unresolved",
                 f"unresolved drift that adopt left as it is: {entry.why or 'a divergent copy of ' + entry.shape}",
-                "make the copies agree by hand (`contractc scan` shows the diff), then delete this entry from "
-                f"{where.path} (unresolved, line {where.line})",
+                hint,
             )
         )
     return found

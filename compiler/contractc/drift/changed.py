@@ -46,16 +46,9 @@ def limit_to_changes(
 
 
 def _git(root: Path, ref: str, *args: str) -> str:
-    from contractc.load.git import run_git
+    from contractc.load.git import git_output
 
-    try:
-        done = run_git(root, *args)
-    except OSError as exc:
-        raise _bad_ref(ref, f"git cannot run: {exc.strerror}") from None
-    if done.returncode:
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise _bad_ref(ref, reason[0] if reason else f"'{ref}' is not a commit")
-    return done.stdout.decode("utf-8", "surrogateescape")
+    return git_output(root, ref, lambda reason: _bad_ref(ref, reason), *args)
 
 
 def _bad_ref(ref: str, reason: str) -> ContractcError:

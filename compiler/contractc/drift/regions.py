@@ -24,15 +24,20 @@ from contractc.model.records import Project, Region, TargetFile
 from contractc.output.outputs import Change, Output
 
 _FIX = "run `contractc build`"
+_OVERWRITES = (
+    "`contractc build --force` overwrites {them} with the contract's bytes, deleting the lines check's diff shows "
+    "with `-` (in every region that needs this choice: check lists each)"
+)
+"""How a hint names ``build --force``: what it deletes, never as the first way out (the summary's fix)."""
 _DECIDE = (
-    "build will not overwrite a hand edit: to drop it, run `contractc build --force`; to keep it, carry it "
-    "into the contract and run `contractc build` (the region then holds the contract's bytes already)"
+    "build will not overwrite a hand edit: to keep it, carry it into the contract and run `contractc build` (the "
+    "region then holds the contract's bytes already); to drop it, " + _OVERWRITES.format(them="the region")
 )
 _DECIDE_STALE = (
-    "build will not overwrite a hand edit: to drop it, run `contractc build --force`; to keep it, carry it into "
-    "the contract first (`contractc build --force` then writes the contract's bytes, the edit included)"
+    "build will not overwrite a hand edit: to keep it, carry it into the contract first; either way, "
+    + _OVERWRITES.format(them="the region")
+    + ", the edit included only if it is in the contract"
 )
-
 
 def explain_regions(change: Change, project: Project, target: TargetFile | None = None) -> list[Diagnostic]:
     """One diagnostic per drifted region of a target file; [] falls back to the generic message.
@@ -60,7 +65,7 @@ _BY_DESIGN = (
     "if they differ by design (this block's own values), write `instance=` for `shape=` in the begin marker, "
     "so check holds them to the shape's structure only; "
 )
-"""The way out a ``shape=`` region holding an instance has (adopt leaves a copy it judged drifted in one)."""
+"""The way out a ``shape=`` region holding an instance has (one written by hand, or by an adopt before 2026-12)."""
 
 
 def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Diagnostic | None:
@@ -76,8 +81,8 @@ def region_verdict(path: str, region: Region, held: bytes, wanted: bytes) -> Dia
             f"region {label} has not been filled by build yet and already holds bytes that differ from the contract",
             "build will not overwrite them unseen: "
             + (_BY_DESIGN if region.kind == "shape" else "")
-            + "to drop them, run `contractc build --force`; to keep them, carry "
-            "them into the contract and run `contractc build` (the region then holds the contract's bytes already)",
+            + "to keep them, carry them into the contract and run `contractc build` (the region then holds the "
+            "contract's bytes already); to drop them, " + _OVERWRITES.format(them="them"),
         )
     elif recorded is None:
         code, message, hint = (

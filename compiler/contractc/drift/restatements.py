@@ -77,7 +77,7 @@ class Restatements:
         self._shapes = _shapes(project)
 
     def __call__(self, target: TargetFile) -> list[Diagnostic]:
-        return [d for d, _ in _found(self._project, target, self._shapes)]
+        return [d for d, _, left in _found(self._project, target, self._shapes) if left is None]
 
     @staticmethod
     def quiet(data: bytes, managed: list[tuple[int, int]]) -> bool:
@@ -99,19 +99,25 @@ def find_restatements(project: Project) -> list[Diagnostic]:
 
 
 def restatement_changes(project: Project, diagnostics: list[Diagnostic]) -> dict[Diagnostic, Change]:
-    """For each restatement in ``diagnostics`` that differs from the contract, the change its diff shows.
+    """For each restatement in ``diagnostics`` that differs from the contract, the change its diff shows; and
+    for each ``drift-unresolved`` error at such a copy (:func:`contractc.drift.allowances.find_unresolved`), its diff.
 
     Only the files that hold one are read again (the pass over the targets kept none).
     """
-    wanted = {d for d in diagnostics if d.code == "drift-restatement"}
+    wanted = {d for d in diagnostics if d.code in ("drift-restatement", "drift-unresolved")}
     if not wanted:
         return {}
     shapes = _shapes(project)
     changes = {}
     for path in sorted({d.path for d in wanted}):
         target = project.target(path)
-        if target is not None:
-            changes.update((d, c) for d, c in _found(project, target, shapes) if d in wanted and c is not None)
+        for d, c, left in _found(project, target, shapes) if target is not None else ():
+            if c is None:
+                continue
+            if d in wanted:
+                changes[d] = c
+            if left is not None:
+                changes.update((u, c) for u in wanted if u.code == "drift-unresolved" and u.path == path and left[0] <= u.line <= left[1])
     return changes
 
 
@@ -135,15 +141,19 @@ def block_digest(data: bytes, block: _Block) -> str:
     return hashlib.sha256(data[block.start : block.end]).hexdigest()
 
 
-def _found(project: Project, target: TargetFile, shapes: Shapes) -> list[tuple[Diagnostic, Change | None]]:
+def _found(project: Project, target: TargetFile, shapes: Shapes) -> list[tuple[Diagnostic, Change | None, tuple[int, int] | None]]:
+    """Each restatement not allowed, with its diff, and its (first, last) line when an ``unresolved`` entry
+    names a line of it: check reports such a copy there (``drift-unresolved``), not as a restatement."""
     allow = project.config.allow_restatements
+    recorded = [e.line for e in project.config.unresolved if e.path == target.path]
     found = []
     for block, shape, line in _candidates(project, target, shapes):
         if not _allowed(allow, target, shape, line, block):
             held = target.data[block.start : block.end]
             source = _source(project, shape)
             last = line + count_newlines(held.rstrip(b"\r\n")) if held else line
-            found.append(_diagnostic(target, shape, line, last, block.col, source, held))
+            left = (line, last) if any(line <= n <= last for n in recorded) else None
+            found.append((*_diagnostic(target, shape, line, last, block.col, source, held), left))
     return found
 
 

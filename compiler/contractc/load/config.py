@@ -1,7 +1,7 @@
 """``contractc.yaml``: parsed with line numbers, validated against the shipped JSON Schema, read into a typed
 :class:`~contractc.model.records.Config` (every default applied here, once; no later stage sees the raw document).
 
-The schema is checked by a plain reading of it (:mod:`contractc.load.config_schema`);
+The schema is checked by a plain reading of the schema file (:mod:`contractc.load.config_schema`);
 jsonschema is imported only to explain a document that fails, so every schema
 error is still reported in the schema's words, at the line of the offending
 key, with its key path (``$.contracts[0].shared``).
@@ -9,8 +9,6 @@ key, with its key path (``$.contracts[0].shared``).
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +31,6 @@ CONFIG_NAME = "contractc.yaml"
 CHANGES_NAME = "contractc.changes.yaml"
 """The approval file of ``contractc diff --accept``, beside contractc.yaml."""
 DEFAULT_OUT = {"prompts": "prompts", "schemas": "schemas"}
-
-
-@cache
-def config_schema() -> dict:
-    from importlib import resources  # only to explain a rejected configuration: it costs 10 ms of imports
-
-    return json.loads(resources.files("contractc.data").joinpath("config.schema.json").read_text("utf-8"))
 
 
 def recorded_scan_options(root: Path) -> ScanOptions:
@@ -153,6 +144,8 @@ def _check_outputs(root: Path, out: dict[str, str], plain: dict, doc: Any, entri
 
 def _validate(plain: Any, doc: Any) -> None:
     from jsonschema import Draft202012Validator
+
+    from contractc.load.config_schema import config_schema
 
     validator = Draft202012Validator(config_schema())
     problems = []

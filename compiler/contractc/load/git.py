@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 
 SAFE = (
     "core.fsmonitor=false",
@@ -42,6 +43,19 @@ def run_git(cwd: str | os.PathLike[str], *args: str, extra: tuple[str, ...] = ()
     return subprocess.run(
         [*git_command(_drivers(os.path.realpath(cwd))), *extra, *args], cwd=cwd, capture_output=True, check=False, env=git_environment()
     )
+
+
+def git_output(cwd: str | os.PathLike[str], ref: str, bad: Callable[[str], Exception], *args: str) -> str:
+    """The output of ``git args`` (about the revision ``ref``); ``bad(reason)`` is raised when git cannot run
+    or refuses (the reason its first line of stderr, else "'REF' is not a commit")."""
+    try:
+        done = run_git(cwd, *args)
+    except OSError as exc:
+        raise bad(f"git cannot run: {exc.strerror}") from None
+    if done.returncode:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise bad(reason[0] if reason else f"'{ref}' is not a commit")
+    return done.stdout.decode("utf-8", "surrogateescape")
 
 
 def git_command(drivers: tuple[str, ...] = ()) -> list[str]:

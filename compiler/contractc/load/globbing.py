@@ -86,14 +86,8 @@ def _select(root: str, rel: str, parts: tuple[str, ...]) -> Iterator[tuple[str, 
             with os.scandir(folder) as scan:
                 entries = list(scan)
             for entry in entries:
-                if rest:
-                    try:
-                        if not entry.is_dir():
-                            continue
-                    except OSError as exc:
-                        if exc.errno not in _IGNORED:
-                            raise
-                        continue
+                if rest and not _is_dir(entry):
+                    continue
                 if match(entry.name):
                     child = _join(rel, entry.name)
                     if rest:
@@ -116,16 +110,20 @@ def _folders(root: str, rel: str) -> Iterator[str]:
         with os.scandir(os.path.join(root, rel) if rel else root) as scan:
             entries = list(scan)
         for entry in entries:
-            try:
-                is_dir = entry.is_dir()
-            except OSError as exc:
-                if exc.errno not in _IGNORED:
-                    raise
-                is_dir = False
-            if is_dir and not entry.is_symlink():
+            if _is_dir(entry) and not entry.is_symlink():
                 yield from _folders(root, _join(rel, entry.name))
     except PermissionError:
         return
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    """``entry.is_dir()`` (a link to a folder counts), False where pathlib ignores the error."""
+    try:
+        return entry.is_dir()
+    except OSError as exc:
+        if exc.errno not in _IGNORED:
+            raise
+        return False
 
 
 def matches(pattern: str, rel: str) -> bool:

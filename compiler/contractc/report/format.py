@@ -81,9 +81,12 @@ class Report(NamedTuple):
         return sorted(commands, key=lambda c: (c is None, c or ""))
 
     def fix(self) -> str | None:
-        """The one command every drift's hint names, or None when the hints differ."""
+        """The one command every drift's hint names, or None when the hints differ, or when a hint names a
+        ``--force``: that overwrites bytes of the user's, a choice each hint explains, so the summary sends the
+        reader to the hints rather than name one command."""
         commands = self.fix_commands()
-        return commands[0] if len(commands) == 1 else None
+        decide = any("--force" in d.hint for d in self.diagnostics if d.exit_code is ExitCode.DRIFT)
+        return commands[0] if len(commands) == 1 and not decide else None
 
     def diffed(self) -> "Iterator[tuple[Diagnostic, Change | None]]":
         """Each diagnostic with the change whose diff follows it: the last one of its path gets it.

@@ -12,7 +12,12 @@ byte span; no fence scanner here).  Three kinds are read:
   the common styles (``<x>``, ``{x}``, ``{{x}}``, ``[x]``, ``...``, ``…``; an HTML
   comment is not one) with a status line, headings, ``Label: value`` lines or
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
-  ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``).
+  ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``);
+* a fence of labelled parts (``Spec:`` and its ``key: value`` lines, twice or more;
+  :func:`_parts`): one unit per part;
+* a display sample in a plain fence (the output a command prints: rule lines,
+  ``Label:   value`` rows, CAPITALISED section titles; :func:`_display`), whose
+  rows and titles are its structure and whose values are a sample's own.
 
 Beside them: a ``yaml`` fence holding Markdown label lines and an ``xml``/``html``
 fence holding a Markdown form are read as templates, a ``json`` block written in
@@ -27,7 +32,8 @@ Each unit carries its *structure* (:attr:`Unit.paths`: key paths at every
 depth, headings, labels, tags) and its *slots* (:attr:`Unit.slots`: the value
 written at each of them), which :mod:`.shapes` groups and compares; nested
 mappings of three or more keys are offered as units of their own
-(:attr:`Unit.within`), so an element pasted elsewhere is found.  A unit also
+(:attr:`Unit.within`), so an element pasted elsewhere is found; so is a one-line JSON
+entry under a label line inside a template's fence (:func:`_inline_json`).  A unit also
 records the stage heading it sits in (a name, never a reason to split a
 group), its variant (the literal value of a discriminating field such as
 ``status: failed``) and whether it is a worked example (see
@@ -110,6 +116,8 @@ class Block:
     ```yaml fence); empty when adopt may write a region for it."""
     indent: str = ""
     """The spaces before the opening fence in a list item (a region there is indented alike); empty at column 1."""
+    display: bool = False
+    """A display sample (the output a command prints): its values are a sample's, only its rows and titles are compared."""
 
     @property
     def quoted(self) -> bool:
@@ -352,7 +360,7 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     def block(kind: Kind, example: str) -> Block:
         return Block(
             src.path, kind, start + 1, col, at, stop, tok.info.strip(), tok.markup, newline,
-            shown or example, before, heading, left, indent,
+            shown or example, before, heading, left, indent, left == DISPLAY,
         )
 
     first_line = start + 2
@@ -365,6 +373,10 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
             units += _template_units(body, first_line + body_at, stage, before, block, info_example)
         return units or ("its front matter (`---` lines) is no YAML mapping, and no template follows it" if candidate else [])
     if info in _TEMPLATE_INFO:
+        parts = _parts(content)
+        if parts is not None:
+            left = PART
+            return [_part_unit(part, first_line + at, stage, before, block, info_example) for at, part in parts]
         labelled = _label_lines(content)
         if labelled is not None:
             return [_label_unit(content, labelled, first_line, stage, before, block, info_example)]
@@ -403,9 +415,112 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
             "a Markdown form in markup, but without placeholders: no template"
         )
     if info in _TEMPLATE_INFO:
+        shown_rows = _display(content) if info in _PLAIN_INFO else None
+        if shown_rows is not None:
+            left = DISPLAY
+            return [_display_unit(content, shown_rows, first_line, stage, block)]
         found = _template_units(content, first_line, stage, before, block, info_example)
-        return found  # prose or a filled-in document: no template, nothing unread
+        # prose or a filled-in document: no template, nothing unread; a one-line JSON entry after a label line is read
+        return found + _inline_json(content, first_line, stage, block, info_example) if ":\n{" in content else found
     return []
+
+
+def _inline_json(content: str, first_line: int, stage, block, info_example: bool) -> list[Unit]:
+    """Each one-line JSON object of :data:`NESTED_KEYS` or more keys written right under a label line that gives no
+    value (``MANIFEST ENTRY FORMAT:`` then ``{"id": ..., ...}``) inside a template's fence: a nested unit
+    (:attr:`Unit.within` names the label), so the entry joins a JSON shape pasted elsewhere and is compared with it,
+    while the template stays one block (a part of it never owns a shape, nor becomes a region)."""
+    from dataclasses import replace
+
+    lines = content.splitlines()
+    found = []
+    for i, line in enumerate(lines[1:], 1):
+        label = _LABEL_LINE.match(lines[i - 1].rstrip())
+        text = line.strip()
+        if not (label and not label["value"] and text[:1] == "{" and text[-1:] == "}" and '"' in text):
+            continue
+        doc, _ = _json_doc(text)
+        if not isinstance(doc, dict) or len(doc) < NESTED_KEYS or _depth(doc) > MAX_DEPTH:
+            continue
+        unit = _json_units(doc, text + "\n", first_line + i, stage, lines[i - 1].strip(), block, info_example)[0]
+        found.append(replace(unit, within=slugify(label["label"]) or "entry"))
+    return found
+
+
+DISPLAY = "a display sample (a title, rule lines, `Label:   value` rows): its values are a sample's, so adopt writes no region for it"
+_PLAIN_INFO = {"", "text", "txt", "plain"}
+_RULE = re.compile(r"^[ \t]*[\u2500\u2501\u2504\u2505\u2508\u2509\u254c\u254d\u2550=_~*+-]{3,}(?:[ \t]+[\u2500\u2501\u2550=_~*+-]{3,})*[ \t]*$")
+"""A rule line of a display (``────``, ``====``, ``----  ------``); a box's corners (``┌──┐``) make no rule."""
+_BOX = re.compile(r"[\u2502\u2503\u2551\u250c-\u254b\u2552-\u256c|]")
+"""A box-drawing frame (``│ USER │``, ``└──┬──┘``) or a table's ``|``: a diagram's line, never a row or a title."""
+_SYMBOL = re.compile(r"^[^\w\s]{1,3}[ \t]+")
+"""An emoji or check mark opening a display line (``📊 ``, ``✓ ``)."""
+_CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
+"""A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
+DISPLAY_ROWS = 2
+DISPLAY_STRUCTURE = 4
+"""A display has at least DISPLAY_ROWS label rows and DISPLAY_STRUCTURE rows and titles in all."""
+
+
+def _display(content: str) -> list[tuple[str, str]] | None:
+    """The structure of a display sample, the output a command or skill prints, as ``(label, value)`` pairs: its
+    label rows (``Cache Size:     45 MB``) and section titles (``CACHE HEALTH      ✅ PASS``, or a line underlined
+    by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
+    line under a title a value). None unless it is one: a rule line or two section titles mark it, and it holds
+    :data:`DISPLAY_ROWS` label rows, :data:`DISPLAY_STRUCTURE` rows and titles in all; shell output, a log or
+    prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
+    lines = textwrap.dedent(content).splitlines()
+    if not any(_RULE.match(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
+        return None  # decided cheaply for most plain fences: no rule line, no capitalised titles
+    written = [line for line in lines if line.strip()]
+    if any(_HEADING.match(line) or _MD_LABEL.match(line) for line in written):
+        return None  # Markdown headings or `**Label:**` lines: a Markdown template or document, no printed output
+    if sum(1 for line in written if PLACEHOLDER.search(line)) * 4 >= len(written):
+        return None  # placeholders on a quarter of its lines: a template of a display, read as a template
+    found: list[tuple[str, str]] = []
+    rows: list[str] = []
+    titles: list[str] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or line[:1].isspace() or _RULE.match(line) or _BOX.search(line):
+            continue
+        label = _LABEL_LINE.match(_SYMBOL.sub("", line.rstrip()))  # `🎯 STARTING: x`, `✓ Index: valid`: a row
+        if label and len(label["label"]) <= 40:
+            found.append((label["label"], (label["value"] or "").strip()))
+            rows.append(_norm_label(label["label"]))
+            continue
+        after = next((n for n in lines[i + 1 :] if n.strip()), "")
+        title = _caps_title(line)
+        if _RULE.match(after):
+            words = " ".join(re.sub(r"[^\w&/()' -]", " ", line).split())
+            title = title or (words if len(line.strip()) <= 60 and _SYMBOL.sub("", line)[:1].isalpha() else "")
+        elif _caps_title(after) or not after:
+            title = ""  # `PASS  <check>` / `FAIL  <check>` lines: records of one kind, no title heading a section
+        if title:
+            status = line.strip()[len(title) :].strip() if line.strip().startswith(title) else ""
+            if len(status.split()) > 3:
+                continue  # a status word opening a line of text (`WARN  cache is stale, clear it`), no title
+            found.append((title, status))
+            titles.append(_norm_label(title))
+    rows, titles = len(set(rows)), len(set(titles))  # `FILE: a` … `FILE: b`: one row, a record repeated
+    if rows < DISPLAY_ROWS or rows + titles < DISPLAY_STRUCTURE:  # titles alone (`NAME` / `SYNOPSIS`): a man page
+        return None
+    return found
+
+
+def _caps_title(line: str) -> str:
+    """The CAPITALISED title a display line opens with (before a status column of two or more spaces), or empty."""
+    if line[:1].isspace():
+        return ""
+    head = re.split(r"\s{2,}|\t", line.strip(), maxsplit=1)[0]
+    return head if len(head) <= 60 and _CAPS_TITLE.match(head) and sum(c.isalpha() for c in head) >= 3 else ""
+
+
+def _display_unit(content: str, found: list[tuple[str, str]], first_line: int, stage, block) -> Unit:
+    """A display sample's unit: its rows and titles are its structure (``show:cache size``); their values are free."""
+    slots = tuple((f"show:{_norm_label(label)}", value) for label, value in found)
+    paths = frozenset(p for p, _ in slots)
+    key = slugify(found[0][0])[:60] or "display"
+    return Unit(block("template", ""), key, content, first_line, paths, stage, paths, slots, "")
 
 
 def _not_yaml(content: str) -> str:
@@ -463,6 +578,73 @@ def _label_unit(content: str, labelled, first_line: int, stage, before: str, blo
     return Unit(
         block("template", example), slugify(labelled[0][0]), content, first_line, frozenset(k for k, _ in labelled),
         stage, paths, slots, _variant(dict((_norm_label(k), v) for k, v in labelled)),
+    )
+
+
+PART = "one of the labelled parts of a fenced block: adopt writes regions around whole blocks only"
+_ALTERNATIVE = re.compile(r"(?i)^(?:or|and|either|otherwise)$")
+"""An ``or`` line between two alternatives of one part (``prd_path: [x]`` / ``or`` / ``requirements: [x]``)."""
+
+
+def _parts(content: str) -> list[tuple[int, list[str]]] | None:
+    """The labelled parts of a block that holds several, each as (its first line's index, its lines), or None.
+
+    A part is a paragraph (blank lines around it) of two or more ``key: value`` lines at the margin, introduced by
+    a line that ends with ``:`` and gives no value (``UI Spec:``, ``For either reader, pass one source:``), with
+    ``or`` lines between alternatives; the block's first paragraph may have no introduction. A block is cut into
+    its parts when every paragraph is one and at least two are introduced, so a part restated elsewhere on its own
+    is compared with that part, not with the whole block."""
+    if "\n\n" not in content or ":\n" not in content:
+        return None  # decided cheaply: no paragraph ends a line with a bare colon
+    lines = content.splitlines()
+    parts: list[tuple[int, list[str]]] = []
+    introduced = 0
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and lines[j].strip():
+            j += 1
+        para = lines[i:j]
+        head = para[0].rstrip()
+        intro = head.endswith(":") and not _HEADING.match(head) and (
+            (m := _LABEL_LINE.match(head)) is None or not m["value"]
+        ) and any(_LABEL_LINE.match(line) and (_LABEL_LINE.match(line)["value"] or "").strip() for line in para[1:2])
+        body = para[1:] if intro else para
+        labels = [line for line in body if (m := _LABEL_LINE.match(line)) and (m["value"] or "").strip()]
+        if len(labels) < 2 or len(labels) + sum(1 for line in body if _ALTERNATIVE.match(line.strip())) != len(body):
+            return None  # a paragraph of prose, code or anything else: no block of parts
+        if not intro and parts:
+            return None  # only the first part may go without an introduction
+        introduced += intro
+        parts.append((i, para))
+        i = j
+    return parts if introduced >= 2 and len(parts) >= 2 else None
+
+
+def _part_unit(part: list[str], first_line: int, stage, before: str, block, info_example: bool) -> Unit:
+    """One part of a block of parts: its ``key: value`` lines are its structure and its text (an ``or`` line joins the
+    value above); its introduction names it (``ui-spec``) when it is short, else its first key does, and is neither
+    structure nor compared text, as the sentence above a block is not."""
+    head = part[0].rstrip()
+    intro = _LABEL_LINE.match(head) is None or not (_LABEL_LINE.match(head)["value"] or "").strip()
+    pairs: list[tuple[str, str]] = []
+    for line in part[1:] if intro else part:
+        m = _LABEL_LINE.match(line)
+        if m and (m["value"] or "").strip():
+            pairs.append((m["label"], m["value"].strip()))
+        else:
+            pairs[-1] = (pairs[-1][0], f"{pairs[-1][1]}\n{line.strip()}")
+    name = head.rstrip(":").strip() if intro and len(head) <= 40 else pairs[0][0]
+    example = example_reason([_Scalar(value or None) for _, value in pairs], before, info_example)
+    slots = tuple((f"label:{_norm_label(k)}", v) for k, v in pairs)
+    paths = frozenset(p for p, _ in slots)
+    text = "\n".join(part[1:] if intro else part) + "\n"  # its introduction is not compared, as the text above a block is not
+    return Unit(
+        block("template", example), slugify(name) or "part", text, first_line + intro, frozenset(k for k, _ in pairs), stage,
+        paths, slots, _variant(dict((_norm_label(k), v) for k, v in pairs)),
     )
 
 
@@ -587,8 +769,37 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
         example = f"the text above calls it an example ({before[:60]!r}) and most of its lines are concrete"
     key = _template_label(lines, closed)
     variant = _variant({p[6:]: v for p, v in structure if p.startswith("label:")})
-    unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, tuple(structure), variant)
+    slots, inner = _json_values(structure)
+    paths |= inner
+    unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, slots, variant)
     return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
+
+
+def _json_values(structure: list[tuple[str, str]]) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+    """A template's slots, with each label whose value is a JSON document (``Parameters: {`` … ``}``, on the label's
+    line or the lines after it alike) read as JSON: its key paths under the label (``label:parameters.args``) join the
+    structure and each leaf is a slot of its own, so one call's own argument is its own value, not a changed notation
+    of the whole document. (slots, the paths added)."""
+    slots: list[tuple[str, str]] = []
+    added: set[str] = set()
+    for path, value in structure:
+        doc = None
+        # a quoted key or string: a JSON document, not a `[placeholder]` or `{N}` standing for a value
+        if path.startswith("label:") and value[:1] in "{[" and value[-1:] in "}]" and '"' in value and len(value) <= _NOTATION_SIZE:
+            try:
+                doc, _ = _json_doc(value)
+            except _TooDeep:
+                doc = None
+        if not isinstance(doc, (dict, list)) or not doc or _depth(doc) > MAX_DEPTH:
+            slots.append((path, value))
+            continue
+        inner: set[str] = set()
+        leaves: list[tuple[str, str]] = []
+        _json_walk(doc, "", inner, leaves)
+        slots.append((path, ""))
+        slots += [(f"{path}.{p}" if p else path, v) for p, v in leaves]
+        added.update(f"{path}.{p}" for p in inner)
+    return tuple(slots), frozenset(added)
 
 
 def _sections(unit: Unit, content: str, structure: list[tuple[str, str]], at: list[int]) -> list[Unit]:

@@ -617,9 +617,10 @@ def is_dispatcher(path: str, data: bytes) -> bool:
 
 
 def _majority(units: list[Unit], dispatchers: set[str] = frozenset()) -> tuple[Unit, int]:
-    counts = Counter(u.text for u in units)
+    held = [u.paths if u.block.display else u.text for u in units]  # a display's sample values are its own
+    counts = Counter(held)
     best = max(counts.values())
-    tied = [u for u in units if counts[u.text] == best]
+    tied = [u for u, h in zip(units, held) if counts[h] == best]
     return next((u for u in tied if u.block.path in dispatchers), tied[0]), best
 
 
@@ -824,6 +825,14 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
     language = translation(unit.block.path)
     if language and (unit.block.kind == "template" or not (missing or extra)):
         return Member(unit, "instance", f"a translation ({language}) of the owner{where}")
+    if unit.block.display and owner.block.display:
+        # a display sample's values are a sample's own; its label rows and section titles are the shape's, and its
+        # title line (its key) says which display it is: two displays of other titles that share rows are two outputs
+        if broken and unit.key == owner.key:
+            return Member(unit, "drifted", f"{broken}: a display whose rows or titles differ from the owner's", True)
+        if broken:
+            return Member(unit, "instance", f"another display, titled its own way ({broken})")
+        return Member(unit, "instance", "the owner's rows and titles, with sample values of its own")
     if broken and not extra and titles[0] in missing and unit.block.kind == "template":
         # a section of the template on its own (`## Milestone: ...` of a whole template file): an excerpt, not a copy
         return Member(unit, "instance", f"an excerpt of the owner: its structure lies inside the owner's, without its title{where}")
@@ -988,6 +997,7 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> t
     peers = [
         m.unit for m in members
         if m.label == "instance" and not m.divergent and not m.unit.within and not translation(m.unit.block.path)
+        and not m.unit.block.display  # a display's values are a sample's: no peer's are meant to be the same
     ]
     files: dict[str, set[str]] = {}
     for unit in peers:
@@ -1224,9 +1234,10 @@ def _notation(text: str) -> bool:
     body = _value(text)
     items = _items(body)
     if items:
-        # notation when an element is (`["<file>"]`, `["..."]`) or is a phrase standing for the items (`["file paths
-        # inspected"]`); `["a.test.ts"]` is a value, as `"a.test.ts"` is
-        return any(_notation(json.dumps(i, ensure_ascii=False)) or len(str(i).split()) >= _PHRASE for i in items)
+        # notation when its elements are (`["<file>"]`, `["..."]`) or are phrases standing for the items (`["file paths
+        # inspected"]`); `["a.test.ts"]` is a value, as `"a.test.ts"` is, and so is a call's own argument list, literal
+        # arguments beside a placeholder or a `...spread` (`["clear", ...scope_flags]`, `["--org", "{org}"]`)
+        return all(_notation(json.dumps(i, ensure_ascii=False)) or len(str(i).split()) >= _PHRASE for i in items)
     return (
         not body
         or body.lower() in _TYPE_WORDS
