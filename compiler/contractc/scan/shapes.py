@@ -878,7 +878,7 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
     if (weak or not (owner.block.fence and unit.block.fence)) and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
         return instance(f"only {share:.0%} of its lines are the owner's, and no file declares the shape")
     if broken:
-        held = _held(unit, owner, basis, "drifted", missing, extra, False, "", where)
+        held = _held(unit, owner, basis, "drifted", missing, extra, False, "", where, alike=not drift)
         if held is not None:
             return held
     if drift:
@@ -891,11 +891,21 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
 
 
 def _held(
-    unit: Unit, owner: Unit, basis: Basis, label: Label, missing: list[str], extra: list[str], own: bool, why: str, where: str = ""
+    unit: Unit,
+    owner: Unit,
+    basis: Basis,
+    label: Label,
+    missing: list[str],
+    extra: list[str],
+    own: bool,
+    why: str,
+    where: str = "",
+    alike: bool = False,
 ) -> Member | None:
     """The verdict on a member whose key paths, headings or label lines are not the owner's; None when it is left
     to the caller (only elided paths differ, or an instance with values and fields of its own that nothing holds
-    to the owner's). ``own``: its values are its own (an instance's, an example's).
+    to the owner's). ``own``: its values are its own (an instance's, an example's); ``alike``: its values and
+    notation are the owner's, so only its keys differ.
 
     * Held to a definition (a declared file, ``--owner``), a lost or foreign key is divergent.
     * Otherwise keys of its own around the owner's whole core (another operation's context keys) make an instance
@@ -903,7 +913,7 @@ def _held(
       or one that differs from the owner in nothing but its keys, is divergent when git history, a majority or
       the text above ("the scout returns:") backs the owner, or when it restates the owner in the owner's file.
     * With nothing but a tie-break behind the owner (:data:`Basis` ``weak``, or a ``tie`` for another definition),
-      it is uncertain."""
+      it is uncertain, unless it is the owner's text with a key lost or renamed: whichever side is stale, that drifted."""
     lost = [p for p in missing if not _elided(unit, p)]
     extra = [p for p in extra if not _elided(owner, p)]  # the owner wrote `[...]` or `[]` where the member lists items
     if not lost and not extra:
@@ -937,8 +947,10 @@ def _held(
             weak = True  # peer instances, or an example elsewhere: nothing says one of them holds the other's keys
     if label == "example" and not same and not renamed:
         weak = True  # an example elsewhere may be abridged: nothing says it is meant whole
-    if not weak or (same and not own and not extra) or _QUOTES.search(unit.block.before):
-        # a restatement beside the owner with its values and not all its keys: no variant (blind4-2), a drift
+    inside = all("." in p or "[" in p for p in (*lost, *extra))  # below the top level: not the block's own subject
+    if not weak or (lost and (alike and (not extra or inside) or same and not own and not extra)) or _QUOTES.search(unit.block.before):
+        # the owner's values and notation but a key lost, or one renamed inside it (beside it: not all its keys):
+        # whichever side is stale, it drifted (blind4-2: the same file is no variant by itself)
         return Member(unit, label, f"{why}{broken}{where}", True)
     if label == "example" and owner.block.example and not same:
         return None  # two examples of a shape no copy states, each its own: nothing to weigh
