@@ -784,7 +784,8 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
     )
     if filled:
         # an example's values are its own; its key paths are the shape's (it may elide some with `...`)
-        if unit.text == owner.text or illustration(unit.block.before, unit.text) or translation(unit.block.path):
+        shown = illustration(unit.block.before, unit.text) or unit.block.example == illustration("Bad:", "")  # a part under `BAD:`
+        if unit.text == owner.text or shown or translation(unit.block.path):
             return Member(unit, "example", filled)
         theirs, mine = _slot_map(owner), _slot_map(unit)
         own = any(_value(theirs[p]) != _value(mine[p]) for p in theirs.keys() & mine.keys())
