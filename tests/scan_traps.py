@@ -345,6 +345,28 @@ SCORE = (
 )
 
 
+SHIPMENT = (
+    '{{\n  "status": "success",\n  "carrier": "north-freight",\n  "parcels": 12,\n  "held": 3,\n  "weight_kg": 40,\n'
+    '  "depot": "east"{tail}\n}}\n'
+)
+"""A skill's filled return, restated further down (the same values): whole, two keys lost, or keys elided with ``...``."""
+HANDOFF = '{{"status": "success", "step": "<step name>", "{key}": "<id>", "count": "<number>"{more}}}\n'
+"""A return in notation, and its restatement beside it in the same file that lost ``step``."""
+REFUSAL = '{{"status": "failure", "operation": "{op}", "error": "tool not installed", "fixes": ["install it", "check the path"]{more}}}\n'
+"""Each skill's own failure envelope (its own operation); one adds a key of its own (the address it fetched)."""
+HANDLER_CALL = '{{"direction": "{way}", "source_repo": "<repo>", "target": "<where>", "options": {{"{option}": true}}}}\n'
+"""A handler called in two directions, each with its own options."""
+BRIEF = "# Brief: [Topic]\n\n## Aim\n[aim]\n## Context\n[context]\n## Plan\n[plan]\n## Risks\n[risks]\n## Checks\n[checks]\n"
+"""One template in two definition files; the newer one dropped the Risks section and reworded the plan."""
+ARCHIVE_ENTRY = '{{"id": "{id}", "file": "{file}", "date": "{date}", "state": "complete", "kind": "{kind}", "notes": ["{note}"]}}\n'
+"""A record two skills state in {{x}} notation, a reference page writes with format tokens, another fills in."""
+DESK_RULES = (
+    "## DESK RULES (ALWAYS)\n\nREPLY RULES:\n1. You MUST answer in one message.\n2. You MUST NOT quote the ticket.\n"
+    "3. You MUST sign with the desk name.\n4. You MUST close with a next step.\n\n{section}"
+)
+"""A short template of two labelled sections; a second page swapped the last section for one of its own."""
+
+
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
     return {
@@ -470,6 +492,44 @@ def second_round() -> dict[str, dict[str, str]]:
         "array-values": {  # blind3-1: each agent fills in its own file name inside an array
             f"agents/{name}.md": front(name) + "Return:\n\n" + fence(GAP.format(tests=tests), "json")
             for name, tests in (("alpha", "alpha-tests"), ("beta", "beta.test.ts"), ("gamma", "<test file>"), ("delta", "<test path>"))
+        },
+        "restated-return": {  # blind4-1: a filled return and its restatements in one skill
+            "skills/ship/SKILL.md": front("ship") + "## Step 6: Return\n\n" + fence(SHIPMENT.format(tail=""), "json")
+            + "\n## Outputs\n\n" + fence(SHIPMENT.format(tail="").replace('  "held": 3,\n', "").replace(',\n  "depot": "east"', ""), "json")
+            + "\n## Summary\n\n" + fence(SHIPMENT.format(tail="").replace('  "held": 3,\n', '  ...\n'), "json"),
+        },
+        "beside-owner": {  # blind4-2: the same values, one key lost, in the owner's own file
+            "skills/hand/SKILL.md": front("hand") + "## Process the reply\n\n" + fence(HANDOFF.format(key="project", more=""), "json")
+            + "\n## Success output\n\n" + fence(HANDOFF.format(key="project", more="").replace('"step": "<step name>", ', ""), "json"),
+        },
+        "context-keys": {  # blind4-6: each operation's failure; one with a context key of its own
+            f"skills/{op}/SKILL.md": front(op) + "On failure return:\n\n"
+            + fence(REFUSAL.format(op=op, more=', "address": "https://example.org/x"' if op == "fetch" else ""), "json")
+            for op in ("clear", "list", "stats", "check", "fetch")
+        },
+        "directions": {  # blind4-7: a handler called in both directions
+            f"workflow/{way}-{n}.md": f"# {way} {n}\n\nInvoke the handler with:\n\n"
+            + fence(HANDLER_CALL.format(way=f"{way}-cache", option="push" if way == "to" else "cache_mode"), "json")
+            for way in ("to", "from") for n in (1, 2)
+        },
+        "definition-files": {  # blind1-7: one template in two definition files (tests/test_scan_traps.py adds git history)
+            "templates/a.md": "# A\n\n" + fence(BRIEF, "markdown"),
+            "templates/b.md": "# B\n\n" + fence(BRIEF.replace("## Risks\n[risks]\n", "").replace("[plan]", "[numbered steps]"), "markdown"),
+        },
+        "token-example": {  # blind3-5: an example written with format tokens must not own the {{x}} templates
+            **{
+                f"skills/{k}/SKILL.md": front(k) + "Append:\n\n"
+                + fence(ARCHIVE_ENTRY.format(id="{{SLUG}}-{{DATE}}", file="{{DATE}}_{{SLUG}}.md", date="{{DATE}}", kind=k, note="Finding 1"), "json")
+                for k in ("alpha", "beta")
+            },
+            "skills/gamma/references/session.md": "# Session\n\n"
+            + fence(ARCHIVE_ENTRY.format(id="T####-slug", file="path", date="YYYY-MM-DD", kind="gamma", note="Finding 1"), "json"),
+            "skills/delta/references/chain.md": "# Chain\n\n"
+            + fence(ARCHIVE_ENTRY.format(id="T0042-login", file="login.md", date="", kind="delta", note="Found it").replace(', "date": ""', ""), "json"),
+        },
+        "swapped-section": {  # blind3-4: four rule lines alike, the second labelled section swapped
+            "refs/desk-rules.md": "# Desk rules\n\n" + fence(DESK_RULES.format(section="LOG FORMAT:\n- one line per reply\n")),
+            "refs/handover.md": "# Handover\n\n" + fence(DESK_RULES.format(section="HANDOVER STEPS:\n1. read the queue\n2. pick the oldest\n"), "markdown"),
         },
         "typed-enum": {  # blind4-4: `1 | 2 | 3` and `<integer: 1=pass, 2=fail, 3=error>` say one thing
             f"agents/{name}-judge.md": f"# {name} judge\n\n### Schema\n\n" + fence(SCORE.format(name=name, status=status, score=score), "json")

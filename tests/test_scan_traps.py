@@ -420,3 +420,97 @@ def test_a_list_is_notation_as_its_elements_are(value, notation):
     from contractc.scan.shapes import _notation
 
     assert _notation(value) is notation
+
+
+# -- third round (blind4, blind1-7, blind3-5): examples held to the shape's keys, variants, owners, uncertain members ------
+
+
+def _members(tmp_path, name: str, commits: int = 0):
+    """(path, line) -> member of the ``name`` tree; ``commits``: 1 for a one-commit repository, 2 for one whose second
+    commit edits templates/b.md (the newer copy)."""
+    from conftest import write_tree
+    from scan_traps import git, second_round
+
+    root = write_tree(tmp_path / name, second_round()[name])
+    if commits:
+        late = root / "templates/b.md"
+        text = late.read_text() if late.exists() else ""
+        if commits > 1:  # first committed as a's copy, then edited
+            late.write_text((root / "templates/a.md").read_text().replace("# A", "# B", 1))
+        git(root, "init", "-q")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "one")
+        if commits > 1:
+            late.write_text(text)
+            git(root, "commit", "-q", "-am", "b drops Risks", when="2026-04-01T10:00:00+00:00")
+    return root, {(m.unit.block.path, m.unit.line): m for g in scan_plugin(root).groups for m in g.members}
+
+
+def test_a_filled_restatement_that_lost_keys_is_divergent_and_an_elided_one_is_not(tmp_path):
+    _, members = _members(tmp_path, "restated-return")
+    lost, elided = members[("skills/ship/SKILL.md", 22)], members[("skills/ship/SKILL.md", 33)]
+    assert (lost.label, lost.divergent) == ("example", True) and "lacks depot, held" in lost.reason
+    assert (elided.label, elided.divergent, elided.uncertain) == ("example", False, False)  # `...` stands for what it leaves out
+
+
+def test_a_restatement_beside_its_owner_that_lost_a_key_is_no_variant(tmp_path, run_cli):
+    root, members = _members(tmp_path, "beside-owner")
+    restated = members[("skills/hand/SKILL.md", 15)]
+    assert (restated.label, restated.divergent) == ("drifted", True) and "lacks step" in restated.reason
+    assert run_cli("scan", str(root)).code == 1
+
+
+def test_a_failure_envelope_with_a_context_key_of_its_own_is_no_drift(tmp_path):
+    _, members = _members(tmp_path, "context-keys")
+    fetch = members[("skills/fetch/SKILL.md", 9)]
+    assert not any(m.divergent or m.uncertain for m in members.values())
+    assert "keys of its own (adds address)" in fetch.reason
+
+
+def test_each_direction_of_a_call_is_a_shape_of_its_own(tmp_path):
+    root, members = _members(tmp_path, "directions")
+    groups = scan_plugin(root).groups
+    assert sorted(len(g.members) for g in groups) == [2, 2]
+    assert {frozenset(m.unit.block.path.split("/")[1].split("-")[0] for m in g.members) for g in groups} == {
+        frozenset({"to"}), frozenset({"from"})
+    }
+    assert not any(m.divergent for m in members.values())
+
+
+def test_between_two_definition_files_git_history_names_the_owner(tmp_path):
+    root, members = _members(tmp_path, "definition-files", commits=2)
+    (group,) = scan_plugin(root).groups
+    assert group.owner.block.path == "templates/b.md" and "git history" in group.owner_reason
+    stale = members[("templates/a.md", 4)]
+    assert stale.divergent and "adds risks" in stale.reason
+
+
+def test_without_history_two_definition_files_are_uncertain_never_divergent(tmp_path, run_cli):
+    root, members = _members(tmp_path, "definition-files", commits=1)  # a one-commit clone: git cannot tell them apart
+    assert not any(m.divergent for m in members.values())
+    assert [(p, m.label) for (p, _), m in members.items() if m.uncertain] == [("templates/b.md", "instance")]
+    run = run_cli("scan", str(root))
+    assert run.code == 0  # a warning, not an error
+    (line,) = [m for m in LOCATED.finditer(run.out)]
+    assert (line["path"], line["severity"], line["code"]) == ("templates/b.md", "warning", "scan-uncertain")
+    assert "-## Risks\n" in run.out or "+## Risks\n" in run.out  # its diff against the owner
+    assert "0 divergent, 1 uncertain (" in run.out.splitlines()[-1]
+    doc = json.loads(run_cli("scan", "--format", "json", str(root)).out)
+    assert [d["code"] for d in doc["diagnostics"] if d["severity"] == "warning"] == ["scan-uncertain"]
+
+
+def test_an_example_in_format_tokens_never_owns_templates_with_or_without_history(tmp_path):
+    for commits in (0, 1):
+        root, members = _members(tmp_path / str(commits), "token-example", commits=commits)
+        (group,) = scan_plugin(root).groups
+        assert group.owner.block.path in ("skills/alpha/SKILL.md", "skills/beta/SKILL.md")
+        assert not [p for (p, _), m in members.items() if m.divergent]
+        assert members[("skills/gamma/references/session.md", 4)].label == "example"
+
+
+def test_a_short_template_with_one_section_swapped_is_compared_and_uncertain_without_a_definition(tmp_path):
+    # most of its lines alike, two of its four labels: one shape; nothing says which section is the stale one
+    _, members = _members(tmp_path, "swapped-section")
+    swapped = [m for m in members.values() if m.uncertain]
+    assert len(members) == 2 and len(swapped) == 1 and not any(m.divergent for m in members.values())
+    assert "lacks log format and adds handover steps" in swapped[0].reason or "lacks handover steps and adds log format" in swapped[0].reason

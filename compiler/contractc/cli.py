@@ -283,21 +283,25 @@ def scan(
     CAPITALISED section titles: its rows and titles compared, its values
     a sample's own).  Blocks are
     grouped by structure (key paths at every depth, headings, labels), never
-    by the headings around them; a field such as `status: failed` separates
-    an envelope's variants.  Each member is a copy, a drifted copy, an
-    instance (the structure with its own values) or an example.
+    by the headings around them; a field such as `status: failed` or
+    `direction: to-cache` separates an envelope's variants.  Each member is
+    a copy, a drifted copy, an instance (the structure with its own values)
+    or an example; instances and examples keep the shape's keys (a lost key
+    diverges, `...` elides), only their values are free.
 
     \b
     The owning copy: one matching --owner; else the definition a file
     declares (templates/, references/, a schema file, "produces the
     following format"); else, in a git work tree, the copy changed most
     recently; else the majority.  Printed by default: each drifted copy and
-    each instance that breaks the structure, with its diff, and one count
-    per kind; -v adds every owner, copy, instance and example.
+    each instance or example that breaks the structure, with its diff; a
+    warning with its diff where nothing decides between drift and a variant
+    by design (scan-uncertain: no definition, history or majority); and one
+    count per kind; -v adds every owner, copy, instance and example.
 
     \b
-    Exit 0 when nothing diverges, 1 when a copy drifted or an instance
-    breaks its shape, 2 for bad input.  Next step: `contractc adopt` shows
+    Exit 0 when nothing diverges (uncertain members included), 1 when a copy
+    drifted or an instance breaks its shape, 2 for bad input.  Next step: `contractc adopt` shows
     the plan that puts the copies under a contract.
     """
     from contractc.scan.report import scan_command

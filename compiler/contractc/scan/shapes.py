@@ -5,7 +5,8 @@ Grouping (docs/adopt.md, "How scan groups copies"):
 * YAML units are candidates for one shape when they have the same key; JSON
   documents, front matters and templates whatever their names;
 * units whose discriminating field holds another literal value (``status:
-  success`` and ``status: failed``) are variants, never one shape;
+  success`` and ``status: failed``), or name another mode or direction
+  (``direction: to-cache``), are variants, never one shape;
 * two candidates are one shape when their structures (key paths at every depth;
   a template's headings, labels and tags) overlap by at least SAME_SHAPE
   (Jaccard), counted through an index of the structures already seen, so the
@@ -15,17 +16,23 @@ Grouping (docs/adopt.md, "How scan groups copies"):
   its structure overlaps it by NESTED_SHAPE.
 
 The owning copy (:func:`choose_owner`), among the members that are neither
-examples nor nested: a copy matching ``--owner GLOB``; else the copy a file
-declares as the definition (under ``templates/``, ``references/`` or a schema
-file, or introduced by prose such as "produces the following format"); else,
-in a git work tree, the copy whose lines changed most recently; else the
-variant most copies hold (a tie goes to a dispatching file, then to the first
-copy in path order).  The report prints the reason.
+examples nor nested (a shape written filled in only: among its examples), and
+never a copy stating less notation than half of what another states: a copy
+matching ``--owner GLOB``; else the copy a file declares as the definition
+(under ``templates/``, ``references/`` or a schema file, or introduced by prose
+such as "produces the following format"), several definitions that differ
+ranked as the rest; else, in a git work tree, the copy whose lines changed most
+recently; else the variant (or, for data, the structure) most copies hold; else
+a tie-break (the enum the others fill in, a dispatching file, the structure that
+holds every other, path order). The report prints the reason, and what chose the
+owner (:data:`Basis`) decides how firmly the others are held.
 
 Every member is labelled (:class:`Member`): ``copy`` (the owner's bytes),
 ``drifted`` (meant to be a copy, and it is not), ``instance`` (the shape's
-structure with its own values) or ``example``; a drifted copy and an instance
-that breaks the structure are divergent.
+structure with its own values) or ``example``. Instances and examples are held
+to the owner's structure, values free (:func:`_held`); a drifted copy and a
+member that breaks the structure are divergent, and a member nothing decides
+about (a tie-break chose the owner) is :attr:`Member.uncertain`.
 """
 
 from __future__ import annotations
@@ -199,8 +206,11 @@ def group_units(
                 inside = n >= MIN_SHARED and n == min(len(theirs), len(mine))  # one's keys all the other's: a restatement
                 if overlap < SIDE_BY_SIDE and unit.block.path in clusters[i].files and not unit.block.example and not inside:
                     continue  # two blocks side by side in one file that share some keys: two shapes (an example illustrates)
-                if mine and n < MIN_SHARED and overlap <= SAME_SHAPE:
-                    continue  # two keys in common, half of the whole: excerpts of one record, each its own
+                if mine and n < MIN_SHARED and overlap <= SAME_SHAPE and not (
+                    not data and overlap == SAME_SHAPE and _line_share(unit, clusters[i].units[0]) >= LINE_SHARE
+                ):
+                    continue  # two keys in common, half of the whole: excerpts of one record, each its own (a short
+                    # template with one labelled section swapped keeps most of its lines: that one is compared)
                 if overlap > score or (overlap == score and found is None):
                     found, score = i, overlap
             return found
@@ -774,7 +784,8 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
     )
     if filled:
         # an example's values are its own; its key paths are the shape's (it may elide some with `...`)
-        if unit.text == owner.text or illustration(unit.block.before, unit.text) or translation(unit.block.path):
+        shown = illustration(unit.block.before, unit.text) or unit.block.example == illustration("Bad:", "")  # a part under `BAD:`
+        if unit.text == owner.text or shown or translation(unit.block.path):
             return Member(unit, "example", filled)
         theirs, mine = _slot_map(owner), _slot_map(unit)
         own = any(_value(theirs[p]) != _value(mine[p]) for p in theirs.keys() & mine.keys())
@@ -866,7 +877,7 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
     if (weak or not (owner.block.fence and unit.block.fence)) and unit.block.kind == "template" and (broken or drift) and share < LINE_SHARE and not _declared(unit) and not quoted:
         return instance(f"only {share:.0%} of its lines are the owner's, and no file declares the shape")
     if broken:
-        held = _held(unit, owner, basis, "drifted", missing, extra, False, "", where)
+        held = _held(unit, owner, basis, "drifted", missing, extra, False, "", where, alike=not drift)
         if held is not None:
             return held
     if drift:
@@ -879,11 +890,21 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
 
 
 def _held(
-    unit: Unit, owner: Unit, basis: Basis, label: Label, missing: list[str], extra: list[str], own: bool, why: str, where: str = ""
+    unit: Unit,
+    owner: Unit,
+    basis: Basis,
+    label: Label,
+    missing: list[str],
+    extra: list[str],
+    own: bool,
+    why: str,
+    where: str = "",
+    alike: bool = False,
 ) -> Member | None:
     """The verdict on a member whose key paths, headings or label lines are not the owner's; None when it is left
     to the caller (only elided paths differ, or an instance with values and fields of its own that nothing holds
-    to the owner's). ``own``: its values are its own (an instance's, an example's).
+    to the owner's). ``own``: its values are its own (an instance's, an example's); ``alike``: its values and
+    notation are the owner's, so only its keys differ.
 
     * Held to a definition (a declared file, ``--owner``), a lost or foreign key is divergent.
     * Otherwise keys of its own around the owner's whole core (another operation's context keys) make an instance
@@ -891,7 +912,7 @@ def _held(
       or one that differs from the owner in nothing but its keys, is divergent when git history, a majority or
       the text above ("the scout returns:") backs the owner, or when it restates the owner in the owner's file.
     * With nothing but a tie-break behind the owner (:data:`Basis` ``weak``, or a ``tie`` for another definition),
-      it is uncertain."""
+      it is uncertain, unless it is the owner's text with a key lost or renamed: whichever side is stale, that drifted."""
     lost = [p for p in missing if not _elided(unit, p)]
     extra = [p for p in extra if not _elided(owner, p)]  # the owner wrote `[...]` or `[]` where the member lists items
     if not lost and not extra:
@@ -925,8 +946,10 @@ def _held(
             weak = True  # peer instances, or an example elsewhere: nothing says one of them holds the other's keys
     if label == "example" and not same and not renamed:
         weak = True  # an example elsewhere may be abridged: nothing says it is meant whole
-    if not weak or (same and not own and not extra) or _QUOTES.search(unit.block.before):
-        # a restatement beside the owner with its values and not all its keys: no variant (blind4-2), a drift
+    inside = all("." in p or "[" in p for p in (*lost, *extra))  # below the top level: not the block's own subject
+    if not weak or (lost and (alike and (not extra or inside) or same and not own and not extra)) or _QUOTES.search(unit.block.before):
+        # the owner's values and notation but a key lost, or one renamed inside it (beside it: not all its keys):
+        # whichever side is stale, it drifted (blind4-2: the same file is no variant by itself)
         return Member(unit, label, f"{why}{broken}{where}", True)
     if label == "example" and owner.block.example and not same:
         return None  # two examples of a shape no copy states, each its own: nothing to weigh
@@ -1147,14 +1170,6 @@ def _few(paths: list[str]) -> str:
     return shown + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
-def _defines(owner: Unit) -> bool:
-    """Whether the owner is written in the notation (types, enums, placeholders) for at least half of its values."""
-    values = [v for _, v in owner.slots if _value(v) or owner.block.kind == "template"]
-    if not values:
-        return True
-    return sum(1 for v in values if _notation(v) or PLACEHOLDER.search(v)) * 2 >= len(values)
-
-
 def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     """(paths whose notation differs: drift, paths holding the unit's own literal values: an instance's)."""
     mine, theirs = _slot_map(unit), _slot_map(owner)
@@ -1163,7 +1178,7 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     for path, value in mine.items():
         if path not in theirs or theirs[path] == value:
             continue
-        if names[0] != names[1] and names[0] in value.lower() and names[1] in theirs[path].lower():
+        if names[0] != names[1] and min(map(len, names)) >= 3 and names[0] in value.lower() and names[1] in theirs[path].lower():
             own.append(path)  # each names its own file (`Usage: /gsd-add-phase` in add-phase.md)
             continue
         if _same_kind(theirs[path], value):
