@@ -133,7 +133,7 @@ def test_adopting_again_appends_the_new_shapes_and_check_reports_only_the_drift_
 
     before = snapshot(adopted)
     again = run_cli("adopt", str(adopted), "--write")
-    assert again.code == 0 and "nothing to adopt: 1 drifted copy is left as they are until you choose" in again.out
+    assert again.code == 0 and "nothing to adopt: 1 drifted copy is left as it is until you choose" in again.out
     assert snapshot(adopted) == before  # recorded once: a second run adds nothing
 
 

@@ -50,7 +50,7 @@ def test_a_copy_whose_list_says_something_else_is_reported_with_its_diff(tmp_pat
     plan = run_cli("adopt", str(root))
     assert plan.code == 0
     skill_line = 1 + FILES["skills/review/SKILL.md"].count("\n") + 1
-    section = plan.out[plan.out.index("receiver checks that differ") :]
+    section = plan.out[plan.out.index("receiver checks that differ") :].split("\n\n", 1)[0]
     assert section.splitlines()[1] == (
         f"  skills/review/SKILL.md:{skill_line}: verdict: its receiver checks differ from those at "
         f"agents/review-orchestrator.md:{_line(root, 'agents/review-orchestrator.md')}, which the contract holds"

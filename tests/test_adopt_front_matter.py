@@ -89,8 +89,9 @@ def test_every_line_outside_the_written_regions_is_kept_byte_for_byte(tmp_path, 
         assert new.count(fence) == 1 and fence in b"".join(_outside_regions(new))  # the fence, front matter and all
     assert "in a fenced front matter: left as it is" in run.out
     # no copy is said to change bytes it keeps (with CRLF the data shape's copies do take the contract's LF)
-    assert ("differ from the owning copy's block" in run.out) == (newline == "\r\n")
-    assert all(": handoff: " in line for line in run.out.splitlines() if "differ from the owning copy's block" in line)
+    assert "differ from the owning copy's block" not in run.out
+    assert ("line breaks become the contract's (LF)" in run.out) == (newline == "\r\n")
+    assert all(": handoff: " in line for line in run.out.splitlines() if "line breaks become" in line)
     contract = next((root / "contracts").glob("*.md")).read_text()
     assert "---" not in contract.split("\n## ", 1)[1]  # no front matter or its body went into the contract
     # a body that drifted stays as it is, and check keeps reporting it (contractc.yaml, unresolved)

@@ -183,13 +183,6 @@ UNSURE = {
 }
 
 
-def _scan_flags_uncertain() -> bool:
-    from contractc.scan.shapes import Member
-
-    return "uncertain" in Member._fields
-
-
-@pytest.mark.skipif(not _scan_flags_uncertain(), reason="scan's uncertain flag (scan/shapes.py, branch scanlabel) is not merged yet")
 def test_an_uncertain_member_is_left_byte_identical_in_no_region_listed_and_check_passes(tmp_path, run_cli):
     root = write_tree(tmp_path / "relay", UNSURE)
     flagged = [m for g in scan_plugin(root).groups for m in g.members if m.uncertain]
@@ -209,3 +202,106 @@ def test_an_uncertain_member_is_left_byte_identical_in_no_region_listed_and_chec
     assert (root / "agents/alpha.md").read_text().endswith(WIDER_HAND_OFF)
     doc = json.loads(run_cli("adopt", str(root), "--format", "json").out)
     assert all(d["code"] != "adopt-rewritten" for d in doc["diagnostics"])
+
+
+# -- a copy whose block's bytes are not the owner's, a record of several keys, a second adoption ---------------
+
+TICKET = "```yaml\nticket:\n  id: string\n  lane: fast | slow\n```\n"
+RESULT = "```yaml\nresult:\n  id: string\n  ok: boolean\n```\n"
+RECORD = "```yaml\nticket:\n  id: string\n  lane: fast | slow\nresult:\n  id: string\n  ok: boolean\n```\n"
+"""One fence, two keys: one record (or two hand-offs: adopt cannot tell), never cut into two fences."""
+PLAIN_TICKET = TICKET.replace("lane: fast | slow\n", "lane: fast | slow\n\n", 1)
+"""The owner's text with a blank line before its closing fence: the same copy, other bytes."""
+
+RELAY = {
+    "agents/dispatcher.md": f"# Dispatcher\n\nSend:\n\n{TICKET}\nReceive:\n\n{RESULT}",
+    "agents/runner.md": f"# Runner\n\nYou get:\n\n{TICKET}\nYou answer:\n\n{RESULT}",
+    "agents/logger.md": f"# Logger\n\nOne record per job:\n\n{RECORD}",
+    "agents/verifier.md": f"# Verifier\n\nYou read:\n\n{PLAIN_TICKET}",
+}
+
+
+def _block_sha(root, path: str, block: str) -> str:
+    data = (root / path).read_bytes()
+    assert data.count(block.encode()) == 1, path
+    return _sha(data[data.index(block.encode()) :][: len(block.encode())])
+
+
+def test_a_copy_with_other_bytes_and_a_record_of_two_keys_keep_every_byte_through_adopt_and_build_force(tmp_path, run_cli):
+    root = write_tree(tmp_path / "relay", RELAY)
+    kept = {"agents/logger.md": RECORD, "agents/verifier.md": PLAIN_TICKET}
+    digests = {p: _block_sha(root, p, b) for p, b in kept.items()}
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0, run.err
+    assert "copies whose bytes changed" not in run.out
+    assert "agents/verifier.md:6: ticket: " in run.out and "its block's bytes are not the ones the contract holds" in run.out and "wrapped, byte for byte, in an instance region" in run.out
+    assert "agents/logger.md:6: ticket: the block is one record of 2 keys" in run.out
+    logger = (root / "agents/logger.md").read_text()
+    assert "contractc:" not in logger and logger == RELAY["agents/logger.md"]  # no fence cut in, no marker
+    assert "<!-- contractc:begin instance=ticket -->\n" + PLAIN_TICKET + "<!-- contractc:end -->" in (root / "agents/verifier.md").read_text()
+    assert (root / "agents/runner.md").read_text().count("contractc:begin shape=") == 2
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+    run_cli("build", "--root", str(root), "--force")
+    assert {p: _block_sha(root, p, b) for p, b in kept.items()} == digests
+    # the choice: --accept-drift makes the plain-fenced copy a managed copy of the owner's bytes, with the reason
+    again = run_cli("adopt", str(write_tree(tmp_path / "chosen", RELAY)), "--accept-drift")
+    assert "agents/verifier.md:6: ticket: its bytes (fence, blank lines or line endings) differ from the owning copy's block, which replaces it (--accept-drift)" in again.out
+
+
+def test_a_second_adoption_changes_nothing_and_a_third_after_a_paste_keeps_the_drift_recorded_at_its_line(plugin, run_cli):
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    before = snapshot(plugin)
+    again = run_cli("adopt", str(plugin), "--write")
+    assert again.code == 0 and "nothing to adopt" in again.out
+    assert snapshot(plugin) == before
+    # a copy of another shape pasted above the drifted one: the paste moves it, and so do the marker lines of the
+    # region adopt then writes around the paste; its entry follows it, once
+    tester = plugin / "agents/tester.md"
+    pasted = _delegation("list", "...filters", "...sort")  # the contract's part-1, byte for byte
+    tester.write_text(tester.read_text().replace("## Part 1\n\n", f"## Part 0\n\n{pasted}\n## Part 1\n\n", 1))
+    held = _block_sha(plugin, "agents/tester.md", STALE_BRIEF)
+    assert run_cli("adopt", str(plugin), "--write").code == 0
+    text = (plugin / "agents/tester.md").read_text()
+    assert "<!-- contractc:begin shape=part-1 " in text and _block_sha(plugin, "agents/tester.md", STALE_BRIEF) == held
+    line = text.splitlines().index("work_order:") + 1
+    assert line == 8 + 6 + 2  # 6 lines pasted, 2 marker lines
+    assert [e for e in _errors(run_cli, plugin) if e[0] == "agents/tester.md"] == [("agents/tester.md", line, "drift-unresolved")]
+    assert (plugin / "contractc.yaml").read_text().count('path: "agents/tester.md"') == 1
+    assert "allow_restatements" not in (plugin / "contractc.yaml").read_text()
+
+
+# -- check holds an instance region's types and enum members to the shape's, by scan's rule ------------------
+
+def _envelope(agent: str, status: str = "success | partial | failed") -> str:
+    return f'```json\n{{"status": "{status}", "agent": "{agent}", "summary": "<one line>"}}\n```\n'
+
+
+ENVELOPES = {
+    "skills/relay/SKILL.md": "# Relay\n\nDispatch the agents; each returns the envelope in references/envelope.md.\n",
+    "skills/relay/references/envelope.md": f"# Envelope\n\nEvery agent returns:\n\n{_envelope('<name>')}",
+    "agents/alpha.md": f"# Alpha\n\nReturn:\n\n{_envelope('alpha')}",
+    "agents/beta.md": f"# Beta\n\nReturn:\n\n{_envelope('beta', 'success | failed')}",  # drops a member
+    "agents/gamma.md": f"# Gamma\n\nReturn:\n\n{_envelope('gamma', '<one of success, partial, failed>')}",  # says the same
+}
+
+
+def test_check_judges_an_instance_regions_enum_as_scan_does(tmp_path, run_cli):
+    root = write_tree(tmp_path / "relay", ENVELOPES)
+    scanned = json.loads(run_cli("scan", str(root), "--format", "json").out)
+    divergent = {d["path"] for d in scanned["diagnostics"] if d["code"] == "scan-divergent"}
+    assert divergent == {"agents/beta.md"}  # the definition file declares the shape: beta's narrower enum diverges
+    before = {p: _block_sha(root, p, _envelope(a, s)) for p, a, s in (("agents/beta.md", "beta", "success | failed"), ("agents/gamma.md", "gamma", "<one of success, partial, failed>"))}
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0 and "(it reports the drift left)" in run.out
+    for path in before:
+        assert "<!-- contractc:begin instance=" in (root / path).read_text()
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    errors = [line for line in check.out.splitlines() if ": error[" in line]
+    assert errors == ["agents/beta.md:5:1: error[drift-instance-retyped]: region instance=envelope keeps the shape's structure, but its enum of status drops partial (the shape's notation)"]
+    run_cli("build", "--root", str(root), "--force")
+    assert {p: _block_sha(root, p, _envelope(p[7:-3], s)) for p, s in (("agents/beta.md", "success | failed"), ("agents/gamma.md", "<one of success, partial, failed>"))} == before
+    # the same instance in a definition file of its own, with values of its own, defines its own list: scan and check agree
+    (root / "agents/beta.md").unlink()
+    write_tree(root, {"skills/relay/references/beta.md": f"# Beta's envelope\n\n<!-- contractc:begin instance=envelope -->\n{_envelope('beta', 'success | failed')}<!-- contractc:end -->\n"})
+    assert "skills/relay/references/*.md" in (root / "contractc.yaml").read_text()  # a target already
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0

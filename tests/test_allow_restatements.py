@@ -22,6 +22,14 @@ def _adopted(tmp_path: Path, run_cli) -> Path:
     return root
 
 
+def _allow(config: Path, entry: str) -> None:
+    """``entry`` (``- {...}``) added to the configuration's allow_restatements (adopt wrote one already: the
+    record of two keys it left whole)."""
+    old = config.read_text()
+    key = "allow_restatements:\n"
+    config.write_text(old.replace(key, f"{key}  {entry}\n", 1) if key in old else f"{old}{key}  {entry}\n")
+
+
 def _check(root: Path, run_cli, monkeypatch):
     monkeypatch.chdir(root)
     return run_cli("check")
@@ -75,10 +83,7 @@ def test_an_allowed_copy_of_a_shape_survives_prose_but_an_edit_inside_it_is_repo
     line = int(re.search(r"agents/section-writer\.md:(\d+):\d+: error\[drift-restatement\]", unallowed.out)[1])
     digest = hashlib.sha256(_copy_block().encode()).hexdigest()
     config = root / "contractc.yaml"
-    config.write_text(
-        config.read_text()
-        + f'allow_restatements:\n  - {{ path: "agents/section-writer.md", shape: "{shape}", sha256: {digest}, line: {line} }}\n'
-    )
+    _allow(config, f'- {{ path: "agents/section-writer.md", shape: "{shape}", sha256: {digest}, line: {line} }}')
     assert _check(root, run_cli, monkeypatch).code == 0
 
     # prose above the copy: the copy moves, the entry still matches it; the line hint is a note, not a failure
@@ -103,7 +108,7 @@ def test_an_entry_pinned_by_line_still_works_and_is_reported_when_the_copy_moves
     target.write_text(target.read_text() + "\n## Kept for readers\n\n" + _copy_block())
     line = int(re.search(r"agents/section-writer\.md:(\d+):\d+: error\[drift-restatement\]", _check(root, run_cli, monkeypatch).out)[1])
     config = root / "contractc.yaml"
-    config.write_text(config.read_text() + f'allow_restatements:\n  - {{ path: "agents/section-writer.md", line: {line} }}\n')
+    _allow(config, f'- {{ path: "agents/section-writer.md", line: {line} }}')
     assert _check(root, run_cli, monkeypatch).code == 0
     target.write_text(target.read_text().replace("## Kept for readers\n", "## Kept for readers\n\n" + PROSE))
     moved = _check(root, run_cli, monkeypatch)
@@ -155,7 +160,7 @@ def test_the_restatement_hint_prints_the_copys_sha256_as_an_entry_that_allows_it
     shape = re.search(r"unmanaged copy of (\S+), identical", unallowed.out)[1]
     assert entry == f'- {{path: "agents/section-writer.md", shape: {shape}, sha256: {digest}}}'
     config = root / "contractc.yaml"
-    config.write_text(config.read_text() + f"allow_restatements:\n  {entry}\n")
+    _allow(config, entry)
     allowed = _check(root, run_cli, monkeypatch)
     assert allowed.code == 0, allowed.out
     assert "drift-restatement" not in allowed.out

@@ -307,7 +307,7 @@ def _shown(stale: str) -> dict[str, str]:
     return {
         "skills/store/SKILL.md": f"# Store skill\n\n## Printed report\n\n{_stats()}",
         "README.md": f"# Store\n\nWhat the skill prints:\n\n{_stats(entries='40', when='yesterday, before the sweep ran')}",
-        "commands/report.md": f"# /report\n\n## Sample Output\n\n{stale}",
+        "commands/report.md": f"# /report\n\n## Sample Output\n\n{stale.replace('```', '```output', 1)}",
     }
 
 
@@ -351,12 +351,15 @@ SHELL_LIKE = {
     "prose": "```\nNote: keep the list short.\n----\nEach item says what to do.\nWhy: people skim.\nHow: one line per item.\n```\n",
     "records": "```\nPASS  the config parses\nWARN  two keys unused\nFAIL  the index is stale\nSKIP  network checks\n```\n",
     "diagram": "```\n┌────────────┐\n│  ROUTER    │\n│ Mode: fast │\n└─────┬──────┘\n      │\n┌─────▼──────┐\n│  WORKERS   │\n│ Pool: 4    │\n└────────────┘\n```\n",
+    "table": "```\nResults:\n\n| Doc | Claims |\n|-----|--------|\n| a.md | 3 |\n\nReviewed:\nTotal: 3\nFailed: 0\n```\n",
+    "waves": "```\nWave 0:\nT1 (Impact)\n│\n├──────┐\n▼      ▼\nWave 1:    │\nT3 (Module)\nWave 2:    │\nT6 (Adapter)\n```\n",
     "template": "```\nRun Report\n──────────\nRun:      {run_id}\nStatus:   {status}\nStarted:  {time}\nBy:       {user}\n```\n",
 }
 
 
 def test_shell_output_logs_prose_diagrams_and_templates_in_plain_fences_are_no_display(tmp_path, run_cli):
     files = {f"{d}/{name}.md": f"# {name}\n\n{body}" for name, body in SHELL_LIKE.items() for d in ("agents", "commands")}
+    files["agents/git.md"] = files["agents/git.md"].replace("```", "```console", 1)  # printed output, read as a display only
     files["commands/log.md"] = files["commands/log.md"].replace("WARN:", "NOTE:")  # pasted twice, one line changed
     files["commands/prose.md"] = files["commands/prose.md"].replace("How:", "Where:")
     root = _write(tmp_path, files)
@@ -406,9 +409,12 @@ def test_a_json_document_after_a_label_is_read_as_json_wherever_its_brace_opens(
     run = run_cli("scan", str(root), "-v")
     assert run.code == 0, run.out
     assert "agents/manager.md:4:1: note[scan-member]: instance of use-skill: the same structure with its own values for parameters.args" in run.out
-    # a key renamed inside the document is structure: drift, with its diff
+    # a key renamed inside the document is structure: drift, with its diff, once an owner is known (two copies
+    # and nothing to tell which is the definition: uncertain, with the same diff)
     (tmp_path / "agents/manager.md").write_text(_invoke("Parameters: {", flag="parse"), encoding="utf-8")
     run = run_cli("scan", str(root))
+    assert run.code == 0 and "warning[scan-uncertain]" in run.out and '-  "parse": true\n+  "parse_output": true' in run.out
+    run = run_cli("scan", str(root), "--owner", "commands/**")
     assert run.code == 1 and "(lacks parameters.parse_output and adds parameters.parse)" in run.out
     assert '-  "parse": true\n+  "parse_output": true' in run.out
 
@@ -454,11 +460,15 @@ def test_adopt_leaves_a_block_of_parts_whole(tmp_path, run_cli):
     assert _hashes(root) == before  # a region around one part would replace the whole fence with that part
 
 
-def test_a_label_block_without_introduced_parts_stays_one_unit(tmp_path):
+def test_a_label_block_without_introduced_parts_or_of_good_and_bad_parts_stays_one_unit(tmp_path, run_cli):
     two = "```\nReviewer: [name]\nVerdict: [pass or fail]\n\nNotes: [free text]\nNext Step: [what to do]\n```\n"
     root = _write(tmp_path, {"agents/a.md": f"# A\n\n{two}", "agents/b.md": f"# B\n\n{two}"})
     (group,) = scan_plugin(root).groups
     assert len(group.owner.paths) == 4  # two paragraphs, none introduced: one template, as before
+    shown = "```text\nGOOD:\nItem 1: ...\nItem 2: ...\nItem 3: ...\n\nBAD (skipped):\nItem 1: ...\nItem 3: ...\n\nBAD (names):\nItem A: ...\nItem 2: ...\n```\n"
+    root = _write(tmp_path / "two", {"skills/r/SKILL.md": f"# R\n\n{shown}"})
+    assert len([u for g in (*scan_plugin(root).groups, *scan_plugin(root).single) for u in (g.owner,)]) <= 1
+    assert run_cli("scan", str(root)).code == 0  # a Good/Bad illustration is one block, its parts never compared
 
 
 ENTRY = '{"id": "{{SLUG}}", "file": "{{SLUG}}.md", "status": "complete", "findings": ["{{F}}"], "followup": [], "title": "{{T}}"}'
@@ -494,3 +504,60 @@ def test_two_displays_of_other_titles_that_share_rows_are_two_outputs_and_titles
     assert run.code == 0, run.out
     assert "note[scan-member]: instance of repo-health: another display, titled its own way (lacks repo health, stale and adds" in run.out
     assert not [m for g in scan_plugin(root).groups for m in g.members if m.unit.block.path.startswith("docs/") and m.unit.block.display]
+
+
+def test_displays_of_one_title_for_two_outcomes_are_two_variants(tmp_path, run_cli):
+    def banner(status: str, rows: str) -> str:
+        return f"```\nSync Run\n════════\nStatus:    {status}\nSource:    origin\nTarget:    cache\n{rows}```\n"
+
+    ok, failed = banner("success", "Copied:    12\nSkipped:   0\n"), banner("failed", "Error:     timeout\nRetry:     yes\n")
+    root = _write(tmp_path, {
+        "skills/sync/SKILL.md": f"# Sync\n\n## On success\n\n{ok}\n## On failure\n\n{failed}",
+        "commands/sync.md": f"# /sync\n\nSuccess:\n\n{ok}\nFailure:\n\n{failed}",
+    })  # fmt: skip
+    groups = scan_plugin(root).groups
+    assert sorted(g.owner.variant for g in groups) == ["status=failed", "status=success"]
+    assert run_cli("scan", str(root)).code == 0  # each outcome's display compared with its own, never with the other
+
+
+def test_a_framed_title_names_a_display_and_a_count_in_a_row_label_is_a_value(tmp_path, run_cli):
+    def gate(kind: str, fresh: int) -> str:
+        return (
+            f"```\n╔════════════════════════════╗\n║  GATE: {kind:<20}║\n╚════════════════════════════╝\n\n"
+            f"Progress:         5/8\nFresh Entries ({fresh}):  ok\nTask:             layout\nOwner:            ann\n```\n"
+        )
+
+    root = _write(tmp_path, {"skills/g/SKILL.md": f"# G\n\n{gate('Review Needed', 38)}", "agents/a.md": f"# A\n\n{gate('Review Needed', 4)}"})
+    (group,) = scan_plugin(root).groups
+    assert group.id == "gate-review-needed" and "show:fresh entries" in group.owner.paths
+    assert run_cli("scan", str(root)).code == 0  # another count is another sample value
+    (tmp_path / "agents/a.md").write_text(f"# A\n\n{gate('Decision Needed', 4).replace('Owner:   ', 'Decider:')}", encoding="utf-8")
+    assert run_cli("scan", str(root)).code == 0  # another gate's display (its own title) sharing rows: no drift
+
+
+def test_a_small_display_a_title_a_rule_and_two_rows_still_shows_a_renamed_row(tmp_path, run_cli):
+    root = _write(tmp_path, {
+        "commands/m.md": "# M\n\n```\nTitle\n────\nCache Size:   45 MB\nAvg Hit:  1 ms\n```\n",
+        "skills/m/SKILL.md": "# M\n\n```\nTitle\n──────────\nTotal Size:   45 MB\nAvg Hit:  1 ms\n```\n",
+    })  # fmt: skip
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "(lacks cache size and adds total size: a display whose rows or titles differ" in run.out
+    assert "\n-Total Size:   45 MB\n" in run.out and "\n+Cache Size:   45 MB\n" in run.out  # the rule's width is no drift
+
+
+def test_a_json_object_in_a_plain_fence_is_read_as_json(tmp_path, run_cli):
+    def plain(args: str, flag: str = "parse_output") -> str:
+        return f'# S\n\n```\n{{"command": "cache", "args": {args}, "{flag}": true, "timeout": "<seconds>", "retries": "<count>"}}\n```\n'
+
+    root = _write(tmp_path, {"skills/a/SKILL.md": plain('["clear", ...scope_flags]'), "skills/b/SKILL.md": plain('["list", ...filters, ...sort]')})
+    (group,) = scan_plugin(root).groups
+    assert group.kind == "json" and {"command", "args", "parse_output", "timeout", "retries"} == group.owner.paths
+    assert run_cli("scan", str(root)).code == 0  # each call's own arguments
+    # a lost key is structure: drift against the owner (named here: two copies alone say nothing of which is the shape)
+    lost = plain('["clear", ...scope_flags]').replace('"parse_output": true, ', "")
+    (tmp_path / "skills/b/SKILL.md").write_text(lost, encoding="utf-8")
+    run = run_cli("scan", str(root), "--owner", "skills/a/**")
+    assert run.code == 1 and "(lacks parse_output)" in run.out and '+{"command": "cache", "args": ["clear", ...scope_flags], "parse_output"' in run.out
+    before = _hashes(root)
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert _hashes(root) == before  # no region over a fence that does not say json

@@ -12,7 +12,14 @@ The plan is computed in full before anything is written:
    never touched; a **drifted** copy is rewritten to the owner's bytes only when
    the user says so (``--accept-drift`` for every group, ``--resolve ID=PATH:LINE``
    for one, whose copy at PATH:LINE then owns the shape), each such copy's diff
-   in the plan; otherwise it stays as it is and ``check`` reports it;
+   in the plan; otherwise it stays as it is, in no region (so no ``build --force``
+   can put the owner's bytes over it), recorded under ``unresolved`` so that
+   ``check`` reports it; a member scan is **uncertain** about is left as it is.
+   The one rule: a member whose bytes differ from the contract's is in a
+   byte-managed region only when the user chose its rewrite (a copy with other
+   bytes is wrapped in an instance region; the contract's line breaks and fence
+   info string are the two changes every region makes, each said); a block of
+   several keys is one record, never cut into fences;
 4. compile the result in a scratch folder with the real pipeline: the regions
    are filled and stamped by the regions emitter, and the schemas and dispatch
    snippets ``build`` would write are added, so that right after ``adopt
@@ -195,6 +202,15 @@ def plan_adoption(
             if (unit.block.path, unit.block.start) in fronts:
                 plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
                 continue
+            if existing is not None and existing.allows(unit, ref, result.data):
+                plan.kept.append(Kept(unit, ref, "allowed", "allowed under allow_restatements in contractc.yaml: left as it is (delete its entry to have it adopted)"))
+                continue
+            if existing is not None and (unit.block.path, unit.line) in existing.unresolved and not accepted and unit.text != group.owner.text:
+                # an earlier adoption left it for the user to decide, whatever scan calls it against the contract now
+                why = f"{member.reason}; recorded under unresolved by an earlier adoption: left as it is, outside any region, until you choose"
+                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner)))
+                undecided_left.append((unit, ref, f"drifted copy of {ref} ({member.reason})"))
+                continue
             if uncertain(member):
                 why = f"{member.reason}: scan cannot tell an instance from a drifted copy, so adopt leaves it as it is, in no region"
                 plan.kept.append(Kept(unit, ref, UNCERTAIN, why, _copy_change(unit, member.against or group.owner)))
@@ -238,35 +254,65 @@ def plan_adoption(
                 if member.divergent:
                     why = (
                         f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
-                        "and check reports it where a key, heading or label line differs from the shape's"
+                        "and check reports it where a key, heading or label line, a type or an enum differs from the shape's"
                     )
-                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, member.against or group.owner)))
+                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, member.against or group.owner), divergent=True))
                 else:
                     plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
+                continue
+            alone = sum(not u.within for u in by_block[(unit.block.path, unit.block.start)]) == 1
+            if not accepted and alone and not _holds(unit, region, result.data):
+                # the owner's text, but not its block's bytes (a fence's info string, spacing, line endings): a
+                # region would rewrite them, which only the user may choose; its structure is the shape's
+                instances[id(unit)] = ref
+                why = (
+                    f"{member.reason}, but its block's bytes are not the ones the contract holds (the diff): wrapped, byte "
+                    "for byte, in an instance region; --accept-drift makes it a managed copy of the contract's bytes"
+                )
+                plan.kept.append(Kept(unit, ref, "instance", why, _bytes_change(unit, region, group.owner, result.data)))
                 continue
             adopted[id(unit)] = (ref, region)
     replacements: dict[str, list[Replacement]] = {}
     strays: list[tuple[list[Unit], tuple[int, str]]] = []
+    records: list[tuple[str, int]] = []
+    """(path, fence line) of each block of several keys left whole."""
     for (path, _), units in sorted(by_block.items()):
         units.sort(key=lambda u: u.line)
         wrapped = any(id(u) in adopted for u in units) or (len(units) == 1 and id(units[0]) in instances)
         stray = stray_line(units[0].block, units, result.data[path]) if wrapped else None
-        if stray is None and wrapped:
-            stray = _cut_record(units, adopted)
+        cut = _cut_record(units, adopted) if stray is None and wrapped else None
+        if cut is not None:
+            # one record of several keys: a region holds one key's block, so the block is left whole (its
+            # copies elsewhere are adopted; where check would call it a restatement it is allowed, with its diff)
+            records.append((path, units[0].block.line))
+            for u in units:
+                if adopted.pop(id(u), None) is not None:
+                    plan.skipped.append((u, f"{cut[1]} ({path}:{cut[0]}): left as it is"))
+            continue
         if stray is not None:
             # the safety rule of every region adopt writes: it replaces exactly the copies it was made from
             strays.append((units, stray))
             continue
         if any(id(u) in adopted for u in units):
-            replacement = block_replacement(units[0].block, units, adopted)
-            replacements.setdefault(path, []).append(replacement)
-            plan.rewritten += _rewrites(replacement, units, groups, adopted, plan.shapes, result.data[path])
+            unit = next(u for u in units if id(u) in adopted)  # its block's one key (_cut_record)
+            replacements.setdefault(path, []).append(block_replacement(unit.block, unit, *adopted[id(unit)]))
+            plan.rewritten += _rewrites(unit, groups, adopted, plan.shapes, result.data[path])
         elif len(units) == 1 and id(units[0]) in instances:
             replacements.setdefault(path, []).append(instance_replacement(units[0].block, instances[id(units[0])], result.data[path]))
         else:
             # an instance sharing its block with other keys: left as it is (an instance region holds one key)
-            plan.kept = [k for k in plan.kept if not (k.label == "instance" and any(k.unit is u for u in units))]
+            plan.kept = [k for k in plan.kept if not (id(k.unit) in instances and any(k.unit is u for u in units))]
             plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
+    # a new shape none of whose copies is in a region now (each sits in a record of several keys) is left as it
+    # is, every copy of it: a contract shape nothing holds
+    wrapped_ids = adopted.keys() | instances.keys()
+    unheld = {
+        g.id: "no copy of this shape would be in a region (each is a block of several keys, one record, which a region cannot hold, or left as it is): the shape is left as it is"
+        for g in new
+        if not any(id(m.unit) in wrapped_ids for m in g.members) and g.id not in left
+    }
+    if unheld and not strays:
+        return without(unheld)
     if strays:
         # a group one of whose blocks a region cannot replace as a whole is left as it is, every copy of it, and
         # the rest adopted; a region over such a block that survives to here (the group is left already, or
@@ -293,7 +339,10 @@ def plan_adoption(
 
     left_drift = [(u.block.path, u.line, ref, why) for u, ref, why in undecided_left]
     plan.drift_recorded = frozenset((p, moved(p, n)) for p, n, _, _ in left_drift)
-    plan.unresolved = sorted({(p, moved(p, n), shape, why) for p, n, shape, why in [*_unresolved(result, plan.skipped), *left_drift]})
+    entries = [*_unresolved(result, plan.skipped), *left_drift]
+    plan.unresolved = sorted({(p, moved(p, n), shape, why) for p, n, shape, why in entries})
+    # an entry an earlier adoption wrote, whose copy the regions written now move: recorded again at its new line
+    shifted = {(p, n) for p, n, _, _ in entries if moved(p, n) != n}
     if existing is None:
         out = _out_folders(root)
 
@@ -305,10 +354,15 @@ def plan_adoption(
         targets = [t for t in targets if not {m.relative_to(root).as_posix() for m in root.glob(t)} <= reached]
 
         # an unresolved copy of an earlier adoption that is in a region now: its entry goes
-        settled = frozenset((u.block.path, u.line) for path, found in replacements.items() for r in found for u in by_block[(path, r.block.start)])
+        settled = {(u.block.path, u.line) for path, found in replacements.items() for r in found for u in by_block[(path, r.block.start)]}
+        settled |= shifted
+        # an entry whose line no copy starts on any more (text was added above it) for a copy recorded again now
+        here = {(u.block.path, u.line) for u in every}
+        again = {(p, shape) for p, _, shape, _ in plan.unresolved}
+        settled |= {at for at, shape in existing.unresolved.items() if at not in here and (at[0], shape) in again}
 
         def configured(allowed: list) -> bytes:
-            return merge_config(existing.config, added, targets, allowed, recorded, plan.unresolved, settled)
+            return merge_config(existing.config, added, targets, allowed, recorded, plan.unresolved, frozenset(settled))
     config = configured([])
     # the other files the target globs reach are compiled too, so what check will find there is found now
     files = {**(existing.files if existing else {}), **{p: result.data[p] for p in covered if p not in files}, **files}
@@ -331,13 +385,15 @@ def plan_adoption(
     if unseen:
         left_drift = [(k.unit.block.path, moved(k.unit.block.path, k.unit.line), k.shape, f"drifted copy of {k.shape}: {k.why}") for k in map(plan.kept.__getitem__, unseen)]
         plan.unresolved = sorted({*plan.unresolved, *left_drift})
+        shifted.update((k.unit.block.path, k.unit.line) for k in map(plan.kept.__getitem__, unseen) if moved(k.unit.block.path, k.unit.line) != k.unit.line)
         config = configured([])
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
     undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
-        doubtful = {(k.unit.block.path, moved(k.unit.block.path, k.unit.block.line)) for k in plan.kept if k.label == UNCERTAIN}
-        plan.allowed = [_allowance(d, result, digests, doubtful) for d, _ in allow]
+        said = {(k.unit.block.path, moved(k.unit.block.path, k.unit.block.line)): _UNSURE for k in plan.kept if k.label == UNCERTAIN}
+        said.update(((p, moved(p, line)), _RECORD) for p, line in records)
+        plan.allowed = [_allowance(d, result, digests, said) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
         config = configured(plan.allowed)
         outputs, found, digests = _compile(root, contracts, config, files, bool(unfilled))
@@ -440,9 +496,18 @@ class Existing:
     """The files its ``targets:`` reach."""
     undecided: dict[str, list[tuple[int, str]]]
     """Per target, (line, reference) of each region never filled that holds other bytes than the contract's."""
+    allowed: tuple = ()
+    """Its ``allow_restatements`` entries: a block one allows was decided, and a later adoption leaves it."""
+    unresolved: dict[tuple[str, int], str] = dataclasses.field(default_factory=dict)
+    """(path, line) -> shape of its ``unresolved`` entries: copies left for the user to decide."""
 
     def taken(self) -> Taken:
         return Taken(set(self.anchors), set(self.titles))
+
+    def allows(self, unit: Unit, shape: str, data: dict[str, bytes]) -> bool:
+        """Whether an ``allow_restatements`` entry covers ``unit``'s block (as check matches one: path, shape, bytes or line)."""
+        block = unit.block
+        return any(a.allows(block.path, shape, block.line, lambda: _block_digest(data[block.path], block)) for a in self.allowed)
 
 
 def _existing(root: Path) -> Existing:
@@ -491,6 +556,8 @@ def _existing(root: Path) -> Existing:
         files,
         frozenset(project.targets.paths),
         undecided,
+        project.config.allow_restatements,
+        {(u.path, u.line): u.shape for u in project.config.unresolved},
     )
 
 
@@ -578,32 +645,22 @@ def result_units(result: ScanResult) -> list[Unit]:
     return [u for g in (*result.groups, *result.single) for u in g.copies]
 
 
-def _rewrites(
-    replacement: Replacement,
-    units: list[Unit],
-    groups: list[Group],
-    adopted: dict[int, tuple[str, bytes]],
-    ids: dict[str, str],
-    original: bytes,
-) -> list[Rewritten]:
-    """The adopted copies of one block whose bytes the region will not hold unchanged, each with why."""
-    block = replacement.block
-    found = []
-    for unit in replacement.units:
-        group = next(g for g in groups if any(u is unit for u in g.copies))
-        if unit.text != group.owner.text:
-            chose = f"--resolve {group.id}=..." if group.owner_reason.startswith("--resolve") else "--accept-drift"
-            why = f"drifted from the owning copy at {group.owner.block.path}:{group.owner.line}: its bytes replace it ({chose})"
-            found.append(Rewritten(unit, ids[group.id], why, _copy_change(unit, group.owner)))
-            continue
-        elif len(units) > 1:
-            why = f"its block holds {len(units)} keys: each adopted key gets a region of its own"
-        elif adopted[id(unit)][1] != dedented(original[block.start : block.end], block.indent.encode()):
-            why = "its bytes (fence, blank lines or line endings) differ from the owning copy's block, which replaces it"
-        else:
-            continue
-        found.append(Rewritten(unit, ids[group.id], why))
-    return found
+def _rewrites(unit: Unit, groups: list[Group], adopted: dict[int, tuple[str, bytes]], ids: dict[str, str], original: bytes) -> list[Rewritten]:
+    """The adopted copy whose bytes its region will not hold unchanged, with why (the user chose its rewrite:
+    an unchosen copy whose bytes differ is an instance region instead); [] when they stay."""
+    block = unit.block
+    group = next(g for g in groups if any(u is unit for u in g.copies))
+    chose = f"--resolve {group.id}=..." if group.owner_reason.startswith("--resolve") else "--accept-drift"
+    if unit.text != group.owner.text:
+        why = f"drifted from the owning copy at {group.owner.block.path}:{group.owner.line}: its bytes replace it ({chose})"
+        return [Rewritten(unit, ids[group.id], why, _copy_change(unit, group.owner))]
+    said = _normalised(unit, adopted[id(unit)][1], {block.path: original})
+    if said == "":
+        return []
+    if said is not None:
+        return [Rewritten(unit, ids[group.id], f"{said}, as in every region; nothing else changes")]
+    why = f"its bytes (fence, blank lines or line endings) differ from the owning copy's block, which replaces it ({chose})"
+    return [Rewritten(unit, ids[group.id], why)]
 
 
 def _contract_ids(contracts: dict[str, bytes]) -> tuple[dict[tuple[str, int], tuple[str, bytes]], dict[str, tuple]]:
@@ -654,6 +711,7 @@ def _breaks(unit: Unit, ref: str, shapes: dict[str, tuple], data: dict[str, byte
     parts = [found.unreadable] if found.unreadable else []
     parts += [f"lacks {', '.join(i.shown for i in found.missing[:3])}"] if found.missing else []
     parts += [f"holds {', '.join(i.shown for i in found.foreign[:3])}"] if found.foreign else []
+    parts += [found.retyped] if found.retyped else []
     return "; ".join(parts)
 
 
@@ -814,6 +872,44 @@ def _choice(group: Group, unit: Unit) -> str:
     return f"{group.id}={unit.block.path}:{unit.line}"
 
 
+def _holds(unit: Unit, region: bytes, data: dict[str, bytes]) -> bool:
+    """Whether ``unit``'s block (the only unit in it) holds ``region``'s bytes already, but for its line breaks and
+    its opening fence's info string: a region of them changes nothing else (:func:`_normalised`)."""
+    return _normalised(unit, region, data) is not None
+
+
+def _normalised(unit: Unit, region: bytes, data: dict[str, bytes]) -> str | None:
+    """What a region of ``region`` changes in ``unit``'s block: "" nothing, else the two changes every region
+    makes (the contract's line breaks, its fence's info string, as ```` ``` ```` becomes ```` ```yaml ````);
+    None when it would change more (only the user may choose that)."""
+    block = unit.block
+    held = dedented(data[block.path][block.start : block.end], block.indent.encode())
+    if held is None:
+        return None
+    if not block.newline:
+        held += b"\n"
+    if held == region:
+        return ""
+    lf = held.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    said = ["its line breaks become the contract's (LF)"] if lf != held else []
+    if lf == region:
+        return "; ".join(said)
+    first, _, rest = lf.partition(b"\n")
+    wanted, _, body = region.partition(b"\n")
+    run = first[: len(first) - len(first.lstrip(b"`~"))]
+    if rest != body or not run or wanted[: len(run)] != run or wanted[len(run) : len(run) + 1] in (b"`", b"~"):
+        return None
+    info = wanted[len(run) :].decode("utf-8", "replace").strip()
+    return "; ".join([*said, f"its fence's info string becomes the contract's ({info or 'none'})"])
+
+
+def _bytes_change(unit: Unit, region: bytes, owner: Unit, data: dict[str, bytes]) -> Change:
+    """A copy's block against the bytes a region would hold (``-`` the block, ``+`` the owner's), for the plan's diff."""
+    block = unit.block
+    held = data[block.path][block.start : block.end]
+    return Change(f"{block.path}:{block.line}", region, held, Output(b"", "copy"), expected_path=f"{owner.block.path}:{owner.block.line}, as the contract holds it")
+
+
 def _copy_change(unit: Unit, owner: Unit) -> Change:
     """A copy against its owning copy, for the plan's diff (``-`` the copy, ``+`` the owner)."""
     return Change(
@@ -836,16 +932,21 @@ def _block_digest(data: bytes, block) -> str:
 
 
 def _cut_record(units: list[Unit], adopted: dict[int, tuple[str, bytes]]) -> tuple[int, str] | None:
-    """Where regions of some of a block's keys, and not of the others, would cut the one record the block holds
-    into several fences (the keys left in a fence of their own): the first key left, and why; None when every
-    key of the block is adopted, or it holds one."""
+    """Where regions of a block's keys would cut the one record the block holds into several fences (a region
+    holds one key's fenced block): the first key, and why; None when it holds one key, or none is adopted."""
     keys = [u for u in units if not u.within]
     left = [u for u in keys if id(u) not in adopted]
-    if len(keys) < 2 or not left or len(left) == len(keys):
+    if len(keys) < 2 or len(left) == len(keys):
         return None
-    return left[0].line, (
-        f"the block is one record of {len(keys)} keys and {left[0].key} is not adopted with the others: "
-        "regions of some keys would cut the record into several fences"
+    if left:
+        return left[0].line, (
+            f"the block is one record of {len(keys)} keys and {left[0].key} is not adopted with the others: "
+            "regions of some keys would cut the record into several fences"
+        )
+    return keys[1].line, (
+        f"the block is one record of {len(keys)} keys: a region holds one key's fenced block, so regions of its "
+        "keys would cut the record into several fences (if its keys are separate hand-offs, give each a fence of "
+        "its own by hand, then run adopt again)"
     )
 
 
@@ -904,13 +1005,20 @@ def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Dia
     return d
 
 
-def _allowance(d: Diagnostic, result: ScanResult, digests: dict[tuple[str, int], str], doubtful: set[tuple[str, int]]) -> tuple[str, str, int, str, str]:
-    """The ``allow_restatements`` entry of a restatement adopt leaves; ``doubtful``: (path, fence line) of the
-    members scan is uncertain about."""
+_UNSURE = "scan cannot tell an instance from a drifted copy: if it is a copy, make it agree and wrap it in a region; then delete this entry"
+_RECORD = (
+    "a block of several keys (one record), left whole: a region holds one key's block; if its keys are separate "
+    "hand-offs, give each a fence of its own, delete this entry and run adopt again"
+)
+
+
+def _allowance(d: Diagnostic, result: ScanResult, digests: dict[tuple[str, int], str], said: dict[tuple[str, int], str]) -> tuple[str, str, int, str, str]:
+    """The ``allow_restatements`` entry of a restatement adopt leaves; ``said``: why, by (path, fence line), for
+    the blocks adopt left for a reason of its own (a member scan is uncertain about, a record of several keys)."""
     shape = d.message.removeprefix("unmanaged copy of ").split(",", 1)[0]
     example = next((u for u in result.examples if u.block.path == d.path), None)
-    if (d.path, d.line) in doubtful:
-        why = "scan cannot tell an instance from a drifted copy: if it is a copy, make it agree and wrap it in a region; then delete this entry"
+    if (d.path, d.line) in said:
+        why = said[(d.path, d.line)]
     elif example is not None:
         why = "a worked example, not a copy"
     else:
@@ -925,7 +1033,7 @@ UNCERTAIN = "uncertain"
 def uncertain(member: Member) -> bool:
     """Whether scan cannot tell this member an instance from a drifted copy (``Member.uncertain``, the one place
     adopt reads it): adopt leaves it byte for byte as it is, in no region, and lists it."""
-    return bool(getattr(member, "uncertain", False))  # the flag scan/shapes.py adds (branch scanlabel)
+    return member.uncertain
 
 
 def _out_folders(root: Path) -> dict[str, str]:

@@ -35,6 +35,8 @@ class Kept:
     """For a drifted copy left unresolved, or an instance scan calls divergent: its diff against the owning copy."""
     resolve: str = ""
     """For a drifted copy: the ``--resolve`` argument that makes it the owner (``ID=PATH:LINE``)."""
+    divergent: bool = False
+    """An instance scan calls divergent, wrapped in an instance region: check may report it."""
 
 
 @dataclass(slots=True)

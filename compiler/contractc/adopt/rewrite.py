@@ -1,9 +1,8 @@
 """Each adopted copy replaced by a managed region; every other byte of the file copied through.
 
-A block is replaced as a whole (opening fence line to closing fence line).  A
-YAML block holding several keys becomes one region per adopted key; keys that
-are not adopted stay in a fenced block of their own, with the block's fence
-and info string, in their place.  An instance is wrapped as it is in an instance
+A block is replaced as a whole (opening fence line to closing fence line) by
+one region of its one key (a block holding several keys is one record, never cut
+into fences: adopt leaves it as it is).  An instance is wrapped as it is in an instance
 region (:func:`instance_replacement`): its block's bytes stay byte for byte.  The begin markers are written without a hash:
 the regions emitter fills and stamps them, exactly as ``build`` would.
 
@@ -40,29 +39,14 @@ def replace_blocks(data: bytes, replacements: Iterable[Replacement]) -> bytes:
     return b"".join(parts)
 
 
-def block_replacement(block: Block, units: list[Unit], adopted: dict[int, tuple[str, bytes]]) -> Replacement:
-    """What replaces ``block``: ``adopted`` maps ``id(unit)`` to (region reference, bytes the region holds)."""
+def block_replacement(block: Block, unit: Unit, ref: str, region: bytes) -> Replacement:
+    """``block``, whose one key is ``unit``, replaced by a managed region of shape ``ref`` holding ``region``."""
     nl = block.newline or "\n"
-    out: list[str] = []
-    kept: list[str] = []
-
-    def flush() -> None:
-        if kept:
-            out.append(f"{block.fence}{block.info}{nl}{''.join(kept)}{block.fence}{nl}")
-            kept.clear()
-
-    for unit in units:
-        if id(unit) in adopted:
-            flush()
-            ref, region = adopted[id(unit)]
-            out.append(f"<!-- contractc:begin shape={ref} -->{nl}{region.decode()}<!-- contractc:end -->{nl}")
-        else:
-            kept.append(unit.text if unit.text.endswith("\n") else unit.text + "\n")
-    flush()
-    text = indented("".join(out).encode(), block.indent.encode()).decode()  # in a list item: the item's indent kept
+    text = f"<!-- contractc:begin shape={ref} -->{nl}{region.decode()}<!-- contractc:end -->{nl}"
+    text = indented(text.encode(), block.indent.encode()).decode()  # in a list item: the item's indent kept
     if not block.newline:  # the block ended the file without a line break: so does its replacement
         text = text[: -len(nl)]
-    return Replacement(block, text.encode(), tuple(u for u in units if id(u) in adopted))
+    return Replacement(block, text.encode(), (unit,))
 
 
 def instance_replacement(block: Block, ref: str, data: bytes) -> Replacement:

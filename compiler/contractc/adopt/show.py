@@ -13,6 +13,7 @@ KEPT_TITLES = {
     "instance": "instances, wrapped byte for byte in instance regions (check holds them to the shape's structure)",
     "example": "examples, left byte for byte as they are",
     "drifted": "drifted copies left byte for byte as they are, outside any region, recorded under `unresolved`: check reports them",
+    "allowed": "blocks contractc.yaml allows (allow_restatements), left byte for byte as they are: delete an entry to have its block adopted",
     "uncertain": (
         "members scan is uncertain about (an instance, or a copy that drifted?), left byte for byte as they are, in no "
         "region: check does not fail on them (each it would call a restatement is allowed below, with its diff)"
@@ -123,7 +124,7 @@ def summary(plan: Plan, written: bool) -> str:
             return f"contractc: nothing to adopt: every shape with two or more unmanaged copies is left as it is (listed above){drift}{pending}"
         left = sum(1 for k in plan.kept if k.label == "drifted")
         if left:
-            return f"contractc: nothing to adopt: {_n(left, 'drifted copy is', 'drifted copies are')} left as they are until you choose (listed above; check reports them){pending}"
+            return f"contractc: nothing to adopt: {_n(left, 'drifted copy is left as it is', 'drifted copies are left as they are')} until you choose (listed above; check reports them){pending}"
         return f"contractc: nothing to adopt: no shape has two or more unmanaged copies{pending}"
     targets = sum(1 for c in plan.changes if c.output and c.output.kind == "regions")
     if plan.configured:
@@ -145,7 +146,8 @@ def summary(plan: Plan, written: bool) -> str:
     if others:
         counts += f", {_n(len(others), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
     if written:
-        clean = "(it reports the drift left)" if left or others else "(clean)"
+        divergent = any(k.divergent for k in plan.kept)
+        clean = "(it reports the drift left)" if left or others or divergent else "(clean)"
         return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
 

@@ -73,43 +73,31 @@ class DanglingLinks:
 def _cites_nothing(data: bytes, site_url: bytes) -> bool:
     """Whether ``data`` surely holds no citation, decided by byte searches before any regex runs.
 
-    A link needs `](` or `]:`, and a bare URL is judged only under the site_url: a file with
-    none of them (most prompt files) is passed before the `#` marks are looked at.
+    A link needs ``](`` or ``]:`` (found from the ``]`` bytes: a one-byte search is the fastest there is),
+    and a bare URL is judged only under the site_url: a file with none of them (most prompt files) is
+    passed before the ``#`` marks are looked at (:func:`_may_cite`).
     """
-    return (not _link_bracket(data) and not _names_site(data, site_url)) or not _may_cite(data, site_url)
-
-
-def _link_bracket(data: bytes) -> bool:
-    """Whether ``data`` holds ``](`` or ``]:``: found from its ``]`` bytes (a one-byte search is the fastest there is)."""
     at = data.find(b"]")
-    while at != -1:
-        if data[at + 1 : at + 2] in (b"(", b":"):
-            return True
+    while at != -1 and data[at + 1 : at + 2] not in (b"(", b":"):
         at = data.find(b"]", at + 1)
-    return False
-
-
-def _names_site(data: bytes, site_url: bytes) -> bool:
-    """Whether ``data`` holds ``site_url``.  The URL ends with ``/``; a file without one (a single-byte search,
-    many times faster than a search for the URL) cannot hold it."""
-    return b"/" in data and site_url in data
+    if at == -1:
+        return not (b"/" in data and site_url in data)
+    return not _may_cite(data, site_url)
 
 
 def _may_cite(data: bytes, site_url: bytes) -> bool:
     """Whether ``data`` may hold a citation; most target files hold none, and this keeps the regexes off them.
 
-    A citation names the site (``<site_url>page#anchor``) or puts its ``#`` right
-    after ``.md``, ``(`` or ``: ``.  Short needles like those are slow to search
-    for in prose, so the ``#`` bytes are found instead and their left side looked at.
+    A citation names the site (``<site_url>page#anchor``: the URL ends with ``/``, a one-byte search
+    first) or puts its ``#`` right after ``.md``, ``(`` or ``: ``.  Short needles like those are slow to
+    search for in prose, so the ``#`` bytes are found instead and their left side looked at.
     """
-    if _names_site(data, site_url):
+    if b"/" in data and site_url in data:
         return True
-    hash_at = data.find(b"#")
-    while hash_at != -1:
-        if data.endswith((b".md", b"(", b": "), 0, hash_at):
-            return True
-        hash_at = data.find(b"#", hash_at + 1)
-    return False
+    at = data.find(b"#")
+    while at != -1 and not data.endswith((b".md", b"(", b": "), 0, at):
+        at = data.find(b"#", at + 1)
+    return at != -1
 
 
 def _links(data: bytes) -> list[tuple[int, str]]:

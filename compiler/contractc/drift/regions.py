@@ -148,8 +148,17 @@ def instance_verdict(path: str, region: Region, compared: Compared) -> Diagnosti
             f"{keep}: delete the extra part, or add it to the shape in the contract",
         )
         at = (compared.foreign[0].line, 1)
+    elif compared.retyped:
+        code, message, hint = (
+            "drift-instance-retyped",
+            f"region {label} keeps the shape's structure, but {compared.retyped} (the shape's notation)",
+            f"{keep}, and so are its types and enum members: write the shape's, or change the shape in the contract "
+            "(a producer with a list of its own needs a shape of its own)",
+        )
     else:
         return None
+    if code != "drift-instance-retyped" and compared.retyped:
+        message += f"; and {compared.retyped}"
     return Diagnostic(path, at[0], at[1], code, message, hint)
 
 

@@ -56,6 +56,9 @@ class Compared(NamedTuple):
     """The instance's structure, the same way."""
     unreadable: str = ""
     """Why the instance's structure could not be read (then nothing else is said)."""
+    retyped: str = ""
+    """How the instance changes the types or enum members the shape writes (``its enum of status drops partial``),
+    by scan's rule (:func:`contractc.scan.shapes.changed_notation`); "" when it keeps them."""
 
 
 def fenced(text: str) -> tuple[str, str, int]:
@@ -79,12 +82,35 @@ def compare(shape: DataShape | TextShape, shape_text: str, held: str, path: str,
     whose block is ``shape_text`` (fences included)."""
     info, body, at = fenced(held)
     if isinstance(shape, DataShape):
-        return _compare_data(shape, body, path, first_line + at)
-    shape_info, shape_body, shape_at = fenced(shape_text)
-    if shape_info.split()[:1] == ["json"]:
-        theirs, ours = json_paths(shape_body, shape_at + 1), json_paths(body, first_line + at)
-        return _compare_items(theirs, ours, containers=True)
-    return _compare_items(template_items(shape_body, shape_at + 1), template_items(body, first_line + at), containers=False)
+        found = _compare_data(shape, body, path, first_line + at)
+    else:
+        shape_info, shape_body, shape_at = fenced(shape_text)
+        if shape_info.split()[:1] == ["json"]:
+            theirs, ours = json_paths(shape_body, shape_at + 1), json_paths(body, first_line + at)
+            found = _compare_items(theirs, ours, containers=True)
+        else:
+            found = _compare_items(template_items(shape_body, shape_at + 1), template_items(body, first_line + at), containers=False)
+    return found if found.unreadable else found._replace(retyped=_retyped(shape_text, held, path))
+
+
+def _retyped(shape_text: str, held: str, path: str) -> str:
+    """Scan's verdict on the instance's types and enum members against the shape's block: each read as scan
+    reads a block (:func:`contractc.scan.blocks.file_units`), the instance located in its file ``path`` (a
+    definition file with values of its own defines its own)."""
+    import dataclasses
+
+    from contractc.load.source import source_from_bytes
+    from contractc.scan.blocks import file_units
+    from contractc.scan.shapes import changed_notation
+
+    def unit(text: str):
+        units = [u for u in file_units(source_from_bytes("block.md", text.encode("utf-8"))) if not u.within]
+        return units[0] if len(units) == 1 else None
+
+    mine, theirs = unit(held), unit(shape_text)
+    if mine is None or theirs is None:
+        return ""
+    return changed_notation(dataclasses.replace(mine, block=dataclasses.replace(mine.block, path=path)), theirs)
 
 
 def json_paths(text: str, first_line: int = 1) -> list[Item]:

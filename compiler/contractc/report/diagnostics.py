@@ -115,6 +115,7 @@ CODES: dict[str, tuple[ExitCode, str]] = {
     "drift-region-orphaned": (ExitCode.DRIFT, "a managed region names a shape or section that no longer exists"),
     "drift-instance-missing": (ExitCode.DRIFT, "an instance region lacks a key, heading or label line its shape has"),
     "drift-instance-foreign": (ExitCode.DRIFT, "an instance region holds a key, heading or label line its shape does not have"),
+    "drift-instance-retyped": (ExitCode.DRIFT, "an instance region changes a type or the enum members its shape writes (scan's rule)"),
     "drift-instance-reshaped": (ExitCode.DRIFT, "an instance region both lacks parts of its shape's structure and holds foreign ones"),
     "drift-instance-unreadable": (ExitCode.DRIFT, "an instance region holds no block whose structure check can read"),
     "drift-restatement": (ExitCode.DRIFT, "a shape is copied by hand outside any managed region"),

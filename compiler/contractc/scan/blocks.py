@@ -328,7 +328,9 @@ def _stage(headings: list[tuple[int, int, str]]) -> str | None:
 
 _CANDIDATE_INFO = _YAML_INFO | _MARKUP_INFO | {"json", "jsonc", "json5", "markdown", "md"}
 """Info strings that say a block is data or a template: one scan cannot read is reported (``scan-unread``)."""
-_READ_INFO = _CANDIDATE_INFO | _TEMPLATE_INFO
+_DISPLAY_INFO = {"output", "console", "terminal"}
+"""Info strings of printed output: such a fence is read only as a display sample (:func:`_display`)."""
+_READ_INFO = _CANDIDATE_INFO | _TEMPLATE_INFO | _DISPLAY_INFO
 _INNER_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
@@ -372,6 +374,11 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         if body.strip():
             units += _template_units(body, first_line + body_at, stage, before, block, info_example)
         return units or ("its front matter (`---` lines) is no YAML mapping, and no template follows it" if candidate else [])
+    if info in _PLAIN_INFO and content.lstrip()[:1] == "{":
+        doc, why = _json_doc(content)  # a JSON document in a plain fence (`{"command": ..., "args": [...]}`)
+        if isinstance(doc, dict) and doc:
+            left = PLAIN_JSON
+            return _json_units(doc, content, first_line, stage, before, block, info_example)
     if info in _TEMPLATE_INFO:
         parts = _parts(content)
         if parts is not None:
@@ -414,11 +421,13 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         return _template_units(content, first_line, stage, before, block, info_example) or (
             "a Markdown form in markup, but without placeholders: no template"
         )
-    if info in _TEMPLATE_INFO:
-        shown_rows = _display(content) if info in _PLAIN_INFO else None
+    if info in _TEMPLATE_INFO or info in _DISPLAY_INFO:
+        shown_rows = _display(content) if info in _PLAIN_INFO or info in _DISPLAY_INFO else None
         if shown_rows is not None:
             left = DISPLAY
             return [_display_unit(content, shown_rows, first_line, stage, block)]
+        if info in _DISPLAY_INFO:
+            return []  # printed output that is no display: shell output, a log
         found = _template_units(content, first_line, stage, before, block, info_example)
         # prose or a filled-in document: no template, nothing unread; a one-line JSON entry after a label line is read
         return found + _inline_json(content, first_line, stage, block, info_example) if ":\n{" in content else found
@@ -447,6 +456,7 @@ def _inline_json(content: str, first_line: int, stage, block, info_example: bool
     return found
 
 
+PLAIN_JSON = "JSON in a fence without the `json` info string: adopt writes regions around ```json blocks only"
 DISPLAY = "a display sample (a title, rule lines, `Label:   value` rows): its values are a sample's, so adopt writes no region for it"
 _PLAIN_INFO = {"", "text", "txt", "plain"}
 _RULE = re.compile(r"^[ \t]*[\u2500\u2501\u2504\u2505\u2508\u2509\u254c\u254d\u2550=_~*+-]{3,}(?:[ \t]+[\u2500\u2501\u2550=_~*+-]{3,})*[ \t]*$")
@@ -455,23 +465,33 @@ _BOX = re.compile(r"[\u2502\u2503\u2551\u250c-\u254b\u2552-\u256c|]")
 """A box-drawing frame (``│ USER │``, ``└──┬──┘``) or a table's ``|``: a diagram's line, never a row or a title."""
 _SYMBOL = re.compile(r"^[^\w\s]{1,3}[ \t]+")
 """An emoji or check mark opening a display line (``📊 ``, ``✓ ``)."""
+_LOG_LEVEL = re.compile(r"^(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)$")
+_SENTENCE = re.compile(r"^\S+(?:\s+\S+){2,}[.!?]$")
+"""A value of three words or more ending a sentence: prose after a colon, not a display's value."""
+_COUNT = re.compile(r"\s*\(\d[^()]*\)")
+"""A count in a display's row label (``Failed Projects (2):``): a sample's value, not the row's name."""
+_FRAMED = re.compile(r"^[\u2502\u2503\u2551|][ \t]*(?P<title>[^ \t].{0,58}?)[ \t]*[\u2502\u2503\u2551|][ \t]*$")
+"""A title framed in a one-line box (``║  CHECKPOINT: Decision Required  ║``)."""
 _CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
 """A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
 DISPLAY_ROWS = 2
-DISPLAY_STRUCTURE = 4
+DISPLAY_STRUCTURE = 3
 """A display has at least DISPLAY_ROWS label rows and DISPLAY_STRUCTURE rows and titles in all."""
+RULE_LINES = "────"
+"""The one structure entry a display's rule lines make (``show:────``)."""
 
 
 def _display(content: str) -> list[tuple[str, str]] | None:
     """The structure of a display sample, the output a command or skill prints, as ``(label, value)`` pairs: its
     label rows (``Cache Size:     45 MB``) and section titles (``CACHE HEALTH      ✅ PASS``, or a line underlined
     by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
-    line under a title a value). None unless it is one: a rule line or two section titles mark it, and it holds
+    line under a title a value). None unless it is one: a rule line, a framed title (``║ GATE ║``) or two section
+    titles mark it, and it holds
     :data:`DISPLAY_ROWS` label rows, :data:`DISPLAY_STRUCTURE` rows and titles in all; shell output, a log or
     prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
     lines = textwrap.dedent(content).splitlines()
-    if not any(_RULE.match(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
-        return None  # decided cheaply for most plain fences: no rule line, no capitalised titles
+    if not any(_RULE.match(line) or _framed(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
+        return None  # decided cheaply for most plain fences: no rule line, no framed or capitalised titles
     written = [line for line in lines if line.strip()]
     if any(_HEADING.match(line) or _MD_LABEL.match(line) for line in written):
         return None  # Markdown headings or `**Label:**` lines: a Markdown template or document, no printed output
@@ -481,12 +501,23 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     rows: list[str] = []
     titles: list[str] = []
     for i, line in enumerate(lines):
-        if not line.strip() or line[:1].isspace() or _RULE.match(line) or _BOX.search(line):
+        if not line.strip() or line[:1].isspace() or _RULE.match(line):
             continue
+        framed = _framed(line)
+        if framed:
+            title = " ".join(re.sub(r"[^\w&/()' -]", " ", framed).split())  # `║  CHECKPOINT: Decision  ║`
+            found.append((title, ""))
+            titles.append(_norm_label(title))
+            continue
+        if _BOX.search(line):
+            continue  # a diagram's line (`│ USER │`, `Wave 2:   │`) or a table's: no row
         label = _LABEL_LINE.match(_SYMBOL.sub("", line.rstrip()))  # `🎯 STARTING: x`, `✓ Index: valid`: a row
+        if label and (_LOG_LEVEL.match(label["label"]) or _SENTENCE.match(label["value"] or "")):
+            continue  # `INFO: starting`, `Note: keep it short.`: a log's line or prose, no row
         if label and len(label["label"]) <= 40:
-            found.append((label["label"], (label["value"] or "").strip()))
-            rows.append(_norm_label(label["label"]))
+            name = _COUNT.sub("", label["label"]).strip() or label["label"]  # `Fresh Entries (38):`: the count is a value
+            found.append((name, (label["value"] or "").strip()))
+            rows.append(_norm_label(name))
             continue
         after = next((n for n in lines[i + 1 :] if n.strip()), "")
         title = _caps_title(line)
@@ -504,7 +535,15 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     rows, titles = len(set(rows)), len(set(titles))  # `FILE: a` … `FILE: b`: one row, a record repeated
     if rows < DISPLAY_ROWS or rows + titles < DISPLAY_STRUCTURE:  # titles alone (`NAME` / `SYNOPSIS`): a man page
         return None
+    if any(_RULE.match(line) for line in lines):
+        found.append((RULE_LINES, ""))  # its rule lines, whatever their width: part of how it is laid out
     return found
+
+
+def _framed(line: str) -> str:
+    """The title a one-line box frames (``║  GATE: Review  ║``), or empty (a diagram's cell row, a table row)."""
+    m = _FRAMED.match(line)
+    return m["title"] if m and not _BOX.search(m["title"]) and m["title"][:1].isalpha() else ""
 
 
 def _caps_title(line: str) -> str:
@@ -520,7 +559,8 @@ def _display_unit(content: str, found: list[tuple[str, str]], first_line: int, s
     slots = tuple((f"show:{_norm_label(label)}", value) for label, value in found)
     paths = frozenset(p for p, _ in slots)
     key = slugify(found[0][0])[:60] or "display"
-    return Unit(block("template", ""), key, content, first_line, paths, stage, paths, slots, "")
+    variant = _variant({p[5:]: v for p, v in slots})  # `Status: failed` under one title: another outcome's display
+    return Unit(block("template", ""), key, content, first_line, paths, stage, paths, slots, variant)
 
 
 def _not_yaml(content: str) -> str:
@@ -618,6 +658,8 @@ def _parts(content: str) -> list[tuple[int, list[str]]] | None:
             return None  # a paragraph of prose, code or anything else: no block of parts
         if not intro and parts:
             return None  # only the first part may go without an introduction
+        if intro and _ILLUSTRATION.search(head):
+            return None  # `GOOD:` / `BAD (skipping numbers):`: one illustration of right and wrong, not a block of parts
         introduced += intro
         parts.append((i, para))
         i = j

@@ -808,9 +808,7 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         extra.remove(titles[1])
         own.append(titles[1])
     broken = _structure(missing, extra)
-    # an instance's types and enum members are the shape's; a definition file with values of its own (one
-    # template per advisor) defines its own
-    retyped = "" if own and _declared(unit, files_only=True) else _typed_changes(unit, owner)
+    retyped = changed_notation(unit, owner, own)
     if unit.block.path == owner.block.path and not unit.within and (own or drift):
         # beside the owner: its own values, or its own notation and structure, make a variant; only its notation,
         # two uses worded apart (`{N}` and `{_max_rounds}`); only its keys, a restatement that drifted (below)
@@ -1054,6 +1052,16 @@ def _title(unit: Unit) -> str:
     """The template's first structure path when it is a heading (its title), else empty."""
     first = next((p for p, _ in unit.slots if p), "")
     return first if first[:1] == "h" and first[1:2].isdigit() else ""
+
+
+def changed_notation(unit: Unit, owner: Unit, own: list[str] | None = None) -> str:
+    """How ``unit`` changes the types or enum members ``owner`` writes (``its enum of verdict adds defer``), "" when
+    it keeps them: an instance's types and enum members are the shape's, but a definition file with values of its
+    own (``own``: its fields of its own, asked of :func:`_slot_differences` when None) defines its own.  The one
+    rule scan's labels and check's instance regions (:mod:`contractc.drift.structure`) share."""
+    if own is None:
+        own = _slot_differences(unit, owner)[1]
+    return "" if own and _declared(unit, files_only=True) else _typed_changes(unit, owner)
 
 
 def _typed_changes(unit: Unit, owner: Unit) -> str:
