@@ -514,3 +514,11 @@ def test_a_short_template_with_one_section_swapped_is_compared_and_uncertain_wit
     swapped = [m for m in members.values() if m.uncertain]
     assert len(members) == 2 and len(swapped) == 1 and not any(m.divergent for m in members.values())
     assert "lacks log format and adds handover steps" in swapped[0].reason or "lacks handover steps and adds log format" in swapped[0].reason
+
+
+def test_adopt_leaves_an_uncertain_member_byte_identical(tmp_path, run_cli):
+    root, members = _members(tmp_path, "swapped-section")
+    (uncertain,) = [m.unit.block.path for m in members.values() if m.uncertain]
+    before = (root / uncertain).read_bytes()
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert (root / uncertain).read_bytes() == before  # no region, no rewrite: nothing decided what it should be
