@@ -374,3 +374,20 @@ def test_adopt_refreshes_a_region_the_appended_contract_made_stale_and_never_a_h
     assert "# edited here" in (adopted / "agents/fetcher.md").read_text()  # a hand edit is build --force's to decide
     check = run_cli("check", "--root", str(adopted), "--no-cache")
     assert [line.split(": ")[0:2] for line in check.out.splitlines() if ": error[" in line] == [["agents/fetcher.md:5:1", "error[drift-region-edited]"]]
+
+
+def test_a_section_appended_after_an_html_block_is_its_own_heading(adopted, run_cli):
+    """A contract ending in `<details>` ... with no blank line after it: the appended heading must not join the block."""
+    contract = adopted / "contracts/relay.md"
+    tail = "\n<details>\n<summary>Why two shapes</summary>\nThe relay keeps them apart.\n</details>\n"
+    contract.write_text(contract.read_text() + tail)
+    assert run_cli("build", "--root", str(adopted)).code == 0
+    _paste(adopted, checker=False)
+    assert run_cli("adopt", str(adopted), "--write").code == 0
+    written = contract.read_text()
+    assert "</details>\n\n## " in written  # the one blank line that closes the HTML block
+    from contractc.load import load_project
+
+    ids = {s.id for _, s in load_project(adopted).shapes()}
+    assert {"progress_ping", "alert"} <= ids  # the appended sections are read as sections
+    assert run_cli("check", "--root", str(adopted), "--no-cache").code == 0

@@ -409,11 +409,13 @@ def test_a_json_document_after_a_label_is_read_as_json_wherever_its_brace_opens(
     run = run_cli("scan", str(root), "-v")
     assert run.code == 0, run.out
     assert "agents/manager.md:4:1: note[scan-member]: instance of use-skill: the same structure with its own values for parameters.args" in run.out
-    # a key renamed inside the document is structure: drift, with its diff
+    # a key renamed inside the document is structure: drift, with its diff (the copy holds the owner's values and
+    # notation, so it drifted whatever chose the owner; --owner only says which way)
     (tmp_path / "agents/manager.md").write_text(_invoke("Parameters: {", flag="parse"), encoding="utf-8")
-    run = run_cli("scan", str(root))
-    assert run.code == 1 and "(lacks parameters.parse_output and adds parameters.parse)" in run.out
-    assert '-  "parse": true\n+  "parse_output": true' in run.out
+    for owner in ((), ("--owner", "commands/**")):
+        run = run_cli("scan", str(root), *owner)
+        assert run.code == 1 and "(lacks parameters.parse_output and adds parameters.parse)" in run.out
+        assert '-  "parse": true\n+  "parse_output": true' in run.out
 
 
 PARTS = (
@@ -558,3 +560,17 @@ def test_a_json_object_in_a_plain_fence_is_read_as_json(tmp_path, run_cli):
     before = _hashes(root)
     assert run_cli("adopt", str(root), "--write").code == 0
     assert _hashes(root) == before  # no region over a fence that does not say json
+
+
+def test_capitalised_section_titles_over_check_lines_are_a_display(tmp_path, run_cli):
+    def review(second: str) -> str:
+        return (
+            f"```\nSECURITY REVIEW\n✓ no secrets in the diff\n✗ one query built by hand\n\n{second}\n✓ no N+1 query\n"
+            "⚠ one loop allocates\n\nSTYLE REVIEW\n✓ names are clear\n```\n"
+        )
+
+    root = _write(tmp_path, {"skills/review/SKILL.md": f"# R\n\n{review('PERFORMANCE REVIEW')}", "commands/review.md": f"# C\n\n{review('SPEED REVIEW')}"})
+    (group,) = scan_plugin(root).groups
+    assert group.owner.block.display and "show:performance review" in group.owner.paths | group.members[1].unit.paths
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "a display whose rows or titles differ from the owner's" in run.out

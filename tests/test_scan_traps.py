@@ -514,3 +514,30 @@ def test_a_short_template_with_one_section_swapped_is_compared_and_uncertain_wit
     swapped = [m for m in members.values() if m.uncertain]
     assert len(members) == 2 and len(swapped) == 1 and not any(m.divergent for m in members.values())
     assert "lacks log format and adds handover steps" in swapped[0].reason or "lacks handover steps and adds log format" in swapped[0].reason
+
+
+def test_adopt_leaves_an_uncertain_member_byte_identical(tmp_path, run_cli):
+    root, members = _members(tmp_path, "swapped-section")
+    (uncertain,) = [m.unit.block.path for m in members.values() if m.uncertain]
+    before = (root / uncertain).read_bytes()
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert (root / uncertain).read_bytes() == before  # no region, no rewrite: nothing decided what it should be
+
+
+def test_a_key_renamed_with_all_it_holds_is_uncertain_and_adopt_then_check_stay_consistent(tmp_path, run_cli):
+    """Not "a copy laid out differently" (its keys are not the owner's), and not an instance region check would fail
+    straight after adopt: an uncertain member, left byte for byte in no region."""
+    from conftest import snapshot, write_tree
+
+    block = '```json\n{{"status": "<done|failed>", "summary": "<text>", "{key}": {{"path": "<file>", "kind": "<kind>"}}}}\n```\n'
+    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\nReturn:\n\n" + block.format(key="memory"),
+                                       "agents/b.md": "# B\n\nReturn:\n\n" + block.format(key="tracker")})  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    (other,) = [m for m in group.members if m.unit is not group.owner]
+    assert (other.label, other.divergent, other.uncertain) == ("instance", False, True)
+    assert "laid out differently" not in other.reason and "lacks memory" in other.reason
+    before = snapshot(root)["agents/b.md"]
+    assert run_cli("adopt", "--write", str(root)).code == 0
+    assert snapshot(root)["agents/b.md"] == before
+    check = run_cli("check", "--root", str(root))
+    assert check.code == 0, check.out + check.err

@@ -281,13 +281,13 @@ def scan(
     skeletons with **Field:** lines, `Label: value` blocks, and display
     samples (a plain fence of rule lines, `Label:   value` rows and
     CAPITALISED section titles: its rows and titles compared, its values
-    a sample's own).  Blocks are
-    grouped by structure (key paths at every depth, headings, labels), never
-    by the headings around them; a field such as `status: failed` or
-    `direction: to-cache` separates an envelope's variants.  Each member is
-    a copy, a drifted copy, an instance (the structure with its own values)
-    or an example; instances and examples keep the shape's keys (a lost key
-    diverges, `...` elides), only their values are free.
+    a sample's own).  Blocks are grouped by structure (key paths at
+    every depth, headings, labels), never by the headings around them;
+    a field such as `status: failed` or `direction: to-cache` separates
+    an envelope's variants.  Each member is a copy, a drifted copy, an
+    instance (the structure with its own values) or an example; instances
+    and examples keep the shape's keys (a lost key diverges, `...`
+    elides), only their values are free.
 
     \b
     The owning copy: one matching --owner; else the definition a file

@@ -94,8 +94,9 @@ def render_contract(
     for anchor in sorted(by_stage, key=lambda a: (a == _NO_STAGE, natural_key(titles[a]), a)):
         members = by_stage[anchor]
         section, section_title = free(anchor, titles[anchor])
-        # appended right after the last byte: a blank line first would change the bytes of the section before
-        out.append(f"{'' if base and len(out) == 1 else chr(10)}## {section_title} {{#{section}}}\n")
+        # appended right after the last byte: a blank line first would change the bytes of the section before,
+        # unless that section ends in an HTML block, which only a blank line closes (the heading would join it)
+        out.append(f"{'' if base and len(out) == 1 and not _ends_in_html(head) else chr(10)}## {section_title} {{#{section}}}\n")
         for group in (g for g in members if g.kind == "yaml"):
             out.append("\n")
             placed.append(Placed(group, at()))
@@ -449,3 +450,12 @@ def _shape_titles(groups: list[Group], data: Mapping[str, bytes]) -> dict[str, s
     for title in found.values():
         counts[title.casefold()] = counts.get(title.casefold(), 0) + 1
     return {ident: f"{title} ({ident})" if counts[title.casefold()] > 1 else title for ident, title in found.items()}
+
+
+def _ends_in_html(text: str) -> bool:
+    """Whether ``text`` ends inside an HTML block (``<details>`` ... with no blank line after it), which a heading
+    on the next line would be read as part of."""
+    from contractc.load.contract import markdown
+
+    last = next((t for t in reversed(markdown().parse(text)) if t.map and t.level == 0), None)
+    return last is not None and last.type == "html_block" and last.map[1] >= text.count("\n")

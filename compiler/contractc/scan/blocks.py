@@ -465,6 +465,8 @@ _BOX = re.compile(r"[\u2502\u2503\u2551\u250c-\u254b\u2552-\u256c|]")
 """A box-drawing frame (``│ USER │``, ``└──┬──┘``) or a table's ``|``: a diagram's line, never a row or a title."""
 _SYMBOL = re.compile(r"^[^\w\s]{1,3}[ \t]+")
 """An emoji or check mark opening a display line (``📊 ``, ``✓ ``)."""
+_CHECK_LINE = re.compile(r"^\s*(?:[-*]\s+)?(?:[✓✔✗✘⚠❌✅☐☑]|\[[ xX✓]\])")
+"""A check line under a display's section title (``✓ Index valid``, ``⚠ 14 expired``, ``- [x] done``)."""
 _LOG_LEVEL = re.compile(r"^(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)$")
 _SENTENCE = re.compile(r"^\S+(?:\s+\S+){2,}[.!?]$")
 """A value of three words or more ending a sentence: prose after a colon, not a display's value."""
@@ -487,7 +489,8 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
     line under a title a value). None unless it is one: a rule line, a framed title (``║ GATE ║``) or two section
     titles mark it, and it holds
-    :data:`DISPLAY_ROWS` label rows, :data:`DISPLAY_STRUCTURE` rows and titles in all; shell output, a log or
+    :data:`DISPLAY_ROWS` label rows (or two titles over check lines), :data:`DISPLAY_STRUCTURE` rows and titles in
+    all; shell output, a log or
     prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
     lines = textwrap.dedent(content).splitlines()
     if not any(_RULE.match(line) or _framed(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
@@ -500,6 +503,7 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     found: list[tuple[str, str]] = []
     rows: list[str] = []
     titles: list[str] = []
+    checked = 0  # titles whose first line below is a check line (`✓ cache reachable`)
     for i, line in enumerate(lines):
         if not line.strip() or line[:1].isspace() or _RULE.match(line):
             continue
@@ -532,9 +536,11 @@ def _display(content: str) -> list[tuple[str, str]] | None:
                 continue  # a status word opening a line of text (`WARN  cache is stale, clear it`), no title
             found.append((title, status))
             titles.append(_norm_label(title))
+            below = next((n for n in lines[i + 1 :] if n.strip() and not _RULE.match(n)), "")
+            checked += bool(_CHECK_LINE.match(below))
     rows, titles = len(set(rows)), len(set(titles))  # `FILE: a` … `FILE: b`: one row, a record repeated
-    if rows < DISPLAY_ROWS or rows + titles < DISPLAY_STRUCTURE:  # titles alone (`NAME` / `SYNOPSIS`): a man page
-        return None
+    if (rows < DISPLAY_ROWS and checked < 2) or rows + titles < DISPLAY_STRUCTURE:
+        return None  # titles alone (`NAME` / `SYNOPSIS`: a man page) make none; titles over check lines do
     if any(_RULE.match(line) for line in lines):
         found.append((RULE_LINES, ""))  # its rule lines, whatever their width: part of how it is laid out
     return found

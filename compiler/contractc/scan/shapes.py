@@ -882,6 +882,10 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
             return held
     if drift:
         return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
+    if [p for p in missing if not _elided(unit, p)] or [p for p in extra if not _elided(owner, p)]:
+        # keys that are not the owner's, which nothing above judged (a key renamed with all it holds): no copy, and
+        # no instance check would hold (its structure is not the shape's); say so, and adopt leaves it as it is
+        return Member(unit, "instance", f"{broken}{where}: a key renamed with all it holds, or an entry of its own; nothing says which copy is the shape", uncertain=True)
     if unit.within:
         return Member(unit, "copy", f"the owner's fields and notation, nested in {unit.within}")
     if unit.block.kind == "json":
