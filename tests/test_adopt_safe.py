@@ -305,3 +305,26 @@ def test_check_judges_an_instance_regions_enum_as_scan_does(tmp_path, run_cli):
     write_tree(root, {"skills/relay/references/beta.md": f"# Beta's envelope\n\n<!-- contractc:begin instance=envelope -->\n{_envelope('beta', 'success | failed')}<!-- contractc:end -->\n"})
     assert "skills/relay/references/*.md" in (root / "contractc.yaml").read_text()  # a target already
     assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+# -- a nested part that drifted ----------------------------------------------------------------------------
+
+BATCH = "```yaml\nreview_batch:\n  batch: string\n  per_reviewer_results:\n    - reviewer: string\n      verdict: approve | reject | hold\n      notes: string\n```\n"
+VERDICT = "```yaml\nreviewer_result:\n  reviewer: string\n  verdict: approve | reject\n  notes: string\n```\n"
+
+
+def test_a_nested_part_that_drifted_is_recorded_and_check_reports_it(tmp_path, run_cli):
+    files = {f"agents/{a}.md": f"# {a}\n\nReturn:\n\n{BATCH}" for a in ("lead", "second")}
+    files |= {f"agents/{a}.md": f"# {a}\n\nEach reviewer returns:\n\n{VERDICT}" for a in ("ana", "bo", "cy")}
+    root = write_tree(tmp_path / "review", files)
+    scanned = json.loads(run_cli("scan", str(root), "--format", "json").out)
+    assert {d["path"] for d in scanned["diagnostics"] if d["code"] == "scan-divergent"} == {"agents/lead.md", "agents/second.md"}
+    run = run_cli("adopt", str(root), "--write")
+    assert run.code == 0 and "a part of a larger block (review_batch.per_reviewer_results[])" in run.out
+    check = run_cli("check", "--root", str(root), "--no-cache")
+    errors = [line.split(": error[")[0] + " " + line.split("error[")[1].split("]")[0] for line in check.out.splitlines() if ": error[" in line]
+    assert errors == ["agents/lead.md:11:1 drift-unresolved", "agents/second.md:11:1 drift-unresolved"]
+    assert "adopt --resolve" not in check.out  # a part: no region can hold it, so the hint says to fix it by hand
+    held = {p: _block_sha(root, p, BATCH) for p in ("agents/lead.md", "agents/second.md")}
+    run_cli("build", "--root", str(root), "--force")
+    assert {p: _block_sha(root, p, BATCH) for p in held} == held

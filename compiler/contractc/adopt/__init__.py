@@ -197,6 +197,11 @@ def plan_adoption(
         held = group.id not in new_ids  # the contract holds it: its drift is decided there, or by --accept-drift
         for member in group.members:
             unit = member.unit
+            if unit.within and member.divergent and unit.block.path in result.data:
+                # a part of a larger block that diverges: a region holds a whole block, so it is left as it is, and
+                # recorded under unresolved (_unresolved), so that check reports it
+                plan.skipped.append((unit, f"a part of a larger block ({unit.within}): a region holds a whole block, so it is left as it is"))
+                continue
             if unit.within or unit.block.path not in result.data:
                 continue  # a part of another block (adopted as a whole), or the contract's own block
             if (unit.block.path, unit.block.start) in fronts:
@@ -345,7 +350,7 @@ def plan_adoption(
     left_drift = [(u.block.path, u.line, ref, why) for u, ref, why in undecided_left]
     plan.drift_recorded = frozenset((p, moved(p, n)) for p, n, _, _ in left_drift)
     entries = [*_unresolved(result, plan.skipped), *left_drift]
-    plan.unresolved = sorted({(p, moved(p, n), shape, why) for p, n, shape, why in entries})
+    plan.unresolved = sorted({(p, moved(p, n), plan.shapes.get(shape, shape), why) for p, n, shape, why in entries})  # the contract's ids
     # an entry an earlier adoption wrote, whose copy the regions written now move: recorded again at its new line
     shifted = {(p, n) for p, n, _, _ in entries if moved(p, n) != n}
     if existing is None:
