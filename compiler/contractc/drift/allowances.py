@@ -23,7 +23,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from contractc.report.diagnostics import Diagnostic, Severity
-from contractc.drift.restatements import unmanaged_copies, unresolved_copies
+from contractc.drift.restatements import unmanaged_copies
 from contractc.model.records import DataShape, Project
 
 _HINT = "fix the entry or delete it (contractc.yaml, allow_restatements)"
@@ -87,12 +87,11 @@ def find_unresolved(project: Project) -> list[Diagnostic]:
     the choices; its diff against the contract's block is attached by
     :func:`contractc.drift.restatements.restatement_changes`."""
     blocks = {s.id: s.block if isinstance(s, DataShape) else s.template for _, s in project.shapes()}
-    whole = unresolved_copies(project) if project.config.unresolved else set()
     found = []
     for i, entry in enumerate(project.config.unresolved):
         where = project.config.where(f"$.unresolved[{i}]")
-        block = blocks.get(entry.shape) if (entry.path, entry.line) in whole else None
-        if block is None:  # a shape no contract holds (a fenced front matter), or a part of a larger block
+        block = None if _in_region(project, entry.path, entry.line) else blocks.get(entry.shape)
+        if block is None:  # a shape no contract holds (a fenced front matter), or a part of a block in a region
             hint = f"make the copies agree by hand (`contractc scan` shows the diff), then delete this entry from {where.path} (unresolved, line {where.line})"
         else:
             at = f"{block.path}:{block.line}"
@@ -113,3 +112,14 @@ def find_unresolved(project: Project) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def _in_region(project: Project, path: str, line: int) -> bool:
+    """Whether ``line`` of the target ``path`` lies in one of its regions: a part of a larger block adopt put in a
+    region, which no later adopt can give a region of its own."""
+    from contractc.load.source import count_newlines
+
+    target = project.target(path)
+    return target is not None and any(
+        r.content.line <= line <= r.content.line + count_newlines(target.data, r.content.start, r.content.end) for r in target.regions
+    )

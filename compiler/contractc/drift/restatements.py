@@ -121,19 +121,6 @@ def restatement_changes(project: Project, diagnostics: list[Diagnostic]) -> dict
     return changes
 
 
-def unresolved_copies(project: Project) -> set[tuple[str, int]]:
-    """(path, line) of each ``unresolved`` entry that names a line of an unmanaged copy of its own shape: a whole
-    block, which adopt can put in a region once the user chooses (a part of a larger block it cannot)."""
-    entries = {(e.path, e.line, e.shape) for e in project.config.unresolved}
-    shapes = _shapes(project)
-    problems: list[Diagnostic] = []  # marker problems: the pipeline's own pass reports them
-    found = set()
-    for target in project.targets.scan(problems) if entries else ():
-        for block, shape, line, last in ((b, s, n, n + count_newlines(target.data[b.start : b.end].rstrip(b"\r\n"))) for b, s, n in _candidates(project, target, shapes, examples=True)):
-            found |= {(p, n) for p, n, s in entries if p == target.path and s == shape.id and line <= n <= last}
-    return found
-
-
 def unmanaged_copies(project: Project) -> list[tuple[str, str, int, str]]:
     """(path, shape id, line, sha256) of every restatement, allowed or not, worked examples
     included: what an allow_restatements entry may match.
