@@ -541,3 +541,47 @@ def test_a_key_renamed_with_all_it_holds_is_uncertain_and_adopt_then_check_stay_
     assert snapshot(root)["agents/b.md"] == before
     check = run_cli("check", "--root", str(root))
     assert check.code == 0, check.out + check.err
+
+
+# -- after blind round 5 (no longer blind): what nothing can decide is uncertain, never an error ---------------------
+
+
+def _after_owner(root) -> dict[str, tuple[str, bool, bool]]:
+    return {m.unit.block.path + f":{m.unit.line}": (m.label, m.divergent, m.uncertain) for g in scan_plugin(root).groups for m in g.members if m.unit is not g.owner}
+
+
+def test_an_example_in_a_reference_folder_is_no_definition_of_another_example(tmp_path, run_cli):
+    """An owner that states no notation is an example wherever it lives: another one with values of its own that
+    shows fewer fields is uncertain (a warning with its diff), not a divergence."""
+    from conftest import write_tree
+
+    full = '```yaml\nphases:\n  - id: fix-0\n    status: pending\n    prompt: "Add checks..."\n    model: small\n    injected: true\n```\n'
+    short = '```yaml\nphases:\n  - id: prepare\n    status: pending\n    prompt: "Write the plan..."\n```\n'
+    root = write_tree(tmp_path / "p", {"docs/reference/progress.md": f"# Progress file\n\n{full}", "docs/concepts/loop.md": f"# Loop\n\n{short}"})
+    assert list(_after_owner(root).values()) == [("instance", False, True)]
+    run = run_cli("scan", str(root))
+    assert run.code == 0 and "docs/concepts/loop.md:4:1: warning[scan-uncertain]" in run.out
+    typed, stated = (b.replace("status: pending", "status: pending | done") for b in (full, short))
+    declared = write_tree(tmp_path / "q", {"docs/reference/progress.md": f"# Progress file\n\n{typed}", "docs/concepts/loop.md": f"# Loop\n\n{stated}"})
+    assert [m[1] for m in _after_owner(declared).values()] == [True]  # against a definition that states its notation: drift
+
+
+def test_one_key_with_its_placeholder_worded_apart_is_uncertain_and_a_changed_type_is_drift(tmp_path):
+    from conftest import write_tree
+
+    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <string>\n```\n"})
+    assert [m[1:] for m in _after_owner(root).values()] == [(False, True)]
+    typed = write_tree(tmp_path / "q", {"agents/a.md": "# A\n\n```yaml\nping:\n  at: string\n```\n", "agents/b.md": "# B\n\n```yaml\nping:\n  at: string\n```\n",
+                                        "agents/c.md": "# C\n\n```yaml\nping:\n  at: integer\n```\n"})  # fmt: skip
+    assert [m[1] for p, m in _after_owner(typed).items() if p.startswith("agents/c.md")] == [True]
+
+
+def test_the_same_keys_in_another_order_beside_the_owner_are_uncertain(tmp_path):
+    from conftest import write_tree
+
+    first = "```yaml\nphases:\n  - id: <phase-id>\n    prompt: <text>\n```\n"
+    second = "```yaml\nphases:\n  - prompt: <text>\n    id: <phase-id>\n```\n"
+    root = write_tree(tmp_path / "p", {"skills/w/references/schema.md": f"# Schema\n\nMinimal:\n\n{first}\nReordered:\n\n{second}"})
+    assert list(_after_owner(root).values()) == [("instance", False, True)]
+    elsewhere = write_tree(tmp_path / "q", {"skills/w/references/schema.md": f"# Schema\n\n{first}", "agents/a.md": f"# A\n\n{second}"})
+    assert [m[1] for m in _after_owner(elsewhere).values()] == [True]  # in another file it is the drift it always was

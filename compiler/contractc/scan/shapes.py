@@ -881,6 +881,11 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         if held is not None:
             return held
     if drift:
+        worded = all(PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine.get(p, "")) for p in drift)
+        if len(owner.paths | unit.paths) <= 1 and not _declared(owner) and not retyped and worded:
+            # one key and nothing under it, its placeholder worded apart (`<timestamp>`, `[timestamp]`): too little to
+            # tell a copy from another shape that uses the same key (a changed type or enum is drift all the same)
+            return Member(unit, "instance", f"the notation of {_few(drift)} differs, in a shape of one key{where}; nothing says which copy is the shape", uncertain=True)
         return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
     if [p for p in missing if not _elided(unit, p)] or [p for p in extra if not _elided(owner, p)]:
         # keys that are not the owner's, which nothing above judged (a key renamed with all it holds): no copy, and
@@ -890,6 +895,10 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         return Member(unit, "copy", f"the owner's fields and notation, nested in {unit.within}")
     if unit.block.kind == "json":
         return Member(unit, "copy", "the owner's document, laid out differently")
+    if unit.block.path == owner.block.path and not unit.within:
+        # the owner's keys, values and notation beside it, in another order or with other comments: a second
+        # example of the shape in the same file, or the same one restated; nothing says it drifted
+        return Member(unit, "instance", f"the owner's keys and values in another order or with other comments, beside it in the same file; nothing says which copy is the shape", uncertain=True)
     return Member(unit, "drifted", f"its lines differ from the owner's (order or comments){where}", True)
 
 
@@ -950,6 +959,10 @@ def _held(
             weak = True  # peer instances, or an example elsewhere: nothing says one of them holds the other's keys
     if label == "example" and not same and not renamed:
         weak = True  # an example elsewhere may be abridged: nothing says it is meant whole
+    if not _stated(owner) and (own or extra) and basis != "majority":
+        # the owner states no notation: an example, whatever folder holds it, and no definition; unless most copies
+        # agree with it, an example with values or keys of its own is another example, not a copy that lost keys
+        defined, weak = False, True
     inside = all("." in p or "[" in p for p in (*lost, *extra))  # below the top level: not the block's own subject
     if not weak or (lost and (alike and (not extra or inside) or same and not own and not extra)) or _QUOTES.search(unit.block.before):
         # the owner's values and notation but a key lost, or one renamed inside it (beside it: not all its keys):
