@@ -585,3 +585,15 @@ def test_the_same_keys_in_another_order_beside_the_owner_are_uncertain(tmp_path)
     assert list(_after_owner(root).values()) == [("instance", False, True)]
     elsewhere = write_tree(tmp_path / "q", {"skills/w/references/schema.md": f"# Schema\n\n{first}", "agents/a.md": f"# A\n\n{second}"})
     assert [m[1] for m in _after_owner(elsewhere).values()] == [True]  # in another file it is the drift it always was
+
+
+def test_two_flat_blocks_with_the_same_keys_in_another_order_are_one_shape(tmp_path, run_cli):
+    """A flat block of scalar keys is one unit named by its first key; reordered, it is still the same shape."""
+    from conftest import write_tree
+
+    first = "```yaml\nname: <string>      # the workflow's name\nphases: <list>\ndescription: <string>\nowner: <string>\n```\n"
+    second = "```yaml\nowner: <string>\nname: <string>      # the workflow's name\nphases: <list>\ndescription: <integer>\n```\n"
+    root = write_tree(tmp_path / "p", {"docs/reference/workflow.md": f"# Workflow\n\n{first}", "skills/w/references/schema.md": f"# Schema\n\n{second}"})
+    (group,) = scan_plugin(root).groups
+    assert len(group.members) == 2
+    assert run_cli("scan", str(root)).code == 1  # description's type changed: found, whichever key each block opens with

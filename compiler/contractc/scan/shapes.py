@@ -151,7 +151,8 @@ def _bucket(unit: Unit) -> tuple[str, ...]:
     if unit.key == "front-matter":
         return ("front-matter", unit.variant)
     if kind == "yaml":
-        return ("yaml", unit.key, unit.variant)
+        # a flat block of scalar keys is one unit named by its first key: the same keys in another order are it too
+        return ("yaml", "" if unit.key in unit.paths else unit.key, unit.variant)
     return (kind, unit.variant)
 
 
