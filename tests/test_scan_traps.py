@@ -557,12 +557,12 @@ def test_an_example_in_a_reference_folder_is_no_definition_of_another_example(tm
 
     full = '```yaml\nphases:\n  - id: fix-0\n    status: pending\n    prompt: "Add checks..."\n    model: small\n    injected: true\n```\n'
     short = '```yaml\nphases:\n  - id: prepare\n    status: pending\n    prompt: "Write the plan..."\n```\n'
-    root = write_tree(tmp_path / "p", {"docs/reference/progress.md": f"# Progress file\n\n{full}", "docs/concepts/loop.md": f"# Loop\n\n{short}"})
+    root = write_tree(tmp_path / "p", {"skills/loop/references/progress.md": f"# Progress file\n\n{full}", "docs/concepts/loop.md": f"# Loop\n\n{short}"})
     assert list(_after_owner(root).values()) == [("instance", False, True)]
     run = run_cli("scan", str(root))
     assert run.code == 0 and "docs/concepts/loop.md:4:1: warning[scan-uncertain]" in run.out
     typed, stated = (b.replace("status: pending", "status: pending | done") for b in (full, short))
-    declared = write_tree(tmp_path / "q", {"docs/reference/progress.md": f"# Progress file\n\n{typed}", "docs/concepts/loop.md": f"# Loop\n\n{stated}"})
+    declared = write_tree(tmp_path / "q", {"skills/loop/references/progress.md": f"# Progress file\n\n{typed}", "docs/concepts/loop.md": f"# Loop\n\n{stated}"})
     assert [m[1] for m in _after_owner(declared).values()] == [True]  # against a definition that states its notation: drift
 
 
@@ -597,3 +597,15 @@ def test_two_flat_blocks_with_the_same_keys_in_another_order_are_one_shape(tmp_p
     (group,) = scan_plugin(root).groups
     assert len(group.members) == 2
     assert run_cli("scan", str(root)).code == 1  # description's type changed: found, whichever key each block opens with
+
+
+def test_a_docs_reference_page_is_no_definition_folder_but_a_schema_file_is(tmp_path):
+    """`docs/reference/` holds a project's user documentation (its samples fill in the commands' templates); a
+    skill's `references/` folder and a file named for a schema define their shapes."""
+    from conftest import write_tree
+
+    block = "```yaml\nsprint:\n  id: <sprint-id>\n  current: <phase>\n  progress: <percent>\n```\n"
+    for docs, declared in (("docs/reference/commands.md", False), ("docs/reference/sprint-schema.md", True), ("skills/s/references/sprint.md", True)):
+        root = write_tree(tmp_path / docs.replace("/", "_"), {docs: f"# Doc\n\n{block}", "commands/status.md": f"# Status\n\n{block.replace('  current: <phase>', '  current: <phase-name>')}"})
+        (group,) = scan_plugin(root).groups
+        assert ("declares it as the definition" in group.owner_reason) is declared, (docs, group.owner_reason)

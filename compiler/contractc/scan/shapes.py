@@ -77,7 +77,7 @@ _DECLARES = re.compile(
     r"|canonical|single source of truth|is defined (?:here|as)|\bschema\b"
 )
 _QUOTES = re.compile(r"(?i)\b(?:returns|replies|responds)\b")
-_DEFINITION_DIRS = {"templates", "template", "references", "reference", "schemas", "schema"}
+_DEFINITION_DIRS = {"templates", "template", "references", "schemas", "schema"}
 _ROLE_DIRS = {"agents", "skills", "commands", "workflows", "prompts"}
 _TYPE_WORDS = {
     "string", "str", "text", "integer", "int", "number", "float", "boolean", "bool", "null", "none", "list", "array",
