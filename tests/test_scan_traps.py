@@ -609,3 +609,18 @@ def test_a_docs_reference_page_is_no_definition_folder_but_a_schema_file_is(tmp_
         root = write_tree(tmp_path / docs.replace("/", "_"), {docs: f"# Doc\n\n{block}", "commands/status.md": f"# Status\n\n{block.replace('  current: <phase>', '  current: <phase-name>')}"})
         (group,) = scan_plugin(root).groups
         assert ("declares it as the definition" in group.owner_reason) is declared, (docs, group.owner_reason)
+
+
+def test_an_excerpt_with_elided_values_never_owns_the_whole_copies(tmp_path, run_cli):
+    """A skill's parse shape that writes `[...]` and `"..."` for what each agent fills in is an excerpt: the agents'
+    own concern fields are no keys it lost, and it does not own them."""
+    from conftest import write_tree
+
+    parse = '```json\n{\n  "stakeholder": "architect|tester",\n  "approval": "APPROVED|REJECTED",\n  "concerns": [...],\n  "summary": "..."\n}\n```\n'
+    agent = '```json\n{{"stakeholder": "{who}", "approval": "APPROVED|REJECTED", "concerns": [{{"issue": "<text>", "{own}": "<x>"}}], "summary": "<one line>"}}\n```\n'
+    root = write_tree(tmp_path / "p", {"skills/review/SKILL.md": f"# Review\n\nDispatches `architect` and `tester`. Parse each reply:\n\n{parse}",
+                                       "agents/architect.md": "# Architect\n\nReturn:\n\n" + agent.format(who="architect", own="layer"),
+                                       "agents/tester.md": "# Tester\n\nReturn:\n\n" + agent.format(who="tester", own="coverage")})  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    assert group.owner.block.path != "skills/review/SKILL.md"
+    assert run_cli("scan", str(root)).code == 0

@@ -509,7 +509,11 @@ def choose_owner(
         # a copy that states less notation (placeholders, enums, types) than half of what a copy in notation does
         # (filled in, or elided: `T####-slug`, `YYYY-MM-DD`) never owns the shape that copy states
         copies = tuple(u for u in copies if share[id(u)] * 2 >= best)
+    # an excerpt (`...` for what it leaves out, values elided) never owns what a whole copy states, unless it is the
+    # one a file declares as the definition
     declared = [u for u in copies if _declared(u)]
+    declared = [u for u in declared if not _elides(u)] or declared
+    copies = tuple(u for u in copies if not _elides(u)) or copies
     if declared:
         owner, reason, basis = _ranked(declared, dispatchers, root)
         why = f"{owner.block.path} declares it as the definition ({_declared(owner)})"
@@ -517,6 +521,14 @@ def choose_owner(
             return owner, why, "declared"
         return owner, f"{why}; of the {len(variants(declared))} definitions, {reason}", "declared" if basis != "weak" else "tie"
     return _ranked(list(copies), dispatchers, root)
+
+
+def _elides(unit: Unit) -> bool:
+    """Whether a YAML or JSON unit shows only part of its shape: a ``...`` line or member, or a value elided to
+    ``...`` (``"project": "..."``); a template's ``...`` line is its content."""
+    if unit.block.kind == "template":
+        return False
+    return bool(_ELIDED_LINE.search(unit.text)) or any(v.strip('"') in ("...", "…") for _, v in unit.slots)
 
 
 def _ranked(copies: list[Unit], dispatchers: set[str], root: History | None) -> tuple[Unit, str, Basis]:
