@@ -624,3 +624,17 @@ def test_an_excerpt_with_elided_values_never_owns_the_whole_copies(tmp_path, run
     (group,) = scan_plugin(root).groups
     assert group.owner.block.path != "skills/review/SKILL.md"
     assert run_cli("scan", str(root)).code == 0
+
+
+def test_header_comments_above_a_templates_first_key_are_no_drift(tmp_path, run_cli):
+    """A layout file's YAML block under `# Standards tracking` comments is the skills' block all the same; a comment
+    on a key's own line still is drift (test_scan.py)."""
+    from conftest import write_tree
+
+    block = '```yaml\n{head}standards_version: "2025.1"\nlast_configured: "[timestamp]"\ncomponents:\n  {name}: "2025.1"\n```\n'
+    files = {f"skills/{x}/SKILL.md": f"# {x}\n\n" + block.format(head="", name=x) for x in "abc"}
+    files["skills/all/REFERENCE.md"] = "# All\n\n" + block.format(head="# Standards tracking\n# Written by the configure skills\n", name="a")
+    root = write_tree(tmp_path / "p", files)
+    run = run_cli("scan", "-v", str(root))
+    assert run.code == 0, run.out
+    assert "skills/all/REFERENCE.md:6:1: note[scan-member]: instance of standards_version: the owner's text under header comments" in run.out

@@ -523,6 +523,14 @@ def choose_owner(
     return _ranked(list(copies), dispatchers, root)
 
 
+def _after_header(text: str) -> str:
+    """A YAML unit's text from its first key on: without the comment and blank lines above it."""
+    lines = text.splitlines(keepends=True)
+    while lines and (not lines[0].strip() or lines[0].lstrip().startswith("#")):
+        lines.pop(0)
+    return "".join(lines)
+
+
 def _elides(unit: Unit) -> bool:
     """Whether a YAML or JSON unit shows only part of its shape: a ``...`` line or member, or a value elided to
     ``...`` (``"project": "..."``); a template's ``...`` line is its content."""
@@ -908,6 +916,10 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         return Member(unit, "copy", f"the owner's fields and notation, nested in {unit.within}")
     if unit.block.kind == "json":
         return Member(unit, "copy", "the owner's document, laid out differently")
+    if unit.block.kind == "yaml" and _after_header(unit.text) == _after_header(owner.text):
+        # the same lines under comment lines of its own above the first key: the block's header (`# Standards
+        # tracking`), which the first key's unit carries, not a description of that key
+        return Member(unit, "instance", f"the owner's text under header comments of its own above its first key{where}")
     if unit.block.path == owner.block.path and not unit.within:
         # the owner's keys, values and notation beside it, in another order or with other comments: a second
         # example of the shape in the same file, or the same one restated; nothing says it drifted
