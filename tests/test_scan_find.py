@@ -574,3 +574,18 @@ def test_capitalised_section_titles_over_check_lines_are_a_display(tmp_path, run
     assert group.owner.block.display and "show:performance review" in group.owner.paths | group.members[1].unit.paths
     run = run_cli("scan", str(root))
     assert run.code == 1 and "a display whose rows or titles differ from the owner's" in run.out
+
+
+def test_a_template_holding_an_indented_code_sample_is_read_and_compared(tmp_path, run_cli):
+    """A fence line indented four spaces or more inside a plain fence is its text (CommonMark), not a nested fence
+    that unbalances the file: the display around it is compared like any other."""
+    sample = (
+        "# {name}\n\n```\nSprint initialized!\n\nLocation: .sprints/<name>/\n{label}: <workflow>\n\nNext steps:\n"
+        "  1. Edit the file and add your items:\n     ```yaml\n     items:\n       - prompt: \"<task>\"\n     ```\n  2. Run it\n```\n"
+    )
+    root = _write(tmp_path, {f"commands/{n}.md": sample.format(name=n, label="Pipeline" if n == "b" else "Workflow") for n in "abc"})
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "commands/b.md:4:1: error[scan-divergent]: drifted copy of location (lacks workflow and adds pipeline)" in run.out
+    # a fence line at the margin inside is still refused: the block's own fences may not balance
+    bad = _write(tmp_path / "bad", {"commands/a.md": "# a\n\n```markdown\nStatus: <s>\n~~~\nNote: <n>\n```\n"})
+    assert "scan-unread" in run_cli("scan", "-v", str(bad)).out

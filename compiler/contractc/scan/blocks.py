@@ -346,8 +346,9 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t>").startswith(tok.markup)
     if not closed:
         return "its fence is never closed" if candidate else []
-    if _INNER_FENCE.search(content):
-        # a fence line inside: a nested code block, or the file's fences do not balance; nothing to compare
+    if any(len(m.group()) - len(m.group().lstrip(" \t")) < 4 for m in _INNER_FENCE.finditer(content)):
+        # a fence line inside: a nested code block, or the file's fences do not balance; nothing to compare (one
+        # indented four spaces or more is the block's own text, as in CommonMark: a sample inside a display)
         return "it holds a fence line (a nested code block, or fences that do not balance)" if candidate else []
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
