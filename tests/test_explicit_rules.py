@@ -193,3 +193,24 @@ def test_a_regex_that_backtracks_without_end_is_stopped_and_judges_nothing(tmp_p
     import signal
 
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no timer left running after either search
+
+
+def test_the_pattern_time_limit_gives_a_callers_own_timer_back(tmp_path, monkeypatch):
+    """A receiver embedded in a program that keeps its own SIGALRM timer: validating a return must not cancel it."""
+    import signal
+
+    from contractc import Receiver
+
+    contract = CONTRACT.replace("3. Somewhere it should say `Checks run:` with the count.", "3. Every line is made of aaa words.")
+    root = _project(tmp_path, SIDECAR + "  3:\n    - type: regex\n      value: '^(aaa|a+)+$'\n", contract)
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(True))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        Receiver.load(root).validate("verifyreturn", "aaaaaa\nVERDICT: PASS\n")
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 25 < left <= 30 and not fired  # still running, with about the time it had
+        assert signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from contractc.model.checks.forms import form_pattern
 from contractc.model.checks import rules
 from contractc.model.checks.rules import Form, Rule
-from contractc.model.records import TextShape
+from contractc.model.records import Check, TextShape
 from contractc.report.diagnostics import ContractcError, Diagnostic
 
 _NUMBERED = re.compile(r"(\d{1,9})[.)] ")
@@ -317,15 +318,18 @@ def _time_limit(seconds: float) -> Iterator[None]:
         raise _Stopped
 
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)  # a caller's own timer (seconds left), given back after
+    started = time.monotonic()
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-6))
 
 
-def _stopped(shape: TextShape, check) -> Diagnostic:
+def _stopped(shape: TextShape, check: Check) -> Diagnostic:
     path, _, line = check.explicit.rpartition(":")
     return Diagnostic(
         path or check.explicit, int(line) if line.isdigit() else 0, 0, "check-pattern-slow",
@@ -493,6 +497,7 @@ marker, a task box, an emphasis opener (``  - [ ] **TODO:** x`` is a `TODO:` lin
 
 
 def _forbidden_line(rule: rules.ForbiddenLine, ret: Return) -> list[Problem]:
+    # the literal behind the lead, or at the very start (a literal that itself opens with `- ` or `**`)
     found = [i for i in range(ret.count) if ret.lines[i][_LINE_LEAD.match(ret.lines[i]).end() :].startswith(rule.prefix)
              or ret.lines[i].startswith(rule.prefix)]
     if not found:
