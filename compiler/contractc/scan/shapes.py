@@ -536,7 +536,7 @@ def _elides(unit: Unit) -> bool:
     ``...`` (``"project": "..."``); a template's ``...`` line is its content."""
     if unit.block.kind == "template":
         return False
-    return bool(_ELIDED_LINE.search(unit.text)) or any(v.strip('"') in ("...", "…") for _, v in unit.slots)
+    return bool(_ELIDED_LINE.search(unit.text)) or any(_value(v) in ("...", "…") for _, v in unit.slots)
 
 
 def _ranked(copies: list[Unit], dispatchers: set[str], root: History | None) -> tuple[Unit, str, Basis]:
@@ -902,8 +902,9 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         if held is not None:
             return held
     if drift:
-        worded = all(PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine.get(p, "")) for p in drift)
-        if len(owner.paths | unit.paths) <= 1 and not _declared(owner) and not retyped and worded:
+        if len(owner.paths | unit.paths) <= 1 and not _declared(owner) and not retyped and all(
+            PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine.get(p, "")) for p in drift
+        ):
             # one key and nothing under it, its placeholder worded apart (`<timestamp>`, `[timestamp]`): too little to
             # tell a copy from another shape that uses the same key (a changed type or enum is drift all the same)
             return Member(unit, "instance", f"the notation of {_few(drift)} differs, in a shape of one key{where}; nothing says which copy is the shape", uncertain=True)
