@@ -638,3 +638,21 @@ def test_header_comments_above_a_templates_first_key_are_no_drift(tmp_path, run_
     run = run_cli("scan", "-v", str(root))
     assert run.code == 0, run.out
     assert "skills/all/REFERENCE.md:6:1: note[scan-member]: instance of standards_version: the owner's text under header comments" in run.out
+
+
+# -- after blind round 6 (no longer blind): labels on the five causes of round C --------------------------------------
+
+
+def test_a_restatement_beside_the_owner_that_only_lost_a_key_is_drift_not_a_variant(tmp_path, run_cli):
+    """A block restated further down its owner's file, nothing of its own (no value filled in on either side, no key
+    it adds), that lost a key and rewords a placeholder, drifted; two uses of one form where one fills in a value the
+    other states as a placeholder are variants by design."""
+    from conftest import write_tree
+
+    block = "```yaml\nhandoff:\n  ticket: <ticket id>\n  verdict: <accept | reject>\n  notes: <one line>\n{extra}```\n"
+    body = "# Triage\n\nReturn:\n\n" + block.format(extra="  queue: <queue name>\n") + "\n## Outputs\n\nThe same block:\n\n"
+    root = write_tree(tmp_path / "p", {"skills/triage/SKILL.md": body + block.format(extra="").replace("<one line>", "<a line>")})
+    assert list(_after_owner(root).values()) == [("drifted", True, False)]
+    assert run_cli("scan", str(root)).code == 1
+    filled = write_tree(tmp_path / "q", {"skills/triage/SKILL.md": body + block.format(extra="").replace("<one line>", "rejected on sight")})
+    assert list(_after_owner(filled).values()) == [("instance", False, False)]

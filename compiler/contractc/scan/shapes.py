@@ -831,11 +831,13 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
     broken = _structure(missing, extra)
     retyped = changed_notation(unit, owner, own)
     if unit.block.path == owner.block.path and not unit.within and (own or drift):
-        # beside the owner: its own values, or its own notation and structure, make a variant; only its notation,
-        # two uses worded apart (`{N}` and `{_max_rounds}`); only its keys, a restatement that drifted (below)
-        if own or broken:
+        # beside the owner: its own values (or the owner's own, where it states notation), or keys of its own, make a
+        # variant; only its notation, two uses worded apart (`{N}` and `{_max_rounds}`); a key lost and nothing else
+        # of its own, a restatement that drifted (below)
+        if own or extra or _slot_differences(owner, unit)[1]:
             return Member(unit, "instance", "beside the owner in the same file, with values or notation of its own: a variant by design")
-        return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
+        if not broken:
+            return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
     if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
         # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
         return Member(unit, "instance", f"a part of a definition file ({_declared(unit)}), {unit.within}; the owning copy is its instance")
