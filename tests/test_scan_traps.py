@@ -656,3 +656,22 @@ def test_a_restatement_beside_the_owner_that_only_lost_a_key_is_drift_not_a_vari
     assert run_cli("scan", str(root)).code == 1
     filled = write_tree(tmp_path / "q", {"skills/triage/SKILL.md": body + block.format(extra="").replace("<one line>", "rejected on sight")})
     assert list(_after_owner(filled).values()) == [("instance", False, False)]
+
+
+def test_a_failure_envelope_with_context_keys_of_its_own_is_a_variant_not_a_drifted_success_envelope(tmp_path, run_cli):
+    """`status: failed` stated once beside a declared `status: success` envelope does not split off as a variant (one
+    value per two blocks), but its error details are its own outcome's keys; the same block that keeps `success`
+    and gains a key drifted."""
+    from conftest import write_tree
+
+    ok = '```json\n{"status": "success", "desk": "<name>", "summary": "<one line>", "next": "<step>"}\n```\n'
+    failed = '```json\n{"status": "failed", "desk": "<name>", "summary": "<one line>", "error_code": "<code>", "error_detail": "<what broke>"}\n```\n'
+    flag = '```json\n{"ok": false, "desk": "<name>", "summary": "<one line>", "next": "<step>", "error_detail": "<what broke>"}\n```\n'
+    files = {"templates/envelope.md": f"# Envelope\n\n{ok}", "agents/b.md": f"# B\n\n{ok}", "agents/a.md": f"# A\n\nOn failure:\n\n{failed}"}
+    assert run_cli("scan", str(write_tree(tmp_path / "p", files))).code == 0
+    ok_flag = ok.replace('"status": "success"', '"ok": true')
+    flagged = {"templates/envelope.md": f"# Envelope\n\n{ok_flag}", "agents/b.md": f"# B\n\n{ok_flag}", "agents/a.md": f"# A\n\n{flag}"}
+    assert run_cli("scan", str(write_tree(tmp_path / "q", flagged))).code == 0
+    grown = ok.replace('"next"', '"error_detail": "<x>", "next"')
+    gained = {**files, "agents/a.md": f"# A\n\n{grown}"}
+    assert run_cli("scan", str(write_tree(tmp_path / "r", gained))).code == 1

@@ -810,7 +810,11 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
             return Member(unit, "example", filled)
         theirs, mine = _slot_map(owner), _slot_map(unit)
         own = any(_value(theirs[p]) != _value(mine[p]) for p in theirs.keys() & mine.keys())
-        held = _held(unit, owner, basis, "example", sorted(owner.paths - unit.paths), sorted(unit.paths - owner.paths), own, "filled in, but ")
+        extra = sorted(unit.paths - owner.paths)
+        outcome = _outcome(unit, owner) if extra and not _renamed(sorted(owner.paths - unit.paths), extra) else ""
+        if outcome:
+            return Member(unit, "example", f"filled in, {outcome}, with keys of its own ({_few(extra)}): a variant by design")
+        held = _held(unit, owner, basis, "example", sorted(owner.paths - unit.paths), extra, own, "filled in, but ")
         return held or Member(unit, "example", filled)
     if unit.text == owner.text:
         return Member(unit, "copy", "same bytes as the owner")
@@ -867,6 +871,11 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
             return Member(unit, "instance", f"its own values, but {retyped}{where}", True)
         return Member(unit, "instance", f"{reason}{where}")
 
+    outcome = _outcome(unit, owner) if extra and not _fills(unit, owner) and not _renamed(missing, extra) else ""
+    if outcome:
+        # a failure envelope's error details beside `status: failed`: the context keys of its own outcome, not keys a
+        # copy of the success envelope gained
+        return instance(f"{outcome}, with keys of its own ({_few(extra)}): a variant by design")
     shared = len(owner.paths & unit.paths)
     theirs, mine = _slot_map(owner), _slot_map(unit)
     common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
@@ -1000,6 +1009,34 @@ def _held(
         return None  # two examples of a shape no copy states, each its own: nothing to weigh
     # not a drifted copy (adopt would make it the owner's bytes): an instance or an example, flagged uncertain
     return Member(unit, "instance" if label == "drifted" else label, f"{why}{broken}{where}; nothing says which copy is the shape", uncertain=True)
+
+
+OUTCOME_FLAGS = ("success", "ok", "passed", "succeeded")
+"""Top-level fields whose literal ``true`` or ``false`` says which outcome a block reports (``"success": false``)."""
+
+
+def _outcome(unit: Unit, owner: Unit) -> str:
+    """``another outcome (status: failed)`` when a top-level discriminating field (``status``, ``result``, ...), mode
+    or direction, or an outcome flag (``success: false``), holds a literal in both ``unit`` and ``owner`` and they
+    differ; else empty. An enum the owner writes there is no literal: a copy that fills it in is its instance."""
+    from contractc.scan.blocks import MODES
+
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    for path in (*_DISCRIMINATORS, *MODES, *OUTCOME_FLAGS):
+        for key in (path, f"label:{path}"):
+            if key not in mine or key not in theirs:
+                continue
+            a, b = _value(theirs[key]), _value(mine[key])
+            flag = path in OUTCOME_FLAGS
+            if a.lower() == b.lower() or not (flag and {a.lower(), b.lower()} == {"true", "false"} or not flag and _literal(a) and _literal(b)):
+                continue
+            return f"another outcome ({path}: {b})"
+    return ""
+
+
+def _literal(text: str) -> bool:
+    """A short literal word (``failed``, ``to-cache``): no placeholder, type word, enum or prose."""
+    return bool(re.fullmatch(r"[\w.-]{1,40}", text)) and not _notation(text)
 
 
 def _map_key(lost: list[str], extra: list[str]) -> bool:
