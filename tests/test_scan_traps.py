@@ -675,3 +675,20 @@ def test_a_failure_envelope_with_context_keys_of_its_own_is_a_variant_not_a_drif
     grown = ok.replace('"next"', '"error_detail": "<x>", "next"')
     gained = {**files, "agents/a.md": f"# A\n\n{grown}"}
     assert run_cli("scan", str(write_tree(tmp_path / "r", gained))).code == 1
+
+
+def test_several_definition_files_that_differ_hold_an_instance_only_as_far_as_what_chose_among_them(tmp_path, run_cli):
+    """Three skills' references/ files state one shape, two of them alike: the declaration is the same for all three,
+    so what chose the owner is the majority, and a peer instance with values of its own that lost a key is uncertain,
+    not divergent; one definition file still holds it."""
+    from conftest import write_tree
+
+    shape = "```yaml\nticket:\n  id: <ticket id>\n  queue: <queue name>\n  priority: <low | high>\n```\n"
+    filled = "```yaml\nticket:\n  id: <ticket id>\n  queue: billing\n```\n"
+    files = {"skills/a/references/ticket.md": f"# Ticket\n\n{shape}", "skills/b/references/ticket.md": f"# Ticket\n\n{shape}",
+             "skills/c/references/ticket.md": "# Ticket\n\n" + shape.replace("<queue name>", "<queue>"), "agents/x.md": f"# X\n\nReturn:\n\n{filled}"}  # fmt: skip
+    root = write_tree(tmp_path / "p", files)
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "agents/x.md:6:1: warning[scan-uncertain]" in run.out  # c's reworded placeholder: drift of the majority
+    one = write_tree(tmp_path / "q", {k: v for k, v in files.items() if "/b/" not in k and "/c/" not in k})
+    assert "agents/x.md:6:1: error[scan-divergent]" in run_cli("scan", str(one)).out

@@ -519,7 +519,8 @@ def choose_owner(
         why = f"{owner.block.path} declares it as the definition ({_declared(owner)})"
         if len(variants(declared)) == 1:
             return owner, why, "declared"
-        return owner, f"{why}; of the {len(variants(declared))} definitions, {reason}", "declared" if basis != "weak" else "tie"
+        # several definitions that differ: the declaration decides nothing between them, what chose among them does
+        return owner, f"{why}; of the {len(variants(declared))} definitions, {reason}", basis if basis != "weak" else "tie"
     return _ranked(list(copies), dispatchers, root)
 
 
