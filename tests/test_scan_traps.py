@@ -692,3 +692,16 @@ def test_several_definition_files_that_differ_hold_an_instance_only_as_far_as_wh
     assert run.code == 1 and "agents/x.md:6:1: warning[scan-uncertain]" in run.out  # c's reworded placeholder: drift of the majority
     one = write_tree(tmp_path / "q", {k: v for k, v in files.items() if "/b/" not in k and "/c/" not in k})
     assert "agents/x.md:6:1: error[scan-divergent]" in run_cli("scan", str(one)).out
+
+
+def test_an_uncertain_member_of_a_one_key_shape_is_listed_only_with_verbose(tmp_path, run_cli):
+    """`name: <sprint-name>` against `name: <string>` is too little to weigh: the default output counts it on the last
+    line and says -v lists it; -v and the JSON report still locate it with its diff. A larger shape's stays a warning."""
+    from conftest import write_tree
+
+    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <string>\n```\n"})
+    plain, verbose = run_cli("scan", str(root)), run_cli("scan", "-v", str(root))
+    assert plain.code == verbose.code == 0
+    assert "warning[scan-uncertain]" not in plain.out and "1 uncertain (1 of them in shapes of one key: -v lists them)" in plain.out
+    assert "warning[scan-uncertain]" in verbose.out and "in shapes of one key" not in verbose.out
+    assert "scan-uncertain" in run_cli("scan", "--format", "json", str(root)).out

@@ -1049,6 +1049,13 @@ def _literal(text: str) -> bool:
     return bool(re.fullmatch(r"[\w.-]{1,40}", text)) and not _notation(text)
 
 
+def small(unit: Unit, owner: Unit) -> bool:
+    """Whether ``unit`` and ``owner`` together hold one key path, heading or label and nothing under it (``name:
+    <sprint-name>``, a template of one opening line): too little for an uncertain member to be worth a warning
+    by default (``scan -v`` and the JSON report still list it)."""
+    return len(unit.paths | owner.paths) <= 1
+
+
 def _map_key(lost: list[str], extra: list[str]) -> bool:
     """Whether the key renamed (:func:`_renamed`) is a map's entry: below the top level, or a placeholder
     (``<message_id>``)."""
