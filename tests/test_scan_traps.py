@@ -702,6 +702,20 @@ def test_an_uncertain_member_of_a_one_key_shape_is_listed_only_with_verbose(tmp_
     root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <string>\n```\n"})
     plain, verbose = run_cli("scan", str(root)), run_cli("scan", "-v", str(root))
     assert plain.code == verbose.code == 0
-    assert "warning[scan-uncertain]" not in plain.out and "1 uncertain (1 of them in shapes of one key: -v lists them)" in plain.out
+    assert "warning[scan-uncertain]" not in plain.out and "1 uncertain (1 of them in shapes of one key or the bytes of one listed: -v lists them)" in plain.out
     assert "warning[scan-uncertain]" in verbose.out and "in shapes of one key" not in verbose.out
     assert "scan-uncertain" in run_cli("scan", "--format", "json", str(root)).out
+
+
+def test_uncertain_members_with_the_same_bytes_are_listed_once_by_default(tmp_path, run_cli):
+    """A plugin kept under two trees repeats each uncertain member: the default output lists the first of the same
+    bytes and counts the rest; -v lists every one."""
+    from conftest import write_tree
+
+    owner = "```yaml\nshift:\n  desk: <desk name>\n  load: <low | high>\n  notes: <one line>\n```\n"
+    short = "```yaml\nshift:\n  desk: billing\n  load: <low | high>\n```\n"
+    files = {f"agents/{x}.md": f"# {x}\n\n{owner}" for x in ("lead", "boss", "chief")}
+    root = write_tree(tmp_path / "p", {**files, "demo/agents/clerk.md": f"# Clerk\n\n{short}", "kit/agents/clerk.md": f"# Clerk\n\n{short}"})
+    plain, verbose = run_cli("scan", str(root)), run_cli("scan", "-v", str(root))
+    assert plain.out.count("warning[scan-uncertain]") == 1 and "2 uncertain (1 of them" in plain.out
+    assert verbose.out.count("warning[scan-uncertain]") == 2
