@@ -719,3 +719,18 @@ def test_uncertain_members_with_the_same_bytes_are_listed_once_by_default(tmp_pa
     plain, verbose = run_cli("scan", str(root)), run_cli("scan", "-v", str(root))
     assert plain.out.count("warning[scan-uncertain]") == 1 and "2 uncertain (1 of them" in plain.out
     assert verbose.out.count("warning[scan-uncertain]") == 2
+
+
+def test_a_peer_instances_enum_with_none_of_the_owners_members_is_its_own_vocabulary(tmp_path, run_cli):
+    """Each reviewer lists its own concern categories: with nothing but path order behind the owner, an enum that
+    shares no member with the owner's is the instance's own list, not the owner's list changed; one that keeps some
+    members and adds one is still uncertain."""
+    from conftest import write_tree
+
+    block = "```yaml\nconcern:\n  reviewer: {who}\n  category: {cats}\n  note: <one line>\n```\n"
+    lists = {"billing": "refund | invoice | tax", "privacy": "consent | retention | export", "speed": "latency | queue | cache"}
+    files = {f"agents/{who}.md": f"# {who}\n\n" + block.format(who=who, cats=cats) for who, cats in lists.items()}
+    run = run_cli("scan", "-v", str(write_tree(tmp_path / "p", files)))
+    assert run.code == 0 and "scan-uncertain" not in run.out and "an enum of its own" in run.out
+    files["agents/speed.md"] = "# speed\n\n" + block.format(who="speed", cats="refund | invoice | tax | latency")
+    assert "agents/speed.md:4:1: warning[scan-uncertain]" in run_cli("scan", str(write_tree(tmp_path / "q", files))).out

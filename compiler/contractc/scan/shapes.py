@@ -875,6 +875,9 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
 
     def instance(reason: str) -> Member:
         # an instance fills the shape with its own values; its types and enum members are the shape's
+        if retyped and basis == "weak" and _own_vocabulary(unit, owner):
+            # each instance its own enum, none of the owner's members in it (each reviewer its own categories)
+            return Member(unit, "instance", f"{reason or 'its own values'}, and an enum of its own ({retyped}){where}")
         if retyped and basis == "weak":  # nothing but a tie-break chose the owner: which enum is the shape's?
             return Member(unit, "instance", f"its own values, but {retyped}{where}; nothing says which copy is the shape", uncertain=True)
         if retyped:
@@ -1179,6 +1182,29 @@ def _typed_changes(unit: Unit, owner: Unit) -> str:
         else:
             said.append(f"the type of {name} is {_shown(b)}, not {_shown(a)}")
     return "; ".join(sorted(said)[:2])
+
+
+OWN_VOCABULARY = 3
+"""An enum of at least this many members, none of them the owner's, is an instance's own vocabulary."""
+
+
+def _own_vocabulary(unit: Unit, owner: Unit) -> bool:
+    """Whether every field where ``unit`` and ``owner`` write types or enums that disagree holds two enums with no
+    member in common (``...`` aside), ``unit``'s of :data:`OWN_VOCABULARY` members or more: its own list of
+    categories, not the owner's list changed."""
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    found = False
+    for path in theirs.keys() & mine.keys():
+        a, b = _type_of(theirs[path]), _type_of(mine[path])
+        if a is None or b is None or a == b or _same_kind(theirs[path], mine[path]):
+            continue
+        if not (isinstance(a, frozenset) and isinstance(b, frozenset)):
+            return False
+        a, b = {m.lower() for m in a} - {"...", "…"}, {m.lower() for m in b} - {"...", "…"}
+        if a & b or len(b) < OWN_VOCABULARY:
+            return False
+        found = True
+    return found
 
 
 def _type_of(text: str) -> str | frozenset[str] | None:
