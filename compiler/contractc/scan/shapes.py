@@ -1166,14 +1166,21 @@ def changed_notation(unit: Unit, owner: Unit, own: list[str] | None = None) -> s
     return "" if own and _declared(unit, files_only=True) else _typed_changes(unit, owner)
 
 
-def _typed_changes(unit: Unit, owner: Unit) -> str:
-    """``its enum of verdict adds defer``: the fields where both copies write a type or an enum and they disagree."""
+def _retyped(unit: Unit, owner: Unit) -> list[tuple[str, str | frozenset[str], str | frozenset[str]]]:
+    """(path, the owner's type or enum, ``unit``'s) at each field where both write one and they disagree."""
     mine, theirs = _slot_map(unit), _slot_map(owner)
-    said = []
+    found = []
     for path in theirs.keys() & mine.keys():
         a, b = _type_of(theirs[path]), _type_of(mine[path])
-        if a is None or b is None or a == b or _same_kind(theirs[path], mine[path]):
-            continue
+        if a is not None and b is not None and a != b and not _same_kind(theirs[path], mine[path]):
+            found.append((path, a, b))
+    return found
+
+
+def _typed_changes(unit: Unit, owner: Unit) -> str:
+    """``its enum of verdict adds defer``: the fields where both copies write a type or an enum and they disagree."""
+    said = []
+    for path, a, b in _retyped(unit, owner):
         name = path.split(":", 1)[-1] or "its opening text"
         if isinstance(a, frozenset) and isinstance(b, frozenset):
             gained, lost = sorted(b - a), sorted(a - b)
@@ -1192,19 +1199,12 @@ def _own_vocabulary(unit: Unit, owner: Unit) -> bool:
     """Whether every field where ``unit`` and ``owner`` write types or enums that disagree holds two enums with no
     member in common (``...`` aside), ``unit``'s of :data:`OWN_VOCABULARY` members or more: its own list of
     categories, not the owner's list changed."""
-    mine, theirs = _slot_map(unit), _slot_map(owner)
-    found = False
-    for path in theirs.keys() & mine.keys():
-        a, b = _type_of(theirs[path]), _type_of(mine[path])
-        if a is None or b is None or a == b or _same_kind(theirs[path], mine[path]):
-            continue
-        if not (isinstance(a, frozenset) and isinstance(b, frozenset)):
-            return False
-        a, b = {m.lower() for m in a} - {"...", "…"}, {m.lower() for m in b} - {"...", "…"}
-        if a & b or len(b) < OWN_VOCABULARY:
-            return False
-        found = True
-    return found
+    changed = _retyped(unit, owner)
+    members = lambda kind: {m.lower() for m in kind} - {"...", "…"}  # noqa: E731
+    return bool(changed) and all(
+        isinstance(a, frozenset) and isinstance(b, frozenset) and not members(a) & members(b) and len(members(b)) >= OWN_VOCABULARY
+        for _, a, b in changed
+    )
 
 
 def _type_of(text: str) -> str | frozenset[str] | None:
