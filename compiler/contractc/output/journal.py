@@ -55,7 +55,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import NamedTuple
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
@@ -194,10 +194,8 @@ def hold(root: str | os.PathLike[str], wait: float | None = None) -> Iterator[No
             yield
         finally:
             del _HELD[key]
-            try:
+            with suppress(OSError):
                 os.unlink(path)  # a finished run leaves no trace (the next one makes the file anew)
-            except OSError:
-                pass
     finally:
         os.close(fd)  # releases the lock
 
@@ -235,12 +233,10 @@ def scratch(root: str | os.PathLike[str]) -> Iterator[str]:
             yield path
     finally:
         if not existed:  # a dry run (or a failed one) leaves the project as it found it
-            try:
+            with suppress(OSError):
                 if os.listdir(folder) == [".gitignore"]:
                     os.unlink(os.path.join(folder, ".gitignore"))
                     os.rmdir(folder)
-            except OSError:
-                pass
 
 
 def remove_stale_scratch(root: str | os.PathLike[str]) -> None:
@@ -304,10 +300,8 @@ def commit(root: str | os.PathLike[str], entries: list[dict], folders: list[str]
 
 
 def end(root: str | os.PathLike[str]) -> None:
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(os.path.join(state_folder(root), NAME))
-    except FileNotFoundError:
-        pass
 
 
 def pending(root: str | os.PathLike[str]) -> bool:
@@ -512,10 +506,8 @@ def _open_folder(base: int, folder: str) -> int | None:
             fd = new
         return fd
     except BaseException:
-        try:
+        with suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
         raise
 
 
@@ -615,10 +607,8 @@ def leftover_diagnostic(rel: str) -> Diagnostic:
 
 
 def _unlink(path: str) -> None:
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def _remove_tree(path: str) -> None:
