@@ -174,12 +174,12 @@ def group_units(
     owner_globs: tuple[str, ...] = (),
     history: History | None = None,
     defined: frozenset[str] = frozenset(),
-    regions: dict[str, frozenset[str]] | None = None,
+    managed: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
     """(shapes with two or more members, shapes stated once, near-copies), each in id order.
 
-    ``defined``: the contracts' paths (adopt on an adopted plugin); ``regions``: by a unit's text, the files
-    holding it inside a managed region (which scan does not group)."""
+    ``defined``: the contracts' paths (adopt on an adopted plugin); ``managed``: (path, block start) of the
+    blocks inside managed regions, grouped but never members (:func:`_group`)."""
     units = _discriminated(units)
     clusters: list[_Cluster] = []
     index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -188,8 +188,9 @@ def group_units(
     top = [u for u in units if not u.within]
     originals = _originals(top)
     placed: dict[int, int] = {}
-    # Shapes seed the clusters before examples, so an example joins the shape it illustrates.
-    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path, u.line)):
+    # Shapes seed the clusters before examples, so an example joins the shape it illustrates; a contract's blocks
+    # come last, so the plugin's copies (its regions' too) are grouped as they were before it was adopted.
+    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path in defined, u.block.path, u.line)):
         bucket = _bucket(unit)
         best = by_text.get((bucket, unit.text))
         original = originals.get(id(unit))
@@ -245,7 +246,7 @@ def group_units(
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
         history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
     translated = {id(u) for u, o in ((u, originals.get(id(u))) for u in top) if o is not None and not o.block.example}
-    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, regions or {}) for c in clusters]
+    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, managed) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
@@ -393,9 +394,11 @@ def _group(
     root: History | None,
     translated: set[int] = frozenset(),
     defined: frozenset[str] = frozenset(),
-    regions: dict[str, frozenset[str]] = {},
+    managed: frozenset[tuple[str, int]] = frozenset(),
 ) -> Group | None:
-    copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
+    everything = sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within)))
+    regions = [u for u in everything if (u.block.path, u.block.start) in managed]
+    copies = tuple(u for u in everything if (u.block.path, u.block.start) not in managed)
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
         # a shape only ever written filled in: its examples are held to the structure of the one that owns it
@@ -405,8 +408,17 @@ def _group(
         candidates = shown
     originals = [u for u in candidates if not translation(u.block.path)]
     held = [u for u in candidates if u.block.path in defined]  # a contract's block owns its group
+    against = None
     if held:
         owner, reason, basis = held[0], f"{held[0].block.path} holds it", "declared"
+        shown = [u for u in regions if not u.within and not u.block.example]
+        if shown:
+            # the copies outside regions are judged as the first adoption judged them: against the copy the owner
+            # is made from (the one the plugin's copies, regions included, choose), held as firmly as it was then
+            plugin = [u for u in originals if u.block.path not in defined]
+            first, _, chosen = choose_owner((*shown, *plugin), dispatchers, owner_globs, root)
+            if first.text == owner.text:
+                against, basis = first, chosen
     else:
         owner, reason, basis = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     if owner.block.example and basis in ("history", "majority"):
@@ -414,10 +426,8 @@ def _group(
         # owner's structure is one that breaks it divergent
         shared = sum(1 for u in candidates if u.paths == owner.paths)
         basis = "majority" if shared >= 3 and shared >= FILLED_MAJORITY * len(candidates) else "weak"
-    # on an adopted plugin the owner is the contract's block: a variant beside its copy in a managed region is
-    # beside the owner, as it was when the first adoption judged it (a second adoption judges it the same way)
-    beside = regions.get(owner.text, frozenset()) | {owner.block.path} if held else frozenset()
-    members = _peer_drift([_label(u, owner, basis, id(u) in translated, beside) for u in copies], dispatchers)
+    labelled = [Member(u, "copy", "the owning copy") if u is owner and against else _label(u, against or owner, basis, id(u) in translated) for u in copies]
+    members = _peer_drift(labelled, dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     managed = tuple(u for u in candidates if not u.block.example)
     return Group("", owner.block.kind, owner.key, owner.stage, managed, owner, reason, members)
@@ -799,9 +809,9 @@ def _when(unit: Unit, history: History) -> str:
 # -- labels ---------------------------------------------------------------------------------------
 
 
-def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False, beside: frozenset[str] = frozenset()) -> Member:
+def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False) -> Member:
     """``basis``: what chose ``owner`` (:data:`Basis`); ``translated``: a translation's data block, matched to the
-    (non-example) block it translates; ``beside``: the files holding the owner or a byte copy of it."""
+    (non-example) block it translates."""
     if unit is owner:
         return Member(unit, "example" if unit.block.example else "copy", "the owning copy")
     if translated and unit.text != owner.text and owner.paths != unit.paths:
@@ -843,13 +853,12 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         own.append(titles[1])
     broken = _structure(missing, extra)
     retyped = changed_notation(unit, owner, own)
-    if unit.block.path in (beside or {owner.block.path}) and not unit.within and (own or drift):
-        # beside the owner (or a byte copy of it): its own values (or the owner's own, where it states notation), or
-        # keys of its own, make a variant; only its notation, two uses worded apart (`{N}` and `{_max_rounds}`); a key
-        # lost and nothing else of its own, a restatement that drifted (below)
+    if unit.block.path == owner.block.path and not unit.within and (own or drift):
+        # beside the owner: its own values (or the owner's own, where it states notation), or keys of its own, make a
+        # variant; only its notation, two uses worded apart (`{N}` and `{_max_rounds}`); a key lost and nothing else
+        # of its own, a restatement that drifted (below)
         if own or extra or _slot_differences(owner, unit)[1]:
-            side = "the owner" if unit.block.path == owner.block.path else "a copy of the owner"
-            return Member(unit, "instance", f"beside {side} in the same file, with values or notation of its own: a variant by design")
+            return Member(unit, "instance", "beside the owner in the same file, with values or notation of its own: a variant by design")
         if not broken:
             return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
     if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
