@@ -638,3 +638,22 @@ def test_header_comments_above_a_templates_first_key_are_no_drift(tmp_path, run_
     run = run_cli("scan", "-v", str(root))
     assert run.code == 0, run.out
     assert "skills/all/REFERENCE.md:6:1: note[scan-member]: instance of standards_version: the owner's text under header comments" in run.out
+
+
+def test_a_form_filled_in_without_placeholders_is_compared_with_its_template(tmp_path):
+    """A sample of a template with every value filled in is a unit of the shape: the one that lost a label is
+    divergent, the whole one is not; label lines holding sentences, or prose between them, make no form."""
+    labels = _round(tmp_path, "filled-form")
+    assert labels["docs/desk.md"] == [("instance", True)]
+    assert labels["skills/queue/SKILL.md"] == [("instance", False)]
+    assert [p for p in labels if "tone" in p or p in ("docs/roles.md", "docs/start.md")] == []
+
+
+def test_a_form_the_text_above_calls_an_example_is_an_example_when_every_value_is_filled_in(tmp_path):
+    from conftest import write_tree
+    from scan_traps import INTAKE, INTAKE_FILLED
+
+    root = write_tree(tmp_path / "p", {"agents/intake.md": "# Intake\n\nClose each ticket with:\n\n```\n" + INTAKE + "```\n",
+                                       "docs/desk.md": "# Desk\n\nFor example:\n\n```\n" + INTAKE_FILLED + "```\n"})  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    assert [(m.unit.block.path, m.label) for m in group.members] == [("agents/intake.md", "copy"), ("docs/desk.md", "example")]

@@ -12,7 +12,8 @@ byte span; no fence scanner here).  Three kinds are read:
   the common styles (``<x>``, ``{x}``, ``{{x}}``, ``[x]``, ``...``, ``…``; an HTML
   comment is not one) with a status line, headings, ``Label: value`` lines or
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
-  ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``);
+  ``**Field:** value`` lines); only ``Label: value`` lines (``Packet ID:``); or a form
+  filled in, no placeholder left (:func:`_filled_form`);
 * a fence of labelled parts (``Spec:`` and its ``key: value`` lines, twice or more;
   :func:`_parts`): one unit per part;
 * a display sample in a plain fence (the output a command prints: rule lines,
@@ -83,6 +84,8 @@ DISCRIMINATORS = (
 )
 NESTED_KEYS = 3
 """A nested mapping with at least this many keys is offered as a unit of its own (an element pasted elsewhere)."""
+FORM_LABELS = 2
+"""A block of at least this many label lines, and little else, is a form whether or not a placeholder is left (:func:`_filled_form`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -800,7 +803,8 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     skeleton = headings >= 1 and labels >= 2
     status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
     lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
-    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status)) or (checklist and tags)):
+    form = not placeholders and _filled_form(lines, structure, at, numbered)
+    if not (skeleton or form or lined or (placeholders and (headings or labels >= 2 or tags or status)) or (checklist and tags)):
         return []
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
@@ -810,6 +814,8 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
         structure.insert(0, ("", "\n".join(prose)))
     values = [_Scalar(v or None) for p, v in structure if p.startswith("label:")]
     example = example_reason(values, before, info_example) if values else ""
+    if example and (info_example or re.search(EXAMPLE_WORDS, before)) and not example.startswith("the text above"):
+        example = f"the text above calls it an example ({before[:60]!r}) and none of its values is notation"
     if not example.startswith("the text above"):
         example = ""  # a template's plain field descriptions are its definition; only the text above makes it an example
     if not values and (info_example or re.search(EXAMPLE_WORDS, before)) and len(placeholders) * 2 < len(lines):
@@ -822,6 +828,23 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     paths |= inner
     unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, slots, variant)
     return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
+
+
+_ITEM = re.compile(r"^(?:\s+\S|[-*+]\s|\d+[.)]\s)")
+"""A list item or an indented line: a field's items or the rest of its value, under a form's label line."""
+
+
+def _filled_form(lines: list[str], structure: list[tuple[str, str]], at: list[int], numbered: list[tuple[int, str]]) -> bool:
+    """Whether a block without placeholders is a form filled in (a sample of a template): :data:`FORM_LABELS` or more
+    label lines, at least half of its lines, every other line a list item or indented under one, and under half of its
+    values sentences (``Note: keep it short.``: prose after a colon, a description, not a sample's value)."""
+    labelled = [(p, v) for p, v in structure if p.startswith("label:")]
+    if len(labelled) < FORM_LABELS or 2 * len(labelled) < len(lines) or len(labelled) != len(structure):
+        return False
+    opened = set(at)
+    if numbered[0][0] not in opened or any(n not in opened and not _ITEM.match(line) for n, line in numbered):
+        return False  # a line of prose between the labels (or above them): a note, a usage list, no form
+    return 2 * sum(1 for _, v in labelled if _SENTENCE.match(v.split("\n")[0])) < len(labelled)
 
 
 def _json_values(structure: list[tuple[str, str]]) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
