@@ -657,3 +657,21 @@ def test_a_form_the_text_above_calls_an_example_is_an_example_when_every_value_i
                                        "docs/desk.md": "# Desk\n\nFor example:\n\n```\n" + INTAKE_FILLED + "```\n"})  # fmt: skip
     (group,) = scan_plugin(root).groups
     assert [(m.unit.block.path, m.label) for m in group.members] == [("agents/intake.md", "copy"), ("docs/desk.md", "example")]
+
+
+def test_a_yaml_list_is_read_as_a_json_list_is_its_own_arguments_a_value_and_a_renamed_placeholder_drift(tmp_path):
+    """`[clear, <scope>]` (flow or `- item` lines) is a call's own arguments beside a placeholder, as the same JSON
+    list is; `[<cmd>, <args>]` against `[<command>, <args>]` renames the notation."""
+    from conftest import write_tree
+
+    block = "```yaml\nrequest:\n  ticket: <id>\n  call: {call}\n  priority: low | high\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "templates/request.md": "# Request\n\nThe desk produces the following format:\n\n" + block.format(call="[<command>, <args>]"),
+        "agents/clear.md": "# Clear\n\nReturn:\n\n" + block.format(call="[clear, <scope>]"),
+        "agents/show.md": "# Show\n\nReturn:\n\n" + block.format(call="\n    - show\n    - <filters>"),
+        "agents/old.md": "# Old\n\nReturn:\n\n" + block.format(call="[<cmd>, <args>]"),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert found["agents/clear.md"] == ("instance", False) and found["agents/show.md"] == ("instance", False)
+    assert found["agents/old.md"] == ("drifted", True)

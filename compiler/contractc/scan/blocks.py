@@ -1050,7 +1050,8 @@ def _as_written(node: Any, raw: list[str]) -> str:
         return raw[start.line][start.column :].strip()
     if isinstance(node.value, str):
         return node.value[:200]
-    return ", ".join(str(getattr(item, "value", "")) for item in node.value)[:200]  # a list of scalars if not isinstance(node.value, list) else f"[{len(node.value)}]"
+    # a list of scalars (`[a, b]` or `- a` lines): written as a JSON block's list is, so the two are read alike
+    return json.dumps([str(getattr(item, "value", "")) for item in node.value], ensure_ascii=False)
 
 
 def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: Block, stage) -> list[Unit]:
