@@ -375,6 +375,12 @@ TONE_RUBRIC = (
     "- **WARM ({n})**: The reply greets the customer by name and thanks them for waiting.\n\n"
     "- **COLD ({n})**: The reply answers without a greeting and reads like a form letter.\n"
 )
+OUTCOME_FORMS = (
+    "Resolved:\n## Ticket closed\n**Ticket:** <id>\n**Fix:** <what changed>\n**Customer told:** <yes | no>\n\n"
+    "Escalated:\n## Ticket escalated\n**Ticket:** <id>\n**Team:** <billing | tech>\n**Reason:** <one line>\n- <log line>\n\n"
+    "Waiting:\n## Ticket on hold\n**Ticket:** <id>\n**Waiting for:** <customer | vendor>\n**Next check:** <date>\n"
+)
+ESCALATED = "## Ticket escalated\n**Ticket:** <id>\n**Team:** <billing | tech>\n**Reason:** <one line>\n- <log line>\n"
 ROLE_LINES = "Triage: sort the new tickets\nBilling: refund the double charge\nkeep each request short\n"
 
 
@@ -551,6 +557,11 @@ def second_round() -> dict[str, dict[str, str]]:
             "agents/tone-b.md": "# Tone B\n\n" + fence(TONE_RUBRIC.format(n="1").replace("by name", "warmly")),
             "docs/roles.md": "# Roles\n\n" + fence(ROLE_LINES),
             "docs/start.md": "# Start\n\n" + fence(ROLE_LINES.replace("keep each request short\n", "")),
+        },
+        "template-parts": {  # a fence of three labelled templates; one of them restated on its own, twice
+            "skills/desk/SKILL.md": front("desk") + "Answer with one of:\n\n" + fence(OUTCOME_FORMS),
+            "agents/router.md": front("router") + "When you escalate, say:\n\n" + fence(ESCALATED),
+            "agents/old.md": front("old") + "When you escalate, say:\n\n" + fence(ESCALATED.replace("tech>", "tech | sales>")),
         },
         "typed-enum": {  # blind4-4: `1 | 2 | 3` and `<integer: 1=pass, 2=fail, 3=error>` say one thing
             f"agents/{name}-judge.md": f"# {name} judge\n\n### Schema\n\n" + fence(SCORE.format(name=name, status=status, score=score), "json")

@@ -675,3 +675,11 @@ def test_a_yaml_list_is_read_as_a_json_list_is_its_own_arguments_a_value_and_a_r
     found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
     assert found["agents/clear.md"] == ("instance", False) and found["agents/show.md"] == ("instance", False)
     assert found["agents/old.md"] == ("drifted", True)
+
+
+def test_a_fence_of_labelled_templates_is_cut_into_parts_and_a_part_restated_elsewhere_is_compared_with_that_part(tmp_path):
+    """`Escalated:` and its heading, label and list lines is one part of the fence: the agent that restates it whole
+    is a copy, the one that added an enum member drifted (not both 'drifted' against the three-part block)."""
+    labels = _round(tmp_path, "template-parts")
+    assert labels["agents/router.md"] == [("copy", False)]
+    assert labels["agents/old.md"] == [("drifted", True)]

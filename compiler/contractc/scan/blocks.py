@@ -14,7 +14,7 @@ byte span; no fence scanner here).  Three kinds are read:
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
   ``**Field:** value`` lines); only ``Label: value`` lines (``Packet ID:``); or a form
   filled in, no placeholder left (:func:`_filled_form`);
-* a fence of labelled parts (``Spec:`` and its ``key: value`` lines, twice or more;
+* a fence of labelled parts (``Spec:`` and its ``key: value`` lines, or a small template, twice or more;
   :func:`_parts`): one unit per part;
 * a display sample in a plain fence (the output a command prints: rule lines,
   ``Label:   value`` rows, CAPITALISED section titles; :func:`_display`), whose
@@ -639,7 +639,8 @@ _ALTERNATIVE = re.compile(r"(?i)^(?:or|and|either|otherwise)$")
 def _parts(content: str) -> list[tuple[int, list[str]]] | None:
     """The labelled parts of a block that holds several, each as (its first line's index, its lines), or None.
 
-    A part is a paragraph (blank lines around it) of two or more ``key: value`` lines at the margin, introduced by
+    A part is a paragraph (blank lines around it) of two or more :func:`_part_line` lines (``key: value``,
+    ``**Label:** value``, a heading: a small template; list items under a label are its value), introduced by
     a line that ends with ``:`` and gives no value (``UI Spec:``, ``For either reader, pass one source:``), with
     ``or`` lines between alternatives; the block's first paragraph may have no introduction. A block is cut into
     its parts when every paragraph is one and at least two are introduced, so a part restated elsewhere on its own
@@ -659,12 +660,13 @@ def _parts(content: str) -> list[tuple[int, list[str]]] | None:
             j += 1
         para = lines[i:j]
         head = para[0].rstrip()
-        intro = head.endswith(":") and not _HEADING.match(head) and (
+        intro = head.endswith(":") and not _HEADING.match(head) and not _MD_LABEL.match(head) and (
             (m := _LABEL_LINE.match(head)) is None or not m["value"]
-        ) and any(_LABEL_LINE.match(line) and (_LABEL_LINE.match(line)["value"] or "").strip() for line in para[1:2])
+        ) and any(_part_line(line) for line in para[1:2])
         body = para[1:] if intro else para
-        labels = [line for line in body if (m := _LABEL_LINE.match(line)) and (m["value"] or "").strip()]
-        if len(labels) < 2 or len(labels) + sum(1 for line in body if _ALTERNATIVE.match(line.strip())) != len(body):
+        labels = [line for line in body if _part_line(line)]
+        others = [line for line in body if not _part_line(line) and not _ALTERNATIVE.match(line.strip())]
+        if len(labels) < 2 or any(not _ITEM.match(line) for line in others) or (others and not intro):
             return None  # a paragraph of prose, code or anything else: no block of parts
         if not intro and parts:
             return None  # only the first part may go without an introduction
@@ -676,27 +678,34 @@ def _parts(content: str) -> list[tuple[int, list[str]]] | None:
     return parts if introduced >= 2 and len(parts) >= 2 else None
 
 
+def _part_line(line: str) -> tuple[str, str] | None:
+    """A part's structure line: a ``key: value`` or ``**Label:** value`` line that gives a value, or a heading."""
+    found = _structure_line(line)
+    return found if found and not found[0].startswith("tag:") and (found[1] or found[0][:1] == "h") else None
+
+
 def _part_unit(part: list[str], first_line: int, stage, before: str, block, info_example: bool) -> Unit:
     """One part of a block of parts: its ``key: value`` lines are its structure and its text (an ``or`` line joins the
     value above); its introduction names it (``ui-spec``) when it is short, else its first key does, and is neither
     structure nor compared text, as the sentence above a block is not."""
     head = part[0].rstrip()
-    intro = _LABEL_LINE.match(head) is None or not (_LABEL_LINE.match(head)["value"] or "").strip()
+    intro = _part_line(head) is None
     pairs: list[tuple[str, str]] = []
     for line in part[1:] if intro else part:
-        m = _LABEL_LINE.match(line)
-        if m and (m["value"] or "").strip():
-            pairs.append((m["label"], m["value"].strip()))
-        else:
+        found = _part_line(line)
+        if found:
+            pairs.append(found)
+        else:  # an `or` line, or a list item under a label: the value above goes on
             pairs[-1] = (pairs[-1][0], f"{pairs[-1][1]}\n{line.strip()}")
-    name = head.rstrip(":").strip() if intro and len(head) <= 40 else pairs[0][0]
-    example = example_reason([_Scalar(value or None) for _, value in pairs], before, info_example)
-    slots = tuple((f"label:{_norm_label(k)}", v) for k, v in pairs)
+    name = head.rstrip(":").strip() if intro and len(head) <= 40 else pairs[0][0].split(":", 1)[1]
+    labelled = [v for p, v in pairs if p.startswith("label:")]
+    example = example_reason([_Scalar(value or None) for value in labelled], before, info_example)
+    slots = tuple(pairs)
     paths = frozenset(p for p, _ in slots)
     text = "\n".join(part[1:] if intro else part) + "\n"  # its introduction is not compared, as the text above a block is not
     return Unit(
-        block("template", example), slugify(name) or "part", text, first_line + intro, frozenset(k for k, _ in pairs), stage,
-        paths, slots, _variant(dict((_norm_label(k), v) for k, v in pairs)),
+        block("template", example), slugify(name) or "part", text, first_line + intro, frozenset(p.split(":", 1)[1] for p in paths),
+        stage, paths, slots, _variant({p[6:]: v for p, v in pairs if p.startswith("label:")}),
     )
 
 
