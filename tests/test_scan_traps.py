@@ -683,3 +683,20 @@ def test_a_fence_of_labelled_templates_is_cut_into_parts_and_a_part_restated_els
     labels = _round(tmp_path, "template-parts")
     assert labels["agents/router.md"] == [("copy", False)]
     assert labels["agents/old.md"] == [("drifted", True)]
+
+
+def test_a_plain_fence_whose_keys_are_labels_is_a_template_so_a_json_argument_reads_alike_in_either_layout(tmp_path):
+    """`Parameters: {` parses as YAML, `Parameters:` with the `{` on the next line does not: read by YAML, two copies
+    of one call were two kinds of block. Keys written for people (`Tool`) are a template's labels: one shape, each
+    call's own arguments its own values."""
+    from conftest import write_tree
+
+    call = "```\n## Tool call\nTool: {tool}\nParameters:{gap}{{\n  \"{key}\": \"{command}\",\n  \"args\": [{args}]\n}}\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "skills/s/SKILL.md": "# S\n\nCall the tool as:\n\n" + call.format(tool="<tool name>", gap=" ", key="command", command="<command>", args='"<sub>", ...flags'),
+        "agents/cache.md": "# Cache\n\nCall the tool as:\n\n" + call.format(tool="cache", gap="\n", key="command", command="cache", args='"clear", ...scope'),
+        "agents/index.md": "# Index\n\nCall the tool as:\n\n" + call.format(tool="index", gap=" ", key="command", command="index", args='"list", ...filters'),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: m.divergent for m in group.members}
+    assert found == {"skills/s/SKILL.md": False, "agents/cache.md": False, "agents/index.md": False}

@@ -403,10 +403,11 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         if _compose(content) is not None and not any(_MD_LABEL.match(line) for line in content.splitlines()):
             return _not_yaml(content)  # YAML, just no mapping (a list): no Markdown to read either
         return _template_units(content, first_line, stage, before, block, info_example) or _not_yaml(content)
+    plain_yaml: list[Unit] = []
     if info == "" and _TOP_KEY.match(_first(content)):
-        found = _yaml_units(content, first_line, stage, before, block, info_example)
-        if found:
-            return found  # plain YAML, placeholders inside its strings or not
+        plain_yaml = _yaml_units(content, first_line, stage, before, block, info_example)
+        if plain_yaml and not any(_for_people(u.key) for u in plain_yaml if not u.within):
+            return plain_yaml  # plain YAML, placeholders inside its strings or not
     if info in ("json", "jsonc", "json5"):
         doc, why = _json_doc(content)
         if doc is None:
@@ -433,9 +434,18 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         if info in _DISPLAY_INFO:
             return []  # printed output that is no display: shell output, a log
         found = _template_units(content, first_line, stage, before, block, info_example)
+        if plain_yaml and not found:
+            return plain_yaml  # keys written for people, but no template either: the YAML it is
         # prose or a filled-in document: no template, nothing unread; a one-line JSON entry after a label line is read
         return found + _inline_json(content, first_line, stage, block, info_example) if ":\n{" in content else found
     return []
+
+
+def _for_people(label: str) -> bool:
+    """A key written for people (a capital or a space: ``Tool``, ``Packet ID``), as a label line's is; a data
+    shape's keys are snake_case. A plain fence whose YAML keys are such labels is read as the template it is, so
+    ``Parameters: {`` and ``Parameters:`` with the ``{`` on the next line (no YAML) are read alike."""
+    return " " in label or label[:1].isupper()
 
 
 def _inline_json(content: str, first_line: int, stage, block, info_example: bool) -> list[Unit]:
@@ -615,7 +625,7 @@ def _label_lines(content: str) -> list[tuple[str, str]] | None:
         if m is None:
             return None
         pairs.append((m["label"], (m["value"] or "").strip()))
-    if len(pairs) < 2 or not any(" " in label or label[0].isupper() for label, _ in pairs):
+    if len(pairs) < 2 or not any(_for_people(label) for label, _ in pairs):
         return None
     return pairs
 
