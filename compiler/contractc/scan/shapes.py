@@ -174,8 +174,12 @@ def group_units(
     owner_globs: tuple[str, ...] = (),
     history: History | None = None,
     defined: frozenset[str] = frozenset(),
+    managed: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
-    """(shapes with two or more members, shapes stated once, near-copies), each in id order."""
+    """(shapes with two or more members, shapes stated once, near-copies), each in id order.
+
+    ``defined``: the contracts' paths (adopt on an adopted plugin); ``managed``: (path, block start) of the
+    blocks inside managed regions, grouped but never members (:func:`_group`)."""
     units = _discriminated(units)
     clusters: list[_Cluster] = []
     index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -184,8 +188,9 @@ def group_units(
     top = [u for u in units if not u.within]
     originals = _originals(top)
     placed: dict[int, int] = {}
-    # Shapes seed the clusters before examples, so an example joins the shape it illustrates.
-    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path, u.line)):
+    # Shapes seed the clusters before examples, so an example joins the shape it illustrates; a contract's blocks
+    # come last, so the plugin's copies (its regions' too) are grouped as they were before it was adopted.
+    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path in defined, u.block.path, u.line)):
         bucket = _bucket(unit)
         best = by_text.get((bucket, unit.text))
         original = originals.get(id(unit))
@@ -241,7 +246,7 @@ def group_units(
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
         history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
     translated = {id(u) for u, o in ((u, originals.get(id(u))) for u in top) if o is not None and not o.block.example}
-    groups = [_group(c, dispatchers, owner_globs, history, translated, defined) for c in clusters]
+    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, managed) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
@@ -389,8 +394,11 @@ def _group(
     root: History | None,
     translated: set[int] = frozenset(),
     defined: frozenset[str] = frozenset(),
+    managed: frozenset[tuple[str, int]] = frozenset(),
 ) -> Group | None:
-    copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
+    everything = sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within)))
+    regions = [u for u in everything if (u.block.path, u.block.start) in managed]
+    copies = tuple(u for u in everything if (u.block.path, u.block.start) not in managed)
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
         # a shape only ever written filled in: its examples are held to the structure of the one that owns it
@@ -400,8 +408,17 @@ def _group(
         candidates = shown
     originals = [u for u in candidates if not translation(u.block.path)]
     held = [u for u in candidates if u.block.path in defined]  # a contract's block owns its group
+    against = None
     if held:
         owner, reason, basis = held[0], f"{held[0].block.path} holds it", "declared"
+        shown = [u for u in regions if not u.within and not u.block.example]
+        if shown:
+            # the copies outside regions are judged as the first adoption judged them: against the copy the owner
+            # is made from (the one the plugin's copies, regions included, choose), held as firmly as it was then
+            plugin = [u for u in originals if u.block.path not in defined]
+            first, _, chosen = choose_owner((*shown, *plugin), dispatchers, owner_globs, root)
+            if first.text == owner.text:
+                against, basis = first, chosen
     else:
         owner, reason, basis = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     if owner.block.example and basis in ("history", "majority"):
@@ -409,7 +426,8 @@ def _group(
         # owner's structure is one that breaks it divergent
         shared = sum(1 for u in candidates if u.paths == owner.paths)
         basis = "majority" if shared >= 3 and shared >= FILLED_MAJORITY * len(candidates) else "weak"
-    members = _peer_drift([_label(u, owner, basis, id(u) in translated) for u in copies], dispatchers)
+    labelled = [Member(u, "copy", "the owning copy") if u is owner and against else _label(u, against or owner, basis, id(u) in translated) for u in copies]
+    members = _peer_drift(labelled, dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     managed = tuple(u for u in candidates if not u.block.example)
     return Group("", owner.block.kind, owner.key, owner.stage, managed, owner, reason, members)
