@@ -700,3 +700,20 @@ def test_a_plain_fence_whose_keys_are_labels_is_a_template_so_a_json_argument_re
     (group,) = scan_plugin(root).groups
     found = {m.unit.block.path: m.divergent for m in group.members}
     assert found == {"skills/s/SKILL.md": False, "agents/cache.md": False, "agents/index.md": False}
+
+
+def test_a_display_whose_values_are_lined_up_in_a_column_is_read_without_a_rule_line_or_titles(tmp_path):
+    """`Phase:      build` rows padded into one column are printed output: the docs' sample that lost the
+    `Blocked:` row drifted, its other values are a sample's own."""
+    from conftest import write_tree
+
+    shown = "```\nSprint status\nPhase:      {phase}\nProgress:   {done}/10\n{blocked}Next:       {step}\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "commands/status.md": "# Status\n\nPrint:\n\n" + shown.format(phase="build", done=4, blocked="Blocked:    none\n", step="review"),
+        "commands/board.md": "# Board\n\nPrint:\n\n" + shown.format(phase="plan", done=1, blocked="Blocked:    design sign-off\n", step="build"),
+        "docs/usage.md": "# Usage\n\nThe status command prints:\n\n" + shown.format(phase="test", done=9, blocked="", step="ship"),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert found["docs/usage.md"] == ("drifted", True)
+    assert [d for p, (_, d) in found.items() if p.startswith("commands/")] == [False, False]

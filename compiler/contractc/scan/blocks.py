@@ -490,6 +490,8 @@ _FRAMED = re.compile(r"^[\u2502\u2503\u2551|][ \t]*(?P<title>[^ \t].{0,58}?)[ \t
 """A title framed in a one-line box (``║  CHECKPOINT: Decision Required  ║``)."""
 _CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
 """A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
+_ALIGNED = re.compile(r"^[^\s:][^:]{0,39}:[ \t]{2,}\S")
+"""A row whose value is padded into a column (``Cache Size:     45 MB``): printed output lines its values up."""
 DISPLAY_ROWS = 2
 DISPLAY_STRUCTURE = 3
 """A display has at least DISPLAY_ROWS label rows and DISPLAY_STRUCTURE rows and titles in all."""
@@ -501,14 +503,18 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     """The structure of a display sample, the output a command or skill prints, as ``(label, value)`` pairs: its
     label rows (``Cache Size:     45 MB``) and section titles (``CACHE HEALTH      ✅ PASS``, or a line underlined
     by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
-    line under a title a value). None unless it is one: a rule line, a framed title (``║ GATE ║``) or two section
-    titles mark it, and it holds
+    line under a title a value). None unless it is one: a rule line, a framed title (``║ GATE ║``), two section
+    titles or two rows whose values are padded into a column mark it, and it holds
     :data:`DISPLAY_ROWS` label rows (or two titles over check lines), :data:`DISPLAY_STRUCTURE` rows and titles in
     all; shell output, a log or
     prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
     lines = textwrap.dedent(content).splitlines()
-    if not any(_RULE.match(line) or _framed(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
-        return None  # decided cheaply for most plain fences: no rule line, no framed or capitalised titles
+    if (
+        not any(_RULE.match(line) or _framed(line) for line in lines)
+        and sum(1 for line in lines if _caps_title(line)) < 2
+        and sum(1 for line in lines if _ALIGNED.match(line)) < DISPLAY_ROWS
+    ):
+        return None  # decided cheaply for most plain fences: no rule line, no framed or capitalised titles, no column
     written = [line for line in lines if line.strip()]
     if any(_HEADING.match(line) or _MD_LABEL.match(line) for line in written):
         return None  # Markdown headings or `**Label:**` lines: a Markdown template or document, no printed output
