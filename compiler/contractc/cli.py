@@ -382,7 +382,8 @@ def adopt(
     --write applies it all-or-nothing: the schemas and dispatch snippets
     build would write are written too, and `contractc check` is clean right
     after but for the drift left unresolved.  No byte outside the replaced
-    blocks changes; a second adopt --write right after changes nothing.
+    blocks changes; a second adopt --write right after judges the copies
+    left outside regions as the first did, and changes nothing.
     --include, --exclude and --owner are recorded in contractc.yaml (scan:),
     so the next scan or adopt reads the same files.
 
