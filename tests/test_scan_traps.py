@@ -734,3 +734,81 @@ def test_a_peer_instances_enum_with_none_of_the_owners_members_is_its_own_vocabu
     assert run.code == 0 and "scan-uncertain" not in run.out and "an enum of its own" in run.out
     files["agents/speed.md"] = "# speed\n\n" + block.format(who="speed", cats="refund | invoice | tax | latency")
     assert "agents/speed.md:4:1: warning[scan-uncertain]" in run_cli("scan", str(write_tree(tmp_path / "q", files))).out
+
+def test_a_form_filled_in_without_placeholders_is_compared_with_its_template(tmp_path):
+    """A sample of a template with every value filled in is a unit of the shape: the one that lost a label is
+    divergent, the whole one is not; label lines holding sentences, or prose between them, make no form."""
+    labels = _round(tmp_path, "filled-form")
+    assert labels["docs/desk.md"] == [("instance", True)]
+    assert labels["skills/queue/SKILL.md"] == [("instance", False)]
+    assert [p for p in labels if "tone" in p or p in ("docs/roles.md", "docs/start.md")] == []
+
+
+def test_a_form_the_text_above_calls_an_example_is_an_example_when_every_value_is_filled_in(tmp_path):
+    from conftest import write_tree
+    from scan_traps import INTAKE, INTAKE_FILLED
+
+    root = write_tree(tmp_path / "p", {"agents/intake.md": "# Intake\n\nClose each ticket with:\n\n```\n" + INTAKE + "```\n",
+                                       "docs/desk.md": "# Desk\n\nFor example:\n\n```\n" + INTAKE_FILLED + "```\n"})  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    assert [(m.unit.block.path, m.label) for m in group.members] == [("agents/intake.md", "copy"), ("docs/desk.md", "example")]
+
+
+def test_a_yaml_list_is_read_as_a_json_list_is_its_own_arguments_a_value_and_a_renamed_placeholder_drift(tmp_path):
+    """`[clear, <scope>]` (flow or `- item` lines) is a call's own arguments beside a placeholder, as the same JSON
+    list is; `[<cmd>, <args>]` against `[<command>, <args>]` renames the notation."""
+    from conftest import write_tree
+
+    block = "```yaml\nrequest:\n  ticket: <id>\n  call: {call}\n  priority: low | high\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "templates/request.md": "# Request\n\nThe desk produces the following format:\n\n" + block.format(call="[<command>, <args>]"),
+        "agents/clear.md": "# Clear\n\nReturn:\n\n" + block.format(call="[clear, <scope>]"),
+        "agents/show.md": "# Show\n\nReturn:\n\n" + block.format(call="\n    - show\n    - <filters>"),
+        "agents/old.md": "# Old\n\nReturn:\n\n" + block.format(call="[<cmd>, <args>]"),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert found["agents/clear.md"] == ("instance", False) and found["agents/show.md"] == ("instance", False)
+    assert found["agents/old.md"] == ("drifted", True)
+
+
+def test_a_fence_of_labelled_templates_is_cut_into_parts_and_a_part_restated_elsewhere_is_compared_with_that_part(tmp_path):
+    """`Escalated:` and its heading, label and list lines is one part of the fence: the agent that restates it whole
+    is a copy, the one that added an enum member drifted (not both 'drifted' against the three-part block)."""
+    labels = _round(tmp_path, "template-parts")
+    assert labels["agents/router.md"] == [("copy", False)]
+    assert labels["agents/old.md"] == [("drifted", True)]
+
+
+def test_a_plain_fence_whose_keys_are_labels_is_a_template_so_a_json_argument_reads_alike_in_either_layout(tmp_path):
+    """`Parameters: {` parses as YAML, `Parameters:` with the `{` on the next line does not: read by YAML, two copies
+    of one call were two kinds of block. Keys written for people (`Tool`) are a template's labels: one shape, each
+    call's own arguments its own values."""
+    from conftest import write_tree
+
+    call = "```\n## Tool call\nTool: {tool}\nParameters:{gap}{{\n  \"{key}\": \"{command}\",\n  \"args\": [{args}]\n}}\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "skills/s/SKILL.md": "# S\n\nCall the tool as:\n\n" + call.format(tool="<tool name>", gap=" ", key="command", command="<command>", args='"<sub>", ...flags'),
+        "agents/cache.md": "# Cache\n\nCall the tool as:\n\n" + call.format(tool="cache", gap="\n", key="command", command="cache", args='"clear", ...scope'),
+        "agents/index.md": "# Index\n\nCall the tool as:\n\n" + call.format(tool="index", gap=" ", key="command", command="index", args='"list", ...filters'),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: m.divergent for m in group.members}
+    assert found == {"skills/s/SKILL.md": False, "agents/cache.md": False, "agents/index.md": False}
+
+
+def test_a_display_whose_values_are_lined_up_in_a_column_is_read_without_a_rule_line_or_titles(tmp_path):
+    """`Phase:      build` rows padded into one column are printed output: the docs' sample that lost the
+    `Blocked:` row drifted, its other values are a sample's own."""
+    from conftest import write_tree
+
+    shown = "```\nSprint status\nPhase:      {phase}\nProgress:   {done}/10\n{blocked}Next:       {step}\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "commands/status.md": "# Status\n\nPrint:\n\n" + shown.format(phase="build", done=4, blocked="Blocked:    none\n", step="review"),
+        "commands/board.md": "# Board\n\nPrint:\n\n" + shown.format(phase="plan", done=1, blocked="Blocked:    design sign-off\n", step="build"),
+        "docs/usage.md": "# Usage\n\nThe status command prints:\n\n" + shown.format(phase="test", done=9, blocked="", step="ship"),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert found["docs/usage.md"] == ("drifted", True)
+    assert [d for p, (_, d) in found.items() if p.startswith("commands/")] == [False, False]

@@ -278,7 +278,8 @@ def scan(
     (one shape per top-level key; a fenced front matter is one), JSON
     documents, and templates: placeholders in any style (<x>, {x}, {{x}},
     [x], ..., …) with headings, `Label: value` lines or tags, heading
-    skeletons with **Field:** lines, `Label: value` blocks, and display
+    skeletons with **Field:** lines, `Label: value` blocks and forms
+    filled in (label lines, no placeholder left), and display
     samples (a plain fence of rule lines, `Label:   value` rows and
     CAPITALISED section titles: its rows and titles compared, its values
     a sample's own).  Blocks are grouped by structure (key paths at
