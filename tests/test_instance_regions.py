@@ -165,3 +165,14 @@ def test_an_instance_marker_with_a_hash_or_an_unknown_shape_is_bad_input(project
     _edit(project, "<!-- contractc:begin instance=outcome -->", marker)
     run = run_cli("check", "--root", str(project), "--no-cache")
     assert run.code == 2 and f"agents/runner.md:5:1: error[{code}]" in run.err
+
+
+def test_an_instance_written_as_one_member_of_the_shapes_object_keeps_its_key(project, run_cli):
+    # `"data": {...}` on its own, as a prompt shows the one member it adds: its key is the member's name, and
+    # the keys under it are under that name, as scan reads the block (not the shape's top-level keys)
+    _edit(project, '{\n  "status": "failed",\n  "data": { "id": "x1", "items": [] }\n}', '"data": { "id": "x1", "items": [] }')
+    errors = _errors(run_cli, project)[1]
+    # the fragment lacks the envelope's other member, and nothing else: before, its keys were read as top-level
+    assert [(code, message) for _, code, message in errors] == [
+        ("drift-instance-missing", "region instance=adapterreply lacks $.status, which the shape has"),
+    ]

@@ -132,13 +132,14 @@ def json_paths(text: str, first_line: int = 1) -> list[Item]:
             k = j + 1
             while k < size and text[k] in " \t":
                 k += 1
-            if kinds and kinds[-1] == "{" and k < size and text[k] == ":":
-                key = f"{stack[-1]}.{word}"
+            if (not kinds or kinds[-1] == "{") and k < size and text[k] == ":":
+                # outside any container: a member written on its own (`"reset": {...}`), as scan reads it
+                key = f"{stack[-1] if kinds else '$'}.{word}"
                 found.append(Item(key, line))
             i = j
         elif ch in "{[":
             if not kinds:
-                parent = "$"
+                parent = key or "$"
             elif kinds[-1] == "[":
                 parent = f"{stack[-1]}[*]"
                 if ch == "{":
