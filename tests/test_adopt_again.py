@@ -391,3 +391,36 @@ def test_a_section_appended_after_an_html_block_is_its_own_heading(adopted, run_
     ids = {s.id for _, s in load_project(adopted).shapes()}
     assert {"progress_ping", "alert"} <= ids  # the appended sections are read as sections
     assert run_cli("check", "--root", str(adopted), "--no-cache").code == 0
+
+
+ROAD = "```\nActivity: <name> | <date>\nZones: <share per zone>\nRecovery: <hours of rest>\nCoaching: <two sentences>\n```\n"
+TRAIL = (
+    "```\nActivity: <name> | <date> | <climb>m gain\nZones: <share per zone>\nTrail: <vertical speed>\nSlope: <grade>\n"
+    "Recovery: <hours of rest, more after climbs>\nCoaching: <two sentences>\n```\n"
+)
+
+
+def _indented(block: str) -> str:
+    return "".join(f"   {line}" if line.strip() else line for line in block.splitlines(keepends=True))
+
+
+def test_a_variant_beside_the_owner_is_judged_the_same_way_by_a_second_adoption(tmp_path, run_cli):
+    # the first adoption leaves the trail variant beside the road form, which becomes a region: the second one
+    # judges the variant against the contract's block, and it is still beside the owner (its region) in its file
+    root = write_tree(
+        tmp_path / "coach",
+        {
+            "skills/coach/SKILL.md": f"# Coach\n\n1. Report:\n\n   **Road:**\n{_indented(ROAD)}\n   **Trail:**\n{_indented(TRAIL)}",
+            "agents/reporter.md": f"# Reporter\n\nReport each run as:\n\n{ROAD}",
+            "agents/echo.md": f"# Echo\n\nReport each run as:\n\n{ROAD}",
+        },
+    )
+    first = run_cli("adopt", str(root), "--write")
+    assert first.code == 0, first.err
+    assert "skills/coach/SKILL.md:15: activity: beside the owner in the same file" in first.out
+    adopted = snapshot(root)
+    second = run_cli("adopt", str(root), "--write")
+    assert second.code == 0, second.err
+    assert snapshot(root) == adopted  # no unresolved entry for the variant, nothing rewritten
+    assert "skills/coach/SKILL.md:17: activity: beside a copy of the owner in the same file" in second.out
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0

@@ -130,8 +130,8 @@ def plan_adoption(
         _refuse_resolved_away(groups, resolved, existing)
     new = [g for g in groups if existing is None or _at(g.owner) not in existing.ids]
     unfilled = existing.undecided if existing is not None and accept_drift else {}
+    skipped = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
     if not groups and not unfilled:
-        skipped = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
         pending = sum(map(len, existing.undecided.values())) if existing else 0
         return Plan("", scan=result, skipped=skipped, unresolved=_unresolved(result, skipped), pending=pending)
     base, contract_path = _contract_for(root, name, existing, bool(new))
@@ -144,7 +144,7 @@ def plan_adoption(
             + (f"{', '.join(sorted(existing.pinned))} is pinned (sha256:)" if existing.pinned and len(existing.contracts) == 1
                else f"{CONFIG_NAME} names {len(existing.contracts)} contracts, so adopt appends to none of them")
         )  # fmt: skip
-    plan.skipped += [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
+    plan.skipped += skipped
     plan.skipped += [(u, "alike to two shapes of the contract: left as it is (wrap it by hand in the region of the right one)") for g in twice for u in g.copies if u.block.path in result.data]
     carried = carried_checks(new, result.data)
     plan.checks = [(group_id, c) for group_id, found in sorted(carried.items()) for c in found.differing]
@@ -187,135 +187,14 @@ def plan_adoption(
     # every unit of a block, examples too (a block is replaced only with all it holds), not the contract's own blocks
     for unit in every:
         by_block.setdefault((unit.block.path, unit.block.start), []).append(unit)
-    adopted: dict[int, tuple[str, bytes]] = {}
-    undecided_left: list[tuple[Unit, str, str]] = []
-    """Drifted copies left as they are, outside any region (no choice made): (copy, shape, why), recorded unresolved."""
-    instances: dict[int, str] = {}
-    for group in groups:
-        ref, region = refs[group.id]
-        accepted = accept_drift or group.id in resolved
-        held = group.id not in new_ids  # the contract holds it: its drift is decided there, or by --accept-drift
-        for member in group.members:
-            unit = member.unit
-            if unit.within and member.divergent and unit.block.path in result.data:
-                # a part of a larger block that diverges: a region holds a whole block, so it is left as it is, and
-                # recorded under unresolved (_unresolved), so that check reports it
-                plan.skipped.append((unit, f"a part of a larger block ({unit.within}): a region holds a whole block, so it is left as it is"))
-                continue
-            if unit.within or unit.block.path not in result.data:
-                continue  # a part of another block (adopted as a whole), or the contract's own block
-            if (unit.block.path, unit.block.start) in fronts:
-                plan.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
-                continue
-            if existing is not None and existing.allows(unit, ref, result.data):
-                plan.kept.append(Kept(unit, ref, "allowed", "allowed under allow_restatements in contractc.yaml: left as it is (delete its entry to have it adopted)"))
-                continue
-            if existing is not None and (unit.block.path, unit.line) in existing.unresolved and not accepted and unit.text != group.owner.text:
-                # an earlier adoption left it for the user to decide, whatever scan calls it against the contract now
-                why = f"{member.reason}; recorded under unresolved by an earlier adoption: left as it is, outside any region, until you choose"
-                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner)))
-                undecided_left.append((unit, ref, f"drifted copy of {ref} ({member.reason})"))
-                continue
-            if uncertain(member):
-                why = f"{member.reason}: scan cannot tell an instance from a drifted copy, so adopt leaves it as it is, in no region"
-                plan.kept.append(Kept(unit, ref, UNCERTAIN, why, _copy_change(unit, member.against or group.owner)))
-                continue
-            if member.label == "example":
-                plan.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
-                continue
-            undecided = member.label == "drifted" and not accepted
-            if member.label == "drifted" and unit.block.quoted:
-                # never allowed, whatever --accept-drift says: check reports it as a restatement (drift-restatement)
-                why = (
-                    f"{member.reason}; left as it is{', not rewritten' if accepted else ''}: inside a quote, it cannot be a "
-                    "region, and check reports it (drift-restatement) until you fix it by hand, or move it out of the "
-                    "quote and wrap it in a region"
-                )
-                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
-                continue
-            if unit.block.quoted:
-                plan.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one"))
-                continue
-            if undecided:
-                # left as it is, outside any region: a region would let `build --force` put the owner's bytes over
-                # it; recorded under unresolved, so check reports it (drift-unresolved) until the user chooses
-                why = f"{member.reason}; left as it is, outside any region, recorded under unresolved: check reports it"
-                if held:
-                    why += f" (the contract holds {ref}: if this copy is right, carry its difference into {group.owner.block.path}:{group.owner.line})"
-                plan.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), "" if held else _choice(group, unit)))
-                undecided_left.append((unit, ref, f"drifted copy of {ref} ({member.reason})"))
-                continue
-            if member.label == "instance":
-                # a shape the contract holds: an unmanaged instance that breaks it is where an earlier adoption
-                # left it (a first one wraps a divergent instance), so it stays so: a second adoption is idempotent
-                broken = "" if member.divergent and not held else _breaks(unit, ref, shapes, result.data)
-                if broken:
-                    # scan holds peer instances to no definition; check would hold it to the owner's shape
-                    why = (
-                        f"{member.reason}; its structure differs from the owning copy's ({broken}) and scan holds "
-                        "peer instances to no definition: left as it is, not held to the shape"
-                        if not held
-                        else f"{member.reason}; against the contract's block ({broken}): left as it is, in no region (wrap "
-                        "it by hand in an instance region to have check hold it to the shape)"
-                    )
-                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
-                    continue
-                instances[id(unit)] = ref
-                if member.divergent:
-                    why = (
-                        f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
-                        "and check reports it where a key, heading or label line, a type or an enum differs from the shape's"
-                    )
-                    plan.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, member.against or group.owner), divergent=True))
-                else:
-                    plan.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
-                continue
-            alone = sum(not u.within for u in by_block[(unit.block.path, unit.block.start)]) == 1
-            if not accepted and alone and not _holds(unit, region, result.data):
-                # the owner's text, but not its block's bytes (a fence's info string, spacing, line endings): a
-                # region would rewrite them, which only the user may choose; its structure is the shape's
-                instances[id(unit)] = ref
-                why = (
-                    f"{member.reason}, but its block's bytes are not the ones the contract holds (the diff): wrapped, byte "
-                    "for byte, in an instance region; --accept-drift makes it a managed copy of the contract's bytes"
-                )
-                plan.kept.append(Kept(unit, ref, "instance", why, _bytes_change(unit, region, group.owner, result.data)))
-                continue
-            adopted[id(unit)] = (ref, region)
-    replacements: dict[str, list[Replacement]] = {}
-    strays: list[tuple[list[Unit], tuple[int, str]]] = []
-    records: list[tuple[str, int]] = []
-    """(path, fence line) of each block of several keys left whole."""
-    for (path, _), units in sorted(by_block.items()):
-        units.sort(key=lambda u: u.line)
-        wrapped = any(id(u) in adopted for u in units) or (len(units) == 1 and id(units[0]) in instances)
-        stray = stray_line(units[0].block, units, result.data[path]) if wrapped else None
-        cut = _cut_record(units, adopted) if stray is None and wrapped else None
-        if cut is not None:
-            # one record of several keys: a region holds one key's block, so the block is left whole (its
-            # copies elsewhere are adopted; where check would call it a restatement it is allowed, with its diff)
-            records.append((path, units[0].block.line))
-            for u in units:
-                if adopted.pop(id(u), None) is not None:
-                    plan.skipped.append((u, f"{cut[1]} ({path}:{cut[0]}): left as it is"))
-            continue
-        if stray is not None:
-            # the safety rule of every region adopt writes: it replaces exactly the copies it was made from
-            strays.append((units, stray))
-            continue
-        if any(id(u) in adopted for u in units):
-            unit = next(u for u in units if id(u) in adopted)  # its block's one key (_cut_record)
-            replacements.setdefault(path, []).append(block_replacement(unit.block, unit, *adopted[id(unit)]))
-            plan.rewritten += _rewrites(unit, groups, adopted, plan.shapes, result.data[path])
-        elif len(units) == 1 and id(units[0]) in instances:
-            replacements.setdefault(path, []).append(instance_replacement(units[0].block, instances[id(units[0])], result.data[path]))
-        else:
-            # an instance sharing its block with other keys: left as it is (an instance region holds one key)
-            plan.kept = [k for k in plan.kept if not (id(k.unit) in instances and any(k.unit is u for u in units))]
-            plan.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in instances]
+    judged = _judge(groups, refs, shapes, new_ids, resolved, accept_drift, existing, result, fronts, by_block)
+    laid = _place(by_block, judged, groups, plan.shapes, result)
+    plan.kept, plan.rewritten = judged.kept, laid.rewritten
+    plan.skipped += judged.skipped
+    replacements, strays = laid.replacements, laid.strays
     # a new shape none of whose copies is in a region now (each sits in a record of several keys) is left as it
     # is, every copy of it: a contract shape nothing holds
-    wrapped_ids = adopted.keys() | instances.keys()
+    wrapped_ids = judged.adopted.keys() | judged.instances.keys()
     unheld = {
         g.id: "no copy of this shape would be in a region (each is a block of several keys, one record, which a region cannot hold, or left as it is): the shape is left as it is"
         for g in new
@@ -327,10 +206,10 @@ def plan_adoption(
         # a group one of whose blocks a region cannot replace as a whole is left as it is, every copy of it, and
         # the rest adopted; a region over such a block that survives to here (the group is left already, or
         # is no group scan found) is adopt's own slip: refused, nothing written
-        cannot = {k: why for k, why in _unspanned_groups(result, strays, adopted.keys() | instances.keys()).items() if k not in left}
+        cannot = {k: why for k, why in _unspanned_groups(result, strays, wrapped_ids).items() if k not in left}
         if cannot:
             return without(cannot)
-        refs_of = {**{i: r for i, (r, _) in adopted.items()}, **instances}
+        refs_of = {**{i: r for i, (r, _) in judged.adopted.items()}, **judged.instances}
         raise ContractcError([_stray(units, stray, refs_of) for units, stray in strays])
     files = {path: replace_blocks(result.data[path], held) for path, held in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
@@ -347,7 +226,7 @@ def plan_adoption(
             if r.block.line < line
         )
 
-    left_drift = [(u.block.path, u.line, ref, why) for u, ref, why in undecided_left]
+    left_drift = [(u.block.path, u.line, ref, why) for u, ref, why in judged.undecided]
     plan.drift_recorded = frozenset((p, moved(p, n)) for p, n, _, _ in left_drift)
     entries = [*_unresolved(result, plan.skipped), *left_drift]
     plan.unresolved = sorted({(p, moved(p, n), plan.shapes.get(shape, shape), why) for p, n, shape, why in entries})  # the contract's ids
@@ -402,7 +281,7 @@ def plan_adoption(
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
         said = {(k.unit.block.path, moved(k.unit.block.path, k.unit.block.line)): _UNSURE for k in plan.kept if k.label == UNCERTAIN}
-        said.update(((p, moved(p, line)), _RECORD) for p, line in records)
+        said.update(((p, moved(p, line)), _RECORD) for p, line in laid.records)
         plan.allowed = [_allowance(d, result, digests, said) for d, _ in allow]
         plan.allowed_diffs = {(d.path, d.line): c for d, c in allow if c is not None}
         config = configured(plan.allowed)
@@ -414,6 +293,163 @@ def plan_adoption(
     guard_adoption(root, written)
     plan.changes = [Change(path, data, olds[path], Output(data, kind)) for path, (data, kind) in sorted(written.items())]
     return plan
+
+
+@dataclass(slots=True)
+class _Judged:
+    """What adopt does with each member of the groups it adopts (:func:`_judge`), then as the blocks allow (:func:`_place`)."""
+
+    adopted: dict[int, tuple[str, bytes]] = dataclasses.field(default_factory=dict)
+    """id(unit) -> (the contract's id, the region's bytes): a copy that becomes a byte-managed region."""
+    instances: dict[int, str] = dataclasses.field(default_factory=dict)
+    """id(unit) -> the contract's id: a member wrapped, byte for byte, in an instance region."""
+    kept: list[Kept] = dataclasses.field(default_factory=list)
+    skipped: list[tuple[Unit, str]] = dataclasses.field(default_factory=list)
+    undecided: list[tuple[Unit, str, str]] = dataclasses.field(default_factory=list)
+    """Drifted copies left as they are, outside any region (no choice made): (copy, shape, why), recorded unresolved."""
+
+
+@dataclass(slots=True)
+class _Placed:
+    """The regions the judged members make, block by block (:func:`_place`)."""
+
+    replacements: dict[str, list[Replacement]] = dataclasses.field(default_factory=dict)
+    strays: list[tuple[list[Unit], tuple[int, str]]] = dataclasses.field(default_factory=list)
+    records: list[tuple[str, int]] = dataclasses.field(default_factory=list)
+    """(path, fence line) of each block of several keys left whole."""
+    rewritten: list[Rewritten] = dataclasses.field(default_factory=list)
+
+
+def _judge(groups, refs, shapes, new_ids, resolved, accept_drift, existing, result, fronts, by_block) -> _Judged:
+    """Each member of each group adopted, by scan's label: a copy for a region, an instance for an instance
+    region, or kept or skipped, with why (docs/adopt.md, "What adopt changes")."""
+    judged = _Judged()
+    for group in groups:
+        ref, region = refs[group.id]
+        accepted = accept_drift or group.id in resolved
+        held = group.id not in new_ids  # the contract holds it: its drift is decided there, or by --accept-drift
+        for member in group.members:
+            unit = member.unit
+            if unit.within and member.divergent and unit.block.path in result.data:
+                # a part of a larger block that diverges: a region holds a whole block, so it is left as it is, and
+                # recorded under unresolved (_unresolved), so that check reports it
+                judged.skipped.append((unit, f"a part of a larger block ({unit.within}): a region holds a whole block, so it is left as it is"))
+                continue
+            if unit.within or unit.block.path not in result.data:
+                continue  # a part of another block (adopted as a whole), or the contract's own block
+            if (unit.block.path, unit.block.start) in fronts:
+                judged.skipped.append((unit, "in a fenced front matter: left as it is, a contract has no form for it"))
+                continue
+            if existing is not None and existing.allows(unit, ref, result.data):
+                judged.kept.append(Kept(unit, ref, "allowed", "allowed under allow_restatements in contractc.yaml: left as it is (delete its entry to have it adopted)"))
+                continue
+            if existing is not None and (unit.block.path, unit.line) in existing.unresolved and not accepted and unit.text != group.owner.text:
+                # an earlier adoption left it for the user to decide, whatever scan calls it against the contract now
+                why = f"{member.reason}; recorded under unresolved by an earlier adoption: left as it is, outside any region, until you choose"
+                judged.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner)))
+                judged.undecided.append((unit, ref, f"drifted copy of {ref} ({member.reason})"))
+                continue
+            if uncertain(member):
+                why = f"{member.reason}: scan cannot tell an instance from a drifted copy, so adopt leaves it as it is, in no region"
+                judged.kept.append(Kept(unit, ref, UNCERTAIN, why, _copy_change(unit, member.against or group.owner)))
+                continue
+            if member.label == "example":
+                judged.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
+                continue
+            undecided = member.label == "drifted" and not accepted
+            if member.label == "drifted" and unit.block.quoted:
+                # never allowed, whatever --accept-drift says: check reports it as a restatement (drift-restatement)
+                why = (
+                    f"{member.reason}; left as it is{', not rewritten' if accepted else ''}: inside a quote, it cannot be a "
+                    "region, and check reports it (drift-restatement) until you fix it by hand, or move it out of the "
+                    "quote and wrap it in a region"
+                )
+                judged.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), _choice(group, unit)))
+                continue
+            if unit.block.quoted:
+                judged.skipped.append((unit, "inside a quote: a region's marker lines cannot sit in one"))
+                continue
+            if undecided:
+                # left as it is, outside any region: a region would let `build --force` put the owner's bytes over
+                # it; recorded under unresolved, so check reports it (drift-unresolved) until the user chooses
+                why = f"{member.reason}; left as it is, outside any region, recorded under unresolved: check reports it"
+                if held:
+                    why += f" (the contract holds {ref}: if this copy is right, carry its difference into {group.owner.block.path}:{group.owner.line})"
+                judged.kept.append(Kept(unit, ref, "drifted", why, _copy_change(unit, group.owner), "" if held else _choice(group, unit)))
+                judged.undecided.append((unit, ref, f"drifted copy of {ref} ({member.reason})"))
+                continue
+            if member.label == "instance":
+                # a shape the contract holds: an unmanaged instance that breaks it is where an earlier adoption
+                # left it (a first one wraps a divergent instance), so it stays so: a second adoption is idempotent
+                broken = "" if member.divergent and not held else _breaks(unit, ref, shapes, result.data)
+                if broken:
+                    # scan holds peer instances to no definition; check would hold it to the owner's shape
+                    why = (
+                        f"{member.reason}; its structure differs from the owning copy's ({broken}) and scan holds "
+                        "peer instances to no definition: left as it is, not held to the shape"
+                        if not held
+                        else f"{member.reason}; against the contract's block ({broken}): left as it is, in no region (wrap "
+                        "it by hand in an instance region to have check hold it to the shape)"
+                    )
+                    judged.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, group.owner)))
+                    continue
+                judged.instances[id(unit)] = ref
+                if member.divergent:
+                    why = (
+                        f"{member.reason}: wrapped in an instance region, bytes unchanged; scan calls it divergent, "
+                        "and check reports it where a key, heading or label line, a type or an enum differs from the shape's"
+                    )
+                    judged.kept.append(Kept(unit, ref, "instance", why, _copy_change(unit, member.against or group.owner), divergent=True))
+                else:
+                    judged.kept.append(Kept(unit, ref, "instance", f"{member.reason}: wrapped in an instance region, bytes unchanged"))
+                continue
+            alone = sum(not u.within for u in by_block[(unit.block.path, unit.block.start)]) == 1
+            if not accepted and alone and not _holds(unit, region, result.data):
+                # the owner's text, but not its block's bytes (a fence's info string, spacing, line endings): a
+                # region would rewrite them, which only the user may choose; its structure is the shape's
+                judged.instances[id(unit)] = ref
+                why = (
+                    f"{member.reason}, but its block's bytes are not the ones the contract holds (the diff): wrapped, byte "
+                    "for byte, in an instance region; --accept-drift makes it a managed copy of the contract's bytes"
+                )
+                judged.kept.append(Kept(unit, ref, "instance", why, _bytes_change(unit, region, group.owner, result.data)))
+                continue
+            judged.adopted[id(unit)] = (ref, region)
+    return judged
+
+
+def _place(by_block, judged: _Judged, groups, shapes, result) -> _Placed:
+    """The region each block gets, from its judged units: a block is replaced only with all it holds (a record
+    of several keys is left whole, a block with a line no unit holds is a stray); ``judged`` loses what cannot be placed."""
+    placed = _Placed()
+    for (path, _), units in sorted(by_block.items()):
+        units.sort(key=lambda u: u.line)
+        wrapped = any(id(u) in judged.adopted for u in units) or (len(units) == 1 and id(units[0]) in judged.instances)
+        stray = stray_line(units[0].block, units, result.data[path]) if wrapped else None
+        cut = _cut_record(units, judged.adopted) if stray is None and wrapped else None
+        if cut is not None:
+            # one record of several keys: a region holds one key's block, so the block is left whole (its
+            # copies elsewhere are adopted; where check would call it a restatement it is allowed, with its diff)
+            placed.records.append((path, units[0].block.line))
+            for u in units:
+                if judged.adopted.pop(id(u), None) is not None:
+                    judged.skipped.append((u, f"{cut[1]} ({path}:{cut[0]}): left as it is"))
+            continue
+        if stray is not None:
+            # the safety rule of every region adopt writes: it replaces exactly the copies it was made from
+            placed.strays.append((units, stray))
+            continue
+        if any(id(u) in judged.adopted for u in units):
+            unit = next(u for u in units if id(u) in judged.adopted)  # its block's one key (_cut_record)
+            placed.replacements.setdefault(path, []).append(block_replacement(unit.block, unit, *judged.adopted[id(unit)]))
+            placed.rewritten += _rewrites(unit, groups, judged.adopted, shapes, result.data[path])
+        elif len(units) == 1 and id(units[0]) in judged.instances:
+            placed.replacements.setdefault(path, []).append(instance_replacement(units[0].block, judged.instances[id(units[0])], result.data[path]))
+        else:
+            # an instance sharing its block with other keys: left as it is (an instance region holds one key)
+            judged.kept = [k for k in judged.kept if not (id(k.unit) in judged.instances and any(k.unit is u for u in units))]
+            judged.skipped += [(u, "an instance in a block holding other keys: left as it is") for u in units if id(u) in judged.instances]
+    return placed
 
 
 def adopt(

@@ -84,6 +84,8 @@ def scan_plugin(
             )
         )
     units: list[Unit] = []
+    in_regions: dict[str, set[str]] = {}
+    """By a unit's text, the files holding it inside a managed region: contractc's copies, never grouped."""
     data: dict[str, bytes] = {}
     dispatchers = set()
     problems = []
@@ -112,14 +114,19 @@ def scan_plugin(
             continue
         data[path] = raw
         managed = _managed(path, raw)
-        units.extend(u for u in found if not any(lo <= u.block.start < hi for lo, hi in managed))
+        for u in found:
+            if any(lo <= u.block.start < hi for lo, hi in managed):
+                in_regions.setdefault(u.text, set()).add(path)
+            else:
+                units.append(u)
         if is_dispatcher(path, raw):
             dispatchers.add(path)
     if problems:
         raise ContractcError(problems)
     history = History(root) if listing.work_tree else None
     units.extend(defined)
-    groups, single, near = group_units(units, dispatchers, owners, history, frozenset(u.block.path for u in defined))
+    regions = {text: frozenset(paths) for text, paths in in_regions.items()}
+    groups, single, near = group_units(units, dispatchers, owners, history, frozenset(u.block.path for u in defined), regions)
     return ScanResult(
         root,
         listing.paths,

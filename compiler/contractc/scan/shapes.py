@@ -174,8 +174,12 @@ def group_units(
     owner_globs: tuple[str, ...] = (),
     history: History | None = None,
     defined: frozenset[str] = frozenset(),
+    regions: dict[str, frozenset[str]] | None = None,
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
-    """(shapes with two or more members, shapes stated once, near-copies), each in id order."""
+    """(shapes with two or more members, shapes stated once, near-copies), each in id order.
+
+    ``defined``: the contracts' paths (adopt on an adopted plugin); ``regions``: by a unit's text, the files
+    holding it inside a managed region (which scan does not group)."""
     units = _discriminated(units)
     clusters: list[_Cluster] = []
     index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -241,7 +245,7 @@ def group_units(
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
         history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
     translated = {id(u) for u, o in ((u, originals.get(id(u))) for u in top) if o is not None and not o.block.example}
-    groups = [_group(c, dispatchers, owner_globs, history, translated, defined) for c in clusters]
+    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, regions or {}) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
@@ -389,6 +393,7 @@ def _group(
     root: History | None,
     translated: set[int] = frozenset(),
     defined: frozenset[str] = frozenset(),
+    regions: dict[str, frozenset[str]] = {},
 ) -> Group | None:
     copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
     candidates = [u for u in copies if not u.block.example and not u.within]
@@ -409,7 +414,10 @@ def _group(
         # owner's structure is one that breaks it divergent
         shared = sum(1 for u in candidates if u.paths == owner.paths)
         basis = "majority" if shared >= 3 and shared >= FILLED_MAJORITY * len(candidates) else "weak"
-    members = _peer_drift([_label(u, owner, basis, id(u) in translated) for u in copies], dispatchers)
+    # on an adopted plugin the owner is the contract's block: a variant beside its copy in a managed region is
+    # beside the owner, as it was when the first adoption judged it (a second adoption judges it the same way)
+    beside = regions.get(owner.text, frozenset()) | {owner.block.path} if held else frozenset()
+    members = _peer_drift([_label(u, owner, basis, id(u) in translated, beside) for u in copies], dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     managed = tuple(u for u in candidates if not u.block.example)
     return Group("", owner.block.kind, owner.key, owner.stage, managed, owner, reason, members)
@@ -790,9 +798,9 @@ def _when(unit: Unit, history: History) -> str:
 # -- labels ---------------------------------------------------------------------------------------
 
 
-def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False) -> Member:
+def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False, beside: frozenset[str] = frozenset()) -> Member:
     """``basis``: what chose ``owner`` (:data:`Basis`); ``translated``: a translation's data block, matched to the
-    (non-example) block it translates."""
+    (non-example) block it translates; ``beside``: the files holding the owner or a byte copy of it."""
     if unit is owner:
         return Member(unit, "example" if unit.block.example else "copy", "the owning copy")
     if translated and unit.text != owner.text and owner.paths != unit.paths:
@@ -830,11 +838,12 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         own.append(titles[1])
     broken = _structure(missing, extra)
     retyped = changed_notation(unit, owner, own)
-    if unit.block.path == owner.block.path and not unit.within and (own or drift):
-        # beside the owner: its own values, or its own notation and structure, make a variant; only its notation,
+    if unit.block.path in (beside or {owner.block.path}) and not unit.within and (own or drift):
+        # beside the owner (or a byte copy of it): its own values, or its own notation and structure, make a variant; only its notation,
         # two uses worded apart (`{N}` and `{_max_rounds}`); only its keys, a restatement that drifted (below)
         if own or broken:
-            return Member(unit, "instance", "beside the owner in the same file, with values or notation of its own: a variant by design")
+            side = "the owner" if unit.block.path == owner.block.path else "a copy of the owner"
+            return Member(unit, "instance", f"beside {side} in the same file, with values or notation of its own: a variant by design")
         return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
     if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
         # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
