@@ -422,7 +422,7 @@ METHOD = """\
   turn (A B C A B C ...). The machine's speed drifts 10-20 % within minutes, so
   the ratios are **paired**: the median over rounds of A/B, each pair measured back
   to back. Slopes come from medians. Timed rounds per row: {n_reps}; site
-  rows {p_reps} (every other site round in the reverse order: C B A).
+  rows {p_reps}.
 - **Peers.** `cog --check` and `cog -r` (cogapp), the floor (`bench/floor.py`,
   stdlib only), `python -c pass` and `python -c "import click"`, all with the same
   interpreter. Both tools start the way their console scripts do

@@ -13,8 +13,7 @@ agents, sized so that the site has about P pages.  Three commands per round:
   job's, pays.
 
 Both ``mkdocs build`` rows run in one environment (the plugin registered for both), so they
-differ only in ``mkdocs.yml``'s plugin line and the stored pages; every other round runs the
-commands in the reverse order.
+differ only in ``mkdocs.yml``'s plugin line and the stored pages.
 """
 
 from __future__ import annotations
@@ -142,7 +141,7 @@ def bench_pages(tools, base: Path, pages: int, reps: int) -> tuple[dict[str, Sam
             cold_tmp.mkdir()
         shutil.rmtree(cmd.cwd / "site", ignore_errors=True)
 
-    samples = rounds(commands, reps, before=fresh, alternate=True)
+    samples = rounds(commands, reps, before=fresh)
     shutil.rmtree(root)
     shutil.rmtree(plugin_root, ignore_errors=True)
     shutil.rmtree(cold_tmp, ignore_errors=True)

@@ -104,19 +104,16 @@ def rounds(
     reps: int,
     before: Callable[[Command], None] | None = None,
     expect: int | None = 0,
-    alternate: bool = False,
 ) -> dict[str, Samples]:
     """One untimed warm-up of each command, then ``reps`` rounds running each in turn.
 
     ``before`` runs untimed ahead of every run (to re-drift a corpus that the
     command repairs).  A run whose exit code is not ``expect`` aborts the
-    benchmark: a command that fails is not measured.  ``alternate`` runs every
-    other round in the reverse order (A B C, C B A, ...), so that no command
-    always runs after the same one (the disk still writing back the last one's output).
+    benchmark: a command that fails is not measured.
     """
     samples = {c.label: Samples() for c in commands}
     for rep in range(reps + 1):
-        for cmd in reversed(commands) if alternate and rep % 2 else commands:
+        for cmd in commands:
             if before:
                 before(cmd)
             seconds, cpu, code = timed(cmd)
