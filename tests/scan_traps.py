@@ -366,6 +366,23 @@ DESK_RULES = (
 )
 """A short template of two labelled sections; a second page swapped the last section for one of its own."""
 
+# -- third round (blind rounds D and later): one small tree per cause ------------------------------------------------
+
+INTAKE = "INTAKE DONE: <ticket>\nQueue: <billing | tech>\nWaiting since: <hours>\nPriority: <low | high>\nReply by: <date>\n- <note>\n"
+INTAKE_FILLED = "INTAKE DONE: T-31\nQueue: billing\nWaiting since: 3\nPriority: high\nReply by: Friday\n- card declined twice\n"
+INTAKE_STALE = "INTAKE DONE: T-8\nQueue: tech\nWaiting since: 12\nReply by: Monday\n- router reboots\n"
+TONE_RUBRIC = (
+    "- **WARM ({n})**: The reply greets the customer by name and thanks them for waiting.\n\n"
+    "- **COLD ({n})**: The reply answers without a greeting and reads like a form letter.\n"
+)
+OUTCOME_FORMS = (
+    "Resolved:\n## Ticket closed\n**Ticket:** <id>\n**Fix:** <what changed>\n**Customer told:** <yes | no>\n\n"
+    "Escalated:\n## Ticket escalated\n**Ticket:** <id>\n**Team:** <billing | tech>\n**Reason:** <one line>\n- <log line>\n\n"
+    "Waiting:\n## Ticket on hold\n**Ticket:** <id>\n**Waiting for:** <customer | vendor>\n**Next check:** <date>\n"
+)
+ESCALATED = "## Ticket escalated\n**Ticket:** <id>\n**Team:** <billing | tech>\n**Reason:** <one line>\n- <log line>\n"
+ROLE_LINES = "Triage: sort the new tickets\nBilling: refund the double charge\nkeep each request short\n"
+
 
 def second_round() -> dict[str, dict[str, str]]:
     """Tree name -> files. Each tree holds one trap; tests/test_scan_traps.py asserts the label of the planted block."""
@@ -530,6 +547,21 @@ def second_round() -> dict[str, dict[str, str]]:
         "swapped-section": {  # blind3-4: four rule lines alike, the second labelled section swapped
             "refs/desk-rules.md": "# Desk rules\n\n" + fence(DESK_RULES.format(section="LOG FORMAT:\n- one line per reply\n")),
             "refs/handover.md": "# Handover\n\n" + fence(DESK_RULES.format(section="HANDOVER STEPS:\n1. read the queue\n2. pick the oldest\n"), "markdown"),
+        },
+        "filled-form": {  # a form filled in (no placeholder left) is compared with its template: one lost a label
+            "agents/intake.md": front("intake") + "Close each ticket with:\n\n" + fence(INTAKE),
+            "skills/queue/SKILL.md": front("queue") + "The intake agent replies with:\n\n" + fence(INTAKE_FILLED),
+            "docs/desk.md": "# Desk\n\nThe intake agent replies with:\n\n" + fence(INTAKE_STALE),
+            # no form: sentences after each label (a rubric), prose lines between labels (a list of requests)
+            "agents/tone-a.md": "# Tone A\n\n" + fence(TONE_RUBRIC.format(n="1")),
+            "agents/tone-b.md": "# Tone B\n\n" + fence(TONE_RUBRIC.format(n="1").replace("by name", "warmly")),
+            "docs/roles.md": "# Roles\n\n" + fence(ROLE_LINES),
+            "docs/start.md": "# Start\n\n" + fence(ROLE_LINES.replace("keep each request short\n", "")),
+        },
+        "template-parts": {  # a fence of three labelled templates; one of them restated on its own, twice
+            "skills/desk/SKILL.md": front("desk") + "Answer with one of:\n\n" + fence(OUTCOME_FORMS),
+            "agents/router.md": front("router") + "When you escalate, say:\n\n" + fence(ESCALATED),
+            "agents/old.md": front("old") + "When you escalate, say:\n\n" + fence(ESCALATED.replace("tech>", "tech | sales>")),
         },
         "typed-enum": {  # blind4-4: `1 | 2 | 3` and `<integer: 1=pass, 2=fail, 3=error>` say one thing
             f"agents/{name}-judge.md": f"# {name} judge\n\n### Schema\n\n" + fence(SCORE.format(name=name, status=status, score=score), "json")

@@ -422,5 +422,24 @@ def test_a_variant_beside_the_owner_is_judged_the_same_way_by_a_second_adoption(
     second = run_cli("adopt", str(root), "--write")
     assert second.code == 0, second.err
     assert snapshot(root) == adopted  # no unresolved entry for the variant, nothing rewritten
-    assert "skills/coach/SKILL.md:17: activity: beside a copy of the owner in the same file" in second.out
+    assert "skills/coach/SKILL.md:17: activity: beside the owner in the same file" in second.out
     assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+def test_a_shape_left_as_it_is_never_refuses_a_second_adoption_for_its_key(tmp_path, run_cli):
+    # two shapes share the key `phases`: the first is adopted; the second's blocks open with a comment line no
+    # region could keep, so it is left. Adopting again leaves it again: it renames nothing, so nothing is refused
+    counts = "```yaml\nphases:\n  count: integer     # how many\n  names: [ string ]\n```\n"
+    gates = "```yaml\n# In the workflow file\nphases:\n  gate: string       # the script to run\n  retries: integer\n```\n"
+    root = write_tree(
+        tmp_path / "flow",
+        {"agents/a.md": f"# A\n\n{counts}", "agents/b.md": f"# B\n\n{counts}", "agents/c.md": f"# C\n\n{gates}", "agents/d.md": f"# D\n\n{gates}"},
+    )
+    first = run_cli("adopt", str(root), "--write")
+    assert first.code == 0, first.err
+    assert "agents/c.md:5: phases: a copy of this shape sits in a block a region cannot replace as a whole" in first.out
+    adopted = snapshot(root)
+    second = run_cli("adopt", str(root), "--write")
+    assert second.code == 0, second.err
+    assert "nothing to adopt" in second.out
+    assert snapshot(root) == adopted

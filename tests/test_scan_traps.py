@@ -638,3 +638,177 @@ def test_header_comments_above_a_templates_first_key_are_no_drift(tmp_path, run_
     run = run_cli("scan", "-v", str(root))
     assert run.code == 0, run.out
     assert "skills/all/REFERENCE.md:6:1: note[scan-member]: instance of standards_version: the owner's text under header comments" in run.out
+
+
+# -- after blind round 6 (no longer blind): labels on the five causes of round C --------------------------------------
+
+
+def test_a_restatement_beside_the_owner_that_only_lost_a_key_is_drift_not_a_variant(tmp_path, run_cli):
+    """A block restated further down its owner's file, nothing of its own (no value filled in on either side, no key
+    it adds), that lost a key and rewords a placeholder, drifted; two uses of one form where one fills in a value the
+    other states as a placeholder are variants by design."""
+    from conftest import write_tree
+
+    block = "```yaml\nhandoff:\n  ticket: <ticket id>\n  verdict: <accept | reject>\n  notes: <one line>\n{extra}```\n"
+    body = "# Triage\n\nReturn:\n\n" + block.format(extra="  queue: <queue name>\n") + "\n## Outputs\n\nThe same block:\n\n"
+    root = write_tree(tmp_path / "p", {"skills/triage/SKILL.md": body + block.format(extra="").replace("<one line>", "<a line>")})
+    assert list(_after_owner(root).values()) == [("drifted", True, False)]
+    assert run_cli("scan", str(root)).code == 1
+    filled = write_tree(tmp_path / "q", {"skills/triage/SKILL.md": body + block.format(extra="").replace("<one line>", "rejected on sight")})
+    assert list(_after_owner(filled).values()) == [("instance", False, False)]
+
+
+def test_a_failure_envelope_with_context_keys_of_its_own_is_a_variant_not_a_drifted_success_envelope(tmp_path, run_cli):
+    """`status: failed` stated once beside a declared `status: success` envelope does not split off as a variant (one
+    value per two blocks), but its error details are its own outcome's keys; the same block that keeps `success`
+    and gains a key drifted."""
+    from conftest import write_tree
+
+    ok = '```json\n{"status": "success", "desk": "<name>", "summary": "<one line>", "next": "<step>"}\n```\n'
+    failed = '```json\n{"status": "failed", "desk": "<name>", "summary": "<one line>", "error_code": "<code>", "error_detail": "<what broke>"}\n```\n'
+    flag = '```json\n{"ok": false, "desk": "<name>", "summary": "<one line>", "next": "<step>", "error_detail": "<what broke>"}\n```\n'
+    files = {"templates/envelope.md": f"# Envelope\n\n{ok}", "agents/b.md": f"# B\n\n{ok}", "agents/a.md": f"# A\n\nOn failure:\n\n{failed}"}
+    assert run_cli("scan", str(write_tree(tmp_path / "p", files))).code == 0
+    ok_flag = ok.replace('"status": "success"', '"ok": true')
+    flagged = {"templates/envelope.md": f"# Envelope\n\n{ok_flag}", "agents/b.md": f"# B\n\n{ok_flag}", "agents/a.md": f"# A\n\n{flag}"}
+    assert run_cli("scan", str(write_tree(tmp_path / "q", flagged))).code == 0
+    grown = ok.replace('"next"', '"error_detail": "<x>", "next"')
+    gained = {**files, "agents/a.md": f"# A\n\n{grown}"}
+    assert run_cli("scan", str(write_tree(tmp_path / "r", gained))).code == 1
+
+
+def test_several_definition_files_that_differ_hold_an_instance_only_as_far_as_what_chose_among_them(tmp_path, run_cli):
+    """Three skills' references/ files state one shape, two of them alike: the declaration is the same for all three,
+    so what chose the owner is the majority, and a peer instance with values of its own that lost a key is uncertain,
+    not divergent; one definition file still holds it."""
+    from conftest import write_tree
+
+    shape = "```yaml\nticket:\n  id: <ticket id>\n  queue: <queue name>\n  priority: <low | high>\n```\n"
+    filled = "```yaml\nticket:\n  id: <ticket id>\n  queue: billing\n```\n"
+    files = {"skills/a/references/ticket.md": f"# Ticket\n\n{shape}", "skills/b/references/ticket.md": f"# Ticket\n\n{shape}",
+             "skills/c/references/ticket.md": "# Ticket\n\n" + shape.replace("<queue name>", "<queue>"), "agents/x.md": f"# X\n\nReturn:\n\n{filled}"}  # fmt: skip
+    root = write_tree(tmp_path / "p", files)
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "agents/x.md:6:1: warning[scan-uncertain]" in run.out  # c's reworded placeholder: drift of the majority
+    one = write_tree(tmp_path / "q", {k: v for k, v in files.items() if "/b/" not in k and "/c/" not in k})
+    assert "agents/x.md:6:1: error[scan-divergent]" in run_cli("scan", str(one)).out
+
+
+def test_an_uncertain_member_of_a_one_key_shape_is_listed_only_with_verbose(tmp_path, run_cli):
+    """`name: <sprint-name>` against `name: <string>` is too little to weigh: the default output counts it on the last
+    line and says -v lists it; -v and the JSON report still locate it with its diff. A larger shape's stays a warning."""
+    from conftest import write_tree
+
+    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <string>\n```\n"})
+    plain, verbose = run_cli("scan", str(root)), run_cli("scan", "-v", str(root))
+    assert plain.code == verbose.code == 0
+    assert "warning[scan-uncertain]" not in plain.out and "1 uncertain (1 of them in shapes of one key or the bytes of one listed: -v lists them)" in plain.out
+    assert "warning[scan-uncertain]" in verbose.out and "in shapes of one key" not in verbose.out
+    assert "scan-uncertain" in run_cli("scan", "--format", "json", str(root)).out
+
+
+def test_uncertain_members_with_the_same_bytes_are_listed_once_by_default(tmp_path, run_cli):
+    """A plugin kept under two trees repeats each uncertain member: the default output lists the first of the same
+    bytes and counts the rest; -v lists every one."""
+    from conftest import write_tree
+
+    owner = "```yaml\nshift:\n  desk: <desk name>\n  load: <low | high>\n  notes: <one line>\n```\n"
+    short = "```yaml\nshift:\n  desk: billing\n  load: <low | high>\n```\n"
+    files = {f"agents/{x}.md": f"# {x}\n\n{owner}" for x in ("lead", "boss", "chief")}
+    root = write_tree(tmp_path / "p", {**files, "demo/agents/clerk.md": f"# Clerk\n\n{short}", "kit/agents/clerk.md": f"# Clerk\n\n{short}"})
+    plain, verbose = run_cli("scan", str(root)), run_cli("scan", "-v", str(root))
+    assert plain.out.count("warning[scan-uncertain]") == 1 and "2 uncertain (1 of them" in plain.out
+    assert verbose.out.count("warning[scan-uncertain]") == 2
+
+
+def test_a_peer_instances_enum_with_none_of_the_owners_members_is_its_own_vocabulary(tmp_path, run_cli):
+    """Each reviewer lists its own concern categories: with nothing but path order behind the owner, an enum that
+    shares no member with the owner's is the instance's own list, not the owner's list changed; one that keeps some
+    members and adds one is still uncertain."""
+    from conftest import write_tree
+
+    block = "```yaml\nconcern:\n  reviewer: {who}\n  category: {cats}\n  note: <one line>\n```\n"
+    lists = {"billing": "refund | invoice | tax", "privacy": "consent | retention | export", "speed": "latency | queue | cache"}
+    files = {f"agents/{who}.md": f"# {who}\n\n" + block.format(who=who, cats=cats) for who, cats in lists.items()}
+    run = run_cli("scan", "-v", str(write_tree(tmp_path / "p", files)))
+    assert run.code == 0 and "scan-uncertain" not in run.out and "an enum of its own" in run.out
+    files["agents/speed.md"] = "# speed\n\n" + block.format(who="speed", cats="refund | invoice | tax | latency")
+    assert "agents/speed.md:4:1: warning[scan-uncertain]" in run_cli("scan", str(write_tree(tmp_path / "q", files))).out
+
+def test_a_form_filled_in_without_placeholders_is_compared_with_its_template(tmp_path):
+    """A sample of a template with every value filled in is a unit of the shape: the one that lost a label is
+    divergent, the whole one is not; label lines holding sentences, or prose between them, make no form."""
+    labels = _round(tmp_path, "filled-form")
+    assert labels["docs/desk.md"] == [("instance", True)]
+    assert labels["skills/queue/SKILL.md"] == [("instance", False)]
+    assert [p for p in labels if "tone" in p or p in ("docs/roles.md", "docs/start.md")] == []
+
+
+def test_a_form_the_text_above_calls_an_example_is_an_example_when_every_value_is_filled_in(tmp_path):
+    from conftest import write_tree
+    from scan_traps import INTAKE, INTAKE_FILLED
+
+    root = write_tree(tmp_path / "p", {"agents/intake.md": "# Intake\n\nClose each ticket with:\n\n```\n" + INTAKE + "```\n",
+                                       "docs/desk.md": "# Desk\n\nFor example:\n\n```\n" + INTAKE_FILLED + "```\n"})  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    assert [(m.unit.block.path, m.label) for m in group.members] == [("agents/intake.md", "copy"), ("docs/desk.md", "example")]
+
+
+def test_a_yaml_list_is_read_as_a_json_list_is_its_own_arguments_a_value_and_a_renamed_placeholder_drift(tmp_path):
+    """`[clear, <scope>]` (flow or `- item` lines) is a call's own arguments beside a placeholder, as the same JSON
+    list is; `[<cmd>, <args>]` against `[<command>, <args>]` renames the notation."""
+    from conftest import write_tree
+
+    block = "```yaml\nrequest:\n  ticket: <id>\n  call: {call}\n  priority: low | high\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "templates/request.md": "# Request\n\nThe desk produces the following format:\n\n" + block.format(call="[<command>, <args>]"),
+        "agents/clear.md": "# Clear\n\nReturn:\n\n" + block.format(call="[clear, <scope>]"),
+        "agents/show.md": "# Show\n\nReturn:\n\n" + block.format(call="\n    - show\n    - <filters>"),
+        "agents/old.md": "# Old\n\nReturn:\n\n" + block.format(call="[<cmd>, <args>]"),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert found["agents/clear.md"] == ("instance", False) and found["agents/show.md"] == ("instance", False)
+    assert found["agents/old.md"] == ("drifted", True)
+
+
+def test_a_fence_of_labelled_templates_is_cut_into_parts_and_a_part_restated_elsewhere_is_compared_with_that_part(tmp_path):
+    """`Escalated:` and its heading, label and list lines is one part of the fence: the agent that restates it whole
+    is a copy, the one that added an enum member drifted (not both 'drifted' against the three-part block)."""
+    labels = _round(tmp_path, "template-parts")
+    assert labels["agents/router.md"] == [("copy", False)]
+    assert labels["agents/old.md"] == [("drifted", True)]
+
+
+def test_a_plain_fence_whose_keys_are_labels_is_a_template_so_a_json_argument_reads_alike_in_either_layout(tmp_path):
+    """`Parameters: {` parses as YAML, `Parameters:` with the `{` on the next line does not: read by YAML, two copies
+    of one call were two kinds of block. Keys written for people (`Tool`) are a template's labels: one shape, each
+    call's own arguments its own values."""
+    from conftest import write_tree
+
+    call = "```\n## Tool call\nTool: {tool}\nParameters:{gap}{{\n  \"{key}\": \"{command}\",\n  \"args\": [{args}]\n}}\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "skills/s/SKILL.md": "# S\n\nCall the tool as:\n\n" + call.format(tool="<tool name>", gap=" ", key="command", command="<command>", args='"<sub>", ...flags'),
+        "agents/cache.md": "# Cache\n\nCall the tool as:\n\n" + call.format(tool="cache", gap="\n", key="command", command="cache", args='"clear", ...scope'),
+        "agents/index.md": "# Index\n\nCall the tool as:\n\n" + call.format(tool="index", gap=" ", key="command", command="index", args='"list", ...filters'),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: m.divergent for m in group.members}
+    assert found == {"skills/s/SKILL.md": False, "agents/cache.md": False, "agents/index.md": False}
+
+
+def test_a_display_whose_values_are_lined_up_in_a_column_is_read_without_a_rule_line_or_titles(tmp_path):
+    """`Phase:      build` rows padded into one column are printed output: the docs' sample that lost the
+    `Blocked:` row drifted, its other values are a sample's own."""
+    from conftest import write_tree
+
+    shown = "```\nSprint status\nPhase:      {phase}\nProgress:   {done}/10\n{blocked}Next:       {step}\n```\n"
+    root = write_tree(tmp_path / "p", {
+        "commands/status.md": "# Status\n\nPrint:\n\n" + shown.format(phase="build", done=4, blocked="Blocked:    none\n", step="review"),
+        "commands/board.md": "# Board\n\nPrint:\n\n" + shown.format(phase="plan", done=1, blocked="Blocked:    design sign-off\n", step="build"),
+        "docs/usage.md": "# Usage\n\nThe status command prints:\n\n" + shown.format(phase="test", done=9, blocked="", step="ship"),
+    })  # fmt: skip
+    (group,) = scan_plugin(root).groups
+    found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
+    assert found["docs/usage.md"] == ("drifted", True)
+    assert [d for p, (_, d) in found.items() if p.startswith("commands/")] == [False, False]

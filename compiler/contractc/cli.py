@@ -278,7 +278,8 @@ def scan(
     (one shape per top-level key; a fenced front matter is one), JSON
     documents, and templates: placeholders in any style (<x>, {x}, {{x}},
     [x], ..., …) with headings, `Label: value` lines or tags, heading
-    skeletons with **Field:** lines, `Label: value` blocks, and display
+    skeletons with **Field:** lines, `Label: value` blocks and forms
+    filled in (label lines, no placeholder left), and display
     samples (a plain fence of rule lines, `Label:   value` rows and
     CAPITALISED section titles: its rows and titles compared, its values
     a sample's own).  Blocks are grouped by structure (key paths at
@@ -381,7 +382,8 @@ def adopt(
     --write applies it all-or-nothing: the schemas and dispatch snippets
     build would write are written too, and `contractc check` is clean right
     after but for the drift left unresolved.  No byte outside the replaced
-    blocks changes; a second adopt --write right after changes nothing.
+    blocks changes; a second adopt --write right after judges the copies
+    left outside regions as the first did, and changes nothing.
     --include, --exclude and --owner are recorded in contractc.yaml (scan:),
     so the next scan or adopt reads the same files.
 

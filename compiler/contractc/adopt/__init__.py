@@ -174,13 +174,11 @@ def plan_adoption(
         return without(cannot)
 
     try:
-        refs, shapes = _contract_ids(contracts)
+        blocks, shapes = _contract_ids(contracts)  # by (path, block start)
     except ContractcError as exc:
         return without_unwritable(exc)
-    if existing is not None:
-        _refuse_renamed(existing, refs, new)
     new_ids = {g.id for g in new}
-    refs = {p.group.id: refs[(contract_path, p.offset)] for p in placed} | {g.id: refs[_at(g.owner)] for g in groups if g.id not in new_ids}
+    refs = {p.group.id: blocks[(contract_path, p.offset)] for p in placed} | {g.id: blocks[_at(g.owner)] for g in groups if g.id not in new_ids}
     plan.shapes = {g.id: refs[g.id][0] for g in groups}
 
     by_block: dict[tuple[str, int], list[Unit]] = {}
@@ -211,6 +209,9 @@ def plan_adoption(
             return without(cannot)
         refs_of = {**{i: r for i, (r, _) in judged.adopted.items()}, **judged.instances}
         raise ContractcError([_stray(units, stray, refs_of) for units, stray in strays])
+    if existing is not None:
+        # only now: a new shape left as it is (above) renames nothing
+        _refuse_renamed(existing, blocks, new)
     files = {path: replace_blocks(result.data[path], held) for path, held in replacements.items()}
     plan.replaced = {path: [(r.block.start, r.block.end) for r in found] for path, found in replacements.items()}
     # a drifted copy left as it is sits in a target too, so that check reports it

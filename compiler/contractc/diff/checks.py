@@ -24,17 +24,12 @@ from collections.abc import Iterator
 from dataclasses import fields
 from typing import Literal, NamedTuple
 
-from contractc.diff.records import Verdict, verdicts
+from contractc.diff.records import BOTH, PRODUCERS, RECEIVERS, Verdict, verdicts
 from contractc.model.checks import rules
 from contractc.model.checks.rules import Form, Rule
 from contractc.model.records import Check
 
 Direction = Literal["stricter", "looser", "both"]
-_VERDICTS: dict[Direction, tuple[Verdict, ...]] = {
-    "stricter": ("producers",),
-    "looser": ("receivers",),
-    "both": ("producers", "receivers"),
-}
 
 
 SIMILAR = 0.5
@@ -171,10 +166,10 @@ def classify_rules(old: tuple[Rule, ...], new: tuple[Rule, ...], how: str) -> Cl
     directions = {d for d, _ in found}
     said = "; ".join(text for _, text in found)
     if directions == {"stricter"}:
-        return "check-stricter", f"{how} stricter: {said}", verdicts(*_VERDICTS["stricter"])
+        return "check-stricter", f"{how} stricter: {said}", PRODUCERS
     if directions == {"looser"}:
-        return "check-looser", f"{how} looser: {said}", verdicts(*_VERDICTS["looser"])
-    return "check-changed", f"{how}: {said}", verdicts("producers", "receivers")
+        return "check-looser", f"{how} looser: {said}", RECEIVERS
+    return "check-changed", f"{how}: {said}", BOTH
 
 
 _ABOUT = {

@@ -9,7 +9,7 @@ from dataclasses import replace
 from contractc.diff.anchors import compare_anchors, published
 from contractc.diff.checks import pair_checks
 from contractc.diff.data import compare_data_shape
-from contractc.diff.records import ChangeRecord, Location, verdicts
+from contractc.diff.records import BOTH, ChangeRecord, Location, verdicts
 from contractc.diff.sections import compare_sections
 from contractc.diff.text import compare_text_shape, template_bytes
 from contractc.model.records import Contract, DataShape, Project, Shape, TextShape
@@ -29,16 +29,8 @@ def compare_projects(old: Project, new: Project, redirects: dict[str, str]) -> l
         if o is None:
             records.append(_whole(n, "contract-added", f"contract {path} is new", (), new=True))
         elif n is None:
-            found = verdicts("producers", "receivers") if o.shapes else ()
-            records.append(
-                _whole(
-                    o,
-                    "contract-removed",
-                    f"contract {path} was removed with its {len(o.shapes)} shape(s)",
-                    found,
-                    new=False,
-                )
-            )
+            said = f"contract {path} was removed with its {len(o.shapes)} shape(s)"
+            records.append(_whole(o, "contract-removed", said, BOTH if o.shapes else (), new=False))
         else:
             section_records, _ = sections[path]
             renamed_text = {s for s, t in twins[path].items() if t.id != s and t.kind == "text"}
@@ -151,16 +143,7 @@ def _compare_shapes(
     for shape in old.shapes:
         twin = twins.get(shape.id)
         if twin is None:
-            records.append(
-                _shape_record(
-                    old,
-                    shape,
-                    "shape-removed",
-                    f"shape {shape.id} was removed",
-                    verdicts("producers", "receivers"),
-                    gone=True,
-                )
-            )
+            records.append(_shape_record(old, shape, "shape-removed", f"shape {shape.id} was removed", BOTH, gone=True))
             continue
         if twin.id != shape.id:
             records.append(_renamed_record(old_project, new_project, new, shape, twin))

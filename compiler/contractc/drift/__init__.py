@@ -25,6 +25,7 @@ decision: while any is found, ``build`` writes nothing (exit 1).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Protocol
 
@@ -106,44 +107,18 @@ def explain(change: Change, project: Project, target: TargetFile | None = None) 
 def drift_diagnostic(change: Change) -> Diagnostic:
     """The located message for one drifted output."""
     fix = "run `contractc build`"
-    if change.expected is None and change.edited:
-        return Diagnostic(
-            change.path,
-            0,
-            0,
-            "drift-orphan",
-            "no contract produces this file any more, and it was edited since contractc wrote it",
-            "build never removes a file whose bytes are not the ones it recorded: remove it by hand, or move it out of the output folder",
-        )
-    if change.expected is None and not change.removable:
-        return Diagnostic(
-            change.path,
-            0,
-            0,
-            "drift-orphan",
-            "no contract produces this file, and contractc has no record of writing it",
-            "build removes only files it wrote: remove it by hand, or move it out of the output folder",
-        )
     if change.expected is None:
-        return Diagnostic(change.path, 0, 0, "drift-orphan", "no contract produces this file any more", f"{fix} to remove it")
+        by_hand = "remove it by hand, or move it out of the output folder"
+        if change.edited:
+            message = "no contract produces this file any more, and it was edited since contractc wrote it"
+            hint = f"build never removes a file whose bytes are not the ones it recorded: {by_hand}"
+        elif not change.removable:
+            message, hint = "no contract produces this file, and contractc has no record of writing it", f"build removes only files it wrote: {by_hand}"
+        else:
+            message, hint = "no contract produces this file any more", f"{fix} to remove it"
+        return Diagnostic(change.path, 0, 0, "drift-orphan", message, hint)
     if change.actual is None:
         kind = change.output.kind if change.output else "output"
         return Diagnostic(change.path, 0, 0, "drift-missing", f"{kind} output has not been generated", f"{fix} to create it")
-    line = first_difference(change.expected, change.actual)
-    return Diagnostic(
-        change.path,
-        line,
-        1,
-        "drift-output",
-        "differs from what the contracts compile to",
-        f"{fix} to regenerate it; edit the contract, not the copy",
-    )
-
-
-def first_difference(expected: bytes, actual: bytes) -> int:
-    """1-based line of the first byte where ``actual`` departs from ``expected``."""
-    n = 0
-    limit = min(len(expected), len(actual))
-    while n < limit and expected[n] == actual[n]:
-        n += 1
-    return actual.count(b"\n", 0, n) + 1
+    line = change.actual.count(b"\n", 0, len(os.path.commonprefix([change.expected, change.actual]))) + 1
+    return Diagnostic(change.path, line, 1, "drift-output", "differs from what the contracts compile to", f"{fix} to regenerate it; edit the contract, not the copy")

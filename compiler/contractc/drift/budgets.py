@@ -25,11 +25,9 @@ def find_over_budget(project: Project) -> list[Diagnostic]:
     recorded: dict[str, dict[str, int]] | None = None  # the manifest on disk, read once when a snippet is over
     for contract in project.contracts:
         for shape in contract.text_shapes:
-            limits = [
-                (by_shape[shape.id], f"$.budgets.shapes.{shape.id}") if shape.id in by_shape else None,
-                (by_agent[shape.producer], f"$.budgets.agents.{shape.producer}") if shape.producer in by_agent else None,
-            ]
-            limits = [limit for limit in limits if limit is not None]
+            limits = [(by_shape[shape.id], f"$.budgets.shapes.{shape.id}")] if shape.id in by_shape else []
+            if shape.producer in by_agent:
+                limits.append((by_agent[shape.producer], f"$.budgets.agents.{shape.producer}"))
             if not limits:
                 continue
             size = snippet_size(contract.bundle(shape))

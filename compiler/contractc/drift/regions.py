@@ -239,10 +239,8 @@ class OrphanedRegions:
 
     def __call__(self, target: TargetFile) -> list[Diagnostic]:
         return [
-            Diagnostic(
-                target.path,
-                region.marker.line,
-                region.marker.col,
+            Diagnostic.at(
+                region.marker,
                 "drift-region-orphaned",
                 f"region {region.label} is orphaned: {region.missing}",
                 "point the marker at an existing shape or section, or delete the region with its markers",

@@ -332,16 +332,7 @@ def template_environment(project: Project, root: Path):
         where = project.config.where("$.site.templates")
         folder = root / confined(root, override, where)
         if not folder.is_dir():
-            raise ContractcError(
-                Diagnostic(
-                    where.path,
-                    where.line,
-                    where.col,
-                    "site-template",
-                    f"template folder {override!r} does not exist",
-                    "create it or remove site.templates",
-                )
-            )
+            raise ContractcError(Diagnostic.at(where, "site-template", f"template folder {override!r} does not exist", "create it or remove site.templates"))
         loaders.append(_regular_files_loader(folder.resolve(), override))
     loaders.append(jinja2.FileSystemLoader(shipped_templates()))  # compiled from source as a build loads them
     # Autoescape everywhere: in Markdown an HTML entity renders as its character,

@@ -155,23 +155,13 @@ def _sections(src: SourceFile, tokens, problems: list[Diagnostic]) -> list[Secti
     ends = _section_ends(heads, src.line_count)
     for h, end in zip(heads, ends):
         anchor = h.anchor or slugify(h.title)
-        if not anchor:
-            problems.append(
-                Diagnostic(src.path, h.line + 1, h.col, "duplicate-anchor", f"heading {h.title!r} has no ASCII letter or digit to derive an anchor from (the slug rule drops the others, so it would be empty)", f"add an explicit anchor after the heading: `{h.title} {{#an-ascii-id}}`")
-            )
-            continue
-        if anchor in seen:
-            first = seen[anchor]
-            problems.append(
-                Diagnostic(
-                    src.path,
-                    h.line + 1,
-                    h.col,
-                    "duplicate-anchor",
-                    f"anchor {anchor!r} is already used by the heading on line {first.line + 1}",
-                    "give one of the headings an explicit {#id}",
-                )
-            )
+        if not anchor or anchor in seen:
+            if anchor:
+                message, hint = f"anchor {anchor!r} is already used by the heading on line {seen[anchor].line + 1}", "give one of the headings an explicit {#id}"
+            else:
+                message = f"heading {h.title!r} has no ASCII letter or digit to derive an anchor from (the slug rule drops the others, so it would be empty)"
+                hint = f"add an explicit anchor after the heading: `{h.title} {{#an-ascii-id}}`"
+            problems.append(Diagnostic(src.path, h.line + 1, h.col, "duplicate-anchor", message, hint))
             continue
         seen[anchor] = h
         while stack and stack[-1][0] >= h.level:

@@ -8,7 +8,7 @@ files, a BOM and non-ASCII text slice exactly.
 """
 
 import hashlib
-import re
+from itertools import accumulate
 from typing import NamedTuple
 from pathlib import Path
 
@@ -17,7 +17,6 @@ from contractc.output.files import read_bytes
 from contractc.model.records import Span
 
 BOM = b"\xef\xbb\xbf"
-_NEWLINE = re.compile(rb"\r\n?|\n")
 
 
 class SourceFile(NamedTuple):
@@ -64,7 +63,7 @@ class SourceFile(NamedTuple):
 
 
 def count_newlines(data: bytes, start: int = 0, end: int | None = None) -> int:
-    """How many line breaks (``\r\n``, ``\r`` or ``\n``) ``data[start:end]`` holds: ``_NEWLINE``'s count,
+    """How many line breaks (``\r\n``, ``\r`` or ``\n``) ``data[start:end]`` holds (the breaks ``bytes.splitlines`` cuts at),
     by three C-speed counts instead of a regex match per line."""
     end = len(data) if end is None else end
     if data.find(b"\r", start, end) < 0:  # the common case: no CR, so one count answers
@@ -97,10 +96,8 @@ def source_from_bytes(path: str, data: bytes) -> SourceFile:
                 "save the file as UTF-8",
             )
         ) from None
-    starts = [len(data) - len(body)]
-    starts.extend(m.end() for m in _NEWLINE.finditer(data))
-    if starts[-1] != len(data):
-        starts.append(len(data))
+    # bytes.splitlines breaks at `\r\n`, `\r` and `\n` only, as count_newlines counts: each line's end is the next one's start
+    starts = accumulate(map(len, body.splitlines(keepends=True)), initial=len(data) - len(body))
     return SourceFile(path=path, data=data, text=text, line_starts=tuple(starts))
 
 

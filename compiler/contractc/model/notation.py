@@ -95,46 +95,34 @@ def interpret(contracts: Iterable[Contract]) -> tuple[list[Contract], dict[str, 
 
 def optional_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:
     """One ``note`` per field made optional, with the comment that did it, for ``build`` to list."""
-    notes = []
-    for shape in specs.values():
-        for path, prop in walk_props(shape.spec):
-            if prop.optional:
-                notes.append(
-                    Diagnostic(
-                        shape.contract,
-                        prop.line,
-                        prop.col,
-                        "optional-inferred",
-                        f'{shape.id} {path} made optional by "# {prop.comment}" (rule: {prop.optional})',
-                        severity=Severity.NOTE,
-                    )
-                )
-    return notes
+    return [
+        Diagnostic(shape.contract, prop.line, prop.col, "optional-inferred", f'{shape.id} {path} made optional by "# {prop.comment}" (rule: {prop.optional})', severity=Severity.NOTE)
+        for shape in specs.values()
+        for path, prop in walk_props(shape.spec)
+        if prop.optional
+    ]
 
 
 def dangling_notes(specs: dict[str, ShapeSpec]) -> list[Diagnostic]:
     """One ``warning`` per reference-form placeholder (``{ ...full NAME... }``) that names no shape of the
     project: the schema leaves that field an open object, which is right for an object described elsewhere
     and a silent loss when the shape was removed or renamed, so ``build`` says it."""
-    notes = []
-    for shape in specs.values():
-        for path, spec in _walk_specs(shape.spec, "$"):
-            named = spec.kind == "open" and re.fullmatch(FULL_REF, spec.written[2:-2])
-            if named:
-                notes.append(
-                    Diagnostic(
-                        shape.contract,
-                        spec.line,
-                        spec.col,
-                        "dangling-ref",
-                        f"{shape.id}: {path}: `{spec.written}` names shape {named.group(1)!r}, which the project does "
-                        "not define: the schema leaves it an open object",
-                        f"define data shape `{named.group(1)}` or name an existing one; for an object described "
-                        "elsewhere, drop `full` (`{ ...a plan, described elsewhere... }`) to say so",
-                        severity=Severity.WARNING,
-                    )
-                )
-    return notes
+    return [
+        Diagnostic(
+            shape.contract,
+            spec.line,
+            spec.col,
+            "dangling-ref",
+            f"{shape.id}: {path}: `{spec.written}` names shape {named.group(1)!r}, which the project does "
+            "not define: the schema leaves it an open object",
+            f"define data shape `{named.group(1)}` or name an existing one; for an object described "
+            "elsewhere, drop `full` (`{ ...a plan, described elsewhere... }`) to say so",
+            severity=Severity.WARNING,
+        )
+        for shape in specs.values()
+        for path, spec in _walk_specs(shape.spec, "$")
+        if spec.kind == "open" and (named := re.fullmatch(FULL_REF, spec.written[2:-2]))
+    ]
 
 
 def _walk_specs(spec: Spec, path: str):

@@ -33,7 +33,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from contractc.report import __version__
 from contractc.output.files import read_bytes
@@ -244,8 +244,6 @@ def _write(folder: str, data: bytes) -> None:
     from contractc.report.diagnostics import ContractcError
     from contractc.output.journal import hold, write_state
 
-    try:
+    with suppress(OSError, ContractcError):  # a read-only checkout simply runs without a cache
         with hold(os.path.dirname(folder), wait=0):  # a build running: no cache this time
             write_state(folder, NAME, data)
-    except (OSError, ContractcError):
-        pass  # a read-only checkout simply runs without a cache

@@ -55,7 +55,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import NamedTuple
 
 from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
@@ -194,10 +194,8 @@ def hold(root: str | os.PathLike[str], wait: float | None = None) -> Iterator[No
             yield
         finally:
             del _HELD[key]
-            try:
+            with suppress(OSError):
                 os.unlink(path)  # a finished run leaves no trace (the next one makes the file anew)
-            except OSError:
-                pass
     finally:
         os.close(fd)  # releases the lock
 
@@ -235,12 +233,10 @@ def scratch(root: str | os.PathLike[str]) -> Iterator[str]:
             yield path
     finally:
         if not existed:  # a dry run (or a failed one) leaves the project as it found it
-            try:
+            with suppress(OSError):
                 if os.listdir(folder) == [".gitignore"]:
                     os.unlink(os.path.join(folder, ".gitignore"))
                     os.rmdir(folder)
-            except OSError:
-                pass
 
 
 def remove_stale_scratch(root: str | os.PathLike[str]) -> None:
@@ -304,10 +300,8 @@ def commit(root: str | os.PathLike[str], entries: list[dict], folders: list[str]
 
 
 def end(root: str | os.PathLike[str]) -> None:
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(os.path.join(state_folder(root), NAME))
-    except FileNotFoundError:
-        pass
 
 
 def pending(root: str | os.PathLike[str]) -> bool:
@@ -350,14 +344,7 @@ def recover(root: str | os.PathLike[str], trust: Trust) -> list[Diagnostic]:
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         # A journal is written whole or not at all; one that does not parse (or is nested 100,000 deep) was not written by contractc.
         raise ContractcError(
-            Diagnostic(
-                _JOURNAL,
-                1,
-                1,
-                "file-unreadable",
-                "the journal of an interrupted build cannot be read: contractc did not write it",
-                f"remove {_JOURNAL}, then run `contractc check` and fix what it reports",
-            )
+            _about_journal("file-unreadable", "the journal of an interrupted build cannot be read: contractc did not write it", f"remove {_JOURNAL}, then run `contractc check` and fix what it reports")
         ) from None
     if trust.tracked(_JOURNAL):
         raise _refused(f"git tracks {_JOURNAL}: a journal is local state, never committed, so this one is not trusted", f"`git rm --cached {_JOURNAL}` and remove it")
@@ -371,34 +358,24 @@ def recover(root: str | os.PathLike[str], trust: Trust) -> list[Diagnostic]:
             for folder in folders:
                 _rmdir(base, folder)
     except OSError as exc:
+        what = f"{exc.strerror} ({os.fsdecode(exc.filename or '') or 'a file it names'})"
         raise ContractcError(
-            Diagnostic(
-                _JOURNAL,
-                1,
-                1,
-                "write-failed",
-                f"could not {'finish' if forward else 'undo'} the interrupted build: {exc.strerror} ({os.fsdecode(exc.filename or '') or 'a file it names'})",
-                f"fix the cause and run again: the journal is kept, so the next run {'finishes' if forward else 'undoes'} it",
-            )
+            _about_journal("write-failed", f"could not {'finish' if forward else 'undo'} the interrupted build: {what}", f"fix the cause and run again: the journal is kept, so the next run {'finishes' if forward else 'undoes'} it")
         ) from None
     finally:
         os.close(base)
     end(root)
     verb = "finished" if forward else "rolled back"
-    return [
-        Diagnostic(
-            _JOURNAL,
-            1,
-            1,
-            "recovered",
-            f"{verb} a build that was interrupted ({len(entries)} file{'s' * (len(entries) != 1)}): every file is {'new' if forward else 'as before it'}",
-            severity=Severity.NOTE,
-        )
-    ]
+    files = f"{len(entries)} file{'s' * (len(entries) != 1)}"
+    return [_about_journal("recovered", f"{verb} a build that was interrupted ({files}): every file is {'new' if forward else 'as before it'}", severity=Severity.NOTE)]
+
+
+def _about_journal(code: str, message: str, hint: str = "", severity: Severity = Severity.ERROR) -> Diagnostic:
+    return Diagnostic(_JOURNAL, 1, 1, code, message, hint, severity)
 
 
 def _refused(message: str, hint: str) -> ContractcError:
-    return ContractcError(Diagnostic(_JOURNAL, 1, 1, "journal-refused", message, hint))
+    return ContractcError(_about_journal("journal-refused", message, hint))
 
 
 class Trust(NamedTuple):
@@ -512,10 +489,8 @@ def _open_folder(base: int, folder: str) -> int | None:
             fd = new
         return fd
     except BaseException:
-        try:
+        with suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
         raise
 
 
@@ -615,10 +590,8 @@ def leftover_diagnostic(rel: str) -> Diagnostic:
 
 
 def _unlink(path: str) -> None:
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def _remove_tree(path: str) -> None:

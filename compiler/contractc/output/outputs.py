@@ -14,6 +14,7 @@ folder, is made of plain names, and neither it nor a folder on its way is a
 symbolic link.  Nothing is ever read or written through a link.
 """
 
+import contextlib
 import enum
 import os
 from pathlib import Path
@@ -307,10 +308,8 @@ def _missing_folders(root: Path, changes: list[Change]) -> list[str]:
 
 def _remove_folders(root: Path, folders: list[str]) -> None:
     for folder in folders:  # deepest first; one that is not empty is someone else's now
-        try:
+        with contextlib.suppress(OSError):
             os.rmdir(os.path.join(root, folder))
-        except OSError:
-            pass
 
 
 class _Staged(NamedTuple):

@@ -12,6 +12,7 @@ record of (put there by a person or another tool), or whose bytes changed since
 it was recorded, is reported and left alone.
 """
 
+import contextlib
 import hashlib
 import json
 import os
@@ -78,10 +79,8 @@ def save_record(root: Path, outputs: "OutputSet", removed: list[str]) -> None:
             record[path] = hashlib.sha256(out.data).hexdigest()
     if record == old:
         return  # a build that wrote nothing writes nothing here either
-    try:
+    with contextlib.suppress(OSError, ContractcError):  # without a record, a later build only leaves orphans for a person to remove
         write_state(state_folder(root), NAME, json.dumps(dict(sorted(record.items())), indent=0).encode("utf-8"))
-    except (OSError, ContractcError):
-        pass  # without a record, a later build only leaves orphans for a person to remove
 
 
 def _manifest_entries(root: Path, rel: str) -> dict[str, str]:

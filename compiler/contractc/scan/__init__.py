@@ -84,8 +84,8 @@ def scan_plugin(
             )
         )
     units: list[Unit] = []
-    in_regions: dict[str, set[str]] = {}
-    """By a unit's text, the files holding it inside a managed region: contractc's copies, never grouped."""
+    in_regions: list[Unit] = []
+    """The units inside managed regions: contractc's copies, never members of a group."""
     data: dict[str, bytes] = {}
     dispatchers = set()
     problems = []
@@ -115,18 +115,17 @@ def scan_plugin(
         data[path] = raw
         managed = _managed(path, raw)
         for u in found:
-            if any(lo <= u.block.start < hi for lo, hi in managed):
-                in_regions.setdefault(u.text, set()).add(path)
-            else:
-                units.append(u)
+            (in_regions if any(lo <= u.block.start < hi for lo, hi in managed) else units).append(u)
         if is_dispatcher(path, raw):
             dispatchers.add(path)
     if problems:
         raise ContractcError(problems)
     history = History(root) if listing.work_tree else None
-    units.extend(defined)
-    regions = {text: frozenset(paths) for text, paths in in_regions.items()}
-    groups, single, near = group_units(units, dispatchers, owners, history, frozenset(u.block.path for u in defined), regions)
+    # on an adopted plugin (adopt again), the regions' copies are grouped too, so that a shape's copies outside
+    # them are judged as the first adoption judged them (never members: they are contractc's)
+    managed = frozenset((u.block.path, u.block.start) for u in in_regions) if defined else frozenset()
+    grouped = [*units, *(in_regions if defined else ()), *defined]
+    groups, single, near = group_units(grouped, dispatchers, owners, history, frozenset(u.block.path for u in defined), managed)
     return ScanResult(
         root,
         listing.paths,

@@ -12,8 +12,9 @@ byte span; no fence scanner here).  Three kinds are read:
   the common styles (``<x>``, ``{x}``, ``{{x}}``, ``[x]``, ``...``, ``…``; an HTML
   comment is not one) with a status line, headings, ``Label: value`` lines or
   XML-style tags; a heading skeleton (``## ROOT CAUSE FOUND`` and
-  ``**Field:** value`` lines); or only ``Label: value`` lines (``Packet ID:``);
-* a fence of labelled parts (``Spec:`` and its ``key: value`` lines, twice or more;
+  ``**Field:** value`` lines); only ``Label: value`` lines (``Packet ID:``); or a form
+  filled in, no placeholder left (:func:`_filled_form`);
+* a fence of labelled parts (``Spec:`` and its ``key: value`` lines, or a small template, twice or more;
   :func:`_parts`): one unit per part;
 * a display sample in a plain fence (the output a command prints: rule lines,
   ``Label:   value`` rows, CAPITALISED section titles; :func:`_display`), whose
@@ -83,6 +84,8 @@ DISCRIMINATORS = (
 )
 NESTED_KEYS = 3
 """A nested mapping with at least this many keys is offered as a unit of its own (an element pasted elsewhere)."""
+FORM_LABELS = 2
+"""A block of at least this many label lines, and little else, is a form whether or not a placeholder is left (:func:`_filled_form`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,10 +403,11 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         if _compose(content) is not None and not any(_MD_LABEL.match(line) for line in content.splitlines()):
             return _not_yaml(content)  # YAML, just no mapping (a list): no Markdown to read either
         return _template_units(content, first_line, stage, before, block, info_example) or _not_yaml(content)
+    plain_yaml: list[Unit] = []
     if info == "" and _TOP_KEY.match(_first(content)):
-        found = _yaml_units(content, first_line, stage, before, block, info_example)
-        if found:
-            return found  # plain YAML, placeholders inside its strings or not
+        plain_yaml = _yaml_units(content, first_line, stage, before, block, info_example)
+        if plain_yaml and not any(_for_people(u.key) for u in plain_yaml if not u.within):
+            return plain_yaml  # plain YAML, placeholders inside its strings or not
     if info in ("json", "jsonc", "json5"):
         doc, why = _json_doc(content)
         if doc is None:
@@ -430,9 +434,18 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         if info in _DISPLAY_INFO:
             return []  # printed output that is no display: shell output, a log
         found = _template_units(content, first_line, stage, before, block, info_example)
+        if plain_yaml and not found:
+            return plain_yaml  # keys written for people, but no template either: the YAML it is
         # prose or a filled-in document: no template, nothing unread; a one-line JSON entry after a label line is read
         return found + _inline_json(content, first_line, stage, block, info_example) if ":\n{" in content else found
     return []
+
+
+def _for_people(label: str) -> bool:
+    """A key written for people (a capital or a space: ``Tool``, ``Packet ID``), as a label line's is; a data
+    shape's keys are snake_case. A plain fence whose YAML keys are such labels is read as the template it is, so
+    ``Parameters: {`` and ``Parameters:`` with the ``{`` on the next line (no YAML) are read alike."""
+    return " " in label or label[:1].isupper()
 
 
 def _inline_json(content: str, first_line: int, stage, block, info_example: bool) -> list[Unit]:
@@ -477,6 +490,8 @@ _FRAMED = re.compile(r"^[\u2502\u2503\u2551|][ \t]*(?P<title>[^ \t].{0,58}?)[ \t
 """A title framed in a one-line box (``║  CHECKPOINT: Decision Required  ║``)."""
 _CAPS_TITLE = re.compile(r"^[A-Z][A-Z0-9&/()' -]*[A-Z0-9)]$")
 """A CAPITALISED section title (``CACHE HEALTH``), the part of its line before a status column."""
+_ALIGNED = re.compile(r"^[^\s:][^:]{0,39}:[ \t]{2,}\S")
+"""A row whose value is padded into a column (``Cache Size:     45 MB``): printed output lines its values up."""
 DISPLAY_ROWS = 2
 DISPLAY_STRUCTURE = 3
 """A display has at least DISPLAY_ROWS label rows and DISPLAY_STRUCTURE rows and titles in all."""
@@ -488,14 +503,18 @@ def _display(content: str) -> list[tuple[str, str]] | None:
     """The structure of a display sample, the output a command or skill prints, as ``(label, value)`` pairs: its
     label rows (``Cache Size:     45 MB``) and section titles (``CACHE HEALTH      ✅ PASS``, or a line underlined
     by a rule line), each at the block's left margin (an indented row is the detail of the one above it, a check
-    line under a title a value). None unless it is one: a rule line, a framed title (``║ GATE ║``) or two section
-    titles mark it, and it holds
+    line under a title a value). None unless it is one: a rule line, a framed title (``║ GATE ║``), two section
+    titles or two rows whose values are padded into a column mark it, and it holds
     :data:`DISPLAY_ROWS` label rows (or two titles over check lines), :data:`DISPLAY_STRUCTURE` rows and titles in
     all; shell output, a log or
     prose (no rule line, no titles, or too few rows) and a template whose rows mostly hold placeholders are not."""
     lines = textwrap.dedent(content).splitlines()
-    if not any(_RULE.match(line) or _framed(line) for line in lines) and sum(1 for line in lines if _caps_title(line)) < 2:
-        return None  # decided cheaply for most plain fences: no rule line, no framed or capitalised titles
+    if (
+        not any(_RULE.match(line) or _framed(line) for line in lines)
+        and sum(1 for line in lines if _caps_title(line)) < 2
+        and sum(1 for line in lines if _ALIGNED.match(line)) < DISPLAY_ROWS
+    ):
+        return None  # decided cheaply for most plain fences: no rule line, no framed or capitalised titles, no column
     written = [line for line in lines if line.strip()]
     if any(_HEADING.match(line) or _MD_LABEL.match(line) for line in written):
         return None  # Markdown headings or `**Label:**` lines: a Markdown template or document, no printed output
@@ -612,7 +631,7 @@ def _label_lines(content: str) -> list[tuple[str, str]] | None:
         if m is None:
             return None
         pairs.append((m["label"], (m["value"] or "").strip()))
-    if len(pairs) < 2 or not any(" " in label or label[0].isupper() for label, _ in pairs):
+    if len(pairs) < 2 or not any(_for_people(label) for label, _ in pairs):
         return None
     return pairs
 
@@ -636,7 +655,8 @@ _ALTERNATIVE = re.compile(r"(?i)^(?:or|and|either|otherwise)$")
 def _parts(content: str) -> list[tuple[int, list[str]]] | None:
     """The labelled parts of a block that holds several, each as (its first line's index, its lines), or None.
 
-    A part is a paragraph (blank lines around it) of two or more ``key: value`` lines at the margin, introduced by
+    A part is a paragraph (blank lines around it) of two or more :func:`_part_line` lines (``key: value``,
+    ``**Label:** value``, a heading: a small template; list items under a label are its value), introduced by
     a line that ends with ``:`` and gives no value (``UI Spec:``, ``For either reader, pass one source:``), with
     ``or`` lines between alternatives; the block's first paragraph may have no introduction. A block is cut into
     its parts when every paragraph is one and at least two are introduced, so a part restated elsewhere on its own
@@ -656,12 +676,13 @@ def _parts(content: str) -> list[tuple[int, list[str]]] | None:
             j += 1
         para = lines[i:j]
         head = para[0].rstrip()
-        intro = head.endswith(":") and not _HEADING.match(head) and (
+        intro = head.endswith(":") and not _HEADING.match(head) and not _MD_LABEL.match(head) and (
             (m := _LABEL_LINE.match(head)) is None or not m["value"]
-        ) and any(_LABEL_LINE.match(line) and (_LABEL_LINE.match(line)["value"] or "").strip() for line in para[1:2])
+        ) and any(_part_line(line) for line in para[1:2])
         body = para[1:] if intro else para
-        labels = [line for line in body if (m := _LABEL_LINE.match(line)) and (m["value"] or "").strip()]
-        if len(labels) < 2 or len(labels) + sum(1 for line in body if _ALTERNATIVE.match(line.strip())) != len(body):
+        labels = [line for line in body if _part_line(line)]
+        others = [line for line in body if not _part_line(line) and not _ALTERNATIVE.match(line.strip())]
+        if len(labels) < 2 or any(not _ITEM.match(line) for line in others) or (others and not intro):
             return None  # a paragraph of prose, code or anything else: no block of parts
         if not intro and parts:
             return None  # only the first part may go without an introduction
@@ -673,27 +694,34 @@ def _parts(content: str) -> list[tuple[int, list[str]]] | None:
     return parts if introduced >= 2 and len(parts) >= 2 else None
 
 
+def _part_line(line: str) -> tuple[str, str] | None:
+    """A part's structure line: a ``key: value`` or ``**Label:** value`` line that gives a value, or a heading."""
+    found = _structure_line(line)
+    return found if found and not found[0].startswith("tag:") and (found[1] or found[0][:1] == "h") else None
+
+
 def _part_unit(part: list[str], first_line: int, stage, before: str, block, info_example: bool) -> Unit:
     """One part of a block of parts: its ``key: value`` lines are its structure and its text (an ``or`` line joins the
     value above); its introduction names it (``ui-spec``) when it is short, else its first key does, and is neither
     structure nor compared text, as the sentence above a block is not."""
     head = part[0].rstrip()
-    intro = _LABEL_LINE.match(head) is None or not (_LABEL_LINE.match(head)["value"] or "").strip()
+    intro = _part_line(head) is None
     pairs: list[tuple[str, str]] = []
     for line in part[1:] if intro else part:
-        m = _LABEL_LINE.match(line)
-        if m and (m["value"] or "").strip():
-            pairs.append((m["label"], m["value"].strip()))
-        else:
+        found = _part_line(line)
+        if found:
+            pairs.append(found)
+        else:  # an `or` line, or a list item under a label: the value above goes on
             pairs[-1] = (pairs[-1][0], f"{pairs[-1][1]}\n{line.strip()}")
-    name = head.rstrip(":").strip() if intro and len(head) <= 40 else pairs[0][0]
-    example = example_reason([_Scalar(value or None) for _, value in pairs], before, info_example)
-    slots = tuple((f"label:{_norm_label(k)}", v) for k, v in pairs)
+    name = head.rstrip(":").strip() if intro and len(head) <= 40 else pairs[0][0].split(":", 1)[1]
+    labelled = [v for p, v in pairs if p.startswith("label:")]
+    example = example_reason([_Scalar(value or None) for value in labelled], before, info_example)
+    slots = tuple(pairs)
     paths = frozenset(p for p, _ in slots)
     text = "\n".join(part[1:] if intro else part) + "\n"  # its introduction is not compared, as the text above a block is not
     return Unit(
-        block("template", example), slugify(name) or "part", text, first_line + intro, frozenset(k for k, _ in pairs), stage,
-        paths, slots, _variant(dict((_norm_label(k), v) for k, v in pairs)),
+        block("template", example), slugify(name) or "part", text, first_line + intro, frozenset(p.split(":", 1)[1] for p in paths),
+        stage, paths, slots, _variant({p[6:]: v for p, v in pairs if p.startswith("label:")}),
     )
 
 
@@ -800,7 +828,8 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     skeleton = headings >= 1 and labels >= 2
     status = bool(_STATUS.match(lines[0])) and not lines[0].lstrip().startswith("#")
     lined = bool(placeholders) and len(lines) >= 3  # a box or message with placeholders: its lines are its structure
-    if not (skeleton or lined or (placeholders and (headings or labels >= 2 or tags or status)) or (checklist and tags)):
+    form = not placeholders and _filled_form(lines, structure, at, numbered)
+    if not (skeleton or form or lined or (placeholders and (headings or labels >= 2 or tags or status)) or (checklist and tags)):
         return []
     if len(structure) < 2:
         structure = [(f"line:{_normal(line)}", line.strip()) for line in lines]  # too little structure: every line is
@@ -810,6 +839,8 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
         structure.insert(0, ("", "\n".join(prose)))
     values = [_Scalar(v or None) for p, v in structure if p.startswith("label:")]
     example = example_reason(values, before, info_example) if values else ""
+    if example and (info_example or re.search(EXAMPLE_WORDS, before)) and not example.startswith("the text above"):
+        example = f"the text above calls it an example ({before[:60]!r}) and none of its values is notation"
     if not example.startswith("the text above"):
         example = ""  # a template's plain field descriptions are its definition; only the text above makes it an example
     if not values and (info_example or re.search(EXAMPLE_WORDS, before)) and len(placeholders) * 2 < len(lines):
@@ -822,6 +853,23 @@ def _template_units(content: str, first_line: int, stage, before: str, block, in
     paths |= inner
     unit = Unit(block("template", example), key, content, first_line, paths, stage, paths, slots, variant)
     return [unit, *_sections(unit, content, structure[1:] if prose else structure, at)]
+
+
+_ITEM = re.compile(r"^(?:\s+\S|[-*+]\s|\d+[.)]\s)")
+"""A list item or an indented line: a field's items or the rest of its value, under a form's label line."""
+
+
+def _filled_form(lines: list[str], structure: list[tuple[str, str]], at: list[int], numbered: list[tuple[int, str]]) -> bool:
+    """Whether a block without placeholders is a form filled in (a sample of a template): :data:`FORM_LABELS` or more
+    label lines, at least half of its lines, every other line a list item or indented under one, and under half of its
+    values sentences (``Note: keep it short.``: prose after a colon, a description, not a sample's value)."""
+    labelled = [(p, v) for p, v in structure if p.startswith("label:")]
+    if len(labelled) < FORM_LABELS or 2 * len(labelled) < len(lines) or len(labelled) != len(structure):
+        return False
+    opened = set(at)
+    if numbered[0][0] not in opened or any(n not in opened and not _ITEM.match(line) for n, line in numbered):
+        return False  # a line of prose between the labels (or above them): a note, a usage list, no form
+    return 2 * sum(1 for _, v in labelled if _SENTENCE.match(v.split("\n")[0])) < len(labelled)
 
 
 def _json_values(structure: list[tuple[str, str]]) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
@@ -1027,7 +1075,8 @@ def _as_written(node: Any, raw: list[str]) -> str:
         return raw[start.line][start.column :].strip()
     if isinstance(node.value, str):
         return node.value[:200]
-    return ", ".join(str(getattr(item, "value", "")) for item in node.value)[:200]  # a list of scalars if not isinstance(node.value, list) else f"[{len(node.value)}]"
+    # a list of scalars (`[a, b]` or `- a` lines): written as a JSON block's list is, so the two are read alike
+    return json.dumps([str(getattr(item, "value", "")) for item in node.value], ensure_ascii=False)
 
 
 def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: Block, stage) -> list[Unit]:

@@ -5,7 +5,8 @@ One diagnostic per finding, located at the copy:
 * ``scan-divergent`` (error, exit 1) at each drifted copy and each instance that breaks the
   shape's structure, with its label's reason and the diff against the owning copy;
 * ``scan-uncertain`` (warning) at each member whose structure differs from the owner's where nothing
-  decides between a drifted copy and an instance by design, with its diff (counted apart; exit 0);
+  decides between a drifted copy and an instance by design, with its diff (counted apart; exit 0); one of a
+  shape of one key (:func:`~contractc.scan.shapes.small`), or the bytes of one listed, only with ``verbose``;
 * ``scan-near-copy`` (warning) at a lone block that is nearly a shape's copy under another key;
 * with ``verbose`` (``-v``, and always in the JSON report, so every copy is located there):
   ``scan-shape`` (note) at each shape's owning copy, ``scan-member`` (note) at every other
@@ -25,6 +26,7 @@ from contractc.output.outputs import Change, Output
 from contractc.report.format import Report
 from contractc.scan import ScanResult, scan_plugin
 from contractc.scan.blocks import Unit
+from contractc.scan.shapes import Group, Member, small
 
 LABELS = ("this copy", "owning copy")
 _PLURAL = {"copy": "copies", "drifted": "drifted", "instance": "instances", "example": "examples"}
@@ -55,6 +57,7 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
     diagnostics: list[Diagnostic] = []
     attached: dict[Diagnostic, Change] = {}
     kinds: Counter[str] = Counter()
+    listed: set[tuple[int, str]] = set()  # the uncertain members listed so far, by text
     for group in result.groups:
         owner = group.owner
         counted = Counter(m.label for m in group.members)
@@ -85,7 +88,8 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
                 )
                 diagnostics.append(d)
                 attached[d] = _change(unit, against)
-            elif member.uncertain:
+            elif member.uncertain and (verbose or not _hidden(member, group, listed)):
+                listed.add((id(group), unit.text))
                 d = _at(
                     unit,
                     "scan-uncertain",
@@ -111,6 +115,7 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
         diagnostics.append(d)
         attached[d] = _change(near.unit, near.group.owner)
     uncertain = sum(1 for group in result.groups for m in group.members if m.uncertain)
+    hidden = 0 if verbose else uncertain - len(listed)
     examples = {id(m.unit): group.id for group in result.groups for m in group.labelled("example")}
     for unit in result.examples if verbose else ():
         shape = f" of {examples[id(unit)]}" if id(unit) in examples else f" of {unit.key}"
@@ -126,7 +131,8 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
     )
     headline = (
         f"contractc: {_n(len(result.files), 'file', 'files')}, {_n(len(result.groups), 'shape', 'shapes')} "
-        f"stated more than once: {_n(result.divergent, 'divergent')}{f', {uncertain} uncertain' if uncertain else ''} ({counts}), "
+        f"stated more than once: {_n(result.divergent, 'divergent')}{f', {uncertain} uncertain' if uncertain else ''}"
+        f"{f' ({hidden} of them in shapes of one key or the bytes of one listed: -v lists them)' if hidden else ''} ({counts}), "
         f"{_n(len(result.near), 'near-copy', 'near-copies')}"
     )
     if result.nested:
@@ -146,6 +152,12 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
         headline += f" ({_n(len(result.links), 'symbolic link', 'symbolic links')} not read: {shown}; adopt never writes through a link)"
     report = Report.of(diagnostics, checked=len(result.files))
     return report._replace(attached=attached, labels=LABELS, headline=headline)
+
+
+def _hidden(member: Member, group: Group, listed: set[tuple[int, str]]) -> bool:
+    """Whether an uncertain member is left out of the default output: one of a shape of one key (too little to
+    weigh), or the same bytes as an uncertain member of its shape already listed (a mirrored tree's copy)."""
+    return small(member.unit, group.owner) or (id(group), member.unit.text) in listed
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

@@ -174,12 +174,12 @@ def group_units(
     owner_globs: tuple[str, ...] = (),
     history: History | None = None,
     defined: frozenset[str] = frozenset(),
-    regions: dict[str, frozenset[str]] | None = None,
+    managed: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
     """(shapes with two or more members, shapes stated once, near-copies), each in id order.
 
-    ``defined``: the contracts' paths (adopt on an adopted plugin); ``regions``: by a unit's text, the files
-    holding it inside a managed region (which scan does not group)."""
+    ``defined``: the contracts' paths (adopt on an adopted plugin); ``managed``: (path, block start) of the
+    blocks inside managed regions, grouped but never members (:func:`_group`)."""
     units = _discriminated(units)
     clusters: list[_Cluster] = []
     index: dict[tuple, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -188,8 +188,9 @@ def group_units(
     top = [u for u in units if not u.within]
     originals = _originals(top)
     placed: dict[int, int] = {}
-    # Shapes seed the clusters before examples, so an example joins the shape it illustrates.
-    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path, u.line)):
+    # Shapes seed the clusters before examples, so an example joins the shape it illustrates; a contract's blocks
+    # come last, so the plugin's copies (its regions' too) are grouped as they were before it was adopted.
+    for unit in sorted(top, key=lambda u: (bool(u.block.example), u.block.path in defined, u.block.path, u.line)):
         bucket = _bucket(unit)
         best = by_text.get((bucket, unit.text))
         original = originals.get(id(unit))
@@ -245,7 +246,7 @@ def group_units(
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
         history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
     translated = {id(u) for u, o in ((u, originals.get(id(u))) for u in top) if o is not None and not o.block.example}
-    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, regions or {}) for c in clusters]
+    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, managed) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
@@ -393,9 +394,11 @@ def _group(
     root: History | None,
     translated: set[int] = frozenset(),
     defined: frozenset[str] = frozenset(),
-    regions: dict[str, frozenset[str]] = {},
+    managed: frozenset[tuple[str, int]] = frozenset(),
 ) -> Group | None:
-    copies = tuple(sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within))))
+    everything = sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within)))
+    regions = [u for u in everything if (u.block.path, u.block.start) in managed]
+    copies = tuple(u for u in everything if (u.block.path, u.block.start) not in managed)
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
         # a shape only ever written filled in: its examples are held to the structure of the one that owns it
@@ -405,8 +408,17 @@ def _group(
         candidates = shown
     originals = [u for u in candidates if not translation(u.block.path)]
     held = [u for u in candidates if u.block.path in defined]  # a contract's block owns its group
+    against = None
     if held:
         owner, reason, basis = held[0], f"{held[0].block.path} holds it", "declared"
+        shown = [u for u in regions if not u.within and not u.block.example]
+        if shown:
+            # the copies outside regions are judged as the first adoption judged them: against the copy the owner
+            # is made from (the one the plugin's copies, regions included, choose), held as firmly as it was then
+            plugin = [u for u in originals if u.block.path not in defined]
+            first, _, chosen = choose_owner((*shown, *plugin), dispatchers, owner_globs, root)
+            if first.text == owner.text:
+                against, basis = first, chosen
     else:
         owner, reason, basis = choose_owner(tuple(originals or candidates), dispatchers, owner_globs, root)
     if owner.block.example and basis in ("history", "majority"):
@@ -414,10 +426,8 @@ def _group(
         # owner's structure is one that breaks it divergent
         shared = sum(1 for u in candidates if u.paths == owner.paths)
         basis = "majority" if shared >= 3 and shared >= FILLED_MAJORITY * len(candidates) else "weak"
-    # on an adopted plugin the owner is the contract's block: a variant beside its copy in a managed region is
-    # beside the owner, as it was when the first adoption judged it (a second adoption judges it the same way)
-    beside = regions.get(owner.text, frozenset()) | {owner.block.path} if held else frozenset()
-    members = _peer_drift([_label(u, owner, basis, id(u) in translated, beside) for u in copies], dispatchers)
+    labelled = [Member(u, "copy", "the owning copy") if u is owner and against else _label(u, against or owner, basis, id(u) in translated) for u in copies]
+    members = _peer_drift(labelled, dispatchers)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     managed = tuple(u for u in candidates if not u.block.example)
     return Group("", owner.block.kind, owner.key, owner.stage, managed, owner, reason, members)
@@ -527,7 +537,8 @@ def choose_owner(
         why = f"{owner.block.path} declares it as the definition ({_declared(owner)})"
         if len(variants(declared)) == 1:
             return owner, why, "declared"
-        return owner, f"{why}; of the {len(variants(declared))} definitions, {reason}", "declared" if basis != "weak" else "tie"
+        # several definitions that differ: the declaration decides nothing between them, what chose among them does
+        return owner, f"{why}; of the {len(variants(declared))} definitions, {reason}", basis if basis != "weak" else "tie"
     return _ranked(list(copies), dispatchers, root)
 
 
@@ -798,9 +809,9 @@ def _when(unit: Unit, history: History) -> str:
 # -- labels ---------------------------------------------------------------------------------------
 
 
-def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False, beside: frozenset[str] = frozenset()) -> Member:
+def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False) -> Member:
     """``basis``: what chose ``owner`` (:data:`Basis`); ``translated``: a translation's data block, matched to the
-    (non-example) block it translates; ``beside``: the files holding the owner or a byte copy of it."""
+    (non-example) block it translates."""
     if unit is owner:
         return Member(unit, "example" if unit.block.example else "copy", "the owning copy")
     if translated and unit.text != owner.text and owner.paths != unit.paths:
@@ -818,7 +829,11 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
             return Member(unit, "example", filled)
         theirs, mine = _slot_map(owner), _slot_map(unit)
         own = any(_value(theirs[p]) != _value(mine[p]) for p in theirs.keys() & mine.keys())
-        held = _held(unit, owner, basis, "example", sorted(owner.paths - unit.paths), sorted(unit.paths - owner.paths), own, "filled in, but ")
+        extra = sorted(unit.paths - owner.paths)
+        outcome = _outcome(unit, owner) if extra and not _renamed(sorted(owner.paths - unit.paths), extra) else ""
+        if outcome:
+            return Member(unit, "example", f"filled in, {outcome}, with keys of its own ({_few(extra)}): a variant by design")
+        held = _held(unit, owner, basis, "example", sorted(owner.paths - unit.paths), extra, own, "filled in, but ")
         return held or Member(unit, "example", filled)
     if unit.text == owner.text:
         return Member(unit, "copy", "same bytes as the owner")
@@ -838,13 +853,14 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         own.append(titles[1])
     broken = _structure(missing, extra)
     retyped = changed_notation(unit, owner, own)
-    if unit.block.path in (beside or {owner.block.path}) and not unit.within and (own or drift):
-        # beside the owner (or a byte copy of it): its own values, or its own notation and structure, make a variant; only its notation,
-        # two uses worded apart (`{N}` and `{_max_rounds}`); only its keys, a restatement that drifted (below)
-        if own or broken:
-            side = "the owner" if unit.block.path == owner.block.path else "a copy of the owner"
-            return Member(unit, "instance", f"beside {side} in the same file, with values or notation of its own: a variant by design")
-        return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
+    if unit.block.path == owner.block.path and not unit.within and (own or drift):
+        # beside the owner: its own values (or the owner's own, where it states notation), or keys of its own, make a
+        # variant; only its notation, two uses worded apart (`{N}` and `{_max_rounds}`); a key lost and nothing else
+        # of its own, a restatement that drifted (below)
+        if own or extra or _slot_differences(owner, unit)[1]:
+            return Member(unit, "instance", "beside the owner in the same file, with values or notation of its own: a variant by design")
+        if not broken:
+            return Member(unit, "instance", f"the notation of {_few(drift)} differs from the owner's, beside it in the same file", uncertain=True)
     if unit.within and (missing or extra or drift) and _declared(unit) and not _declared(owner):
         # a section of the definition, pasted elsewhere and changed there: the block elsewhere is its instance
         return Member(unit, "instance", f"a part of a definition file ({_declared(unit)}), {unit.within}; the owning copy is its instance")
@@ -868,12 +884,20 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
 
     def instance(reason: str) -> Member:
         # an instance fills the shape with its own values; its types and enum members are the shape's
+        if retyped and basis == "weak" and _own_vocabulary(unit, owner):
+            # each instance its own enum, none of the owner's members in it (each reviewer its own categories)
+            return Member(unit, "instance", f"{reason or 'its own values'}, and an enum of its own ({retyped}){where}")
         if retyped and basis == "weak":  # nothing but a tie-break chose the owner: which enum is the shape's?
             return Member(unit, "instance", f"its own values, but {retyped}{where}; nothing says which copy is the shape", uncertain=True)
         if retyped:
             return Member(unit, "instance", f"its own values, but {retyped}{where}", True)
         return Member(unit, "instance", f"{reason}{where}")
 
+    outcome = _outcome(unit, owner) if extra and not _fills(unit, owner) and not _renamed(missing, extra) else ""
+    if outcome:
+        # a failure envelope's error details beside `status: failed`: the context keys of its own outcome, not keys a
+        # copy of the success envelope gained
+        return instance(f"{outcome}, with keys of its own ({_few(extra)}): a variant by design")
     shared = len(owner.paths & unit.paths)
     theirs, mine = _slot_map(owner), _slot_map(unit)
     common = sum(1 for p in set(theirs) & set(mine) if theirs[p] or mine[p])  # fields with a value, not bare headings
@@ -1009,6 +1033,41 @@ def _held(
     return Member(unit, "instance" if label == "drifted" else label, f"{why}{broken}{where}; nothing says which copy is the shape", uncertain=True)
 
 
+OUTCOME_FLAGS = ("success", "ok", "passed", "succeeded")
+"""Top-level fields whose literal ``true`` or ``false`` says which outcome a block reports (``"success": false``)."""
+
+
+def _outcome(unit: Unit, owner: Unit) -> str:
+    """``another outcome (status: failed)`` when a top-level discriminating field (``status``, ``result``, ...), mode
+    or direction, or an outcome flag (``success: false``), holds a literal in both ``unit`` and ``owner`` and they
+    differ; else empty. An enum the owner writes there is no literal: a copy that fills it in is its instance."""
+    from contractc.scan.blocks import MODES
+
+    mine, theirs = _slot_map(unit), _slot_map(owner)
+    for path in (*_DISCRIMINATORS, *MODES, *OUTCOME_FLAGS):
+        for key in (path, f"label:{path}"):
+            if key not in mine or key not in theirs:
+                continue
+            a, b = _value(theirs[key]), _value(mine[key])
+            flag = path in OUTCOME_FLAGS
+            if a.lower() == b.lower() or not (flag and {a.lower(), b.lower()} == {"true", "false"} or not flag and _literal(a) and _literal(b)):
+                continue
+            return f"another outcome ({path}: {b})"
+    return ""
+
+
+def _literal(text: str) -> bool:
+    """A short literal word (``failed``, ``to-cache``): no placeholder, type word, enum or prose."""
+    return bool(re.fullmatch(r"[\w.-]{1,40}", text)) and not _notation(text)
+
+
+def small(unit: Unit, owner: Unit) -> bool:
+    """Whether ``unit`` and ``owner`` together hold one key path, heading or label and nothing under it (``name:
+    <sprint-name>``, a template of one opening line): too little for an uncertain member to be worth a warning
+    by default (``scan -v`` and the JSON report still list it)."""
+    return len(unit.paths | owner.paths) <= 1
+
+
 def _map_key(lost: list[str], extra: list[str]) -> bool:
     """Whether the key renamed (:func:`_renamed`) is a map's entry: below the top level, or a placeholder
     (``<message_id>``)."""
@@ -1116,14 +1175,21 @@ def changed_notation(unit: Unit, owner: Unit, own: list[str] | None = None) -> s
     return "" if own and _declared(unit, files_only=True) else _typed_changes(unit, owner)
 
 
-def _typed_changes(unit: Unit, owner: Unit) -> str:
-    """``its enum of verdict adds defer``: the fields where both copies write a type or an enum and they disagree."""
+def _retyped(unit: Unit, owner: Unit) -> list[tuple[str, str | frozenset[str], str | frozenset[str]]]:
+    """(path, the owner's type or enum, ``unit``'s) at each field where both write one and they disagree."""
     mine, theirs = _slot_map(unit), _slot_map(owner)
-    said = []
+    found = []
     for path in theirs.keys() & mine.keys():
         a, b = _type_of(theirs[path]), _type_of(mine[path])
-        if a is None or b is None or a == b or _same_kind(theirs[path], mine[path]):
-            continue
+        if a is not None and b is not None and a != b and not _same_kind(theirs[path], mine[path]):
+            found.append((path, a, b))
+    return found
+
+
+def _typed_changes(unit: Unit, owner: Unit) -> str:
+    """``its enum of verdict adds defer``: the fields where both copies write a type or an enum and they disagree."""
+    said = []
+    for path, a, b in _retyped(unit, owner):
         name = path.split(":", 1)[-1] or "its opening text"
         if isinstance(a, frozenset) and isinstance(b, frozenset):
             gained, lost = sorted(b - a), sorted(a - b)
@@ -1132,6 +1198,22 @@ def _typed_changes(unit: Unit, owner: Unit) -> str:
         else:
             said.append(f"the type of {name} is {_shown(b)}, not {_shown(a)}")
     return "; ".join(sorted(said)[:2])
+
+
+OWN_VOCABULARY = 3
+"""An enum of at least this many members, none of them the owner's, is an instance's own vocabulary."""
+
+
+def _own_vocabulary(unit: Unit, owner: Unit) -> bool:
+    """Whether every field where ``unit`` and ``owner`` write types or enums that disagree holds two enums with no
+    member in common (``...`` aside), ``unit``'s of :data:`OWN_VOCABULARY` members or more: its own list of
+    categories, not the owner's list changed."""
+    changed = _retyped(unit, owner)
+    members = lambda kind: {m.lower() for m in kind} - {"...", "…"}  # noqa: E731
+    return bool(changed) and all(
+        isinstance(a, frozenset) and isinstance(b, frozenset) and not members(a) & members(b) and len(members(b)) >= OWN_VOCABULARY
+        for _, a, b in changed
+    )
 
 
 def _type_of(text: str) -> str | frozenset[str] | None:

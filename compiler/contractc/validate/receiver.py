@@ -80,7 +80,7 @@ def check_page_url(project: Project, contract: Contract) -> str:
     return site_address(project.config, page)
 
 
-def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> None:
+def refuse_unjudged(shape: TextShape, require_all: bool) -> None:
     """Raise when judging ``shape`` would leave the verdict to nothing: no check mechanised, or with
     ``require_all`` any check not mechanised (located on the check, quoting the words not read)."""
     unrun = [c for c in shape.checks if not c.mechanised]
@@ -88,10 +88,8 @@ def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> 
         where = shape.checks[0].span if shape.checks else shape.span
         said = f"none of its {len(unrun)} receiver checks is mechanised" if unrun else "it states no receiver checks"
         raise ContractcError(
-            Diagnostic(
-                contract.path,
-                where.line,
-                where.col,
+            Diagnostic.at(
+                where,
                 "nothing-checked",
                 f"{shape.name} cannot be validated: {said}, so any return, even an empty one, would pass unjudged",
                 "word a check as a phrasing `contractc explain check-not-mechanised` lists (or give it an explicit rule); "
@@ -103,10 +101,8 @@ def refuse_unjudged(contract: Contract, shape: TextShape, require_all: bool) -> 
 
         raise ContractcError(
             [
-                Diagnostic(
-                    contract.path,
-                    c.span.line,
-                    c.span.col,
+                Diagnostic.at(
+                    c.span,
                     "check-not-run",
                     f"{shape.name} check {c.number} is not mechanised (not read: {unread_words(c)}), and --require-all asks for every check",
                     "word it as a phrasing `contractc explain check-not-mechanised` lists, or drop --require-all to judge it by reading",
@@ -153,7 +149,7 @@ class Receiver:
         if isinstance(shape, str):
             shape = self.shape(shape)
         contract = self._contracts[shape.id]
-        refuse_unjudged(contract, shape, require_all)
+        refuse_unjudged(shape, require_all)
         return judge(shape, text, check_page_url(self.project, contract), self._data_problems)
 
     def _data_problems(self, shape_id: str, value: object) -> list[str]:

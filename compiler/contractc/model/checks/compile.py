@@ -510,10 +510,8 @@ def unread_words(check: Check) -> str:
 def unmechanised_notes(contracts: tuple[Contract, ...]) -> list[Diagnostic]:
     """A ``check-not-mechanised`` note for every receiver check that compiled to no rules, quoting what was not read."""
     return [
-        Diagnostic(
-            contract.path,
-            check.span.line,
-            check.span.col,
+        Diagnostic.at(
+            check.span,
             "check-not-mechanised",
             f"{shape.name} check {check.number} is not mechanised: not read: {unread_words(check)}; "
             "`contractc validate` does not run it and receivers judge it by reading",
