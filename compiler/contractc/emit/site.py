@@ -334,7 +334,7 @@ def template_environment(project: Project, root: Path):
         if not folder.is_dir():
             raise ContractcError(Diagnostic.at(where, "site-template", f"template folder {override!r} does not exist", "create it or remove site.templates"))
         loaders.append(_regular_files_loader(folder.resolve(), override))
-    loaders.append(jinja2.FileSystemLoader(shipped_templates()))  # compiled from source as a build loads them
+    loaders.append(jinja2.FileSystemLoader(shipped_templates()))  # compiled as a build loads them (or from the cache)
     # Autoescape everywhere: in Markdown an HTML entity renders as its character,
     # so escaping is right for .md templates too, and contract values never
     # become markup.  Verbatim text goes through the filters below, which are safe.
