@@ -421,3 +421,43 @@ def test_a_record_some_of_whose_keys_are_shapes_is_never_cut_into_fences(tmp_pat
         assert new.count(record) == 1 and new.count("<!-- contractc:begin shape=handoff") == 1, new
         assert new.count("<!-- contractc:begin") == 1
     assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+LONG_TITLE = (
+    "```markdown\n## The quarterly review of every authentication middleware step and the user data fetch policy it follows\n"
+    "**Status:** <done or stuck>\n**Notes:** <one line>\n```\n"
+)
+
+
+def test_a_sentence_long_title_makes_a_shape_id_short_enough_for_a_file_name(tmp_path, run_cli):
+    # the id names a section, an anchor and a file (prompts/AGENT/ID.md): a title's every word made it too long
+    root = write_tree(
+        tmp_path / "review",
+        {"agents/a.md": f"# A\n\n{LONG_TITLE}", "agents/b.md": f"# B\n\n{LONG_TITLE}", "skills/run/SKILL.md": "# Run\n\nDispatches `a` and `b`.\n"},
+    )
+    scanned = run_cli("scan", "-v", str(root))
+    assert "shape the-quarterly-review-of-every-authentication: 2 members" in scanned.out
+    written = run_cli("adopt", str(root), "--write")
+    assert written.code == 0, written.err
+    assert "{#the-quarterly-review-of-every-authentication}" in (root / "contracts/review.md").read_text()
+    assert run_cli("check", "--root", str(root), "--no-cache").code == 0
+
+
+def test_a_file_name_too_long_for_the_file_system_is_said_so(plugin, run_cli, monkeypatch):
+    import errno
+    import os
+
+    real = os.replace
+
+    def refusing(src, dst):
+        if "contractc-tmp" in str(src):
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), str(dst))
+        return real(src, dst)
+
+    before = snapshot(plugin)
+    monkeypatch.setattr(os, "replace", refusing)
+    run = run_cli("adopt", str(plugin), "--write")
+    monkeypatch.undo()
+    assert run.code == 2 and "error[write-failed]" in run.err
+    assert "hint: the file system refuses a name this long: shorten the shape's or agent's name" in run.err
+    assert snapshot(plugin) == before

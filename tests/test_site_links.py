@@ -128,3 +128,17 @@ def test_every_url_in_anchors_json_names_the_contracts_folder_once_and_passes_ch
         f"README.md:{len(urls) + 1}:3: error[drift-link]: link https://example.invalid/contracts/echo/#echoreturn-chek-1 "
         "names no anchor 'echoreturn-chek-1' of contracts/echo.md"
     ]
+
+
+def test_a_templates_own_table_of_contents_is_no_link_into_the_contract(project, run_cli):
+    # a report template links the report's own headings: those anchors are the report's, never the contract's;
+    # the same link outside the template is a dangling link all the same
+    template = "```\n# Report\n\n- [Findings](#findings)\n\n## Findings\n\n<one line each>\n```\n"
+    section = f"## ReportReturn\n\nProduced by `reporter`; consumed by `echo-skill`.\n\n{template}\nReceiver checks:\n\n1. Line 1 begins `# Report`.\n"
+    write_tree(project, {"contracts/echo.md": CONTRACT + "\n" + section})
+    assert run_cli("build", "--root", str(project)).code == 0
+    assert run_cli("check", "--root", str(project)).code == 0
+    write_tree(project, {"contracts/echo.md": CONTRACT + "\n" + section + "\nSee [findings](#findings).\n"})
+    run_cli("build", "--root", str(project))
+    result = run_cli("check", "--root", str(project))
+    assert result.code == 1 and "error[drift-link]: link #findings names no anchor 'findings' of contracts/echo.md" in result.out

@@ -30,9 +30,16 @@ _BARE_URL = rb"https?://[^\s)>\]\"'`]+"
 
 
 def find_dangling_links(project: Project) -> list[Diagnostic]:
-    """A ``drift-link`` diagnostic for every dangling citation in the contracts."""
+    """A ``drift-link`` diagnostic for every dangling citation in the contracts.
+
+    A link to ``#anchor`` inside a shape's block is the block's own (a report template's table of contents
+    links the report's headings): it names no anchor of the contract, and is not checked."""
     find = DanglingLinks(project).find
-    return [d for contract in project.contracts for d in find(contract.path, contract.data)]
+    found = []
+    for contract in project.contracts:
+        blocks = [(b.start, b.end) for b in (s.template if s.kind == "text" else s.block for s in contract.shapes) if b is not None]
+        found += find(contract.path, contract.data, blocks)
+    return found
 
 
 class DanglingLinks:
@@ -52,8 +59,9 @@ class DanglingLinks:
         """True when ``data`` cites nothing (:meth:`contractc.drift.TargetFind.quiet`); the regions do not matter."""
         return _cites_nothing(data, self._site_url)
 
-    def find(self, path: str, data: bytes) -> list[Diagnostic]:
-        """The dangling citations in the file ``path`` holding ``data``."""
+    def find(self, path: str, data: bytes, blocks: list[tuple[int, int]] = ()) -> list[Diagnostic]:
+        """The dangling citations in the file ``path`` holding ``data``; a ``#anchor`` link within one of the
+        (start, end) byte ranges ``blocks`` is that block's own, and not one."""
         if _cites_nothing(data, self._site_url):
             return []
         if self._index is None:
@@ -62,6 +70,8 @@ class DanglingLinks:
             self._index = _Index(self._project, site_layout(self._project))
         problems = []
         for offset, target in _links(data):
+            if target.startswith("#") and any(start <= offset < end for start, end in blocks):
+                continue
             message = self._index.dangling(path, target)
             if message:
                 line = data.count(b"\n", 0, offset) + 1

@@ -16,6 +16,7 @@ symbolic link.  Nothing is ever read or written through a link.
 
 import contextlib
 import enum
+import errno
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -537,6 +538,9 @@ def _write_error(exc: OSError, root: Path | None, staged: list[_Staged], state: 
             rel = planned.rel
     if rel is None:
         rel = os.path.relpath(failing, root).replace(os.sep, "/") if failing and root is not None else "."
-    return ContractcError(
-        Diagnostic(rel, 1, 1, "write-failed", f"could not write {rel}: {exc.strerror or exc}; {state}", "fix the permissions, the immutable flag or the free space, and run again")
+    hint = (
+        "the file system refuses a name this long: shorten the shape's or agent's name it is made from (its heading or key), and run again"
+        if exc.errno == errno.ENAMETOOLONG
+        else "fix the permissions, the immutable flag or the free space, and run again"
     )
+    return ContractcError(Diagnostic(rel, 1, 1, "write-failed", f"could not write {rel}: {exc.strerror or exc}; {state}", hint))

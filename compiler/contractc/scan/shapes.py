@@ -454,10 +454,25 @@ def _name(groups: list[Group]) -> None:
             name = f"{g.stage}.{name}"
         elif counts[name] > 1:
             name = _distinct_name(name, g, colliding[name])
+        if g.kind not in ("yaml", "json"):
+            name = _bounded(name)  # a data shape's id is its key, as the contract will read it
         seen[name] += 1
         if seen[name] > 1:
             name = f"{name}-{seen[name]}"
         object.__setattr__(g, "id", name)
+
+
+MAX_NAME = 48
+"""A template's name, made of its title's or label's words, is cut to this many characters (at a word): it names
+a section, an anchor and a file (``prompts/AGENT/NAME.md``), and a sentence-long title made a file name too
+long for the file system."""
+
+
+def _bounded(name: str) -> str:
+    if len(name) <= MAX_NAME:
+        return name
+    cut = name[: MAX_NAME + 1].rsplit("-", 1)[0]
+    return cut if len(cut) >= MAX_NAME // 2 else name[:MAX_NAME].rstrip("-")
 
 
 def _distinct_name(name: str, group: Group, others: list[Group]) -> str:
