@@ -374,16 +374,21 @@ def render(r: Report) -> str:
         out += [
             "`contractc build --site-pages docs` (every page generated and written) vs `mkdocs build` of",
             "the same stored pages (mkdocs-material), and `mkdocs build` with the `contractc` plugin",
-            "rendering them in memory instead.",
+            "rendering them in memory instead: the plugin's ratio in wall time (the target), in CPU time",
+            "(user + system: less moved by other work on a shared machine), and for a first build, whose",
+            "jinja2 cache of compiled templates is empty (a CI job's).",
             "",
-            "| P | pages | contractc build (pages) | mkdocs build | ratio | mkdocs build (plugin) | plugin / no plugin |",
-            "|---|---|---|---|---|---|---|",
+            "| P | pages | contractc build (pages) | mkdocs build | ratio | mkdocs build (plugin) | plugin / no plugin "
+            "| same, CPU time | first build (plugin) | first build / no plugin |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for p, rows in r.site.items():
             g, m, w = rows["contractc build (pages)"], rows["mkdocs build"], rows.get("mkdocs build (plugin)")
-            plugin = f"{paired_ratio(w, m):.2f}" if w else "not available"
+            first = rows.get("mkdocs build (plugin, first build)")
+            ratios = [f"{paired_ratio(x, m, cpu):.2f}" if x else "not available" for x, cpu in ((w, False), (w, True))]
             out.append(
-                f"| {p} | {r.site_pages[p]} | {_ms(g)} | {_ms(m)} | {paired_ratio(g, m):.3f} | {_ms(w)} | {plugin} |"
+                f"| {p} | {r.site_pages[p]} | {_ms(g)} | {_ms(m)} | {paired_ratio(g, m):.3f} | {_ms(w)} | "
+                f"{' | '.join(ratios)} | {_ms(first)} | {f'{paired_ratio(first, m):.2f}' if first else 'not available'} |"
             )
     if r.unavailable:
         out += ["", "Not available in this run:", ""]
@@ -410,9 +415,9 @@ METHOD = """\
   and on a copy with one region in ten edited by hand (must exit non-zero), so a
   fast no-op cannot win.
 - **Timing.** Whole processes, spawned and timed from outside (`os.posix_spawn` +
-  `os.waitpid`), output discarded; peak RSS from separate runs under
-  `/usr/bin/time -f %M` (Linux keeps `ru_maxrss` across `exec`, so the harness
-  cannot read a small child's peak itself). One
+  `os.wait4`, which also gives the child's CPU time), output discarded; peak RSS
+  from separate runs under `/usr/bin/time -f %M` (Linux keeps `ru_maxrss` across
+  `exec`, so the harness cannot read a small child's peak itself). One
   untimed warm-up of each command, then rounds that run every command of a row in
   turn (A B C A B C ...). The machine's speed drifts 10-20 % within minutes, so
   the ratios are **paired**: the median over rounds of A/B, each pair measured back

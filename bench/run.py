@@ -367,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.smoke:
         args.sizes, args.pages, args.reps, args.scan_files, args.shapes = "10", "10", args.reps or 1, "10", "20"
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",") if s]
     pages = [int(p) for p in args.pages.split(",") if p]
     out = args.out or (None if args.smoke else REPO / "docs" / "performance.md")
     tools = Tools()

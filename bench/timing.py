@@ -40,10 +40,12 @@ class Command:
 
 @dataclass
 class Samples:
-    """Wall times (seconds) of the timed runs of one command, and its peak RSS (KiB) from separate runs."""
+    """Wall times (seconds) of the timed runs of one command, the CPU time (user + system, seconds) of each of
+    those runs, and its peak RSS (KiB) from separate runs."""
 
     seconds: list[float] = field(default_factory=list)
     rss_kib: list[int] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -54,8 +56,8 @@ class Samples:
         return max(self.rss_kib, default=0)
 
 
-def timed(cmd: Command) -> tuple[float, int]:
-    """Run ``cmd`` once with its output discarded; return (seconds, exit code)."""
+def timed(cmd: Command) -> tuple[float, float, int]:
+    """Run ``cmd`` once with its output discarded; return (wall seconds, CPU seconds, exit code)."""
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
@@ -67,11 +69,11 @@ def timed(cmd: Command) -> tuple[float, int]:
     try:
         start = time.perf_counter()
         pid = os.posix_spawn(cmd.argv[0], list(cmd.argv), env, file_actions=actions)
-        _, status = os.waitpid(pid, 0)
+        _, status, usage = os.wait4(pid, 0)
         elapsed = time.perf_counter() - start
     finally:
         os.chdir(cwd)
-    return elapsed, os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
 
 
 def peak_rss(cmd: Command) -> int:
@@ -114,17 +116,19 @@ def rounds(
         for cmd in commands:
             if before:
                 before(cmd)
-            seconds, code = timed(cmd)
+            seconds, cpu, code = timed(cmd)
             if expect is not None and code != expect:
                 raise RuntimeError(f"{cmd.label}: exit {code}, expected {expect} ({' '.join(cmd.argv)} in {cmd.cwd})")
             if rep:  # round 0 is the warm-up
                 samples[cmd.label].seconds.append(seconds)
+                samples[cmd.label].cpu.append(cpu)
     if TIME and before is None:
         for cmd in commands:
             samples[cmd.label].rss_kib.extend(peak_rss(cmd) for _ in range(2))
     return samples
 
 
-def paired_ratio(a: Samples, b: Samples) -> float:
-    """Median over rounds of a/b, each pair timed back to back."""
-    return statistics.median(x / y for x, y in zip(a.seconds, b.seconds, strict=True))
+def paired_ratio(a: Samples, b: Samples, cpu: bool = False) -> float:
+    """Median over rounds of a/b, each pair timed back to back (``cpu``: of their CPU times, not wall times)."""
+    xs, ys = (a.cpu, b.cpu) if cpu else (a.seconds, b.seconds)
+    return statistics.median(x / y for x, y in zip(xs, ys, strict=True))
