@@ -123,9 +123,9 @@ def scan_plugin(
     history = History(root) if listing.work_tree else None
     # on an adopted plugin (adopt again), the regions' copies are grouped too, so that a shape's copies outside
     # them are judged as the first adoption judged them (never members: they are contractc's)
-    managed = frozenset((u.block.path, u.block.start) for u in in_regions) if defined else frozenset()
+    regions = frozenset((u.block.path, u.block.start) for u in in_regions) if defined else frozenset()
     grouped = [*units, *(in_regions if defined else ()), *defined]
-    groups, single, near = group_units(grouped, dispatchers, owners, history, frozenset(u.block.path for u in defined), managed)
+    groups, single, near = group_units(grouped, dispatchers, owners, history, frozenset(u.block.path for u in defined), regions)
     return ScanResult(
         root,
         listing.paths,
