@@ -419,9 +419,10 @@ def _judge(groups, refs, shapes, new_ids, resolved, accept_drift, existing, resu
     return judged
 
 
-def _place(by_block, judged: _Judged, groups, shapes, result) -> _Placed:
+def _place(by_block, judged: _Judged, groups, ids: dict[str, str], result) -> _Placed:
     """The region each block gets, from its judged units: a block is replaced only with all it holds (a record
-    of several keys is left whole, a block with a line no unit holds is a stray); ``judged`` loses what cannot be placed."""
+    of several keys is left whole, a block with a line no unit holds is a stray); ``judged`` loses what cannot be
+    placed; ``ids``: scan's shape id -> the contract's."""
     placed = _Placed()
     for (path, _), units in sorted(by_block.items()):
         units.sort(key=lambda u: u.line)
@@ -443,7 +444,7 @@ def _place(by_block, judged: _Judged, groups, shapes, result) -> _Placed:
         if any(id(u) in judged.adopted for u in units):
             unit = next(u for u in units if id(u) in judged.adopted)  # its block's one key (_cut_record)
             placed.replacements.setdefault(path, []).append(block_replacement(unit.block, unit, *judged.adopted[id(unit)]))
-            placed.rewritten += _rewrites(unit, groups, judged.adopted, shapes, result.data[path])
+            placed.rewritten += _rewrites(unit, groups, judged.adopted, ids, result.data[path])
         elif len(units) == 1 and id(units[0]) in judged.instances:
             placed.replacements.setdefault(path, []).append(instance_replacement(units[0].block, judged.instances[id(units[0])], result.data[path]))
         else:

@@ -125,7 +125,7 @@ def scan_plugin(
     # them are judged as the first adoption judged them (never members: they are contractc's)
     regions = frozenset((u.block.path, u.block.start) for u in in_regions) if defined else frozenset()
     grouped = [*units, *(in_regions if defined else ()), *defined]
-    groups, single, near = group_units(grouped, dispatchers, owners, history, frozenset(u.block.path for u in defined), regions)
+    groups, single, near = group_units(grouped, dispatchers, owners, history, frozenset(u.block.path for u in defined), in_regions=regions)
     return ScanResult(
         root,
         listing.paths,

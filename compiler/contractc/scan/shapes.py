@@ -174,11 +174,11 @@ def group_units(
     owner_globs: tuple[str, ...] = (),
     history: History | None = None,
     defined: frozenset[str] = frozenset(),
-    managed: frozenset[tuple[str, int]] = frozenset(),
+    in_regions: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[list[Group], list[Group], list[NearCopy]]:
     """(shapes with two or more members, shapes stated once, near-copies), each in id order.
 
-    ``defined``: the contracts' paths (adopt on an adopted plugin); ``managed``: (path, block start) of the
+    ``defined``: the contracts' paths (adopt on an adopted plugin); ``in_regions``: (path, block start) of the
     blocks inside managed regions, grouped but never members (:func:`_group`)."""
     units = _discriminated(units)
     clusters: list[_Cluster] = []
@@ -246,7 +246,7 @@ def group_units(
         asked = [[u for u in c.units if not u.block.example and not u.within] for c in clusters]
         history.prefetch([q for found in asked if len({u.text for u in found}) > 1 for q in history.questions(found)])
     translated = {id(u) for u, o in ((u, originals.get(id(u))) for u in top) if o is not None and not o.block.example}
-    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, managed) for c in clusters]
+    groups = [_group(c, dispatchers, owner_globs, history, translated, defined, in_regions) for c in clusters]
     groups = [g for g in groups if g is not None]
     _name(groups)
     groups.sort(key=lambda g: g.id)
@@ -394,11 +394,11 @@ def _group(
     root: History | None,
     translated: set[int] = frozenset(),
     defined: frozenset[str] = frozenset(),
-    managed: frozenset[tuple[str, int]] = frozenset(),
+    in_regions: frozenset[tuple[str, int]] = frozenset(),
 ) -> Group | None:
     everything = sorted(cluster.units, key=lambda u: (u.block.path, u.line, bool(u.within)))
-    regions = [u for u in everything if (u.block.path, u.block.start) in managed]
-    copies = tuple(u for u in everything if (u.block.path, u.block.start) not in managed)
+    regions = [u for u in everything if (u.block.path, u.block.start) in in_regions]
+    copies = tuple(u for u in everything if (u.block.path, u.block.start) not in in_regions)
     candidates = [u for u in copies if not u.block.example and not u.within]
     if not candidates:
         # a shape only ever written filled in: its examples are held to the structure of the one that owns it
@@ -950,7 +950,7 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         if held is not None:
             return held
     if drift:
-        if len(owner.paths | unit.paths) <= 1 and not _declared(owner) and not retyped and all(
+        if small(unit, owner) and not _declared(owner) and not retyped and all(
             PLACEHOLDER.search(theirs.get(p, "")) and PLACEHOLDER.search(mine.get(p, "")) for p in drift
         ):
             # one key and nothing under it, its placeholder worded apart (`<timestamp>`, `[timestamp]`): too little to
