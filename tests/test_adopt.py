@@ -156,12 +156,19 @@ def test_a_plugin_whose_configuration_is_broken_is_refused_located_and_nothing_i
     assert snapshot(plugin) == before
 
 
-def test_notation_adopt_cannot_read_is_located_at_the_owning_copy(tmp_path, run_cli):
+def test_a_yaml_shape_whose_notation_cannot_be_read_is_adopted_as_a_template_and_says_why_at_the_owning_copy(tmp_path, run_cli):
     block = "# A\n\n```yaml\nping:\n  kind: a | b\n  at: str\n```\n"
     write_plugin(tmp_path, {"agents/a.md": block, "skills/x/SKILL.md": block})
-    run = run_cli("adopt", str(tmp_path))
-    assert run.code == 2
-    assert run.err.startswith("skills/x/SKILL.md:6:7: error[bad-notation]: ping: $.at: `str` is not a type of the notation")
+    run = run_cli("adopt", str(tmp_path), "--write", "--no-diff")
+    assert run.code == 0, run.err
+    assert "  ping: its values are not notation a data shape can hold (skills/x/SKILL.md:6: ping: $.at: `str` is not a type of the notation" in run.out
+    contract = next((tmp_path / "contracts").glob("*.md")).read_text()
+    assert "Produced by `" in contract and "```yaml\nping:\n  kind: a | b\n  at: str\n```\n" in contract
+    for path in ("agents/a.md", "skills/x/SKILL.md"):  # each copy byte-managed, its bytes unchanged
+        text = (tmp_path / path).read_text()
+        assert "<!-- contractc:begin shape=ping " in text and block.split("\n\n", 1)[1] in text
+    assert not list(tmp_path.glob("schemas/**/ping*.json"))  # a template has no JSON Schema
+    assert run_cli("check", "--root", str(tmp_path)).code == 0
 
 
 def test_the_fixture_scans_clean_after_adopt_but_for_the_drift_left_unresolved(plugin, run_cli):

@@ -90,18 +90,18 @@ def plan_adoption(
     owners: tuple[str, ...] = (),
     accept_drift: bool = False,
     resolve: tuple[str, ...] = (),
-    _unwritable: tuple[ScanResult, dict[str, str]] | None = None,
+    _unwritable: tuple[ScanResult, dict[str, str], dict[str, str]] | None = None,
 ) -> Plan:
     """The whole plan; raises :class:`ContractcError` (exit 2) when the plugin cannot be adopted as it is.
 
     ``accept_drift`` rewrites every drifted copy to its owner; ``resolve`` holds ``ID=PATH:LINE`` choices,
     each making the copy at PATH:LINE the owner of group ID and rewriting that group's drifted copies.
-    ``_unwritable``: the scan, and the groups the contract could not hold (by id, why), when the plan is made
-    again without them (:func:`_unwritable_groups`)."""
+    ``_unwritable``: the scan, the groups the contract could not hold (by id, why), when the plan is made
+    again without them (:func:`_unwritable_groups`), and the YAML groups it holds as templates (by id, why: their
+    notation cannot be read, :func:`_notation_groups`)."""
     existing = _existing(root) if os.path.lexists(root / CONFIG_NAME) else None
     result = _unwritable[0] if _unwritable else scan_plugin(root, include, exclude, owners, existing.units if existing else ())
-    # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it;
-    # so is a YAML block holding several top-level keys as one unit (a data shape is one key per block).
+    # A fenced front matter (and the template in its body) is left as it is: a contract has no form for it.
     # A fenced front matter is known by the fence's own text, never by scan's labels: one of plain values is a
     # worked example, one whose YAML scan cannot read is no unit at all, and the body of either is still a
     # template that must not become a region over the whole fence.
@@ -109,7 +109,10 @@ def plan_adoption(
     every = list({id(u): u for u in (*result_units(result), *result.examples) if u.block.path in result.data}.values())
     fronts = {(u.block.path, u.block.start) for u in every if _opens_with_front_matter(u.block, result.data[u.block.path])}
     left = {g.id: "in a fenced front matter: left as it is, a contract has no form for it" for g in result.groups if all((u.block.path, u.block.start) in fronts for u in g.copies)}
-    left.update((g.id, why) for g in result.groups if g.id not in left and (why := _not_a_data_shape(g)))
+    # a YAML block no data shape can be (several top-level keys as one unit, values outside the notation) is
+    # held as a text shape's template: its copies byte for byte, its instances to its structure, with no schema
+    templated = {g.id: why for g in result.groups if g.id not in left and (why := _not_a_data_shape(g))}
+    templated.update(_unwritable[2] if _unwritable else {})
     # a block scan reads but a contract or region cannot hold (an unfenced section, JSON in notation, Markdown
     # under a ```yaml fence): its whole shape is left as it is, and scan keeps reporting its drift
     left.update(
@@ -156,18 +159,24 @@ def plan_adoption(
     if new:
         title = f"{_title(contract_path.rsplit('/', 1)[-1][:-3])} hand-offs"
         contracts[contract_path], placed, plan.renamed = render_contract(
-            title, new, result.dispatchers, checks, result.data, base, existing.taken() if existing else None
+            title, new, result.dispatchers, checks, result.data, base, existing.taken() if existing else None, frozenset(templated)
         )
+        plan.templated = sorted((g.id, templated[g.id]) for g in new if g.id in templated)
 
-    def without(cannot: dict[str, str]) -> Plan:
-        """The plan made again without the groups ``cannot`` names (by id, why), each left as it is."""
-        again = (result, {**(_unwritable[1] if _unwritable else {}), **cannot})
+    def without(cannot: dict[str, str], as_text: dict[str, str] | None = None) -> Plan:
+        """The plan made again without the groups ``cannot`` names (by id, why), each left as it is, and with
+        the YAML groups ``as_text`` names held as templates."""
+        again = (result, {**(_unwritable[1] if _unwritable else {}), **cannot}, {**templated, **(as_text or {})})
         return plan_adoption(root, name, include, exclude, owners, accept_drift, resolve, again)
 
     def without_unwritable(exc: ContractcError) -> Plan:
-        """The plan made again without the groups the contract cannot hold through adopt's own slip; else the
-        refusal, located at the owning copy (the contract is not on disk yet)."""
+        """The plan made again with the YAML groups whose notation cannot be read held as templates, or without
+        the groups the contract cannot hold through adopt's own slip; else the refusal, located at the owning copy
+        (the contract is not on disk yet)."""
         contract_bytes = contracts.get(contract_path, b"")
+        as_text = {k: why for k, why in _notation_groups(exc.diagnostics, contract_path, contract_bytes, placed).items() if k not in templated}
+        if as_text:
+            return without({}, as_text)
         cannot = _unwritable_groups(exc.diagnostics, contract_path, contract_bytes, placed)
         if not cannot:
             raise ContractcError([_at_owner(d, contract_path, contract_bytes, placed) for d in exc.diagnostics]) from None
@@ -826,7 +835,8 @@ def _compile(root: Path, contracts: dict[str, bytes], config: bytes, files: dict
 
 
 def _not_a_data_shape(group: Group) -> str:
-    """Why a YAML group's owning copy cannot be a data shape of the contract (one top-level key), or ""."""
+    """Why a YAML group's owning copy cannot be a data shape of the contract (one top-level key), or "": the
+    contract holds it as a text shape's template."""
     if group.kind != "yaml" or group.key == FRONT_MATTER:
         return ""
     from contractc.load.yaml_block import parse_block
@@ -836,7 +846,7 @@ def _not_a_data_shape(group: Group) -> str:
     except ContractcError:
         return ""  # the contract's loader reports it, located at the owning copy
     keys = len(parsed) if isinstance(parsed, dict) else 0
-    return "" if keys == 1 else f"its block holds {keys} top-level keys as one shape: left as it is (a data shape is one key per block)"
+    return "" if keys == 1 else f"its block holds {keys} top-level keys as one record (a data shape is one key per block)"
 
 
 def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[Group], set[str]]:
@@ -1022,7 +1032,7 @@ def _unwritable_groups(problems: list[Diagnostic], contract_path: str, contract:
 
     A contract adopt writes must compile: such a group is left as it is and the plan says why, located at its
     owning copy, rather than exit 2 on adopt's own contract.  A problem in a data shape's notation, inside the
-    owning copy's text, is the user's to fix: it is not here, and adopt refuses at the owning copy."""
+    owning copy's text, is not here: that shape is held as a template (:func:`_notation_groups`)."""
     cannot: dict[str, str] = {}
     for d in problems:
         if d.path != contract_path:
@@ -1036,6 +1046,22 @@ def _unwritable_groups(problems: list[Diagnostic], contract_path: str, contract:
             if not owners:
                 cannot.setdefault(p.group.id, f"the contract cannot hold it as adopt would write it ({d.code}: {d.message}): left as it is")
     return cannot
+
+
+def _notation_groups(problems: list[Diagnostic], contract_path: str, contract: bytes, placed) -> dict[str, str]:
+    """The YAML groups of the contract-to-be whose owning copy's own text is not notation a data shape can
+    hold (``<ok | failed>`` values, a type the notation lacks), each with the first such problem, located at the
+    owning copy: the contract holds them as templates."""
+    found: dict[str, str] = {}
+    for d in problems:
+        if d.path != contract_path or d.code.endswith("-syntax"):
+            continue
+        for p in placed:
+            fence_line = contract.count(b"\n", 0, p.offset) + 1
+            if p.group.kind == "yaml" and fence_line < d.line <= fence_line + p.group.owner.text.count("\n"):
+                at = _at_owner(d, contract_path, contract, placed)
+                found.setdefault(p.group.id, f"its values are not notation a data shape can hold ({at.path}:{at.line}: {d.message})")
+    return found
 
 
 def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:

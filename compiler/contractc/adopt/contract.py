@@ -41,6 +41,7 @@ def render_contract(
     data: Mapping[str, bytes] | None = None,
     base: bytes = b"",
     taken: Taken | None = None,
+    templated: frozenset[str] = frozenset(),
 ) -> tuple[bytes, list[Placed], list[str]]:
     """The contract's bytes, where each group's block went, and the titles and anchors renamed (``taken``);
     ``checks`` holds, by group id, the ``Receiver checks:`` list a template's copies carry, written after its
@@ -49,17 +50,24 @@ def render_contract(
 
     With ``base`` (a contract the project has), the sections are appended to it, every byte of it kept; a
     section title, anchor or shape id ``taken`` already is never reused: it gets the first free suffix
-    (``Review stage (2)`` ``{#review-stage-2}``), and the renaming is returned for the plan to say."""
+    (``Review stage (2)`` ``{#review-stage-2}``), and the renaming is returned for the plan to say.
+
+    A YAML group is a data shape, but those ``templated`` names (by id), which are text shapes whose template
+    is their owning copy's fence."""
     checks = checks or {}
-    data = data or {}
+    files = data or {}
     taken = taken or Taken()
     renamed: list[str] = []
     groups = list(groups)
+
+    def is_data(group: Group) -> bool:
+        return group.kind == "yaml" and group.id not in templated
+
     by_stage: dict[str, list[Group]] = {}
     keys: set[tuple[str, str]] = set()
     for group in groups:
-        section = _section_of(group)
-        if group.kind == "yaml" and (section, group.key) in keys:
+        section = _section_of(group, is_data(group))
+        if is_data(group) and (section, group.key) in keys:
             section = _slug(group.id)  # two shapes with one key in one section: each gets its own
         keys.add((section, group.key))
         by_stage.setdefault(section, []).append(group)
@@ -88,21 +96,21 @@ def render_contract(
         taken.titles.add(t.casefold())
         return a, t
 
-    titles = {anchor: _stage_title(anchor, by_stage[anchor], data) for anchor in by_stage}
+    titles = {anchor: _stage_title(anchor, by_stage[anchor], files) for anchor in by_stage}
     sends = dispatched_to(groups, dispatchers)
-    shape_titles = _shape_titles([g for g in groups if g.kind != "yaml"], data)
+    shape_titles = _shape_titles([g for g in groups if not is_data(g)], files)
     for anchor in sorted(by_stage, key=lambda a: (a == _NO_STAGE, natural_key(titles[a]), a)):
         members = by_stage[anchor]
         section, section_title = free(anchor, titles[anchor])
         # appended right after the last byte: a blank line first would change the bytes of the section before,
         # unless that section ends in an HTML block, which only a blank line closes (the heading would join it)
         out.append(f"{'' if base and len(out) == 1 and not _ends_in_html(head) else chr(10)}## {section_title} {{#{section}}}\n")
-        for group in (g for g in members if g.kind == "yaml"):
+        for group in (g for g in members if is_data(g)):
             out.append("\n")
             placed.append(Placed(group, at()))
             out.append(f"```yaml\n{_ends(group.owner.text)}```\n")
-        for group in (g for g in members if g.kind != "yaml"):
-            producer, consumers, unsure = infer_direction(group, dispatchers, data, sends)
+        for group in (g for g in members if not is_data(g)):
+            producer, consumers, unsure = infer_direction(group, dispatchers, files, sends)
             shape, shape_title = free(group.id, shape_titles[group.id])
             out.append(f"\n### {shape_title} {{#{shape}}}\n\n")
             out.append(f"Produced by `{producer}`; consumed by {', '.join(f'`{c}`' for c in consumers)}.\n\n")
@@ -292,10 +300,11 @@ def _allowed_entry(path: str, shape: str, line: int, why: str, digest: str) -> s
     return f"{{ path: {where}, shape: {json.dumps(shape)}, sha256: {digest} }}"
 
 
-def _section_of(group: Group) -> str:
+def _section_of(group: Group, data: bool) -> str:
+    """The section a group's shape goes under; ``data``: it is a data shape (by its key, unless its stage says)."""
     if group.stage:
         return group.stage
-    if group.kind == "yaml" and group.id != group.key:  # `key-2`: a key whose shapes have no stage to tell them apart
+    if data and group.id != group.key:  # `key-2`: a key whose shapes have no stage to tell them apart
         return _slug(group.id)
     return _NO_STAGE
 

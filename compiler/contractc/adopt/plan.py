@@ -79,6 +79,9 @@ class Plan:
     where: str = ""
     """On an adopted plugin: where the new shapes go, and why there."""
     renamed: list[str] = field(default_factory=list)
+    templated: list[tuple[str, str]] = field(default_factory=list)
+    """(shape id, why) of each YAML shape the contract holds as a text shape's template, not a data shape: its
+    copies are managed byte for byte and its instances held to its structure, but it has no JSON Schema."""
     """Titles and anchors given a suffix, since a contract of the project has them already (``old -> new``)."""
     filled: list[tuple[str, list[tuple[int, str]]]] = field(default_factory=list)
     """``--accept-drift`` on an adopted plugin: per target, (line, reference) of each region a first adoption

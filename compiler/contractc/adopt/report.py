@@ -34,6 +34,8 @@ def adopt_report(plan: Plan, written: bool) -> Report:
         said = f"{verb} {change.path} ({state}, {kind})"
         if change.path == plan.contract and plan.where:
             said += f": new shapes {', '.join(plan.added)} {plan.where}" + (f"; renamed: {'; '.join(plan.renamed)}" if plan.renamed else "")
+        if change.path == plan.contract and plan.templated:
+            said += "; written as templates, with no JSON Schema: " + "; ".join(f"{shape} ({why})" for shape, why in plan.templated)
         diagnostics.append(Diagnostic(change.path, 0, 0, "adopt-file", said, hint, Severity.NOTE))
     for path, found in plan.filled:
         for line, ref in found:

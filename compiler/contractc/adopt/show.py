@@ -44,6 +44,9 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
     if plan.renamed:
         out.append("\ntitles and anchors a contract of the project has already, given a suffix (nothing existing is reused):\n")
         out += [visible(f"  {r}\n") for r in plan.renamed]
+    if plan.templated:
+        out.append("\nYAML shapes written as templates, not data shapes (copies managed byte for byte, instances held to the structure, no JSON Schema; write the values in the notation to get one):\n")
+        out += [visible(f"  {shape}: {why}\n") for shape, why in plan.templated]
     if plan.filled:
         out.append("\nregions never filled that hold other bytes (a drifted copy an earlier adoption left), filled with the contract's bytes (--accept-drift; the diff is in the file's):\n")
         out += [visible(f"  {path}:{line}: {ref}\n") for path, found in plan.filled for line, ref in found]

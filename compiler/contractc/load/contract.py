@@ -64,7 +64,9 @@ def parse_contract(
                 Diagnostic.at(where, "unknown-section", f"shared section {anchor!r} is not an anchor of {src.path}", f"known anchors: {known}")
             )
     layout = _Layout(src, tokens, sections)
-    shapes = [*_text_shapes(src, tokens, layout, problems), *_data_shapes(src, tokens, layout, problems)]
+    texts = _text_shapes(src, tokens, layout, problems)
+    templates = {t.template.start for t in texts if t.template is not None}
+    shapes = [*texts, *_data_shapes(src, tokens, layout, problems, templates)]
     if problems:
         raise ContractcError(problems)
     title = next((s.title for s in sections if s.level == 1), src.path.rsplit("/", 1)[-1])
@@ -321,10 +323,14 @@ def _checks(src: SourceFile, tokens, anchor: str) -> tuple[Check, ...]:
     return tuple(checks)
 
 
-def _data_shapes(src: SourceFile, tokens, layout: _Layout, problems: list[Diagnostic]) -> list[DataShape]:
+def _data_shapes(src: SourceFile, tokens, layout: _Layout, problems: list[Diagnostic], templates: set[int]) -> list[DataShape]:
+    """The data shapes: each ```yaml fence but a text shape's template (``templates``: the byte offsets of their
+    fences), which is the text its copies hold, not notation (a record of several keys, `<placeholder>` values)."""
     shapes = []
     for tok in tokens:
         if tok.type != "fence" or tok.map is None or (tok.info.split() or [""])[0] not in _YAML_INFO:
+            continue
+        if src.span(*tok.map).start in templates:
             continue
         start, end = tok.map
         first_line = start + 2  # 1-based line of the first YAML line
