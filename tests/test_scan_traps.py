@@ -812,3 +812,56 @@ def test_a_display_whose_values_are_lined_up_in_a_column_is_read_without_a_rule_
     found = {m.unit.block.path: (m.label, m.divergent) for m in group.members}
     assert found["docs/usage.md"] == ("drifted", True)
     assert [d for p, (_, d) in found.items() if p.startswith("commands/")] == [False, False]
+
+
+ENVELOPE = {
+    "agent": "<agent name>",
+    "status": "done|blocked",
+    "scope": {"files_read": 3, "size": "small|large"},
+    "findings": {"summary": "<one sentence>", "items": [{"kind": "<kind>", "where": "<file:line>"}], "counts": {"total": 2}},
+    "blockers": [{"reason": "<why>"}],
+}
+"""A return envelope every worker fills in; each worker's findings are its own (tests below)."""
+
+
+def _envelope_plugin(tmp_path, worker_findings: dict, dropped: str = ""):
+    """The envelope in a references/ file, and two workers returning it filled in: ``worker_findings`` is the
+    first worker's findings, the second keeps the envelope's; ``dropped``: a field the first worker leaves out."""
+    def fence(doc: dict) -> str:
+        return "```json\n" + json.dumps(doc, indent=2) + "\n```\n"
+
+    mine = {**ENVELOPE, "agent": "auditor", "status": "done", "scope": {"files_read": 9, "size": "large"}, "findings": worker_findings, "blockers": []}
+    mine.pop(dropped, None)
+    theirs = {**ENVELOPE, "agent": "scout", "status": "blocked"}
+    files = {
+        "references/return-envelope.md": f"# Return envelope\n\nEvery worker returns the following format:\n\n{fence(ENVELOPE)}",
+        "agents/auditor.md": f"# Auditor\n\nReturn:\n\n{fence(mine)}",
+        "agents/scout.md": f"# Scout\n\nReturn:\n\n{fence(theirs)}",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    return tmp_path
+
+
+AUDIT = {"summary": "<one sentence>", "items": [{"rule": "<rule id>", "fix": "<how>"}], "score": 80}
+"""The auditor's own findings: other item keys, a score in place of the counts."""
+
+
+def test_a_worker_with_findings_of_its_own_inside_the_envelope_is_uncertain_not_divergent(tmp_path, run_cli):
+    root = _envelope_plugin(tmp_path, AUDIT)
+    run = run_cli("scan", str(root))
+    assert run.code == 0, run.out  # no scan-divergent error
+    (line,) = [m for m in LOCATED.finditer(run.out) if m["path"] == "agents/auditor.md"]
+    assert (line["severity"], line["code"]) == ("warning", "scan-uncertain")
+    assert "keeps its every field, with content of its own inside them" in line["message"]
+    assert "blockers[]" not in line["message"]  # `blockers: []` lists no blocker; it loses no key
+
+
+def test_a_worker_that_drops_a_field_of_the_envelope_is_still_divergent(tmp_path, run_cli):
+    own = {**ENVELOPE["findings"], "items": [{"kind": "<kind>", "where": "<file:line>", "fix": "<how>"}]}  # adds fix
+    root = _envelope_plugin(tmp_path, own, dropped="scope")
+    run = run_cli("scan", str(root))
+    assert run.code == 1
+    (line,) = [m for m in LOCATED.finditer(run.out) if m["path"] == "agents/auditor.md"]
+    assert (line["severity"], line["code"]) == ("error", "scan-divergent") and "lacks scope" in line["message"]

@@ -930,7 +930,14 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         filled_in = _fills(unit, owner)
         if extra and filled_in:
             # it fills in the owner's enum, so it is an instance of the owner: it may leave a field out, not add one
-            return Member(unit, "instance", f"it fills in the owner's {_few(filled_in)}, but {broken}{where}", True)
+            lost = [p for p in missing if not _elided(unit, p)]
+            added = [p for p in extra if not _elided(owner, p)]
+            if _own_payload(lost, added, owner):
+                # every field of the envelope kept, its own keys only inside them (an agent's own findings and
+                # metrics in a shared return envelope): are the owner's nested keys the shape, or an illustration?
+                why = _structure(lost, added)
+                return Member(unit, "instance", f"it fills in the owner's {_few(filled_in)} and keeps its every field, with content of its own inside them ({why}){where}; nothing says whether the owner's nested keys are the shape", uncertain=True)
+            return Member(unit, "instance", f"it fills in the owner's {_few(filled_in)}, but {_structure(lost, added) or broken}{where}", True)
         held = _held(unit, owner, basis, "instance", missing, extra, True, f"its own values ({_few(own)}), but ", where)
         if held is not None:
             return instance("") if retyped and not held.divergent else held
@@ -1284,6 +1291,16 @@ def _same_kind(a: str, b: str) -> bool:
         pair = _NUMBER.split(rest.strip())
         return len(numbers) == 2 and len(pair) == 3 and bool(_RANGE.fullmatch(pair[1])) and min(numbers) <= members[0] and members[-1] <= max(numbers)
     return False
+
+
+def _own_payload(lost: list[str], added: list[str], owner: Unit) -> bool:
+    """Whether the key paths an instance lost and added (elided ones left out) all lie inside the owner's fields,
+    none of those fields lost, and it adds keys of its own: content of its own under the envelope's fields."""
+    def top(path: str) -> str:
+        return re.split(r"[.\[]", path, maxsplit=1)[0]
+
+    nested = all(top(p) != p for p in (*lost, *added))
+    return bool(added) and nested and {top(p) for p in (*lost, *added)} <= {top(p) for p in owner.paths}
 
 
 def _fills(unit: Unit, owner: Unit) -> list[str]:
