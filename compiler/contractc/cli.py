@@ -397,9 +397,9 @@ def adopt(
     earlier run left holding a drifted copy.
 
     \b
-    Exit 0 when the plan was printed or applied, 2 for bad input (a shape
-    whose notation contractc cannot read, a contract file that exists, a
-    new shape that would rename one the contract has, a file it would
+    Exit 0 when the plan was printed or applied, 2 for bad input (a
+    contract file that exists, a new shape that would rename one the
+    contract has, a file it would
     write through a symbolic link: nothing is ever written outside the
     project).
     """
