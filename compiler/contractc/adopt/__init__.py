@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
-from contractc.adopt.contract import Taken, merge_config, render_config, render_contract
+from contractc.adopt.contract import Taken, _ends, merge_config, render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
@@ -967,10 +967,6 @@ def _copy_change(unit: Unit, owner: Unit) -> Change:
         Output(b"", "copy"),
         expected_path=f"{owner.block.path}:{owner.line}",
     )
-
-
-def _ends(text: str) -> str:
-    return text if text.endswith("\n") else text + "\n"
 
 
 def _block_digest(data: bytes, block) -> str:
