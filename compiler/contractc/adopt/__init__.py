@@ -65,6 +65,7 @@ from contractc.adopt.contract import Taken, _ends, merge_config, render_config, 
 from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.drift.restatements import block_digest
 from contractc.load.config import CONFIG_NAME
 from contractc.load.targets import dedented
 from contractc.load.slug import slugify
@@ -278,7 +279,7 @@ def plan_adoption(
         shifted.update((k.unit.block.path, k.unit.line) for k in map(plan.kept.__getitem__, unseen) if moved(k.unit.block.path, k.unit.line) != k.unit.line)
         config = configured([])
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
-    undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
+    undecided = {block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
         said = {(k.unit.block.path, moved(k.unit.block.path, k.unit.block.line)): _UNSURE for k in plan.kept if k.label == UNCERTAIN}
@@ -555,7 +556,7 @@ class Existing:
     def allows(self, unit: Unit, shape: str, data: dict[str, bytes]) -> bool:
         """Whether an ``allow_restatements`` entry covers ``unit``'s block (as check matches one: path, shape, bytes or line)."""
         block = unit.block
-        return any(a.allows(block.path, shape, block.line, lambda: _block_digest(data[block.path], block)) for a in self.allowed)
+        return any(a.allows(block.path, shape, block.line, lambda: block_digest(data[block.path], block)) for a in self.allowed)
 
 
 def _existing(root: Path) -> Existing:
@@ -967,12 +968,6 @@ def _copy_change(unit: Unit, owner: Unit) -> Change:
         Output(b"", "copy"),
         expected_path=f"{owner.block.path}:{owner.line}",
     )
-
-
-def _block_digest(data: bytes, block) -> str:
-    import hashlib
-
-    return hashlib.sha256(data[block.start : block.end]).hexdigest()
 
 
 def _cut_record(units: list[Unit], adopted: dict[int, tuple[str, bytes]]) -> tuple[int, str] | None:
