@@ -844,8 +844,6 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     """``groups`` with each ``--resolve ID=PATH:LINE`` applied (that copy owns group ID; the group's copies are
     relabelled against it), and the ids resolved.  An unknown id or a location that is no copy of the group is
     a located refusal (exit 2) naming what may be given."""
-    import dataclasses
-
     by_id = {g.id: g for g in groups}
     problems: list[Diagnostic] = []
     resolved: set[str] = set()
