@@ -61,10 +61,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
-from contractc.adopt.contract import Taken, merge_config, render_config, render_contract
+from contractc.adopt.contract import Taken, _ends, merge_config, render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
+from contractc.drift.restatements import block_digest
 from contractc.load.config import CONFIG_NAME
 from contractc.load.targets import dedented
 from contractc.load.slug import slugify
@@ -287,7 +288,7 @@ def plan_adoption(
         shifted.update((k.unit.block.path, k.unit.line) for k in map(plan.kept.__getitem__, unseen) if moved(k.unit.block.path, k.unit.line) != k.unit.line)
         config = configured([])
     # a drifted copy left unresolved is drift check must keep reporting: never allowed, whatever its bytes
-    undecided = {_block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
+    undecided = {block_digest(result.data[k.unit.block.path], k.unit.block) for k in plan.kept if k.label == "drifted"}
     allow = [(d, c) for d, c in found if digests[(d.path, d.line)] not in undecided]
     if allow:
         said = {(k.unit.block.path, moved(k.unit.block.path, k.unit.block.line)): _UNSURE for k in plan.kept if k.label == UNCERTAIN}
@@ -564,7 +565,7 @@ class Existing:
     def allows(self, unit: Unit, shape: str, data: dict[str, bytes]) -> bool:
         """Whether an ``allow_restatements`` entry covers ``unit``'s block (as check matches one: path, shape, bytes or line)."""
         block = unit.block
-        return any(a.allows(block.path, shape, block.line, lambda: _block_digest(data[block.path], block)) for a in self.allowed)
+        return any(a.allows(block.path, shape, block.line, lambda: block_digest(data[block.path], block)) for a in self.allowed)
 
 
 def _existing(root: Path) -> Existing:
@@ -853,8 +854,6 @@ def resolve_groups(groups: list[Group], choices: tuple[str, ...]) -> tuple[list[
     """``groups`` with each ``--resolve ID=PATH:LINE`` applied (that copy owns group ID; the group's copies are
     relabelled against it), and the ids resolved.  An unknown id or a location that is no copy of the group is
     a located refusal (exit 2) naming what may be given."""
-    import dataclasses
-
     by_id = {g.id: g for g in groups}
     problems: list[Diagnostic] = []
     resolved: set[str] = set()
@@ -977,16 +976,6 @@ def _copy_change(unit: Unit, owner: Unit) -> Change:
         Output(b"", "copy"),
         expected_path=f"{owner.block.path}:{owner.line}",
     )
-
-
-def _ends(text: str) -> str:
-    return text if text.endswith("\n") else text + "\n"
-
-
-def _block_digest(data: bytes, block) -> str:
-    import hashlib
-
-    return hashlib.sha256(data[block.start : block.end]).hexdigest()
 
 
 def _cut_record(units: list[Unit], adopted: dict[int, tuple[str, bytes]]) -> tuple[int, str] | None:

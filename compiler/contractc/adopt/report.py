@@ -71,7 +71,7 @@ def adopt_report(plan: Plan, written: bool) -> Report:
             found.line,
             1,
             "adopt-checks-differ",
-            f"receiver checks of {plan.shapes.get(shape, shape)}: {differs(found, chosen)}",
+            f"receiver checks of {plan.shapes.get(shape, shape)}: {differs(chosen)}",
             "make the lists agree in the contract after adopting (the copies' lists are left as they are)",
             Severity.WARNING,
         )

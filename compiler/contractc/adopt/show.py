@@ -71,7 +71,7 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
         out.append("\nreceiver checks that differ from the ones the contract holds (the first copy's list):\n")
         for shape, found in plan.checks:
             chosen = plan.carried[shape]
-            out.append(visible(f"  {found.unit.block.path}:{found.line}: {plan.shapes.get(shape, shape)}: {differs(found, chosen)}\n"))
+            out.append(visible(f"  {found.unit.block.path}:{found.line}: {plan.shapes.get(shape, shape)}: {differs(chosen)}\n"))
             if diff:
                 out.append(unified_diff(checks_change(found, chosen), ("this copy", "in the contract")))
     if plan.unchecked:
@@ -108,7 +108,7 @@ def checks_change(found: CheckList, chosen: CheckList) -> Change:
     )
 
 
-def differs(found: CheckList, chosen: CheckList) -> str:
+def differs(chosen: CheckList) -> str:
     return f"its receiver checks differ from those at {chosen.unit.block.path}:{chosen.line}, which the contract holds"
 
 

@@ -69,7 +69,7 @@ def git_side(root: Path, ref: str) -> Side:
         folder = Path(tmp)
         config = _show(root, ref, CONFIG_NAME)
         if config is None:
-            return Side(ref, _empty_project(root, folder), None)
+            return Side(ref, _empty_project(root), None)
         (folder / CONFIG_NAME).write_bytes(config)
         listed = _relabel(ref, lambda: load_config(folder))
         from contractc.report.progress import counted
@@ -139,7 +139,7 @@ def path_side(root: Path, path: Path, today: Project) -> Side:
     return Side(label, _relabel(label, lambda: validated(interpreted(today, contracts)), ""), None)
 
 
-def _empty_project(root: Path, folder: Path) -> Project:
+def _empty_project(root: Path) -> Project:
     config = Config(path=CONFIG_NAME, contracts=(), out=Outputs(), site_url="https://example.invalid/")
     return Project(config=config, contracts=(), root=str(root))
 

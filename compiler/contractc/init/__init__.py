@@ -38,7 +38,7 @@ def init(path: Path) -> Outcome:
         return Outcome.failed(exc.diagnostics)
     try:
         files = {rel: text.encode("utf-8") for rel, text in starter_files(_name(root)).items()}
-        _refuse_existing(root, files, shown)
+        _refuse_existing(root, files)
         ignored = os.path.lexists(root / ".gitignore")
         if not ignored:  # a project's own ignore file is its business: never a reason to refuse, never rewritten
             files[".gitignore"] = GITIGNORE.encode("utf-8")
@@ -82,7 +82,7 @@ def _name(root: Path) -> str:
     return root.resolve().name or "contracts"
 
 
-def _refuse_existing(root: Path, files: dict[str, bytes], shown: str) -> None:
+def _refuse_existing(root: Path, files: dict[str, bytes]) -> None:
     """Every starter file that exists already, and every pasted copy of a plugin, named; nothing written."""
     problems = [
         Diagnostic(

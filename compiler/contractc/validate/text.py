@@ -370,8 +370,6 @@ def _count(rule: rules.Count, ret: Return) -> list[Problem]:
 def _is_data(rule: rules.IsData, ret: Return) -> list[Problem]:
     import json
 
-    from contractc.report.diagnostics import ContractcError
-
     text = "\n".join(ret.lines)
     name = rule.format.upper()
     if not text.strip():  # an empty YAML stream holds no document (it would load as null and pass)
