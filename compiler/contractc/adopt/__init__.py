@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
-from contractc.adopt.contract import Taken, _ends, merge_config, render_config, render_contract
+from contractc.adopt.contract import Taken, ends, merge_config, render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
@@ -971,8 +971,8 @@ def _copy_change(unit: Unit, owner: Unit) -> Change:
     """A copy against its owning copy, for the plan's diff (``-`` the copy, ``+`` the owner)."""
     return Change(
         f"{unit.block.path}:{unit.line}",
-        _ends(owner.text).encode(),
-        _ends(unit.text).encode(),
+        ends(owner.text).encode(),
+        ends(unit.text).encode(),
         Output(b"", "copy"),
         expected_path=f"{owner.block.path}:{owner.line}",
     )

@@ -108,7 +108,7 @@ def render_contract(
         for group in (g for g in members if is_data(g)):
             out.append("\n")
             placed.append(Placed(group, at()))
-            out.append(f"```yaml\n{_ends(group.owner.text)}```\n")
+            out.append(f"```yaml\n{ends(group.owner.text)}```\n")
         for group in (g for g in members if not is_data(g)):
             producer, consumers, unsure = infer_direction(group, dispatchers, files, sends)
             shape, shape_title = free(group.id, shape_titles[group.id])
@@ -134,7 +134,7 @@ class Taken:
 def fenced(unit: Unit) -> str:
     """A template's or JSON block's owning copy with its own fence lines, at column 1."""
     info = unit.block.info
-    return f"{unit.block.fence}{info}\n{_ends(unit.text)}{unit.block.fence}\n"
+    return f"{unit.block.fence}{info}\n{ends(unit.text)}{unit.block.fence}\n"
 
 
 def render_config(
@@ -320,7 +320,8 @@ def _title(anchor: str) -> str:
     return " ".join(words).capitalize() if words else anchor
 
 
-def _ends(text: str) -> str:
+def ends(text: str) -> str:
+    """``text`` ending in a newline, as a fenced block's body is written."""
     return text if text.endswith("\n") else text + "\n"
 
 
