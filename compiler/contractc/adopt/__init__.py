@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from contractc.adopt.checks import carried_checks
-from contractc.adopt.contract import Taken, ends, merge_config, render_config, render_contract
+from contractc.adopt.contract import Placed, Taken, ends, merge_config, render_config, render_contract
 from contractc.adopt.plan import Kept, Plan, Rewritten
 from contractc.adopt.rewrite import Replacement, block_replacement, instance_replacement, replace_blocks, stray_line
 from contractc.report.diagnostics import ContractcError, Diagnostic
@@ -1026,9 +1026,7 @@ def _unwritable_groups(problems: list[Diagnostic], contract_path: str, contract:
     for d in problems:
         if d.path != contract_path:
             continue
-        for p in placed:
-            fence_line = contract.count(b"\n", 0, p.offset) + 1
-            closing = fence_line + p.group.owner.text.count("\n") + 1
+        for p, fence_line, closing in _fences(contract, placed):
             if not fence_line <= d.line <= closing:
                 continue
             owners = fence_line < d.line < closing and p.group.kind in ("yaml", "json") and not d.code.endswith("-syntax")
@@ -1045,22 +1043,26 @@ def _notation_groups(problems: list[Diagnostic], contract_path: str, contract: b
     for d in problems:
         if d.path != contract_path or d.code.endswith("-syntax"):
             continue
-        for p in placed:
-            fence_line = contract.count(b"\n", 0, p.offset) + 1
-            if p.group.kind == "yaml" and fence_line < d.line <= fence_line + p.group.owner.text.count("\n"):
+        for p, fence_line, closing in _fences(contract, placed):
+            if p.group.kind == "yaml" and fence_line < d.line < closing:
                 at = _at_owner(d, contract_path, contract, placed)
                 found.setdefault(p.group.id, f"its values are not notation a data shape can hold ({at.path}:{at.line}: {d.message})")
     return found
+
+
+def _fences(contract: bytes, placed) -> Iterator[tuple[Placed, int, int]]:
+    """Each group's block in the contract-to-be, with the 1-based lines of its opening and closing fence."""
+    for p in placed:
+        fence_line = contract.count(b"\n", 0, p.offset) + 1
+        yield p, fence_line, fence_line + p.group.owner.text.count("\n") + 1
 
 
 def _at_owner(d: Diagnostic, contract_path: str, contract: bytes, placed) -> Diagnostic:
     """A problem found in the contract-to-be, located at the owning copy it came from (the contract is not on disk yet)."""
     if d.path != contract_path:
         return d
-    for p in placed:
-        fence_line = contract.count(b"\n", 0, p.offset) + 1
-        length = p.group.owner.text.count("\n") + 1
-        if fence_line < d.line <= fence_line + length:
+    for p, fence_line, closing in _fences(contract, placed):
+        if fence_line < d.line <= closing:
             owner = p.group.owner
             line = owner.line + d.line - fence_line - 1
             col = d.col + (owner.block.col - 1)
