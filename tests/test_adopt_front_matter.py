@@ -288,9 +288,10 @@ def test_adopting_again_keeps_the_unresolved_entries_once_and_check_reports_them
     assert checked.code == 1 and checked.out.count("error[drift-unresolved]") == 2
 
 
-HEADED = "```\n### {N}. {name}\nexpected: <what should happen>\nresult:\n  status: pass | issue\n  note: string\n```\n"
-"""A plain fence whose body opens with a heading line (a YAML comment) above two keys: scan reads the keys,
-each a shape of its own, and no unit holds the heading line, so no region can replace the fence."""
+HEADED = "```\n### {N}. {name}\nexpected:\n  outcome: <what should happen>\nresult:\n  status: pass | issue\n  note: string\n```\n"
+"""A plain fence whose body opens with a heading line (a YAML comment) above two keys, each holding a mapping:
+scan reads the keys, each a shape of its own, and no unit holds the heading line, so no region can replace the
+fence."""
 
 
 def _headed_tree() -> dict[str, str]:
@@ -318,7 +319,7 @@ def test_a_group_over_a_line_no_copy_holds_is_left_as_it_is_and_the_rest_adopted
     # the plan names each copy of both groups, with the line that is no copy's
     said = "a copy of this shape sits in a block a region cannot replace as a whole (agents/alpha.md:6: this line is no part of the copies it adopts ('### {N}. {name}'): a region would delete it)"
     for path in ("agents/alpha.md", "agents/beta.md"):
-        for line, key in ((7, "expected"), (8, "result")):
+        for line, key in ((7, "expected"), (9, "result")):
             assert f"\n  {path}:{line}: {key}: {said}" in run.out, (path, key)
     contract = next((root / "contracts").glob("*.md")).read_text()
     assert "handoff:" in contract and "expected:" not in contract and "result:" not in contract
@@ -326,7 +327,7 @@ def test_a_group_over_a_line_no_copy_holds_is_left_as_it_is_and_the_rest_adopted
     assert "unresolved:" in config and config.count("agents/beta.md") == 1  # beta's drifted result, once
     checked = run_cli("check", "--root", str(root), "--no-cache")
     assert checked.code == 1 and checked.out.count("error[") == 1, checked.out
-    assert checked.out.startswith("agents/beta.md:8:") and "error[drift-unresolved]" in checked.out
+    assert checked.out.startswith("agents/beta.md:9:") and "error[drift-unresolved]" in checked.out
 
 
 def test_a_slip_in_the_labels_leaves_the_group_rather_than_cut_the_fence(tmp_path, run_cli, monkeypatch):

@@ -569,7 +569,7 @@ def test_an_example_in_a_reference_folder_is_no_definition_of_another_example(tm
 def test_one_key_with_its_placeholder_worded_apart_is_uncertain_and_a_changed_type_is_drift(tmp_path):
     from conftest import write_tree
 
-    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <string>\n```\n"})
+    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <name of the sprint>\n```\n"})
     assert [m[1:] for m in _after_owner(root).values()] == [(False, True)]
     typed = write_tree(tmp_path / "q", {"agents/a.md": "# A\n\n```yaml\nping:\n  at: string\n```\n", "agents/b.md": "# B\n\n```yaml\nping:\n  at: string\n```\n",
                                         "agents/c.md": "# C\n\n```yaml\nping:\n  at: integer\n```\n"})  # fmt: skip
@@ -637,7 +637,7 @@ def test_header_comments_above_a_templates_first_key_are_no_drift(tmp_path, run_
     root = write_tree(tmp_path / "p", files)
     run = run_cli("scan", "-v", str(root))
     assert run.code == 0, run.out
-    assert "skills/all/REFERENCE.md:6:1: note[scan-member]: instance of standards_version: the owner's text under header comments" in run.out
+    assert "skills/all/REFERENCE.md:4:1: note[scan-member]: instance of standards_version: the owner's text under header comments" in run.out
 
 
 # -- after blind round 6 (no longer blind): labels on the five causes of round C --------------------------------------
@@ -695,11 +695,12 @@ def test_several_definition_files_that_differ_hold_an_instance_only_as_far_as_wh
 
 
 def test_an_uncertain_member_of_a_one_key_shape_is_listed_only_with_verbose(tmp_path, run_cli):
-    """`name: <sprint-name>` against `name: <string>` is too little to weigh: the default output counts it on the last
-    line and says -v lists it; -v and the JSON report still locate it with its diff. A larger shape's stays a warning."""
+    """`name: <sprint-name>` against `name: <name of the sprint>` is too little to weigh: the default output counts it
+    on the last line and says -v lists it; -v and the JSON report still locate it with its diff. A larger shape's
+    stays a warning."""
     from conftest import write_tree
 
-    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <string>\n```\n"})
+    root = write_tree(tmp_path / "p", {"agents/a.md": "# A\n\n```yaml\nname: <sprint-name>\n```\n", "skills/w/SKILL.md": "# W\n\n```yaml\nname: <name of the sprint>\n```\n"})
     plain, verbose = run_cli("scan", str(root)), run_cli("scan", "-v", str(root))
     assert plain.code == verbose.code == 0
     assert "warning[scan-uncertain]" not in plain.out and "1 uncertain (1 of them in shapes of one key or the bytes of one listed: -v lists them)" in plain.out

@@ -1018,16 +1018,18 @@ def _yaml_units(content: str, first_line: int, stage: str | None, before: str, b
             isinstance(v, yaml.SequenceNode) and all(isinstance(i, yaml.ScalarNode) for i in v.value)
         )
 
-    if len(node.value) >= 2 and all(scalar(v) for _, v in node.value):
-        # a flat block of scalar keys (`title: <x>` / `type: a | b`) is one shape, not one per key
+    if len(node.value) >= 2 and any(scalar(v) for _, v in node.value):
+        # a record with a field of its own at the top (`session_id: <x>`, `status: a | b`, then `steps:` ...) is one
+        # shape, not one per key; its nested mappings are candidate copies of shapes pasted elsewhere, as a JSON
+        # document's are. A block whose every key holds a mapping is that many shapes side by side (one per key).
         paths: set[str] = set()
         slots: list[tuple[str, str]] = []
         _walk(node, "", raw, paths, slots)
         text = "".join(lines).rstrip("\n") + "\n" if content.strip() else content
-        return [
-            Unit(built, str(node.value[0][0].value), text, first_line, frozenset(str(k.value) for k, _ in node.value),
-                 stage, frozenset(paths), tuple(slots), _variant(dict(slots)))
-        ]
+        top = {p: v for p, v in slots if "." not in p and "[" not in p}
+        record = Unit(built, str(node.value[0][0].value), text, first_line, frozenset(str(k.value) for k, _ in node.value),
+                      stage, frozenset(paths), tuple(slots), _variant(top))
+        return [record, *_nested_yaml(node, "", raw, first_line, built, stage)]
     units = []
     for i, (key, value) in enumerate(node.value):
         chunk = lines[bounds[i] : bounds[i + 1]]
@@ -1098,7 +1100,7 @@ def _nested_yaml(value: Any, key: str, raw: list[str], first_line: int, built: B
                 name = path.rsplit(".", 1)[-1].rstrip("[]")
                 found.append(
                     Unit(built, name, text, first_line + lo, frozenset(str(k.value) for k, _ in node.value), stage,
-                         frozenset(paths), tuple(slots), "", f"{key}.{path}" if path else key)
+                         frozenset(paths), tuple(slots), "", f"{key}.{path}".strip(".") if path else key)
                 )
             for k, v in node.value:
                 visit(v, f"{path}.{k.value}" if path else str(k.value), depth + 1)

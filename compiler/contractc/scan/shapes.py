@@ -437,7 +437,7 @@ def _name(groups: list[Group]) -> None:
     """Shape ids from the owner's key, title or label, and the variant; qualified by stage, then numbered, when two collide."""
     base = {}
     for g in groups:
-        name = g.owner.key
+        name = _record_name(g.owner) or g.owner.key
         if g.owner.variant:
             value = "-".join(part.split("=", 1)[1] for part in g.owner.variant.split(","))
             if value not in name.split("-"):
@@ -460,6 +460,26 @@ def _name(groups: list[Group]) -> None:
         if seen[name] > 1:
             name = f"{name}-{seen[name]}"
         object.__setattr__(g, "id", name)
+
+
+_FILE_NAME = re.compile(r"(?<![\w<{-])\.?([A-Za-z][\w-]*?)\.(?:ya?ml|json)\b")
+
+
+def _record_name(unit: Unit) -> str:
+    """A YAML record's name from the file it describes, named in its header comment or the line above the block
+    (``# SPRINT.yaml``, "Update `.project-standards.yaml`:" -> ``sprint``, ``project-standards``); empty for
+    anything else, or when nothing names a file."""
+    from contractc.load.slug import slugify
+
+    if unit.block.kind != "yaml" or unit.within or unit.key not in unit.paths or unit.key == "front-matter":
+        return ""
+    header = [line for line in unit.text.splitlines() if line.strip()][:3]
+    said = [line for line in header if line.lstrip().startswith("#")] + [unit.block.before]
+    for line in said:
+        found = _FILE_NAME.search(line)
+        if found and slugify(found.group(1)):
+            return slugify(found.group(1).replace("_", "-"))
+    return ""
 
 
 MAX_NAME = 48
@@ -930,8 +950,7 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         filled_in = _fills(unit, owner)
         if extra and filled_in:
             # it fills in the owner's enum, so it is an instance of the owner: it may leave a field out, not add one
-            lost = [p for p in missing if not _elided(unit, p)]
-            added = [p for p in extra if not _elided(owner, p)]
+            lost, added = _unheld(unit, owner, missing, extra)
             if _own_payload(lost, added, owner):
                 # every field of the envelope kept, its own keys only inside them (an agent's own findings and
                 # metrics in a shared return envelope): are the owner's nested keys the shape, or an illustration?
@@ -964,7 +983,7 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
             # tell a copy from another shape that uses the same key (a changed type or enum is drift all the same)
             return Member(unit, "instance", f"the notation of {_few(drift)} differs, in a shape of one key{where}; nothing says which copy is the shape", uncertain=True)
         return Member(unit, "drifted", f"the notation of {_few(drift)} differs from the owner's{where}", True)
-    if [p for p in missing if not _elided(unit, p)] or [p for p in extra if not _elided(owner, p)]:
+    if any(_unheld(unit, owner, missing, extra)):
         # keys that are not the owner's, which nothing above judged (a key renamed with all it holds): no copy, and
         # no instance check would hold (its structure is not the shape's); say so, and adopt leaves it as it is
         return Member(unit, "instance", f"{broken}{where}: a key renamed with all it holds, or an entry of its own; nothing says which copy is the shape", uncertain=True)
@@ -1007,8 +1026,7 @@ def _held(
       the text above ("the scout returns:") backs the owner, or when it restates the owner in the owner's file.
     * With nothing but a tie-break behind the owner (:data:`Basis` ``weak``, or a ``tie`` for another definition),
       it is uncertain, unless it is the owner's text with a key lost or renamed: whichever side is stale, that drifted."""
-    lost = [p for p in missing if not _elided(unit, p)]
-    extra = [p for p in extra if not _elided(owner, p)]  # the owner wrote `[...]` or `[]` where the member lists items
+    lost, extra = _unheld(unit, owner, missing, extra)
     if not lost and not extra:
         return None
     broken = _structure(lost, extra)
@@ -1023,6 +1041,10 @@ def _held(
     many = owner.block.example and basis == "majority"  # one of many examples, most of which agree
     if label == "example" and (_map_key(lost, extra) if renamed else not extra and _entry(lost)):
         return None  # an example names its own entries of a map (`<server-name>` -> `github`), or leaves one out
+    if lost and extra and _file_entries(unit, lost, extra) and _file_entries(owner, extra, lost):
+        # each file's own entries of one map (`components.docs` in configure-docs, `components.sentry` in
+        # configure-sentry): an instance by design, named for its file
+        return Member(unit, "instance" if label == "drifted" else label, f"{why.removesuffix(', but ')}its own entries of a map, named for its file ({_few(extra)}){where}")
     if renamed and not (many or defined):
         return None  # a key renamed with all it holds (`memory` and `issue_tracking`): a sibling entry, another shape
     if _declared(unit) and basis in ("declared", "tie") and lost and extra:
@@ -1090,6 +1112,21 @@ def small(unit: Unit, owner: Unit) -> bool:
     return len(unit.paths | owner.paths) <= 1
 
 
+def _file_entries(unit: Unit, lost: list[str], extra: list[str]) -> bool:
+    """Whether every path of ``extra`` is an entry of one map below the top level (``components.docs_level``) that
+    ``lost`` has entries of too, each named for ``unit``'s file (``docs`` for ``skills/configure-docs/SKILL.md``)."""
+    parents = {p.rsplit(".", 1)[0] for p in (*lost, *extra) if "." in p}
+    if len(parents) != 1 or not all("." in p for p in (*lost, *extra)):
+        return False
+    stem = f"-{_stem(unit.block.path)}-"
+    for path in extra:
+        key = path.rsplit(".", 1)[1].replace("_", "-").lower()
+        heads = [key[:i] for i in range(min(3, len(key)), len(key) + 1) if i == len(key) or key[i] == "-"]
+        if not any(f"-{h}-" in stem for h in heads):
+            return False
+    return True
+
+
 def _map_key(lost: list[str], extra: list[str]) -> bool:
     """Whether the key renamed (:func:`_renamed`) is a map's entry: below the top level, or a placeholder
     (``<message_id>``)."""
@@ -1116,12 +1153,29 @@ _ELIDED_LINE = re.compile(r"(?m)^\s*(?:#|//)?\s*(?:\.\.\.|…)\s*,?\s*$|,\s*(?:\
 _ELIDED_VALUE = {"...", "…", "[...]", "[…]", '["..."]', '["…"]', "{...}", "{…}", "[]", "{}"}
 
 
+_OPTIONAL = re.compile(r"(?i)#.*\boptional\b")
+_OPEN = {"object", "dict", "map"}
+"""Type words for a value whose keys are each copy's own (``collections: <object>``)."""
+
+
+def _unheld(unit: Unit, owner: Unit, missing: list[str], extra: list[str]) -> tuple[list[str], list[str]]:
+    """(the paths ``unit`` lost, the paths it added) that the owner holds it to: not those it elides, nor those the
+    owner leaves out with ``[...]``, ``[]`` or an object's type (``<object>``: its keys are each copy's own), nor
+    keys the owner says are optional (``config: <object>  # Optional``), with all they hold."""
+    optional = [p for p, v in owner.slots if p and _OPTIONAL.search(v)]
+    lost = [p for p in missing if not _elided(unit, p) and not any(p == o or p.startswith((f"{o}.", f"{o}[]")) for o in optional)]
+    return lost, [p for p in extra if not _elided(owner, p)]
+
+
 def _elided(unit: Unit, path: str) -> bool:
-    """Whether ``unit`` elides ``path``: a ``...`` line or member stands for the keys it leaves out, or ``path``
-    lies under a value written ``[...]``, ``{...}`` or empty (``[]``: no items in this example)."""
+    """Whether ``unit`` elides ``path`` or leaves it open: a ``...`` line or member stands for the keys it leaves
+    out, or ``path`` lies under a value written ``[...]``, ``{...}``, empty (``[]``: no items in this example) or
+    as an object's type."""
     if unit.block.kind != "template" and _ELIDED_LINE.search(unit.text):  # a template's `...` line is its content
         return True
-    return any(_value(v) in _ELIDED_VALUE and path.startswith((f"{p}.", f"{p}[]")) for p, v in unit.slots if p)
+    return any(
+        (_value(v) in _ELIDED_VALUE or _type_of(v) in _OPEN) and path.startswith((f"{p}.", f"{p}[]")) for p, v in unit.slots if p
+    )
 
 
 PEER_COPIES = 2
@@ -1339,7 +1393,7 @@ def _few(paths: list[str]) -> str:
 def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
     """(paths whose notation differs: drift, paths holding the unit's own literal values: an instance's)."""
     mine, theirs = _slot_map(unit), _slot_map(owner)
-    drift, own = [], []
+    drift, own, named = [], [], []
     names = (_stem(unit.block.path), _stem(owner.block.path))
     for path, value in mine.items():
         if path not in theirs or theirs[path] == value:
@@ -1349,11 +1403,15 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
             continue
         if _same_kind(theirs[path], value):
             continue  # `1 | 2 | 3` and `<integer: 1, 2, or 3>`: one set of numbers, written two ways
+        if _type_of(theirs[path]) == "string" and PLACEHOLDER.search(value) and _type_of(value) is None:
+            named.append(path)  # a schema's `name: <string>`, a template's `<sprint-name>`: a string, named its own way
+            continue
         # a template's opening text (before its first heading or label) is its own title line, not its notation
         template = unit.block.kind == "template"
         kind = "own" if template and not path else _difference(theirs[path], value, not template)
         (own if kind == "own" else drift).append(path)
-    return drift, own
+    # strings named their own way make an instance of a schema, unless another field's notation drifted from it
+    return drift, own + named if not drift else own
 
 
 def _stem(path: str) -> str:

@@ -1,0 +1,104 @@
+"""A YAML record (a block with a field of its own at the top level) is one shape, read whole; what its definition
+leaves open (an optional key, an object's keys, a string's placeholder, each file's own map entries) is no drift."""
+
+from __future__ import annotations
+
+from conftest import write_tree
+from contractc.scan import scan_plugin
+
+
+def _members(root) -> dict[str, tuple[str, bool, bool]]:
+    """path:line -> (label, divergent, uncertain) of every member that does not own its shape."""
+    return {
+        f"{m.unit.block.path}:{m.unit.line}": (m.label, m.divergent, m.uncertain)
+        for g in scan_plugin(root).groups
+        for m in g.members
+        if m.unit is not g.owner
+    }
+
+
+def _state(command: str, status_comment: str = "", extra: str = "") -> str:
+    return (
+        "```yaml\n"
+        f'run_id: "<HHMMSS-id>"\ncommand: "{command}"\nstatus: running | done | failed{status_comment}\n\n'
+        f'steps:\n  - step: <number>\n    name: "<step name>"\n    status: done | failed\n    finished_at: "<ISO 8601>"\n{extra}'
+        "```\n"
+    )
+
+
+def test_a_record_with_its_own_values_and_comments_is_one_instance_not_drift_in_its_fields(tmp_path, run_cli):
+    """Three commands keep a run-state file each: the same record (a run id, a status, a list of steps) with their
+    own command name and comments. Read key by key, each shared scalar key was a one-key shape whose copies differ
+    in a comment, and scan reported drift there; read whole, the record's instances agree in structure."""
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "commands/ship.md": "# Ship\n\nKeep the state file:\n\n" + _state("ship", "  # the last step's outcome"),
+            "commands/review.md": "# Review\n\nKeep the state file:\n\n" + _state("review"),
+            "commands/fix.md": "# Fix\n\nKeep the state file:\n\n" + _state("fix", "  # see the state guide"),
+        },
+    )
+    run = run_cli("scan", str(root))
+    assert run.code == 0 and "error[" not in run.out, run.out
+    groups = scan_plugin(root).groups
+    assert [len(g.members) for g in groups] == [3]  # one shape, not one per key
+    assert all(not m.divergent for m in groups[0].members)
+
+
+def test_a_record_that_lost_a_field_of_its_definition_is_divergent(tmp_path, run_cli):
+    definition = "# State\n\nThe state file has the following format:\n\n" + _state("<command>")
+    lost = _state("ship").replace("status: running | done | failed\n", "")
+    root = write_tree(tmp_path / "p", {"references/state.md": definition, "commands/ship.md": "# Ship\n\n" + lost})
+    assert list(_members(root).values()) == [("instance", True, False)]
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "commands/ship.md:4:1: error[scan-divergent]" in run.out and "lacks status" in run.out, run.out
+
+
+def test_a_block_whose_every_key_holds_a_mapping_is_that_many_shapes(tmp_path, run_cli):
+    """Two hand-offs in one fence (a request and its answer): each key is a shape of its own, compared with its
+    copies elsewhere, and adopt leaves the two-key fence whole."""
+    pair = "```yaml\nask:\n  topic: string\n  depth: integer\nanswer:\n  verdict: yes | no\n  notes: string\n```\n"
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "agents/desk.md": f"# Desk\n\n{pair}",
+            "agents/clerk.md": "# Clerk\n\n```yaml\nask:\n  topic: string\n  depth: integer\n```\n",
+            "agents/judge.md": "# Judge\n\n```yaml\nanswer:\n  verdict: yes | no | maybe\n  notes: string\n```\n",
+        },
+    )
+    ids = sorted(g.id for g in scan_plugin(root).groups)
+    assert ids == ["answer", "ask"]
+    run = run_cli("scan", str(root))
+    assert "error[scan-divergent]: drifted copy of answer" in run.out, run.out
+
+
+def test_an_optional_key_an_open_object_and_a_named_string_placeholder_are_the_definitions_own_freedom(tmp_path):
+    """A schema file writes `config: <object>  # Optional`, `items: <object>` and `name: <string>`; a command's
+    template leaves config out, lists its own items and names its placeholder: an instance, no drift. A template
+    that leaves out a key the schema does not call optional, or types a string as an integer, is divergent."""
+    schema = (
+        "# Job file\n\nThe job file has the following format:\n\n```yaml\n"
+        "name: <string>          # Required\nkind: <string>          # Required\ndue: <string>           # Required\n"
+        "plan: <string>          # Required\nitems: <object>         # Required\n"
+        "owner: <string>         # optional\nconfig: <object>        # Optional\n```\n"
+    )
+    own = "```yaml\nname: <job-name>\nkind: <job-kind>\ndue: <due date>\nplan: <plan-name>\nitems:\n  step:\n    - <first step>\n```\n"
+    root = write_tree(tmp_path / "p", {"references/job.md": schema, "commands/start.md": f"# Start\n\n{own}"})
+    assert list(_members(root).values()) == [("instance", False, False)]
+    lost = own.replace("plan: <plan-name>\n", "")
+    retyped = own.replace("plan: <plan-name>", "plan: <integer>")
+    for body in (lost, retyped):
+        root = write_tree(tmp_path / str(len(body)), {"references/job.md": schema, "commands/start.md": f"# Start\n\n{body}"})
+        assert [m[1] for m in _members(root).values()] == [True], body
+
+
+def test_each_files_own_map_entries_are_an_instance_and_others_stay_uncertain(tmp_path):
+    """Each configure skill records its own component (`components.docs` in configure-docs): an instance named for
+    its file. An entry named for nothing the file is called stays a question (uncertain), never a copy."""
+    block = '```yaml\nversion: "3"\nupdated: "<timestamp>"\nlevel: <low|high>\ncomponents:\n  {entry}: "3"\n```\n'
+    files = {f"skills/configure-{x}/SKILL.md": f"# {x}\n\nRecord it:\n\n" + block.format(entry=x) for x in ("docs", "lint", "tests")}
+    found = _members(write_tree(tmp_path / "p", files))
+    assert list(found.values()) == [("instance", False, False)] * 2, found
+    files["skills/configure-tests/SKILL.md"] = "# tests\n\nRecord it:\n\n" + block.format(entry="coverage")
+    found = _members(write_tree(tmp_path / "q", files))
+    assert found["skills/configure-tests/SKILL.md:6"] == ("instance", False, True), found
