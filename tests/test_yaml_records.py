@@ -102,3 +102,30 @@ def test_each_files_own_map_entries_are_an_instance_and_others_stay_uncertain(tm
     files["skills/configure-tests/SKILL.md"] = "# tests\n\nRecord it:\n\n" + block.format(entry="coverage")
     found = _members(write_tree(tmp_path / "q", files))
     assert found["skills/configure-tests/SKILL.md:6"] == ("instance", False, True), found
+
+
+def test_a_moment_written_two_ways_and_an_optional_key_in_another_language_are_no_drift(tmp_path):
+    """`{ISO 8601}` and `YYYY-MM-DDTHH:MM:SS` are one timestamp, written two ways; a key commented `# 任意`
+    (Japanese for optional) may be left out. A date turned into an integer still is drift."""
+    schema = (
+        "# Record\n\nThe record has the following format:\n\n```yaml\n"
+        'id: "<record id>"\nkind: "<kind>"\nowner: "<owner>"\nat: "YYYY-MM-DDTHH:MM:SS"\nnote: "<note>"  # 任意\n```\n'
+    )
+    own = '```yaml\nid: "<record id>"\nkind: "<kind>"\nowner: "<owner>"\nat: "{ISO 8601}"\n```\n'
+    root = write_tree(tmp_path / "p", {"references/record.md": schema, "skills/keep/SKILL.md": f"# Keep\n\n{own}"})
+    assert [m[1] for m in _members(root).values()] == [False]
+    retyped = own.replace('"{ISO 8601}"', "<integer>")
+    root = write_tree(tmp_path / "q", {"references/record.md": schema, "skills/keep/SKILL.md": f"# Keep\n\n{retyped}"})
+    assert [m[1] for m in _members(root).values()] == [True]
+
+
+def test_shell_style_placeholders_make_a_template_not_a_worked_example(tmp_path, run_cli):
+    """`Feature: $FEATURE_NAME` is a placeholder, as `{feature}` is: two agents' copies of one dispatch block are a
+    shape's copies (compared, their drift reported), not worked examples nobody compares."""
+    block = "```\nTask: spawn the reviewer\nPrompt: |\n  Review the change:\n  Feature: $FEATURE_NAME\n  Scope: $SCOPE\n\n  Report:\n  - Risks\n  - Missing tests\n```\n"
+    drifted = block.replace("  Scope: $SCOPE\n", "")
+    root = write_tree(tmp_path / "p", {"agents/lead.md": f"# Lead\n\n{block}", "agents/planner.md": f"# Planner\n\n{block}", "skills/plan/SKILL.md": f"# Plan\n\n{drifted}"})
+    groups = scan_plugin(root).groups
+    assert len(groups) == 1 and not any(m.unit.block.example for m in groups[0].members)
+    run = run_cli("scan", str(root))
+    assert "skills/plan/SKILL.md:4:1: error[scan-divergent]: drifted copy of task" in run.out, run.out

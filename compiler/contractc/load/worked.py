@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 # target with a fenced block outside its regions asks, and every run pays for this module's import.
 EXAMPLE_WORDS = r"(?i)\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b"
 # What counts as notation in a value (docs/notation.md); anything else is a concrete value.
-_NOTATION = r"(?i)^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|<[^<>]+>|\.\.\.|…|^\{.*\}$|^\[.*\]$"
+_NOTATION = r"(?i)^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|<[^<>]+>|\.\.\.|…|^\{.*\}$|^\[.*\]$|(?-i:\$\{?[A-Z][A-Z0-9_]*\b)"
 # An enum is alternatives of plain words (`a | b`, `"low" | "high"`); `a || b` and a regex's `^(a|b)$` are not.
 _ENUM_PART = r"^\s*[\w\"'`.:/ -]+\s*$"
 _NEUTRAL = r"(?i)^([-+]?\d+(\.\d+)?|true|false)$"

@@ -71,7 +71,8 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 # Placeholders in every common style; `<!-- comment -->` and `</tag>` are not ones, nor `[ ]`/`[x]` checkboxes
 # or `[text](link)`; a lone `<tag>` line is a tag when its `</tag>` follows (see _placeholders).
 PLACEHOLDER = re.compile(  # `<a@b.c>` and `<https://…>` are addresses (CommonMark autolinks), not placeholders
-    r"\{\{[^{}\n]+\}\}|\{[^{}\n]+\}|<(?![!/])(?![\w.+-]+@[\w-]+\.[\w.-]+>)(?!https?://)[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
+    r"\{\{[^{}\n]+\}\}|\$?\{[^{}\n]+\}|<(?![!/])(?![\w.+-]+@[\w-]+\.[\w.-]+>)(?!https?://)[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
+    r"|\$[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b"  # a shell-style `$FEATURE_NAME`
 )
 _TAG_LINE = re.compile(r"^\s*</?(?P<tag>[A-Za-z_][\w-]*)>\s*$")
 _LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")

@@ -1153,7 +1153,7 @@ _ELIDED_LINE = re.compile(r"(?m)^\s*(?:#|//)?\s*(?:\.\.\.|…)\s*,?\s*$|,\s*(?:\
 _ELIDED_VALUE = {"...", "…", "[...]", "[…]", '["..."]', '["…"]', "{...}", "{…}", "[]", "{}"}
 
 
-_OPTIONAL = re.compile(r"(?i)#.*\boptional\b")
+_OPTIONAL = re.compile(r"(?i)#.*(?:\b(?:optional|optionnel|facultatif|opcional)\b|任意|可选|可選)")
 _OPEN = {"object", "dict", "map"}
 """Type words for a value whose keys are each copy's own (``collections: <object>``)."""
 
@@ -1347,6 +1347,17 @@ def _same_kind(a: str, b: str) -> bool:
     return False
 
 
+_MOMENT = re.compile(r"^YYYY-MM-DD|^[<{\[(].*\b(?:iso[ -]?8601|timestamp|datetime|date|time)\b.*[>}\])]$", re.I)
+
+
+def _moment(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one date or time written two ways: a format token (``YYYY-MM-DDTHH:MM:SSZ``) and a
+    placeholder naming one (``<ISO 8601>``, ``{timestamp}``, ``[date]``). Two placeholders are compared as written
+    (``{date}`` and ``{{TIMESTAMP}}``: another style, perhaps another engine's)."""
+    a, b = _value(a), _value(b)
+    return bool(_MOMENT.search(a) and _MOMENT.search(b)) and (a.startswith("YYYY") != b.startswith("YYYY"))
+
+
 def _own_payload(lost: list[str], added: list[str], owner: Unit) -> bool:
     """Whether the key paths an instance lost and added (elided ones left out) all lie inside the owner's fields,
     none of those fields lost, and it adds keys of its own: content of its own under the envelope's fields."""
@@ -1403,14 +1414,16 @@ def _slot_differences(unit: Unit, owner: Unit) -> tuple[list[str], list[str]]:
             continue
         if _same_kind(theirs[path], value):
             continue  # `1 | 2 | 3` and `<integer: 1, 2, or 3>`: one set of numbers, written two ways
-        if _type_of(theirs[path]) == "string" and PLACEHOLDER.search(value) and _type_of(value) is None:
-            named.append(path)  # a schema's `name: <string>`, a template's `<sprint-name>`: a string, named its own way
+        if _type_of(theirs[path]) == "string" and PLACEHOLDER.search(value) and _type_of(value) is None or _moment(theirs[path], value):
+            # a schema's `name: <string>`, a template's `<sprint-name>`: a string, named its own way; `{ISO 8601}` and
+            # `YYYY-MM-DDTHH:MM:SS`: one timestamp, written two ways
+            named.append(path)
             continue
         # a template's opening text (before its first heading or label) is its own title line, not its notation
         template = unit.block.kind == "template"
         kind = "own" if template and not path else _difference(theirs[path], value, not template)
         (own if kind == "own" else drift).append(path)
-    # strings named their own way make an instance of a schema, unless another field's notation drifted from it
+    # strings and moments named their own way make an instance, unless another field's notation drifted
     return drift, own + named if not drift else own
 
 
