@@ -129,3 +129,25 @@ def test_shell_style_placeholders_make_a_template_not_a_worked_example(tmp_path,
     assert len(groups) == 1 and not any(m.unit.block.example for m in groups[0].members)
     run = run_cli("scan", str(root))
     assert "skills/plan/SKILL.md:4:1: error[scan-divergent]: drifted copy of task" in run.out, run.out
+
+
+def test_the_blocks_inside_a_four_backtick_file_template_are_read_and_never_written(tmp_path, run_cli):
+    """A ````markdown body template holding its own ```yaml block, as CommonMark allows: the inner block is compared
+    with its copies (its drift reported, located at its own line), the text around it is listed unread, and adopt
+    writes no region inside the outer fence (so it leaves that shape, every copy, as it is)."""
+    from conftest import snapshot
+
+    shape = "```yaml\nreview:\n  verdict: pass | fail\n  notes: string\n```\n"
+    drifted = shape.replace("pass | fail", "pass | fail | skip")
+    body = f"````markdown\n# Repo config\n\nPaste this block:\n\n{drifted}\nThen commit.\n````\n"
+    root = write_tree(
+        tmp_path / "p",
+        {"agents/a.md": f"# A\n\n{shape}", "agents/b.md": f"# B\n\n{shape}", "skills/setup/SKILL.md": f"# Setup\n\n{body}"},
+    )
+    run = run_cli("scan", "-v", str(root))
+    assert "skills/setup/SKILL.md:9:1: error[scan-divergent]: drifted copy of review" in run.out, run.out
+    assert "skills/setup/SKILL.md:3:1: note[scan-unread]: this ````markdown block is not read: it holds fenced blocks of its own" in run.out
+    before = snapshot(root)
+    adopted = run_cli("adopt", str(root), "--write", "--no-diff")
+    assert adopted.code == 0 and "skills/setup/SKILL.md:9 in this shape is a block inside a longer fence" in adopted.out
+    assert snapshot(root) == before  # a shape with a copy no region can hold is left as it is, every copy

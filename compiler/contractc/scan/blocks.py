@@ -207,14 +207,37 @@ def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[
                 )  # fmt: skip
                 continue
             if isinstance(found, str):
-                if unread is not None:
+                if found and unread is not None:
                     unread.append(_unread(src, start, tok, found))
+                units.extend(_nested_fences(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
                 continue
             units.extend(found)
         if deep:
             raise ContractcError(deep)
     unfenced = _unfenced_units(src, code, whole and not code)
     return sorted([*units, *unfenced], key=lambda u: u.line) if unfenced else units
+
+
+NESTED = "a block inside a longer fence (a ````markdown file template holding ```yaml): a region's marker lines cannot sit there"
+
+
+def _nested_fences(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit]:
+    """The units of the fenced blocks inside a fence of four or more backticks or tildes (a file template holding
+    its own ```yaml blocks, as CommonMark allows): each read as a block of the file, compared with its copies, and
+    never written by adopt (:data:`NESTED`); the text around them is not read. Only a fence at the start of its
+    line is opened: inside an indented or quoted one the inner lines are not the file's."""
+    if len(tok.markup) < 4 or src.line_text(start)[:1] not in ("`", "~"):
+        return []
+    from dataclasses import replace
+
+    found = []
+    for inner in _block_parser().parse(tok.content):
+        if inner.type != "fence" or inner.map is None:
+            continue
+        lo, hi = inner.map[0] + start + 1, inner.map[1] + start + 1
+        got = _units(src, inner, lo, hi, stage, heading)
+        found += [replace(u, block=replace(u.block, left=NESTED)) for u in got] if isinstance(got, list) else []
+    return found
 
 
 WHOLE_FILE = "a whole template file, not a fenced block: adopt writes regions around fenced blocks only"
@@ -353,6 +376,8 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
     if any(len(m.group()) - len(m.group().lstrip(" \t")) < 4 for m in _INNER_FENCE.finditer(content)):
         # a fence line inside: a nested code block, or the file's fences do not balance; nothing to compare (one
         # indented four spaces or more is the block's own text, as in CommonMark: a sample inside a display)
+        if len(tok.markup) >= 4 and col == 1:  # its inner blocks are read (_nested_fences)
+            return "it holds fenced blocks of its own: each is read as a block of the file, the text around them is not" if candidate else ""
         return "it holds a fence line (a nested code block, or fences that do not balance)" if candidate else []
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()
