@@ -225,8 +225,10 @@ def _nested_fences(src: SourceFile, tok: Any, start: int, end: int, stage: str |
     """The units of the fenced blocks inside a fence of four or more backticks or tildes (a file template holding
     its own ```yaml blocks, as CommonMark allows): each read as a block of the file, compared with its copies, and
     never written by adopt (:data:`NESTED`); the text around them is not read. Only a fence at the start of its
-    line is opened: inside an indented or quoted one the inner lines are not the file's."""
-    if len(tok.markup) < 4 or src.line_text(start)[:1] not in ("`", "~"):
+    line, and closed, is opened: inside an indented or quoted one the inner lines are not the file's, and a fence
+    never closed holds the rest of the file as its text."""
+    closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t").startswith(tok.markup)
+    if len(tok.markup) < 4 or src.line_text(start)[:1] not in ("`", "~") or not closed:
         return []
     from dataclasses import replace
 
