@@ -154,3 +154,14 @@ def test_the_blocks_inside_a_four_backtick_file_template_are_read_and_never_writ
     open_body = body.removesuffix("````\n")
     unclosed = write_tree(tmp_path / "q", {"agents/a.md": f"# A\n\n{shape}", "skills/setup/SKILL.md": f"# Setup\n\n{open_body}"})
     assert [len(g.members) for g in scan_plugin(unclosed).groups] == []  # a fence never closed holds the rest as text
+
+
+def test_an_example_the_text_calls_one_may_show_fewer_fields_even_beside_its_template(tmp_path, run_cli):
+    """`**Example:**` under a template, filled in and without the template's title heading: an abridged illustration,
+    not a filled-in copy that drifted (scan used to call it divergent and, in the same run, an example not scored)."""
+    template = "````markdown\n## Review Notes\n\n**Problem:** [what went wrong]\n**Cause:** [why]\n**Fix:** [what changes]\n````\n"
+    example = "````markdown\n**Problem:** the build failed\n**Cause:** a stale lock file\n**Fix:** delete it before the build\n````\n"
+    root = write_tree(tmp_path / "p", {"skills/retro/SKILL.md": f"# Retro\n\n**Template:**\n\n{template}\n**Example:**\n\n{example}"})
+    run = run_cli("scan", str(root))
+    assert run.code == 0 and "error[" not in run.out, run.out
+    assert list(_members(root).values()) == [("example", False, False)]

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from contractc.load.git import run_git
-from contractc.load.worked import is_notation
+from contractc.load.worked import EXAMPLE_WORDS, is_notation
 from contractc.scan.blocks import DISCRIMINATORS as _DISCRIMINATORS
 from contractc.scan.blocks import NESTED_KEYS, PLACEHOLDER, Unit, illustration
 
@@ -1041,6 +1041,8 @@ def _held(
     many = owner.block.example and basis == "majority"  # one of many examples, most of which agree
     if label == "example" and (_map_key(lost, extra) if renamed else not extra and _entry(lost)):
         return None  # an example names its own entries of a map (`<server-name>` -> `github`), or leaves one out
+    if label == "example" and not extra and re.search(EXAMPLE_WORDS, unit.block.before):
+        return None  # the text above calls it an example (`**Example:**`) and it shows fewer fields: abridged
     if lost and extra and _file_entries(unit, lost, extra) and _file_entries(owner, extra, lost):
         # each file's own entries of one map (`components.docs` in configure-docs, `components.sentry` in
         # configure-sentry): an instance by design, named for its file
