@@ -151,6 +151,8 @@ def test_the_blocks_inside_a_four_backtick_file_template_are_read_and_never_writ
     adopted = run_cli("adopt", str(root), "--write", "--no-diff")
     assert adopted.code == 0 and "skills/setup/SKILL.md:9 in this shape is a block inside a longer fence" in adopted.out
     assert snapshot(root) == before  # a shape with a copy no region can hold is left as it is, every copy
+    as_text = write_tree(tmp_path / "t", {"agents/a.md": f"# A\n\n{shape}", "skills/setup/SKILL.md": f"# Setup\n\n{body.replace('````markdown', '````text')}"})
+    assert [len(g.members) for g in scan_plugin(as_text).groups] == []  # in a ````text fence the inner lines are its text
     open_body = body.removesuffix("````\n")
     unclosed = write_tree(tmp_path / "q", {"agents/a.md": f"# A\n\n{shape}", "skills/setup/SKILL.md": f"# Setup\n\n{open_body}"})
     assert [len(g.members) for g in scan_plugin(unclosed).groups] == []  # a fence never closed holds the rest as text
