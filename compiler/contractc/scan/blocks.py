@@ -209,7 +209,8 @@ def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[
             if isinstance(found, str):
                 if found and unread is not None:
                     unread.append(_unread(src, start, tok, found))
-                units.extend(_nested_fences(src, tok, start, end, _stage(headings), headings[-1][2] if headings else ""))
+                if found in ("", HOLDS_BLOCKS):  # a Markdown fence holding fenced blocks of its own
+                    units.extend(_nested_fences(src, tok, start, _stage(headings), headings[-1][2] if headings else ""))
                 continue
             units.extend(found)
         if deep:
@@ -219,20 +220,17 @@ def file_units(src: SourceFile, unread: list[Diagnostic] | None = None) -> list[
 
 
 _MARKDOWN_INFO = {"", "markdown", "md"}
+HOLDS_BLOCKS = "it holds fenced blocks of its own: each is read as a block of the file, the text around them is not"
 NESTED = "a block inside a longer fence (a ````markdown file template holding ```yaml): a region's marker lines cannot sit there"
 
 
-def _nested_fences(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, heading: str) -> list[Unit]:
-    """The units of the fenced blocks inside a Markdown fence (no info string, ``markdown``, ``md``) of four or more
-    backticks or tildes (a file template holding its own ```yaml blocks, as CommonMark allows; in a ````yaml or
-    ````bash fence they are its text): each read as a block of the file, compared with its copies, and
-    never written by adopt (:data:`NESTED`); the text around them is not read. Only a fence at the start of its
-    line, and closed, is opened: inside an indented or quoted one the inner lines are not the file's, and a fence
-    never closed holds the rest of the file as its text."""
-    closed = end - start >= 2 and src.line_text(end - 1).lstrip(" \t").startswith(tok.markup)
-    info = (tok.info.split() or [""])[0].lower()
-    if len(tok.markup) < 4 or src.line_text(start)[:1] not in ("`", "~") or not closed or info not in _MARKDOWN_INFO:
-        return []
+def _nested_fences(src: SourceFile, tok: Any, start: int, stage: str | None, heading: str) -> list[Unit]:
+    """The units of the fenced blocks inside a closed Markdown fence (no info string, ``markdown``, ``md``) of four
+    or more backticks or tildes at the start of its line, which :func:`_units` tells by :data:`HOLDS_BLOCKS` (a file
+    template holding its own ```yaml blocks, as CommonMark allows; in a ````yaml or ````bash fence they are its
+    text, inside an indented or quoted one they are not the file's lines, and a fence never closed holds the rest
+    of the file as its text): each read as a block of the file, compared with its copies, and never written by
+    adopt (:data:`NESTED`); the text around them is not read."""
     from dataclasses import replace
 
     found = []
@@ -382,7 +380,7 @@ def _units(src: SourceFile, tok: Any, start: int, end: int, stage: str | None, h
         # a fence line inside: a nested code block, or the file's fences do not balance; nothing to compare (one
         # indented four spaces or more is the block's own text, as in CommonMark: a sample inside a display)
         if len(tok.markup) >= 4 and col == 1 and info in _MARKDOWN_INFO:  # its inner blocks are read (_nested_fences)
-            return "it holds fenced blocks of its own: each is read as a block of the file, the text around them is not" if candidate else ""
+            return HOLDS_BLOCKS if candidate else ""
         return "it holds a fence line (a nested code block, or fences that do not balance)" if candidate else []
     before = _line_before(src, start)
     info_example = "example" in tok.info.lower()

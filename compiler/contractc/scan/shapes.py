@@ -1046,7 +1046,7 @@ def _held(
     if lost and extra and _file_entries(unit, lost, extra) and _file_entries(owner, extra, lost):
         # each file's own entries of one map (`components.docs` in configure-docs, `components.sentry` in
         # configure-sentry): an instance by design, named for its file
-        return Member(unit, "instance" if label == "drifted" else label, f"{why.removesuffix(', but ')}its own entries of a map, named for its file ({_few(extra)}){where}")
+        return Member(unit, "instance" if label == "drifted" else label, f"{why.removesuffix(', but ') + ', ' if why else ''}its own entries of a map, named for its file ({_few(extra)}){where}")
     if renamed and not (many or defined):
         return None  # a key renamed with all it holds (`memory` and `issue_tracking`): a sibling entry, another shape
     if _declared(unit) and basis in ("declared", "tie") and lost and extra:
