@@ -212,3 +212,27 @@ def test_an_owner_glob_that_matches_no_file_is_bad_input(plugin, run_cli):
     run = run_cli("scan", str(plugin), "--owner", "agent/typo.md")
     assert run.code == 2
     assert "error[file-missing]: --owner agent/typo.md matches no file scan reads" in run.err
+
+
+def test_scan_says_the_same_whatever_python_s_hash_seed(tmp_path):
+    """A block as close to two shapes (three of four keys each) joins the same one in every process: Python orders
+    sets of strings by a per-process hash seed, and scan once broke such ties by that order."""
+    import os
+    import subprocess
+    import sys
+
+    a = "status: <ok|failed>\nsummary: <text>\nfindings: <list>\nscore: <number>\n"
+    b = "status: <ok|failed>\nsummary: <text>\nerrors: <list>\nretries: <number>\n"
+    tied = "status: <ok|failed>\nsummary: <text>\nfindings: <list>\nerrors: <list>\n"
+    blocks = {"a1": a, "a2": a, "b1": b, "b2": b, "u": tied}
+    for name, block in blocks.items():
+        (tmp_path / "agents").mkdir(exist_ok=True)
+        (tmp_path / "agents" / f"{name}.md").write_text(f"# {name}\n\nReturn:\n\n```yaml\n{block}```\n", "utf-8")
+    outputs = set()
+    for seed in range(8):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        done = subprocess.run([sys.executable, "-m", "contractc", "scan", "--format", "json", "."], cwd=tmp_path, env=env, capture_output=True, check=False)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    said = {(d["path"], d["message"].split(":", 1)[0]) for d in json.loads(outputs.pop())["diagnostics"]}
+    assert ("agents/u.md", "instance of status-findings by design, or a copy that drifted? (lacks score and adds errors") in said

@@ -202,7 +202,7 @@ def group_units(
             """The cluster of ``table`` (path -> clusters) whose structure overlaps ``mine`` most, at SAME_SHAPE or more."""
             shared = Counter(i for p in mine for i in table.get(p, ())) if mine else Counter(table.get("", ()))
             found, score = None, SAME_SHAPE
-            for i, n in shared.items():
+            for i, n in sorted(shared.items()):  # ties go to the earlier cluster, whatever the hash seed
                 theirs = clusters[i].names if names else clusters[i].paths
                 overlap = _jaccard(theirs, mine, n if mine else 0)
                 if data and n >= CONTAINED_PATHS and n == min(len(theirs), len(mine)):
@@ -345,7 +345,7 @@ def _place_nested(nested: list[Unit], clusters: list[_Cluster]) -> None:
         mine = _level_free(unit.paths)
         shared = Counter(i for p in mine for i in index.get(p, ()))
         best, score = None, NESTED_SHAPE
-        for i, n in shared.items():
+        for i, n in sorted(shared.items()):  # ties go to the later cluster, whatever the hash seed
             c = clusters[i]
             if (
                 any(u.block is unit.block for u in c.units)
@@ -522,7 +522,7 @@ def _near_copies(single: list[Group], shared: list[Group]) -> list[NearCopy]:
             continue
         shared_paths = Counter(id(g) for p in unit.paths for g in index.get(p, ()))
         best, best_ratio = None, NEAR_RATIO
-        for g in {id(g): g for p in unit.paths for g in index.get(p, ())}.values():
+        for g in sorted({id(g): g for p in unit.paths for g in index.get(p, ())}.values(), key=lambda g: g.id):
             if g.key == unit.key or _jaccard(g.owner.paths, unit.paths, shared_paths[id(g)]) < SAME_SHAPE:
                 continue
             matcher = difflib.SequenceMatcher(None, _body(unit), _body(g.owner), autojunk=False)
