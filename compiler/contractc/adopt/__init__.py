@@ -916,9 +916,8 @@ def _unresolved(result: ScanResult, skipped: list[tuple[Unit, str]]) -> list[tup
     for group in result.groups:
         for m in group.members:
             if m.divergent and id(m.unit) in left:
-                against = m.against or group.owner
+                against, side = group.held_against(m)
                 what = "drifted copy" if m.label == "drifted" else "instance"
-                side = "its owning copy" if against is group.owner else "its identical peers, first"
                 why = f"{what} of {group.id} ({m.reason}) against {side} at {against.block.path}:{against.line}; adopt: {left[id(m.unit)]}"
                 found.append((m.unit.block.path, m.unit.line, group.id, why))
     return sorted(found)

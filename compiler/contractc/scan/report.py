@@ -78,8 +78,7 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
             unit = member.unit
             if member.divergent:
                 what = {"drifted": "drifted copy", "example": "filled-in copy"}.get(member.label, "instance")
-                against = member.against or owner
-                side = "its owning copy" if against is owner else "its identical peers, first"
+                against, side = group.held_against(member)
                 d = _at(
                     unit,
                     "scan-divergent",

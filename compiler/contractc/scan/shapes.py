@@ -97,7 +97,7 @@ class Member(NamedTuple):
     divergent: bool = False
     """A drifted copy, or an instance that breaks the shape's structure: reported with its diff."""
     against: Unit | None = None
-    """The copy its diff is taken against when that is not the owner (the identical peers it drifted from)."""
+    """The copy its diff is taken against when that is not the owner (the identical peers or the twin it drifted from)."""
     uncertain: bool = False
     """Nothing decides between a drifted copy and an instance by design (a partial subset of the owner's structure,
     and neither a definition, git history nor a majority chose the owner): reported as a warning with its diff,
@@ -126,6 +126,14 @@ class Group:
 
     def labelled(self, label: Label) -> tuple[Member, ...]:
         return tuple(m for m in self.members if m.label == label)
+
+    def held_against(self, member: Member) -> tuple[Unit, str]:
+        """The copy a divergent member's diff is taken against, and how a message names it."""
+        against = member.against or self.owner
+        if against is self.owner:
+            return against, "its owning copy"
+        peers = {m.unit.block.path for m in self.members if m.unit.text == against.text}
+        return against, "its identical peers, first" if len(peers) > 1 else "its near-identical twin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,7 +435,7 @@ def _group(
         shared = sum(1 for u in candidates if u.paths == owner.paths)
         basis = "majority" if shared >= 3 and shared >= FILLED_MAJORITY * len(candidates) else "weak"
     labelled = [Member(u, "copy", "the owning copy") if u is owner and against else _label(u, against or owner, basis, id(u) in translated) for u in copies]
-    members = _peer_drift(labelled, dispatchers)
+    members = _peer_drift(labelled, dispatchers, root)
     # `copies`: the members adopt may manage (never an example, nor a part of another block)
     managed = tuple(u for u in candidates if not u.block.example)
     return Group("", owner.block.kind, owner.key, owner.stage, managed, owner, reason, members)
@@ -1186,9 +1194,13 @@ TWIN_SHARE = 0.75
 """Two instances in two files sharing at least this share of their lines (and :data:`TWIN_LINES` lines or more) are one
 text meant to be the same: one of them drifted."""
 TWIN_LINES = 5
+NAMED_TWIN = 0.8
+"""Two instances in two files that open with the same line, where the shape's members open in several ways
+(``Task: spawn frontend-validator``: the same instance, named), and whose texts are at least this alike (difflib ratio) are one text
+meant to be the same: one of them drifted."""
 
 
-def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> tuple[Member, ...]:
+def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset(), history: History | None = None) -> tuple[Member, ...]:
     """Hold each instance to its peers in other files, whatever the owner (the same block pasted into sibling plugins,
     or a caller's copy of what an agent receives). An instance with the structure and most lines of identical peers in
     :data:`PEER_COPIES` files drifted from them; of two near-identical templates (:data:`TWIN_SHARE`), an instance and
@@ -1211,7 +1223,31 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> t
             and _lines(other.text) != _lines(unit.text) and _line_share(unit, other) >= share
         )
 
+    opening = Counter(_lines(m.unit.text)[0] for m in members if m.unit.text.strip())
+
+    def twin(unit: Unit, other: Unit) -> bool:
+        if close(unit, other, TWIN_SHARE):
+            return True
+        # the same instance, named by its first line where the shape's members open in several ways, and reworded
+        # a little in many lines (`UI consistency`, `UI/UX consistency`): alike in words, not in lines
+        mine, theirs = _lines(unit.text), _lines(other.text)
+        return (
+            theirs and mine[0] == theirs[0] and len(opening) > 1 and close(unit, other, 0.0)
+            and difflib.SequenceMatcher(None, "\n".join(mine), "\n".join(theirs), autojunk=False).ratio() >= NAMED_TWIN
+        )
+
     def later(unit: Unit, other: Unit) -> bool:
+        """Whether ``unit``, not ``other``, is the twin that drifted: the other is in a definition file, or git changed
+        its lines last, or it is the fuller (a stale copy lacks what was added), or, of two as full, it is the one
+        in a dispatching file, else the earlier in path order."""
+        declared = bool(_declared(unit, files_only=True)), bool(_declared(other, files_only=True))
+        if declared[0] != declared[1]:
+            return declared[1]
+        newest = _newest([unit, other], history) if history is not None else None
+        if newest is not None:
+            return newest is other
+        if len(_lines(unit.text)) != len(_lines(other.text)):
+            return len(_lines(unit.text)) < len(_lines(other.text))
         rank = lambda u: (u.block.path in dispatchers, u.block.path, u.line)  # noqa: E731
         return rank(unit) < rank(other) if (unit.block.path in dispatchers) != (other.block.path in dispatchers) else rank(unit) > rank(other)
 
@@ -1227,7 +1263,7 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset()) -> t
             why = f"the {len(held[match.text])} identical copies in {where}"
         elif unit.block.kind == "template" and len(_lines(unit.text)) >= TWIN_LINES and unit.text not in held:
             # a data block's instances differ in a value by design (one per adapter); a template's twin is a pasted copy
-            match = next((p for p in twins if p.text not in held and close(unit, p, TWIN_SHARE) and later(unit, p)), None)
+            match = next((p for p in twins if p.text not in held and twin(unit, p) and later(unit, p)), None)
             why = f"the near-identical copy in {match.block.path}" if match else ""
         if match is None:
             out.append(m)
