@@ -167,3 +167,34 @@ def test_an_example_the_text_calls_one_may_show_fewer_fields_even_beside_its_tem
     run = run_cli("scan", str(root))
     assert run.code == 0 and "error[" not in run.out, run.out
     assert list(_members(root).values()) == [("example", False, False)]
+
+
+REGISTRY = (
+    "```yaml\nfinders:\n  - agent: audit-finder      # an agent under agents/\n    dimension: security     # one of the closed set\n"
+    "    label: injection        # a sub-category of its own\n    readonly: true          # must be true\n```\n"
+)
+
+
+def test_an_example_pasted_elsewhere_with_its_comments_reworded_is_a_drifted_copy(tmp_path, run_cli):
+    """A worked example (no notation: every value filled in) restated in another file with every key and value the
+    same is the same example: its comments, the fields' descriptions, reworded there are drift, not its own values."""
+    reworded = REGISTRY.replace("# one of the closed set", "# closed set, see the guide").replace("# must be true", "# required")
+    root = write_tree(
+        tmp_path / "p",
+        {"references/finders.md": "# Finders\n\nRegister a finder:\n\n" + REGISTRY, "skills/setup/SKILL.md": "# Setup\n\nRegister a finder:\n\n" + reworded},
+    )
+    assert list(_members(root).values()) == [("drifted", True, False)]
+    run = run_cli("scan", str(root))
+    assert run.code == 1 and "skills/setup/SKILL.md:6:1: error[scan-divergent]: drifted copy of finders" in run.out, run.out
+    assert "with the comments of [].dimension, [].readonly reworded" in run.out
+    # the same values under other comments in one file, or one more value of its own: an example, no drift
+    own = reworded.replace("label: injection", "label: secrets")
+    root = write_tree(tmp_path / "q", {"references/finders.md": "# Finders\n\n" + REGISTRY, "skills/setup/SKILL.md": "# Setup\n\n" + own})
+    assert list(_members(root).values()) == [("example", False, False)]
+
+
+def test_a_reworded_example_among_tied_definitions_is_uncertain(tmp_path, run_cli):
+    reworded = REGISTRY.replace("# must be true", "# required")
+    root = write_tree(tmp_path / "p", {"references/finders.md": "# A\n\n" + REGISTRY, "references/setup.md": "# B\n\n" + reworded})
+    assert list(_members(root).values()) == [("example", False, True)]
+    assert "error[" not in run_cli("scan", str(root)).out

@@ -873,6 +873,15 @@ def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool 
         theirs, mine = _slot_map(owner), _slot_map(unit)
         own = any(_value(theirs[p]) != _value(mine[p]) for p in theirs.keys() & mine.keys())
         extra = sorted(unit.paths - owner.paths)
+        reworded = [p for p in theirs.keys() & mine.keys() if p and theirs[p] != mine[p]]  # its opening text is a header
+        if (
+            owner.block.example and not own and reworded and theirs.keys() == mine.keys() and unit.paths == owner.paths
+            and len(unit.paths) >= MIN_SHARED and unit.block.path != owner.block.path
+        ):
+            # the same example, every key and value the owner's, pasted in another file with its comments (the fields'
+            # descriptions) reworded: a copy that drifted, not an illustration of its own
+            why = f"the owner's example, every key and value the same, with the comments of {_few(sorted(reworded))} reworded{where}"
+            return Member(unit, "example", why, uncertain=True) if basis in ("weak", "tie") else Member(unit, "drifted", why, True)
         outcome = _outcome(unit, owner) if extra and not _renamed(sorted(owner.paths - unit.paths), extra) else ""
         if outcome:
             return Member(unit, "example", f"filled in, {outcome}, with keys of its own ({_few(extra)}): a variant by design")
