@@ -198,3 +198,20 @@ def test_a_reworded_example_among_tied_definitions_is_uncertain(tmp_path, run_cl
     root = write_tree(tmp_path / "p", {"references/finders.md": "# A\n\n" + REGISTRY, "references/setup.md": "# B\n\n" + reworded})
     assert list(_members(root).values()) == [("example", False, True)]
     assert "error[" not in run_cli("scan", str(root)).out
+
+
+def test_adopt_records_what_scan_found_divergent_in_a_shape_it_cannot_adopt_and_check_keeps_failing(tmp_path, run_cli, monkeypatch):
+    """A shape written only filled in has nothing adopt can put under a contract; its divergent member is recorded
+    under `unresolved`, so check does not turn green over drift scan reported."""
+    reworded = REGISTRY.replace("# must be true", "# required")
+    agent = "# A\n\nReturn:\n\n```yaml\nstatus: ok | failed\nsummary: <text>\nitems: <list>\n```\n"
+    root = write_tree(
+        tmp_path / "p",
+        {"references/finders.md": "# F\n\n" + REGISTRY, "skills/setup/SKILL.md": "# S\n\n" + reworded, "agents/a.md": agent, "agents/b.md": agent},
+    )
+    before = {p: (root / p).read_bytes() for p in ("references/finders.md", "skills/setup/SKILL.md")}
+    assert run_cli("adopt", str(root), "--write").code == 0
+    assert {p: (root / p).read_bytes() for p in before} == before  # the example is left as it is
+    monkeypatch.chdir(root)
+    run = run_cli("check")
+    assert run.code == 1 and "skills/setup/SKILL.md:4:1: error[drift-unresolved]" in run.out + run.err, run.out + run.err

@@ -135,6 +135,9 @@ def plan_adoption(
     new = [g for g in groups if existing is None or _at(g.owner) not in existing.ids]
     unfilled = existing.undecided if existing is not None and accept_drift else {}
     skipped = [(u, left[g.id]) for g in result.groups if g.id in left and len(g.copies) > 1 for u in g.copies]
+    # a shape stated once or only filled in has nothing to adopt, but what scan found divergent in it stays reported
+    lone = "its shape is stated once or only filled in (examples), so adopt puts nothing of it under a contract: left as it is"
+    skipped += [(m.unit, lone) for g in result.groups if len(g.copies) <= 1 for m in g.members if m.divergent]
     if not groups and not unfilled:
         pending = sum(map(len, existing.undecided.values())) if existing else 0
         return Plan("", scan=result, skipped=skipped, unresolved=_unresolved(result, skipped), pending=pending)
