@@ -198,7 +198,6 @@ def journal_trust(root: Path, site_pages: str | None):
     return Trust(CONFIG_NAME, allowed, tracked)
 
 
-
 def may_select(pattern: str, rel: str) -> bool:
     """Whether ``Path(root).glob(pattern)`` could yield the file ``rel``, asked of the strings alone (the journal's
     recovery asks it of paths it must not list): ``**`` stands for any run of folders, any other part for one name."""

@@ -1205,16 +1205,17 @@ text meant to be the same: one of them drifted."""
 TWIN_LINES = 5
 NAMED_TWIN = 0.8
 """Two instances in two files that open with the same line, where the shape's members open in several ways
-(``Task: spawn frontend-validator``: the same instance, named), and whose texts are at least this alike (difflib ratio) are one text
-meant to be the same: one of them drifted."""
+(``Task: spawn frontend-validator``: the same instance, named), and whose texts are at least this alike (difflib
+ratio) are one text meant to be the same: one of them drifted."""
 
 
 def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset(), history: History | None = None) -> tuple[Member, ...]:
     """Hold each instance to its peers in other files, whatever the owner (the same block pasted into sibling plugins,
     or a caller's copy of what an agent receives). An instance with the structure and most lines of identical peers in
-    :data:`PEER_COPIES` files drifted from them; of two near-identical templates (:data:`TWIN_SHARE`), an instance and
-    another instance or a copy, the one outside a dispatching file (else the later in path order) is reported against
-    the other. Translations are never held."""
+    :data:`PEER_COPIES` files drifted from them; of two near-identical templates (:data:`TWIN_SHARE`, or
+    :data:`NAMED_TWIN` for two that open with the same line), an instance and another instance or a copy, one is
+    reported against the other (``later``; ``history``: what git says, when the plugin is a work tree).
+    Translations are never held."""
     peers = [
         m.unit for m in members
         if m.label == "instance" and not m.divergent and not m.unit.within and not translation(m.unit.block.path)
@@ -1246,9 +1247,9 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset(), hist
         )
 
     def later(unit: Unit, other: Unit) -> bool:
-        """Whether ``unit``, not ``other``, is the twin that drifted: the other is in a definition file, or git changed
-        its lines last, or it is the fuller (a stale copy lacks what was added), or, of two as full, it is the one
-        in a dispatching file, else the earlier in path order."""
+        """Whether ``unit``, not ``other``, is the twin that drifted: only the other is in a definition file, or git
+        changed the other's lines last, or the other is the fuller (a stale copy lacks what was added), or, of two as
+        full, only the other is in a dispatching file, else ``unit`` is the later in path order."""
         declared = bool(_declared(unit, files_only=True)), bool(_declared(other, files_only=True))
         if declared[0] != declared[1]:
             return declared[1]
