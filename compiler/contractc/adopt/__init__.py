@@ -367,6 +367,11 @@ def _judge(groups, refs, shapes, new_ids, resolved, accept_drift, existing, resu
                 why = f"{member.reason}: scan cannot tell an instance from a drifted copy, so adopt leaves it as it is, in no region"
                 judged.kept.append(Kept(unit, ref, UNCERTAIN, why, _copy_change(unit, member.against or group.owner)))
                 continue
+            if unit.twice:
+                # an instance region's check reads the JSON as a parser does, keeping the last of the two: it could
+                # never see the key named twice, so the copy is left out and recorded under unresolved
+                judged.skipped.append((unit, "it names a key twice in one object, which a region's check could not see: left as it is, in no region"))
+                continue
             if member.label == "example":
                 judged.kept.append(Kept(unit, ref, "example", f"{member.reason}: an example is never rewritten"))
                 continue

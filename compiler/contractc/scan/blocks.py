@@ -47,6 +47,7 @@ import json
 import re
 import shlex
 import textwrap
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
@@ -152,6 +153,8 @@ class Unit:
     """``status=failed``: the literal value of a discriminating field, empty when none is written."""
     within: str = ""
     """For a nested mapping: the key path it sits at in its block (``per_reviewer_results[]``); empty for a block's own unit."""
+    twice: tuple[str, ...] = ()
+    """The key paths a JSON object of the copy holds more than once (a parser keeps the last one without a word)."""
 
 
 @cache
@@ -1205,7 +1208,7 @@ def _json_units(doc: Any, content: str, first_line: int, stage: str | None, befo
     variant = _variant({k: v for k, v in doc.items() if isinstance(v, str)})
     built = block("json", example)
     unit = Unit(built, _json_name(doc, built.heading), content, first_line, frozenset(doc), stage,
-                frozenset(paths), tuple(slots), variant)
+                frozenset(paths), tuple(slots), variant, twice=tuple(dict.fromkeys(_twice(doc))))
     nested = []
 
     def visit(value: Any, path: str, depth: int) -> None:
@@ -1245,6 +1248,28 @@ _JSON_NOTATION = re.compile(
 )
 
 
+class _Object(dict):
+    """A JSON object as parsed, with the names it holds more than once (``json`` keeps the last one silently)."""
+
+    __slots__ = ("twice",)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    found = _Object(pairs)
+    found.twice = tuple(sorted(name for name, n in Counter(name for name, _ in pairs).items() if n > 1))
+    return found
+
+
+def _twice(value: Any, path: str = "") -> list[str]:
+    """The key paths of ``value`` that one of its objects holds more than once (``task.type``)."""
+    if isinstance(value, list):
+        return [t for item in value for t in _twice(item, f"{path}[]")]
+    if not isinstance(value, dict):
+        return []
+    inner = [t for k, v in value.items() for t in _twice(v, f"{path}.{k}" if path else str(k))]
+    return [f"{path}.{k}" if path else k for k in getattr(value, "twice", ())] + inner
+
+
 def _json_doc(content: str) -> tuple[Any, str]:
     """(the parsed document, "" or NOTATION_JSON when it parsed only as notation), or (None, why it is not JSON)."""
     texts = [content]
@@ -1254,7 +1279,7 @@ def _json_doc(content: str) -> tuple[Any, str]:
     for strict in (True, False) if len(content) <= _NOTATION_SIZE else (True,):
         for text in texts:
             try:
-                return json.loads(text if strict else _quoted_notation(text)), "" if strict else NOTATION_JSON
+                return json.loads(text if strict else _quoted_notation(text), object_pairs_hook=_object), "" if strict else NOTATION_JSON
             except RecursionError:
                 raise _TooDeep from None
             except ValueError as exc:

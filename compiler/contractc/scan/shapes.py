@@ -415,6 +415,7 @@ def _group(
             return None  # only nested parts and Good/Bad illustrations: no shape stated here
         candidates = shown
     originals = [u for u in candidates if not translation(u.block.path)]
+    originals = [u for u in originals if not u.twice] or originals  # a copy naming a key twice owns nothing
     held = [u for u in candidates if u.block.path in defined]  # a contract's block owns its group
     against = None
     if held:
@@ -855,6 +856,10 @@ def _when(unit: Unit, history: History) -> str:
 def _label(unit: Unit, owner: Unit, basis: Basis = "majority", translated: bool = False) -> Member:
     """``basis``: what chose ``owner`` (:data:`Basis`); ``translated``: a translation's data block, matched to the
     (non-example) block it translates."""
+    if unit.twice and unit is not owner:
+        # whatever else it is, one of its objects names a key twice: a parser keeps the last and drops the other
+        why = f"it holds {_few(list(unit.twice))} twice in one object, and a JSON parser keeps only the last"
+        return Member(unit, "example" if unit.block.example else "instance", why, True)
     if unit is owner:
         return Member(unit, "example" if unit.block.example else "copy", "the owning copy")
     if translated and unit.text != owner.text and owner.paths != unit.paths:
