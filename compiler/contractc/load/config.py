@@ -9,7 +9,6 @@ key, with its key path (``$.contracts[0].shared``).
 
 from __future__ import annotations
 
-import fnmatch
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +183,8 @@ def journal_trust(root: Path, site_pages: str | None):
         return git_tracks(root, rel)
 
     def allowed(staged: str | None):
+        from contractc.load.globbing import matches
+
         try:
             config = load_config(root)
         except ContractcError as exc:
@@ -193,23 +194,7 @@ def journal_trust(root: Path, site_pages: str | None):
         extra = [site_pages.strip("/")] if site_pages else []
         owned = tuple(f"{folder}/" for folder in (*config.out.folders(), *extra))
         named = {CONFIG_NAME, CHANGES_NAME, *(c.path for c in config.contracts)}
-        return lambda rel: rel in named or rel.startswith(owned) or any(may_select(p, rel) for p in config.targets)
+        return lambda rel: rel in named or rel.startswith(owned) or any(matches(p, rel) for p in config.targets)
 
     return Trust(CONFIG_NAME, allowed, tracked)
 
-
-def may_select(pattern: str, rel: str) -> bool:
-    """Whether ``Path(root).glob(pattern)`` could yield the file ``rel``, asked of the strings alone (the journal's
-    recovery asks it of paths it must not list): ``**`` stands for any run of folders, any other part for one name."""
-    parts = [part for part in pattern.split("/") if part and part != "."]
-    if pattern.startswith("/") or pattern.endswith("/") or any("**" in part and part != "**" for part in parts):
-        return False  # refused by pathlib, or selecting folders only
-    return _names_match(parts, rel.split("/"))
-
-
-def _names_match(parts: list[str], names: list[str]) -> bool:
-    if not parts:
-        return not names
-    if parts[0] == "**":  # a pattern ending in ** yields folders, never a file
-        return len(parts) > 1 and any(_names_match(parts[1:], names[n:]) for n in range(len(names) + 1))
-    return bool(names) and fnmatch.fnmatchcase(names[0], parts[0]) and _names_match(parts[1:], names[1:])

@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 from contractc.report.diagnostics import ContractcError, Diagnostic
 from contractc.output.files import read_bytes
+from contractc.load.globbing import glob_files
 from contractc.load.paths import confined
 from contractc.load.references import References, copied_bytes, resolve
 from contractc.load.source import BOM, count_newlines, line_start
@@ -117,15 +118,13 @@ def _target_paths(root: Path, config: Config, contracts: list[Contract]) -> list
     skip = {c.path for c in contracts}
     owned = tuple(f"{folder}/" for folder in config.out.folders())
     real_root = root.resolve()
-    base = root.absolute()
-    cut = len(str(base).rstrip("/")) + 1  # a match's path relative to the root (`relative_to` costs more than the glob)
     inside: dict[str, bool] = {}  # folder -> resolves inside the root; one resolve per folder, not per file
     found: set[str] = set()
     for i, pattern in enumerate(config.targets):
         where = config.where(f"$.targets[{i}]")
         confined(root, pattern, where)
         try:
-            files = [(str(match)[cut:], match.is_symlink()) for match in base.glob(pattern) if match.is_file()]
+            files = list(glob_files(str(root), pattern))
         except (ValueError, NotImplementedError) as exc:  # pathlib's refusal of the pattern (`a**/x.md`)
             raise ContractcError(
                 Diagnostic.at(where, "config-invalid", f"$.targets[{i}]: {exc}", "write a project-relative glob pattern, ** only as a whole part (skills/**/SKILL.md)")
