@@ -133,7 +133,7 @@ class Group:
         if against is self.owner:
             return against, "its owning copy"
         peers = {m.unit.block.path for m in self.members if m.unit.text == against.text}
-        return against, "its identical peers, first" if len(peers) > 1 else "its near-identical twin"
+        return against, "its identical peers, first" if len(peers) >= PEER_COPIES else "its near-identical twin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1238,16 +1238,18 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset(), hist
             and _lines(other.text) != _lines(unit.text) and _line_share(unit, other) >= share
         )
 
-    opening = Counter(_lines(m.unit.text)[0] for m in members if m.unit.text.strip())
+    named = len({_lines(m.unit.text)[0] for m in members if m.unit.text.strip()}) > 1  # the members open in several ways
 
     def twin(unit: Unit, other: Unit) -> bool:
-        if close(unit, other, TWIN_SHARE):
+        if not close(unit, other, 0.0):
+            return False
+        if _line_share(unit, other) >= TWIN_SHARE:
             return True
-        # the same instance, named by its first line where the shape's members open in several ways, and reworded
-        # a little in many lines (`UI consistency`, `UI/UX consistency`): alike in words, not in lines
+        # the same instance, named by its first line, and reworded a little in many lines (`UI consistency`,
+        # `UI/UX consistency`): alike in words, not in lines
         mine, theirs = _lines(unit.text), _lines(other.text)
         return (
-            theirs and mine[0] == theirs[0] and len(opening) > 1 and close(unit, other, 0.0)
+            named and theirs and mine[0] == theirs[0]
             and difflib.SequenceMatcher(None, "\n".join(mine), "\n".join(theirs), autojunk=False).ratio() >= NAMED_TWIN
         )
 
@@ -1261,8 +1263,9 @@ def _peer_drift(members: list[Member], dispatchers: set[str] = frozenset(), hist
         newest = _newest([unit, other], history) if history is not None else None
         if newest is not None:
             return newest is other
-        if len(_lines(unit.text)) != len(_lines(other.text)):
-            return len(_lines(unit.text)) < len(_lines(other.text))
+        lines = len(_lines(unit.text)), len(_lines(other.text))
+        if lines[0] != lines[1]:
+            return lines[0] < lines[1]
         rank = lambda u: (u.block.path in dispatchers, u.block.path, u.line)  # noqa: E731
         return rank(unit) < rank(other) if (unit.block.path in dispatchers) != (other.block.path in dispatchers) else rank(unit) > rank(other)
 
