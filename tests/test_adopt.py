@@ -463,3 +463,16 @@ def test_a_file_name_too_long_for_the_file_system_is_said_so(plugin, run_cli, mo
     assert run.code == 2 and "error[write-failed]" in run.err
     assert "hint: the file system refuses a name this long: shorten the shape's or agent's name" in run.err
     assert snapshot(plugin) == before
+
+
+def test_a_copy_left_as_it_is_is_listed_under_the_id_of_its_shape_not_its_key(tmp_path, run_cli):
+    # two shapes under one key `result`: scan names them result-verdict and result-path, and so does the plan
+    verdict = "```yaml\nresult:\n  verdict: pass | fail\n  summary: <text>\n  findings: <list>\n```\n"
+    where = "```yaml\nresult:\n  path: <file>\n  lines: <int>\n  owner: <agent>\n```\n"
+    quoted = "".join(f"> {line}\n" for line in where.splitlines())
+    files = {"agents/a.md": verdict, "agents/b.md": verdict, "agents/c.md": where, "agents/d.md": where, "agents/e.md": quoted}
+    root = write_tree(tmp_path, {path: f"# {path[7]}\n\n{text}" for path, text in files.items()})
+    run = run_cli("adopt", str(root), "--no-diff")
+    assert "copies left as they are:\n  agents/e.md:4: result-path: inside a quote" in run.out, run.out
+    notes = run_cli("adopt", str(root), "--format", "json").out
+    assert '"copy of result-path left as it is: inside a quote' in notes

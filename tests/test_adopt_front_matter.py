@@ -345,3 +345,10 @@ def test_a_slip_in_the_labels_leaves_the_group_rather_than_cut_the_fence(tmp_pat
     for path in ("agents/alpha.md", "agents/beta.md"):
         new = (root / path).read_bytes()
         assert _hashes(_outside_regions(new)) == _hashes(before[path].replace(DATA.encode(), b"", 1).splitlines(keepends=True))
+
+
+def test_one_divergent_copy_left_out_is_counted_in_the_singular(tmp_path, run_cli):
+    files = _mirror_tree()
+    files["docs/defaults.md"] = f"# Defaults\n\n## First\n\n{MIRRORED.replace('used: <tokens used>' + chr(10), '')}"
+    planned = run_cli("adopt", str(write_tree(tmp_path, files)), "--no-diff")
+    assert "1 divergent copy left as it is (unresolved) for check to report" in planned.out, planned.out

@@ -62,6 +62,8 @@ def test_the_same_named_instance_reworded_in_another_file_is_drift_reported_at_t
     assert "3 of its lines differ from the near-identical copy in agents/planner.md" in errors[0]
     assert "against its near-identical twin at agents/planner.md:6" in errors[0]
     assert "-  Review the frontend changes:" in run.out and "+  - Existing patterns to follow" in run.out
+    # the diff names the side it is taken against as the message does: a twin, not the shape's owner
+    assert "--- skills/planning/SKILL.md:6 (this copy)\n+++ agents/planner.md:6 (near-identical twin)\n" in run.out, run.out
 
 
 def test_instances_named_apart_or_with_a_text_of_their_own_are_no_drift(tmp_path, run_cli):

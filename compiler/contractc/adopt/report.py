@@ -19,7 +19,7 @@ from __future__ import annotations
 
 
 from contractc.adopt.plan import Plan
-from contractc.adopt.show import LABELS, UNRESOLVED_TITLE, checks_change, differs, summary, unchecked
+from contractc.adopt.show import LABELS, UNRESOLVED_TITLE, checks_change, differs, shape_of, summary, unchecked
 from contractc.report.diagnostics import Diagnostic, Severity
 from contractc.report.format import Report
 
@@ -93,7 +93,7 @@ def adopt_report(plan: Plan, written: bool) -> Report:
     for unit, why in plan.skipped:
         hint = UNRESOLVED_TITLE.replace("divergent copies left as they are, r", "divergent: r") if (unit.block.path, unit.line) in recorded else ""
         diagnostics.append(
-            Diagnostic(unit.block.path, unit.line, unit.block.col, "adopt-skipped", f"copy of {unit.key} left as it is: {why}", hint, Severity.NOTE)
+            Diagnostic(unit.block.path, unit.line, unit.block.col, "adopt-skipped", f"copy of {shape_of(plan, unit)} left as it is: {why}", hint, Severity.NOTE)
         )
     for path, shape, line, why, sha256 in plan.allowed:
         diagnostics.append(

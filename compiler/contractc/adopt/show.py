@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contractc.adopt.plan import Plan
 from contractc.adopt.checks import CheckList
+from contractc.scan.blocks import Unit
 from contractc.output.outputs import Change, Output
 from contractc.report.diagnostics import visible  # a file name may hold an escape sequence
 from contractc.report.format import unified_diff
@@ -81,7 +82,7 @@ def format_plan(plan: Plan, written: bool, diff: bool = True) -> str:
     if plan.skipped:
         out.append("\ncopies left as they are:\n")
         for unit, why in plan.skipped:
-            out.append(visible(f"  {unit.block.path}:{unit.line}: {unit.key}: {why}\n"))
+            out.append(visible(f"  {unit.block.path}:{unit.line}: {shape_of(plan, unit)}: {why}\n"))
     others = _left_out(plan)
     if others:
         out.append(visible(f"\n{UNRESOLVED_TITLE if plan.changes or plan.configured else UNRECORDED_TITLE}:\n"))
@@ -147,12 +148,18 @@ def summary(plan: Plan, written: bool) -> str:
         counts += f", {_n(left, 'drifted copy', 'drifted copies')} left for check to report"
     others = _left_out(plan)
     if others:
-        counts += f", {_n(len(others), 'divergent copy', 'divergent copies')} left as they are (unresolved) for check to report"
+        counts += f", {_n(len(others), 'divergent copy left as it is', 'divergent copies left as they are')} (unresolved) for check to report"
     if written:
         divergent = any(k.divergent for k in plan.kept)
         clean = "(it reports the drift left)" if left or others or divergent else "(clean)"
         return f"contractc: adopted {counts}; run `contractc check` {clean} and commit"
     return f"contractc: dry run, nothing written: {counts}; run `contractc adopt --write` to apply"
+
+
+def shape_of(plan: Plan, unit: Unit) -> str:
+    """The id scan gave the shape ``unit`` is a member of (its own key when it is a member of none)."""
+    groups = plan.scan.groups if plan.scan else ()
+    return next((g.id for g in groups for m in g.members if m.unit is unit), unit.key)
 
 
 def _left_out(plan: Plan) -> list[tuple[str, int, str, str]]:

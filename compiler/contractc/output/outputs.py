@@ -72,6 +72,8 @@ class Change(NamedTuple):
     """For an orphan build may not remove: contractc recorded it, but its bytes changed since."""
     expected_path: str | None = None
     """Where the expected bytes are, when not at ``path`` (``scan``: the owning copy in another file)."""
+    expected_label: str = ""
+    """What the expected side is, when not the report's label (``scan``: a near-identical twin, not the owner)."""
 
 
 def guard_paths(root: Path, outputs: OutputSet) -> None:

@@ -127,7 +127,7 @@ def unified_diff(change: "Change", labels: tuple[str, str] = ("on disk", "from c
         lines(change.actual),
         lines(change.expected),
         fromfile=f"{change.path} ({labels[0]})",
-        tofile=f"{change.expected_path or change.path} ({labels[1]})",
+        tofile=f"{change.expected_path or change.path} ({change.expected_label or labels[1]})",
     )
     return "".join(_shown_line(d) if d.endswith("\n") else _shown_line(d) + "\n\\ No newline at end of file\n" for d in diff)
 

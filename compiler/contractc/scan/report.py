@@ -86,7 +86,7 @@ def scan_report(result: ScanResult, verbose: bool = False) -> Report:
                     f"make it agree with {side.removesuffix(', first')}, or run `contractc adopt` (`--owner GLOB` picks another owner)",
                 )
                 diagnostics.append(d)
-                attached[d] = _change(unit, against)
+                attached[d] = _change(unit, against, side.removeprefix("its ").removesuffix(", first"))
             elif member.uncertain and (verbose or not _hidden(member, group, listed)):
                 listed.add((id(group), unit.text))
                 d = _at(
@@ -171,6 +171,8 @@ def _where(unit: Unit) -> str:
     return f"{unit.block.path}:{unit.line}"
 
 
-def _change(copy: Unit, owner: Unit) -> Change:
-    return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"), expected_path=_where(owner))
+def _change(copy: Unit, owner: Unit, label: str = "") -> Change:
+    """The diff from ``copy`` to the copy it is held against (``label``: what that is, when not its owner)."""
+    label = "" if label == LABELS[1] else label
+    return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"), expected_path=_where(owner), expected_label=label)
 
