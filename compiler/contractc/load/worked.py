@@ -15,8 +15,10 @@ from typing import Any, NamedTuple
 # Kept as source and compiled on first use, through re's cache (``re.search(EXAMPLE_WORDS, text)``): only a
 # target with a fenced block outside its regions asks, and every run pays for this module's import.
 EXAMPLE_WORDS = r"(?i)\b(examples?|e\.g\.|for instance|sample|filled[- ]in|worked)\b"
+SHELL_PLACEHOLDER = r"\$\{?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b"
+"""A shell-style placeholder, ``$FEATURE_NAME`` or ``${SCOPE}`` (capitals only: ``$x`` is a value)."""
 # What counts as notation in a value (docs/notation.md); anything else is a concrete value.
-_NOTATION = r"(?i)^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|<[^<>]+>|\.\.\.|…|^\{.*\}$|^\[.*\]$|(?-i:\$\{?[A-Z][A-Z0-9_]*\b)"
+_NOTATION = rf"(?i)^(string|integer|number|boolean|null|text|YYYY-MM-DD.*)$|<[^<>]+>|\.\.\.|…|^\{{.*\}}$|^\[.*\]$|(?-i:{SHELL_PLACEHOLDER})"
 # An enum is alternatives of plain words (`a | b`, `"low" | "high"`); `a || b` and a regex's `^(a|b)$` are not.
 _ENUM_PART = r"^\s*[\w\"'`.:/ -]+\s*$"
 _NEUTRAL = r"(?i)^([-+]?\d+(\.\d+)?|true|false)$"

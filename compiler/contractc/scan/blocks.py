@@ -56,7 +56,7 @@ from contractc.load.slug import slugify
 from contractc.load.yaml_safe import MAX_DEPTH
 from contractc.load.source import SourceFile
 from contractc.load.worked import Scalar as _Scalar
-from contractc.load.worked import EXAMPLE_WORDS, example_reason
+from contractc.load.worked import EXAMPLE_WORDS, SHELL_PLACEHOLDER, example_reason
 from contractc.load.worked import is_notation as _is_notation
 from contractc.report.diagnostics import ContractcError, Diagnostic, Severity
 
@@ -73,7 +73,7 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 # or `[text](link)`; a lone `<tag>` line is a tag when its `</tag>` follows (see _placeholders).
 PLACEHOLDER = re.compile(  # `<a@b.c>` and `<https://…>` are addresses (CommonMark autolinks), not placeholders
     r"\{\{[^{}\n]+\}\}|\$?\{[^{}\n]+\}|<(?![!/])(?![\w.+-]+@[\w-]+\.[\w.-]+>)(?!https?://)[^<>\n]+>|\[(?![ xX]\])[^\[\]\n]+\](?![(\[:])|\.\.\.|…"
-    r"|\$[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b"  # a shell-style `$FEATURE_NAME`
+    rf"|{SHELL_PLACEHOLDER}"  # a shell-style `$FEATURE_NAME`
 )
 _TAG_LINE = re.compile(r"^\s*</?(?P<tag>[A-Za-z_][\w-]*)>\s*$")
 _LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][\w()/-]*(?: [\w()/-]+)*):(?:[ \t]+(?P<value>.*))?$")
