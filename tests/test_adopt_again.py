@@ -442,6 +442,6 @@ def test_a_shape_left_as_it_is_never_refuses_a_second_adoption_for_its_key(tmp_p
         {"agents/a.md": f"# A\n\n{counts}", "agents/b.md": f"# B\n\n{counts}", "agents/c.md": f"# C\n\n{gates}", "agents/d.md": f"# D\n\n{gates}"},
     )
     first, second, changed = _adopted_twice(run_cli, root)
-    assert "agents/c.md:5: phases: a copy of this shape sits in a block a region cannot replace as a whole" in first.out
+    assert "agents/c.md:5: phases-gate: a copy of this shape sits in a block a region cannot replace as a whole" in first.out
     assert "nothing to adopt" in second.out
     assert not changed
