@@ -173,6 +173,5 @@ def _where(unit: Unit) -> str:
 
 def _change(copy: Unit, owner: Unit, label: str = "") -> Change:
     """The diff from ``copy`` to the copy it is held against (``label``: what that is, when not its owner)."""
-    label = "" if label == LABELS[1] else label
     return Change(_where(copy), owner.text.encode(), copy.text.encode(), Output(b"", "scan"), expected_path=_where(owner), expected_label=label)
 
